@@ -1,0 +1,66 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "storyreader",
+    products: [
+        .executable(name: "storyreader", targets: ["StoryReader"]),
+        .library(name: "StoryKit", targets: ["StoryKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        // eSpeak NG, the speech synthesiser, linked as a C library (never spawned per sentence).
+        .systemLibrary(
+            name: "CEspeak",
+            pkgConfig: "espeak-ng",
+            providers: [.apt(["libespeak-ng-dev"])]
+        ),
+        // ALSA, for the audio-device sink (and its file/null plugins in tests).
+        .systemLibrary(
+            name: "CAlsa",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
+        .target(
+            name: "StoryKit",
+            dependencies: [
+                "CEspeak",
+                "CAlsa",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "StoryReader",
+            dependencies: [
+                "StoryKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "StoryKitTestSupport",
+            dependencies: ["StoryKit"],
+            path: "Tests/StoryKitTestSupport"
+        ),
+        .testTarget(
+            name: "StoryKitTests",
+            dependencies: ["StoryKit", "StoryKitTestSupport"]
+        ),
+        .testTarget(
+            name: "StoryReaderTests",
+            dependencies: ["StoryKit", "StoryKitTestSupport", "StoryReader"]
+        ),
+    ]
+)
+
+// Strictness for every target, in one place.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

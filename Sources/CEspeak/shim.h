@@ -1,0 +1,5 @@
+#ifndef CESPEAK_SHIM_H
+#define CESPEAK_SHIM_H
+#include <espeak-ng/speak_lib.h>
+#include <espeak-ng/espeak_ng.h>
+#endif

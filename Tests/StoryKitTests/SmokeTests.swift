@@ -1,0 +1,4 @@
+import Testing
+@testable import StoryKit
+
+@Test func versionIsSet() { #expect(!StoryKitInfo.version.isEmpty) }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages storyreader needs, only when they are missing.
+# Used by `make run` and `make test`; safe to run again.
+set -euo pipefail
+
+packages=(libespeak-ng-dev espeak-ng-data libasound2-dev libasound2-plugins pkg-config)
+# The tests also compare against the espeak-ng command, drive the terminal under tmux and analyse audio with sox.
+if [ "${1:-}" = "--test" ]; then
+  packages+=(espeak-ng tmux sox)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
