@@ -1,0 +1,167 @@
+/// A story as a plan for reading aloud: its sentences in order, each with its words and their
+/// ranges in the story's text, ready to become utterances with one word mark per word.
+///
+/// Word timing uses SSML `<mark name="wK"/>` before every word rather than eSpeak's own word
+/// events: those are missing or misplaced for curly quotes, apostrophes, hyphens, numbers and
+/// pairs such as "of a" (SPEECH.md). A mark is a point in the sound stream: eSpeak reports the
+/// sample where the next word starts, whatever the word is (measured in `NarrationAlignment`).
+public struct Narration: Sendable, Hashable {
+    /// One sentence to say.
+    public struct Item: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable { case heading, paragraph, picture }
+        public var kind: Kind
+        /// Index of the block in the story's `blocks` (what ↑/↓ move by).
+        public var blockIndex: Int
+        /// Index of the page (what step mode by page waits at).
+        public var pageIndex: Int
+        /// The sentence's range in the story text.
+        public var range: TextRange
+        /// The sentence as in the story.
+        public var text: String
+        /// Its words, in order, as in the story.
+        public var words: [Word]
+        /// Text said before the sentence without a highlight (`Picture: `).
+        public var prefix: String
+    }
+
+    /// Sentences in reading order.
+    public var items: [Item]
+    /// The story text the ranges point into.
+    public var text: String
+    /// The language the story asks for.
+    public var language: String
+
+    /// Tokens longer than this (in Unicode scalars) are split before synthesis: eSpeak NG 1.51
+    /// aborts the process on some long tokens (`s's's…`, 136+ characters).
+    public static let longestToken = 40
+    /// Of an over-long token, at most this many scalars are spoken.
+    public static let longestSpokenToken = 80
+
+    public init(story: Story, picturePrefix: String = "Picture: ") throws(NarrationError) {
+        var items: [Item] = []
+        var blockIndex = 0
+        for page in story.pages {
+            for block in page.blocks {
+                defer { blockIndex += 1 }
+                let kind: Item.Kind
+                var prefix = ""
+                switch block.kind {
+                case .heading: kind = .heading
+                case .paragraph: kind = .paragraph
+                case .picture:
+                    kind = .picture
+                    prefix = picturePrefix
+                }
+                for (position, sentence) in block.sentences.enumerated() where !sentence.words.isEmpty {
+                    items.append(Item(
+                        kind: kind, blockIndex: blockIndex, pageIndex: page.index, range: sentence.range,
+                        text: sentence.text, words: sentence.words, prefix: position == 0 ? prefix : ""))
+                }
+            }
+        }
+        let speakable = items.contains { item in
+            item.words.contains { $0.text.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil } }
+        }
+        guard speakable else { throw .nothingToSpeak(title: story.title) }
+        self.items = items
+        self.text = story.text
+        self.language = story.language
+    }
+
+    /// Number of words in the plan.
+    public var wordCount: Int { items.reduce(0) { $0 + $1.words.count } }
+
+    /// The utterance for sentence `index`, starting at its word `fromWord` (to resume in place).
+    public func utterance(sentence index: Int, fromWord: Int = 0, settings: SpeechSettings) -> NarrationUtterance {
+        let item = items[index]
+        let firstWord = min(max(0, fromWord), max(0, item.words.count - 1))
+        let scalars = Array(text.unicodeScalars)
+        var ssml = "<speak>"
+        if firstWord == 0 && !item.prefix.isEmpty { ssml += Self.escaped(item.prefix) }
+        var cursor = item.words.isEmpty ? item.range.start : item.words[firstWord].range.start
+        for wordIndex in firstWord..<item.words.count {
+            let word = item.words[wordIndex]
+            if word.range.start > cursor { ssml += Self.speakable(scalars, cursor, word.range.start) }
+            ssml += "<mark name=\"w\(wordIndex)\"/>"
+            ssml += Self.speakable(scalars, word.range.start, word.range.end)
+            cursor = max(cursor, word.range.end)
+        }
+        if item.range.end > cursor { ssml += Self.speakable(scalars, cursor, item.range.end) }
+        ssml += "</speak>"
+        return NarrationUtterance(
+            sentenceIndex: index, firstWord: firstWord,
+            utterance: Utterance(text: ssml, settings: settings, encoding: .ssml, endPause: true))
+    }
+
+    /// Scalars `from..<to` of the story, made safe for eSpeak: controls become spaces, over-long
+    /// tokens are split and cut, and SSML's `& < >` are escaped.
+    static func speakable(_ scalars: [Unicode.Scalar], _ from: Int, _ to: Int) -> String {
+        let lower = max(0, min(from, scalars.count))
+        let upper = max(lower, min(to, scalars.count))
+        var out = String.UnicodeScalarView()
+        var tokenLength = 0
+        for scalar in scalars[lower..<upper] {
+            let value = scalar.value
+            let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
+            if isControl || scalar.properties.isWhitespace {
+                out.append(" ")
+                tokenLength = 0
+                continue
+            }
+            tokenLength += 1
+            if tokenLength > longestSpokenToken { continue }
+            if tokenLength > 1 && tokenLength % longestToken == 1 { out.append(" ") }
+            out.append(scalar)
+        }
+        return escaped(String(out))
+    }
+
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The sentence index where block `blockIndex` starts, or nil.
+    public func firstSentence(ofBlock blockIndex: Int) -> Int? {
+        items.firstIndex { $0.blockIndex >= blockIndex }
+    }
+
+    /// The sentence containing the story text offset `offset`, or the next one after it.
+    public func sentence(atTextOffset offset: Int) -> Int? {
+        items.firstIndex { $0.range.end > offset }
+    }
+}
+
+/// An utterance made from a narration sentence, with its word marks.
+public struct NarrationUtterance: Sendable, Hashable {
+    public var sentenceIndex: Int
+    /// The first word said (0 unless resuming inside the sentence).
+    public var firstWord: Int
+    public var utterance: Utterance
+
+    /// The word (index within the sentence) that a mark named `name` stands before.
+    public static func wordIndex(forMark name: String) -> Int? {
+        guard name.hasPrefix("w") else { return nil }
+        return Int(name.dropFirst())
+    }
+}
+
+/// Why a story cannot be narrated.
+public enum NarrationError: Error, Sendable, Hashable, CustomStringConvertible {
+    case nothingToSpeak(title: String)
+
+    public var description: String {
+        switch self {
+        case .nothingToSpeak(let title): "'\(title)' has nothing to read aloud: it has no words"
+        }
+    }
+}
