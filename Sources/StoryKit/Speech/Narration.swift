@@ -76,21 +76,35 @@ public struct Narration: Sendable, Hashable {
         let item = items[index]
         let firstWord = min(max(0, fromWord), max(0, item.words.count - 1))
         let scalars = Array(text.unicodeScalars)
-        var ssml = "<speak>"
-        if firstWord == 0 && !item.prefix.isEmpty { ssml += Self.escaped(item.prefix) }
+        var ssml = SSMLBuilder()
+        ssml.append("<speak>")
+        if firstWord == 0 && !item.prefix.isEmpty { ssml.append(Self.escaped(item.prefix)) }
         var cursor = item.words.isEmpty ? item.range.start : item.words[firstWord].range.start
+        var spans: [TextRange] = []
         for wordIndex in firstWord..<item.words.count {
             let word = item.words[wordIndex]
-            if word.range.start > cursor { ssml += Self.speakable(scalars, cursor, word.range.start) }
-            ssml += "<mark name=\"w\(wordIndex)\"/>"
-            ssml += Self.speakable(scalars, word.range.start, word.range.end)
+            if word.range.start > cursor { ssml.append(Self.speakable(scalars, cursor, word.range.start)) }
+            ssml.append("<mark name=\"w\(wordIndex)\"/>")
+            let spanStart = ssml.count
+            ssml.append(Self.speakable(scalars, max(cursor, word.range.start), word.range.end))
+            spans.append(TextRange(start: spanStart, end: ssml.count))
             cursor = max(cursor, word.range.end)
         }
-        if item.range.end > cursor { ssml += Self.speakable(scalars, cursor, item.range.end) }
-        ssml += "</speak>"
+        if item.range.end > cursor { ssml.append(Self.speakable(scalars, cursor, item.range.end)) }
+        ssml.append("</speak>")
         return NarrationUtterance(
-            sentenceIndex: index, firstWord: firstWord,
-            utterance: Utterance(text: ssml, settings: settings, encoding: .ssml, endPause: true))
+            sentenceIndex: index, firstWord: firstWord, wordSpans: spans,
+            utterance: Utterance(text: ssml.text, settings: settings, encoding: .ssml, endPause: true))
+    }
+
+    private struct SSMLBuilder {
+        var text = ""
+        /// Length of `text` in Unicode scalars: the unit of eSpeak's positions.
+        var count = 0
+        mutating func append(_ piece: String) {
+            text += piece
+            count += piece.unicodeScalars.count
+        }
     }
 
     /// Scalars `from..<to` of the story, made safe for eSpeak: controls become spaces, over-long
@@ -146,7 +160,21 @@ public struct NarrationUtterance: Sendable, Hashable {
     public var sentenceIndex: Int
     /// The first word said (0 unless resuming inside the sentence).
     public var firstWord: Int
+    /// Where each word from `firstWord` on stands in the utterance text (Unicode scalars).
+    public var wordSpans: [TextRange]
     public var utterance: Utterance
+
+    /// The word (index within the sentence) whose text contains utterance offset `offset`.
+    public func wordIndex(atUtteranceOffset offset: Int) -> Int? {
+        var low = 0
+        var high = wordSpans.count
+        while low < high {
+            let middle = (low + high) / 2
+            if wordSpans[middle].end <= offset { low = middle + 1 } else { high = middle }
+        }
+        guard low < wordSpans.count, wordSpans[low].contains(offset) else { return nil }
+        return firstWord + low
+    }
 
     /// The word (index within the sentence) that a mark named `name` stands before.
     public static func wordIndex(forMark name: String) -> Int? {

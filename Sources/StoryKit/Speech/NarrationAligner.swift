@@ -1,0 +1,63 @@
+/// Turns the events of one narration utterance into the sample where each word starts.
+///
+/// Every word has a `<mark>` before it, so every word gets a time, in order. Where eSpeak also
+/// reports a word event inside the word's own text, that sample is used instead: marks sit where the
+/// mark falls in the sound stream, which can be before a pause or an opening quote (measured: a mark
+/// before `“don’t` came 158 ms before the word). Stray events (length 0, positions going back, in
+/// markup) match no word and are ignored.
+public struct NarrationAligner: Sendable {
+    /// Where a word's time came from.
+    public enum Source: Sendable, Hashable { case mark, wordEvent }
+
+    /// A word's start, in samples from the start of the utterance.
+    public struct Timing: Sendable, Hashable {
+        /// Index of the word in its sentence.
+        public var word: Int
+        public var sample: Int
+        public var source: Source
+    }
+
+    public let utterance: NarrationUtterance
+    /// Times so far, by word index within the sentence.
+    public private(set) var timings: [Int: Timing] = [:]
+    private var lastWord = -1
+    private var lastSample = 0
+
+    public init(utterance: NarrationUtterance) {
+        self.utterance = utterance
+    }
+
+    /// Takes the events of one chunk; returns the words whose time was set or refined.
+    public mutating func consume(_ events: [SpeechEvent]) -> [Timing] {
+        var changed: [Timing] = []
+        for event in events {
+            switch event.kind {
+            case .mark(let name):
+                guard let word = NarrationUtterance.wordIndex(forMark: name), word > lastWord,
+                    word >= utterance.firstWord, timings[word] == nil
+                else { continue }
+                let timing = Timing(word: word, sample: max(event.sample, lastSample), source: .mark)
+                timings[word] = timing
+                lastWord = word
+                lastSample = timing.sample
+                changed.append(timing)
+            case .wordStart:
+                guard let word = utterance.wordIndex(atUtteranceOffset: event.textOffset) else { continue }
+                // Refine the word just marked, or a word whose mark never came.
+                if let existing = timings[word] {
+                    guard existing.source == .mark, word == lastWord, event.sample >= existing.sample else { continue }
+                } else {
+                    guard word > lastWord, event.sample >= lastSample else { continue }
+                }
+                let timing = Timing(word: word, sample: event.sample, source: .wordEvent)
+                timings[word] = timing
+                lastWord = word
+                lastSample = timing.sample
+                changed.append(timing)
+            case .sentenceStart, .clauseEnd:
+                continue
+            }
+        }
+        return changed
+    }
+}
