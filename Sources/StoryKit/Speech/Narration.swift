@@ -94,6 +94,7 @@ public struct Narration: Sendable, Hashable {
         ssml.append("</speak>")
         return NarrationUtterance(
             sentenceIndex: index, firstWord: firstWord, wordSpans: spans,
+            letterCounts: item.words[firstWord...].map { $0.text.unicodeScalars.filter(\.properties.isAlphabetic).count },
             utterance: Utterance(text: ssml.text, settings: settings, encoding: .ssml, endPause: true))
     }
 
@@ -162,6 +163,8 @@ public struct NarrationUtterance: Sendable, Hashable {
     public var firstWord: Int
     /// Where each word from `firstWord` on stands in the utterance text (Unicode scalars).
     public var wordSpans: [TextRange]
+    /// Letters in each word from `firstWord` on (for timing words eSpeak joins to the next).
+    public var letterCounts: [Int]
     public var utterance: Utterance
 
     /// The word (index within the sentence) whose text contains utterance offset `offset`.

@@ -5,9 +5,14 @@
 /// mark falls in the sound stream, which can be before a pause or an opening quote (measured: a mark
 /// before `“don’t` came 158 ms before the word). Stray events (length 0, positions going back, in
 /// markup) match no word and are ignored.
+///
+/// eSpeak joins a short word to the next one ("of reach", "the cat", "been debated"): the pair gets
+/// one word event, at the first word's start, where the first word's mark also is. The second word
+/// then starts after an estimate of the first word's length (letters at the speaking rate), so that
+/// both are lit, in order.
 public struct NarrationAligner: Sendable {
     /// Where a word's time came from.
-    public enum Source: Sendable, Hashable { case mark, wordEvent }
+    public enum Source: Sendable, Hashable { case mark, wordEvent, estimatedAfterJoinedWord }
 
     /// A word's start, in samples from the start of the utterance.
     public struct Timing: Sendable, Hashable {
@@ -23,8 +28,13 @@ public struct NarrationAligner: Sendable {
     private var lastWord = -1
     private var lastSample = 0
 
+    private let samplesPerLetter: Int
+
     public init(utterance: NarrationUtterance) {
         self.utterance = utterance
+        // About 8 letters a word in connected speech, short words being quick.
+        let rate = Double(SpeechSettings.rateRange.clamp(utterance.utterance.settings.rate))
+        samplesPerLetter = Int(Double(SpeechAudioFormat.sampleRate) * 60 / (rate * 8))
     }
 
     /// Takes the events of one chunk; returns the words whose time was set or refined.
@@ -49,7 +59,13 @@ public struct NarrationAligner: Sendable {
                 } else {
                     guard word > lastWord, event.sample >= lastSample else { continue }
                 }
-                let timing = Timing(word: word, sample: event.sample, source: .wordEvent)
+                var timing = Timing(word: word, sample: event.sample, source: .wordEvent)
+                if word > utterance.firstWord, let previous = timings[word - 1], previous.source == .mark,
+                    previous.sample >= event.sample {
+                    // Joined to the word before: start after it.
+                    let letters = utterance.letterCounts[word - 1 - utterance.firstWord]
+                    timing = Timing(word: word, sample: previous.sample + max(1, letters) * samplesPerLetter, source: .estimatedAfterJoinedWord)
+                }
                 timings[word] = timing
                 lastWord = word
                 lastSample = timing.sample

@@ -324,7 +324,7 @@ public final class NarrationPlayer: Sendable {
             var final: [NarrationAligner.Timing] = []
             for timing in aligner.consume(events) {
                 if let current = provisional, current.word != timing.word { final.append(current) }
-                if timing.source == .wordEvent {
+                if timing.source != .mark {
                     final.append(timing)
                     provisional = nil
                 } else {
