@@ -1,0 +1,307 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+import Synchronization
+
+/// `storyreader read STORY`: reads a story aloud with the word being heard highlighted, or writes
+/// its speech to a WAV file, or (for scripts) prints its timed events.
+struct ReadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read",
+        abstract: "Read a story aloud, with the word being heard highlighted.",
+        discussion: """
+            On a terminal the story's text is shown with the word being heard in reverse video. Keys:
+              Space     pause / resume (resumes at the word it stopped at)
+              ← →       previous / next sentence
+              ↑ ↓       previous / next paragraph
+              + -       faster / slower (from the next sentence)
+              s         step mode: read one sentence, then wait for Space
+              q, Esc    stop
+
+            Without a terminal the sentences are printed as they are heard.
+
+            --events json prints one JSON object per line on standard output, when heard:
+              {"type":"sentence"|"word","text":"…","start":N,"end":N,"ms":N}
+              {"type":"end","ms":N}
+            "start" and "end" are offsets in Unicode scalars into the story's plain text (the text \
+            'storyreader show STORY --text' prints); "ms" is the time from the start of the \
+            story's audio.
+
+            Audio goes to the ALSA device 'default' (or --device, or $STORYREADER_AUDIO_DEVICE). \
+            When it cannot be opened, the story is read without sound at speaking pace, with one notice.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The story: its id, its title, or a unique prefix of either.")
+    var story: String
+
+    @Option(help: ArgumentHelp("Words per minute, \(SpeechSettings.rateRange.lowerBound)–\(SpeechSettings.rateRange.upperBound).", valueName: "n"))
+    var rate: Int = SpeechSettings.storyDefaults.rate
+
+    @Option(help: ArgumentHelp("Pitch, \(SpeechSettings.pitchRange.lowerBound)–\(SpeechSettings.pitchRange.upperBound).", valueName: "n"))
+    var pitch: Int = SpeechSettings.storyDefaults.pitch
+
+    @Option(help: ArgumentHelp("Volume, \(SpeechSettings.volumeRange.lowerBound)–\(SpeechSettings.volumeRange.upperBound) (100 is eSpeak's normal).", valueName: "n"))
+    var volume: Int = SpeechSettings.storyDefaults.volume
+
+    @Option(help: ArgumentHelp("Voice: a language with an optional variant (en, en-us, fr, de, es, en+f3). Default: the story's language. See 'storyreader voices'.", valueName: "voice"))
+    var voice: String?
+
+    @Option(help: ArgumentHelp("Write the whole story's speech to this WAV file (16-bit mono, 22050 Hz) and exit; nothing is played.", valueName: "file"))
+    var wav: String?
+
+    @Flag(help: "Play nothing and do not wait for real time (for scripts and tests).")
+    var noAudio = false
+
+    @Option(help: ArgumentHelp("Print timed events on standard output: 'json' (see above).", valueName: "format"))
+    var events: EventFormat?
+
+    @Option(help: ArgumentHelp("Start at this sentence (1 is the first).", valueName: "sentence"))
+    var from: Int?
+
+    @Option(help: ArgumentHelp("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default').", valueName: "name"))
+    var device: String?
+
+    enum EventFormat: String, ExpressibleByArgument, CaseIterable { case json }
+
+    var settings: SpeechSettings { SpeechSettings(rate: rate, pitch: pitch, volume: volume, voice: voice) }
+
+    func validate() throws {
+        if let problem = settings.problems().first {
+            throw ValidationError("--\(problem.setting) \(problem.value) is out of range: use a value from \(problem.range.lowerBound) to \(problem.range.upperBound)")
+        }
+        if let from, from < 1 { throw ValidationError("--from \(from): sentences are numbered from 1") }
+        if let voice, voice.isEmpty || voice.contains(where: { $0.isWhitespace || $0 == "/" }) {
+            throw ValidationError("--voice '\(voice)' is not a voice name: use a language such as en, fr or en+f3")
+        }
+    }
+
+    func run() throws {
+        let story = try global.resolveStory(self.story)
+        let narration: Narration
+        do {
+            narration = try Narration(story: story)
+        } catch {
+            throw UserFailure(message: error.description)
+        }
+        var first = 0
+        if let from {
+            guard from <= narration.items.count else {
+                throw UserFailure(message: "--from \(from): '\(story.title)' has \(narration.items.count) sentences")
+            }
+            first = from - 1
+        }
+
+        // The voice: --voice, else the story's language; a missing one falls back with a notice.
+        var resolved = settings
+        do {
+            let catalog = try EspeakEngine.shared.voices()
+            let resolution = catalog.resolve(voice ?? story.language)
+            if let notice = resolution.notice { warn(notice) }
+            resolved.voice = resolution.voice
+        } catch {
+            throw UserFailure(message: "\(error)")
+        }
+
+        let sink: any PCMSink
+        if let wav {
+            do { sink = try WAVFileSink(path: wav) } catch { throw UserFailure(message: "\(error)") }
+        } else if noAudio {
+            sink = DiscardingSink()
+        } else {
+            let output = AudioOutput.open(device: ALSASink.deviceName(option: device))
+            if let notice = output.notice { warn(notice) }
+            sink = output.sink
+        }
+
+        let printer = EventPrinter(narration: narration, json: events == .json, captions: events == nil && wav == nil)
+        let interactive = wav == nil && !noAudio && events == nil && RawTerminal.isInteractive
+        let screenChanged = ChangeFlag()
+        let hooks = NarrationPlayer.Hooks(
+            onEvent: { event in
+                if interactive { screenChanged.set() } else { printer.print(event) }
+            },
+            // The reading log (read counts, last position) is wired here by the lead.
+            onPositionChanged: { _ in },
+            onFinished: {})
+        let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: resolved, hooks: hooks)
+
+        if interactive {
+            try runInteractive(player: player, story: story, sink: sink, changed: screenChanged, first: first)
+        } else {
+            let stopper = SignalStopper(player: player, sink: sink)
+            player.start(sentence: first)
+            let state = player.wait()
+            stopper.cancel()
+            try? sink.close()
+            if case .failed(let message) = state { throw UserFailure(message: message) }
+            if state == .stopped { throw ExitCode(130) }
+        }
+    }
+
+    private func runInteractive(player: NarrationPlayer, story: Story, sink: any PCMSink, changed: ChangeFlag, first: Int) throws {
+        let terminal = try RawTerminal(
+            onSignal: { _ in
+                sink.interrupt()
+                sink.drop()
+            },
+            onResize: { changed.set() })
+        defer { terminal.restore() }
+        player.start(sentence: first)
+        let blocks = story.blocks
+        var lastDrawn: [String] = []
+        while true {
+            if let key = terminal.readKey(timeoutMilliseconds: 25) {
+                switch key {
+                case .character("q"), .character("Q"), .escape, .control("c"), .control("d"), .endOfInput:
+                    player.send(.stop)
+                case .space: player.send(.togglePause)
+                case .right: player.send(.nextSentence)
+                case .left: player.send(.previousSentence)
+                case .down: player.send(.nextParagraph)
+                case .up: player.send(.previousParagraph)
+                case .character("+"), .character("="): player.send(.faster)
+                case .character("-"), .character("_"): player.send(.slower)
+                case .character("s"), .character("S"): player.send(.toggleStepMode)
+                default: break
+                }
+                changed.set()
+            }
+            let state = player.state
+            let done = state == .finished || state == .stopped || { if case .failed = state { true } else { false } }()
+            if changed.take() || done {
+                let size = TerminalSize.current()
+                let position = player.position
+                let screen = ReaderScreen(
+                    title: Sanitizer.sanitizeLine(story.title), narration: player.narration, blocks: blocks,
+                    sentence: position.sentence, word: position.word,
+                    status: statusLine(player: player, state: state, position: position), columns: size.columns, lines: size.lines)
+                let lines = screen.render()
+                if lines != lastDrawn {
+                    terminal.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))
+                    lastDrawn = lines
+                }
+            }
+            if done { break }
+        }
+        _ = player.wait()
+        try? sink.close()
+        terminal.restore()
+        if case .failed(let message) = player.state { throw UserFailure(message: message) }
+    }
+
+    private func statusLine(player: NarrationPlayer, state: NarrationPlayer.State, position: NarrationPlayer.Position) -> String {
+        let words: String = switch state {
+        case .playing: "Reading"
+        case .paused: "Paused"
+        case .waitingForStep: "Step mode: Space for the next sentence"
+        case .finished: "The end"
+        case .stopped: "Stopped"
+        case .idle: "Starting"
+        case .failed(let message): "Failed: \(message)"
+        }
+        let settings = player.settings
+        let step = player.isStepMode && state != .waitingForStep ? " · step mode" : ""
+        return "\(words) · sentence \(min(position.sentence + 1, player.narration.items.count)) of \(player.narration.items.count) · \(settings.rate) words a minute\(step)"
+    }
+
+    private func warn(_ message: String) {
+        FileHandle.standardError.write(Data("storyreader: \(message)\n".utf8))
+    }
+}
+
+/// Prints heard events: JSON lines, or sentences as captions.
+final class EventPrinter: Sendable {
+    let narration: Narration
+    let json: Bool
+    let captions: Bool
+
+    init(narration: Narration, json: Bool, captions: Bool) {
+        self.narration = narration
+        self.json = json
+        self.captions = captions
+    }
+
+    func print(_ event: NarrationPlayer.Event) {
+        if json, let line = jsonLine(event) {
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        } else if captions, case .sentence(let index) = event.kind {
+            let item = narration.items[index]
+            FileHandle.standardOutput.write(Data((Sanitizer.sanitizeLine(item.prefix + item.text) + "\n").utf8))
+        }
+    }
+
+    func jsonLine(_ event: NarrationPlayer.Event) -> String? {
+        switch event.kind {
+        case .sentence(let index):
+            let item = narration.items[index]
+            return Self.object(type: "sentence", text: item.text, range: item.range, ms: event.milliseconds)
+        case .word(let sentence, let word):
+            let item = narration.items[sentence].words[word]
+            return Self.object(type: "word", text: item.text, range: item.range, ms: event.milliseconds)
+        case .end:
+            return "{\"type\":\"end\",\"ms\":\(event.milliseconds)}"
+        default:
+            return nil
+        }
+    }
+
+    static func object(type: String, text: String, range: TextRange, ms: Int) -> String {
+        "{\"type\":\"\(type)\",\"text\":\(jsonString(text)),\"start\":\(range.start),\"end\":\(range.end),\"ms\":\(ms)}"
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || (0x2028...0x2029).contains(scalar.value) {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Stops reading on SIGINT, SIGTERM or SIGHUP when there is no terminal UI: the audio device's
+/// buffer is dropped so the sound stops at once.
+final class SignalStopper: Sendable {
+    private let sources: Mutex<[any DispatchSourceSignal]>
+
+    init(player: NarrationPlayer, sink: any PCMSink) {
+        var sources: [any DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { player.send(.stop) }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = Mutex(sources)
+    }
+
+    func cancel() {
+        sources.withLock { sources in
+            for source in sources { source.cancel() }
+            sources.removeAll()
+        }
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { signal(signalNumber, SIG_DFL) }
+    }
+}
+
+/// "Something changed: draw again", set from any thread.
+final class ChangeFlag: Sendable {
+    private let value = Atomic<Bool>(true)
+    func set() { value.store(true, ordering: .relaxed) }
+    /// True once per change.
+    func take() -> Bool { value.exchange(false, ordering: .relaxed) }
+}
