@@ -17,10 +17,11 @@ public struct VoiceCatalog: Sendable, Hashable, Codable {
             self.gender = gender
         }
 
-        /// What to type after `+` for a variant (`f3` for `!v/f3`); the first language otherwise.
+        /// What to give `--voice`: the file name (`en` for `gmw/en`, `en-us` for `gmw/en-US`); for
+        /// a variant, what goes after `+` (`f3` for `!v/f3`).
         public var selector: String {
-            if identifier.hasPrefix("!v/") { return String(identifier.dropFirst(3)) }
-            return languages.first ?? identifier
+            let name = identifier.split(separator: "/").last.map(String.init) ?? identifier
+            return name.isEmpty ? (languages.first ?? identifier) : name.lowercased()
         }
     }
 
