@@ -17,6 +17,13 @@ public enum StoryParser {
     /// Extensions the library loads as stories.
     public static let storyExtensions: Set<String> = ["md", "markdown", "txt"]
     static let maximumTitleCharacters = 200
+
+    /// Files that describe a folder rather than tell a story (`README.md`, `INDEX.md`, `LICENSE.txt`, …):
+    /// the library does not load them.
+    public static func isFolderDocument(_ fileName: String) -> Bool {
+        let base = ((fileName as NSString).deletingPathExtension).lowercased()
+        return ["readme", "index", "license", "licence", "changelog", "contributing", "notes"].contains(base)
+    }
     static let maximumSummaryCharacters = 1_000
 
     enum Format { case markdown, plainText }
