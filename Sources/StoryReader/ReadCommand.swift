@@ -96,10 +96,15 @@ struct ReadCommand: ParsableCommand {
         // The voice: --voice, else the story's language; a missing one falls back with a notice.
         var resolved = settings
         do {
-            let catalog = try EspeakEngine.shared.voices()
-            let resolution = catalog.resolve(voice ?? story.language)
-            if let notice = resolution.notice { warn(notice) }
-            resolved.voice = resolution.voice
+            let wanted = voice ?? story.language
+            if !wanted.contains("+"), try EspeakEngine.shared.hasVoice(wanted) {
+                // The common case; listing every voice reads a few hundred files.
+                resolved.voice = wanted
+            } else {
+                let resolution = try EspeakEngine.shared.voices().resolve(wanted)
+                if let notice = resolution.notice { warn(notice) }
+                resolved.voice = resolution.voice
+            }
         } catch {
             throw UserFailure(message: "\(error)")
         }

@@ -51,19 +51,28 @@ struct SpeechBenchmark: ParsableCommand {
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         print(String(format: "peak RSS of either run, also 'read --no-audio --events json': %.1f MB", Double(usage.ru_maxrss) / 1024))
 
-        // 2. read --wav against espeak-ng -w -f, wall time (median of 3 each, after the first run).
+        // 2. read --wav against espeak-ng -w -f, wall time (median of 5 runs each, interleaved, after a first run).
         if let espeak {
             let textFile = folder.appendingPathComponent("story.txt")
             try longest.text.write(to: textFile, atomically: true, encoding: .utf8)
             let referenceWAV = folder.appendingPathComponent("reference.wav").path
-            var ours = [firstRead]
+            _ = firstRead
+            var ours: [Double] = []
             var theirs: [Double] = []
-            for _ in 0..<3 {
+            var oursCPU: [Double] = []
+            var theirsCPU: [Double] = []
+            for _ in 0..<5 {
+                var before = childCPUSeconds()
                 ours.append(try timeProcess(executablePath(), readArguments))
+                oursCPU.append(childCPUSeconds() - before)
+                before = childCPUSeconds()
                 theirs.append(try timeProcess(espeak, ["-w", referenceWAV, "-s", "140", "-p", "55", "-a", "80", "-v", "en", "-f", textFile.path]))
+                theirsCPU.append(childCPUSeconds() - before)
             }
             let oursMedian = median(ours)
             let theirsMedian = median(theirs)
+            print(String(format: "read --wav CPU time (user+sys): %.3f s; espeak-ng -w -f: %.3f s; ratio %.2f (less sensitive to other load than wall time)",
+                         median(oursCPU), median(theirsCPU), median(oursCPU) / median(theirsCPU)))
             let ourSize = (try? FileManager.default.attributesOfItem(atPath: ourWAV)[.size] as? Int) ?? 0
             let theirSize = (try? FileManager.default.attributesOfItem(atPath: referenceWAV)[.size] as? Int) ?? 0
             print(String(format: "read --wav: %.3f s; espeak-ng -w -f: %.3f s; ratio %.2f (aim ≤ 1.1); audio %.1f s vs %.1f s",
@@ -232,6 +241,13 @@ struct SpeechBenchmark: ParsableCommand {
         process.waitUntilExit()
         return milliseconds(first - start)
     }
+}
+
+/// CPU seconds (user + system) of every child waited for so far.
+private func childCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 private func milliseconds(_ duration: Duration) -> Double {

@@ -63,6 +63,12 @@ public final class EspeakEngine: SpeechEngine, Sendable {
         }
     }
 
+    /// True when eSpeak accepts `name` as a voice. Cheaper than listing every voice, but eSpeak
+    /// accepts unknown variants (`en+child`) silently: check variants with `voices()`.
+    public func hasVoice(_ name: String) throws -> Bool {
+        try onEngineThread { EngineState.selectVoice(name) }
+    }
+
     /// The installed languages and variants.
     public func voices() throws -> VoiceCatalog {
         try onEngineThread { EngineState.listVoices() }
@@ -143,10 +149,7 @@ private enum EngineState {
         handler: @escaping @Sendable (SpeechChunk) -> SynthesisDecision
     ) throws -> SynthesisResult {
         let voice = utterance.voiceName
-        if voice != currentVoice {
-            guard espeak_SetVoiceByName(voice) == EE_OK else { throw SpeechEngineError.voiceNotFound(voice) }
-            currentVoice = voice
-        }
+        guard selectVoice(voice) else { throw SpeechEngineError.voiceNotFound(voice) }
         let settings = utterance.settings
         espeak_SetParameter(espeakRATE, Int32(SpeechSettings.rateRange.clamp(settings.rate)), 0)
         espeak_SetParameter(espeakPITCH, Int32(SpeechSettings.pitchRange.clamp(settings.pitch)), 0)
@@ -173,6 +176,16 @@ private enum EngineState {
         }
         guard status == EE_OK else { throw SpeechEngineError.synthesisFailed(code: Int(status.rawValue)) }
         return SynthesisResult(sampleCount: context.samplesSoFar, wasStopped: context.wasStopped)
+    }
+
+    static func selectVoice(_ voice: String) -> Bool {
+        if voice == currentVoice { return true }
+        guard espeak_SetVoiceByName(voice) == EE_OK else {
+            currentVoice = nil  // whatever eSpeak kept, select again next time
+            return false
+        }
+        currentVoice = voice
+        return true
     }
 
     static func listVoices() -> VoiceCatalog {

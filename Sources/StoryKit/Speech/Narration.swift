@@ -30,6 +30,8 @@ public struct Narration: Sendable, Hashable {
     public var text: String
     /// The language the story asks for.
     public var language: String
+    /// `text`'s scalars, kept so that cutting a sentence is not a walk through the whole story.
+    private let scalars: [Unicode.Scalar]
 
     /// Tokens longer than this (in Unicode scalars) are split before synthesis: eSpeak NG 1.51
     /// aborts the process on some long tokens (`s's's…`, 136+ characters).
@@ -66,6 +68,7 @@ public struct Narration: Sendable, Hashable {
         self.items = items
         self.text = story.text
         self.language = story.language
+        self.scalars = Array(story.text.unicodeScalars)
     }
 
     /// Number of words in the plan.
@@ -75,7 +78,6 @@ public struct Narration: Sendable, Hashable {
     public func utterance(sentence index: Int, fromWord: Int = 0, settings: SpeechSettings) -> NarrationUtterance {
         let item = items[index]
         let firstWord = min(max(0, fromWord), max(0, item.words.count - 1))
-        let scalars = Array(text.unicodeScalars)
         var ssml = SSMLBuilder()
         ssml.append("<speak>")
         if firstWord == 0 && !item.prefix.isEmpty { ssml.append(Self.escaped(item.prefix)) }

@@ -161,20 +161,19 @@ public final class NarrationPlayer: Sendable {
     public func send(_ command: Command) {
         let interrupts: Bool
         switch command {
-        case .faster, .slower, .settings, .toggleStepMode: interrupts = false
-        case .resume: interrupts = false
-        case .togglePause: interrupts = state == .playing
+        case .faster, .slower, .settings, .toggleStepMode, .resume: interrupts = false
         default: interrupts = true
         }
         wakeUp.lock()
-        control.withLock { control in
+        // Only sound being played is cut off; while paused or waiting, the command just queues.
+        let cutOff = control.withLock { control -> Bool in
             control.pending.append(command)
-            if interrupts && control.state == .playing {
-                control.interrupting = true
-                control.stop.stop()
-            }
+            guard interrupts && control.state == .playing else { return false }
+            control.interrupting = true
+            control.stop.stop()
+            return true
         }
-        if interrupts { sink.interrupt() }
+        if cutOff { sink.interrupt() }
         wakeUp.signal()
         wakeUp.unlock()
     }
