@@ -83,8 +83,9 @@ import Testing
         }
         #expect(together.count == 16)
         for (index, count) in together {
-            // eSpeak varies by a few samples between runs; garbled or mixed output would not be close.
-            #expect(abs(Double(count) / Double(alone[index]) - 1) < 0.02, "\(voices[index]): \(count) vs \(alone[index])")
+            // eSpeak's length varies by up to a few percent with the voice used before (measured 2.3 %
+            // for en after es); two texts mixed into one stream would be far longer.
+            #expect(abs(Double(count) / Double(alone[index]) - 1) < 0.05, "\(voices[index]): \(count) vs \(alone[index])")
         }
     }
 
