@@ -60,7 +60,11 @@ struct Span: Hashable {
 }
 
 enum RowKind: Hashable {
-    case normal, decTop, decBottom, kitty(Int), spacer
+    /// Normal-size text.
+    case normal
+    /// A row of block letters, a row of `^` marks.
+    case block, caret
+    case decTop, decBottom, kitty(Int), spacer
 }
 
 struct Row: Hashable {
@@ -138,8 +142,8 @@ struct Builder {
             anchor = first...last
             if last - first + 1 > bodyHeight {
                 // The large band and the normal line do not both fit: keep the normal-size line.
-                let plain = highlightRows.filter { rows[$0].kind == .normal }
-                if let line = plain.last { anchor = max(first, line - bodyHeight + 1)...line }
+                let plain = highlightRows.filter { rows[$0].kind == .normal || rows[$0].kind == .caret }
+                if let line = plain.last { anchor = max(plain.first ?? line, line - bodyHeight + 1)...line }
             }
         } else if let start = rows.firstIndex(where: { $0.isFocusStart }) {
             var end = start
@@ -448,7 +452,7 @@ struct Builder {
                     first = false
                 }
                 for row in 0..<BlockFont.height {
-                    rows.append(Row(spans: merge(glyphRows[row]), caretColumns: row == BlockFont.height - 1 ? carets : [], elementID: id, isHighlight: isHighlight))
+                    rows.append(Row(spans: merge(glyphRows[row]), kind: .block, caretColumns: row == BlockFont.height - 1 ? carets : [], elementID: id, isHighlight: isHighlight))
                 }
             case .normal:
                 break
@@ -482,7 +486,7 @@ struct Builder {
                 text += String(repeating: " ", count: max(0, range.lowerBound - DisplayWidth.of(text)))
                 text += String(repeating: "^", count: range.count)
             }
-            result.append(Row(spans: [Span(text: text, role: .highlight)], elementID: row.elementID, isHighlight: row.isHighlight))
+            result.append(Row(spans: [Span(text: text, role: .highlight)], kind: .caret, elementID: row.elementID, isHighlight: row.isHighlight))
         }
         return result
     }
@@ -518,7 +522,7 @@ struct Builder {
             default: cells = width
             }
             let used = row.width / (row.kind == .decTop || row.kind == .decBottom ? 2 : 1)
-            let remaining = max(0, cells - used - (row.kind == .normal ? 0 : 0))
+            let remaining = max(0, cells - used)
             if case .kitty = row.kind {} else if remaining > 0 { line += base + String(repeating: " ", count: remaining) }
         }
         return line + "\u{1B}[0m"
