@@ -105,8 +105,10 @@ public enum BlockFont {
         0x030A: .ring, 0x0327: .cedilla,
     ]
 
-    private static func basePixels(_ character: Character) -> [[Bool]]? {
-        guard let rows = table[character] else { return nil }
+    private static func basePixels(_ character: Character) -> [[Bool]]? { grids[character] }
+
+    /// The table as pixel grids, made once.
+    private static let grids: [Character: [[Bool]]] = table.mapValues { rows in
         // Five rows given (pixel rows 1–5); row 0 is for capitals' accents.
         let width = rows[0].count
         let grid = [String(repeating: ".", count: width)] + rows
