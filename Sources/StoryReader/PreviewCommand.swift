@@ -71,12 +71,13 @@ struct PreviewCommand: ParsableCommand {
         let isTTY = isatty(STDOUT_FILENO) == 1
         let style = presentation.terminalStyle(environment: environment, isTTY: isTTY)
         let motion = presentation.motionPolicy(environment: environment, isTTY: isTTY)
-        let scalingSupport: TextScaling = switch scaling {
-        case .none: .none
-        case .dec: .decDoubleSize
-        case .kitty: .kittyTextSizing
-        case .auto: TerminalCapabilities.detect(environment: environment, isTTY: isTTY && isatty(STDIN_FILENO) == 1).scaling
+        let capabilities: TerminalCapabilities = switch scaling {
+        case .none: TerminalCapabilities(scaling: .none, reason: "--scaling none")
+        case .dec: TerminalCapabilities(scaling: .decDoubleSize, reason: "--scaling dec")
+        case .kitty: TerminalCapabilities(scaling: .kittyTextSizing, reason: "--scaling kitty")
+        case .auto: TerminalCapabilities.detect(environment: environment, isTTY: isTTY)
         }
+        let scalingSupport = capabilities.scaling
         let columns = width ?? Output.terminalWidth()
         let rows = height ?? environment["LINES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 24
 
@@ -104,7 +105,7 @@ struct PreviewCommand: ParsableCommand {
         let pageLines = rendered.lines.map(TerminalText.stripEscapes)
         let reveal = motion.frames(for: .pageReveal(lines: pageLines), width: columns).count
         let motionText = motion.isReducedMotion ? "reduced motion: on, no animation" : "reduced motion: off, a new page is revealed in \(reveal) frames"
-        output += "— \(rendered.sizeDescription) · theme \(options.theme.rawValue) · \(columns)×\(rows) · \(motionText)\n"
+        output += "— \(rendered.sizeDescription) · theme \(options.theme.rawValue) · \(columns)×\(rows) · \(motionText) · terminal: \(capabilities.reason)\n"
         FileHandle.standardOutput.write(Data(output.utf8))
     }
 }
