@@ -96,6 +96,8 @@ struct Builder {
     let method: LargeTextMethod
     let theme: Theme
     var rows: [Row] = []
+    /// Rows the large band of the sentence being heard may take.
+    var bandRows = 12
 
     init(options: RenderOptions, width: Int, focus: String?) {
         self.options = options
@@ -117,6 +119,7 @@ struct Builder {
             header.append(Row(spans: [Span(text: line.text, role: .heading, bold: true)]))
         }
         rows = []
+        bandRows = max(4, (height - 4) * 3 / 5)
         for element in screen.elements { add(element, depth: 0) }
         while rows.last == .blank { rows.removeLast() }
         if options.style.attributes == false { rows = withCarets(rows) }
@@ -405,7 +408,7 @@ struct Builder {
         }
         if window, let highlight, lines.count > 1 {
             // The line with the word being heard, and the one before it when room allows.
-            let budget = max(1, 12 / (rowsPerLine + 1))
+            let budget = max(1, bandRows / (rowsPerLine + 1))
             let at = TextWrap.lines(showing: highlight, in: lines).first ?? 0
             let start = max(0, min(at - (budget - 1), lines.count - budget))
             lines = Array(lines[start..<min(lines.count, start + budget)])
@@ -434,13 +437,17 @@ struct Builder {
                 var carets: [Range<Int>] = []
                 var column = 2
                 var first = true
+                var previousLit = false
                 for grapheme in line.graphemes {
                     let glyph = BlockFont.glyph(grapheme.character)
                     let glyphWidth = BlockFont.glyphWidth(grapheme.character)
                     guard glyphWidth > 0 else { continue }
                     let isLit = lit(grapheme)
+                    // The gap inside a highlighted word is highlighted too: one block, not letters.
+                    let gapLit = isLit && previousLit
+                    previousLit = isLit
                     for row in 0..<BlockFont.height {
-                        if !first { glyphRows[row].append(Span(text: " ", role: role, isHighlight: false)) }
+                        if !first { glyphRows[row].append(Span(text: " ", role: gapLit ? .highlight : role, isHighlight: gapLit)) }
                         glyphRows[row].append(Span(text: glyph[row], role: isLit ? .highlight : role, isHighlight: isLit))
                     }
                     if !first { column += BlockFont.spacing }
