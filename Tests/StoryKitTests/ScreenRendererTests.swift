@@ -183,8 +183,7 @@ import StoryKitTestSupport
         }
     }
 
-    @Test(.disabled(if: Sanitizer.sanitize("\u{9B}") == "\u{9B}", "waits for the real sanitizer on main"))
-    func untrustedTextIsSanitized() {
+    @Test func untrustedTextIsSanitized() {
         let screen = Screen(kind: .library, title: "Evil\u{1B}[2J title", elements: [
             AccessibilityElement(id: "x", label: "Bad\u{1B}]0;pwned\u{07} label", value: "read once"),
             AccessibilityElement(id: "p", label: "p", content: .readingText(text: "Text with \u{1B}[31m escapes\u{9B}.", highlight: nil, emphasis: [])),
@@ -215,5 +214,32 @@ import StoryKitTestSupport
         #expect(TerminalText.visibleWidth("\u{1B}#3\u{1B}[0mabc") == 6)
         #expect(TerminalText.visibleWidth("\u{1B}[0m\u{1B}]66;s=3;ab\u{07}c") == 7)
         #expect(TerminalText.stripEscapes("\u{1B}#4\u{1B}[0;7mhi\u{1B}[0m") == "hi")
+    }
+}
+
+extension ScreenRendererTests {
+    /// Wide characters, emoji and combining marks: every preset and method keeps within the width
+    /// and keeps the highlighted word on screen.
+    @Test(arguments: TextSizePreset.allCases)
+    func wideAndCombiningTextFits(_ preset: TextSizePreset) {
+        let text = "小さな星は🌟とても恥ずかしがり屋でした。Cafe\u{301} y nin\u{303}os 👩‍🚀 miraban el cielo. 漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字の長い単語。"
+        let target = text.range(of: "miraban")!
+        let start = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: target.lowerBound)
+        let screen = Screen(kind: .reader, title: "Reading 星の物語 🌟", elements: [
+            AccessibilityElement(id: "title", label: "星の物語 🌟", traits: .header),
+            AccessibilityElement(id: "p", label: text, content: .readingText(text: text, highlight: TextRange(start: start, end: start + 7), emphasis: [])),
+        ])
+        for width in [80, 40, 20] {
+            for scaling in Self.scalings {
+                for style in [TerminalStyle.plain, .trueColor] {
+                    let rendered = ScreenRenderer.render(screen, focus: nil, options: RenderOptions(textSize: preset, style: style, scaling: scaling), width: width, height: 24)
+                    for line in rendered.lines {
+                        #expect(TerminalText.visibleWidth(line) <= width, "\(preset) \(width) \(scaling): \(TerminalText.stripEscapes(line))")
+                    }
+                    let row = rendered.highlightLine.map { TerminalText.stripEscapes(rendered.lines[$0]) } ?? ""
+                    #expect(row.contains("mir"), "\(preset) \(width) \(scaling)")
+                }
+            }
+        }
     }
 }

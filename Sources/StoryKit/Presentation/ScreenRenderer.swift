@@ -57,6 +57,8 @@ struct Span: Hashable {
     var underline = false
     var italic = false
     var isHighlight = false
+    /// Drawn at normal size on a kitty-scaled row (the margin).
+    var unscaled = false
 }
 
 enum RowKind: Hashable {
@@ -79,11 +81,12 @@ struct Row: Hashable {
     static let blank = Row(spans: [])
 
     var width: Int {
-        let text = spans.reduce(0) { $0 + DisplayWidth.of($1.text) }
+        let text = spans.reduce(0) { $0 + ($1.unscaled ? 0 : DisplayWidth.of($1.text)) }
+        let margin = spans.reduce(0) { $0 + ($1.unscaled ? DisplayWidth.of($1.text) : 0) }
         switch kind {
-        case .decTop, .decBottom: return text * 2
-        case .kitty(let scale): return text * scale
-        default: return text
+        case .decTop, .decBottom: return (text + margin) * 2
+        case .kitty(let scale): return text * scale + margin
+        default: return text + margin
         }
     }
 }
@@ -420,7 +423,8 @@ struct Builder {
             let isHighlight = line.graphemes.contains(where: lit)
             switch method {
             case .decDoubleSize, .kittyTextSizing:
-                var spans = [Span(text: " ", role: role)]
+                // The margin: one double-width cell, or two normal cells before kitty's scaled text.
+                var spans = [method == .decDoubleSize ? Span(text: " ", role: role) : Span(text: "  ", role: role, unscaled: true)]
                 for grapheme in line.graphemes {
                     spans.append(Span(text: String(grapheme.character), role: lit(grapheme) ? .highlight : role, bold: true, underline: lit(grapheme), isHighlight: lit(grapheme)))
                 }
@@ -472,7 +476,7 @@ struct Builder {
         var merged: [Span] = []
         for span in spans {
             if var last = merged.last, last.role == span.role, last.bold == span.bold, last.underline == span.underline,
-               last.italic == span.italic, last.isHighlight == span.isHighlight {
+               last.italic == span.italic, last.isHighlight == span.isHighlight, last.unscaled == span.unscaled {
                 last.text += span.text
                 merged[merged.count - 1] = last
             } else {
@@ -512,9 +516,13 @@ struct Builder {
         }
         let base = sgr(Span(text: "", role: .text))
         line += base
+        var current = base
         for span in row.spans {
-            line += sgr(span)
-            if case .kitty(let scale) = row.kind {
+            // Only what changes is written.
+            let code = sgr(span)
+            if code != current { line += code }
+            current = code
+            if case .kitty(let scale) = row.kind, !span.unscaled {
                 line += "\u{1B}]66;s=\(scale);\(span.text)\u{07}"
             } else {
                 line += span.text
@@ -530,7 +538,7 @@ struct Builder {
             }
             let used = row.width / (row.kind == .decTop || row.kind == .decBottom ? 2 : 1)
             let remaining = max(0, cells - used)
-            if case .kitty = row.kind {} else if remaining > 0 { line += base + String(repeating: " ", count: remaining) }
+            if case .kitty = row.kind {} else if remaining > 0 { line += (current == base ? "" : base) + String(repeating: " ", count: remaining) }
         }
         return line + "\u{1B}[0m"
     }
