@@ -30,7 +30,7 @@ struct TerminalCapabilities: Sendable, Hashable {
                          : TerminalCapabilities(scaling: .none, reason: reason + ", OSC 66 probe failed")
         case .ask:
             guard let replies = Probe.query(timeoutMilliseconds: timeoutMilliseconds) else {
-                return TerminalCapabilities(scaling: .none, reason: "the terminal did not answer in time")
+                return TerminalCapabilities(scaling: .none, reason: "no answer from the terminal within \(timeoutMilliseconds) ms")
             }
             let fromReplies = fromReplies(xtversion: replies.xtversion, da2: replies.da2)
             if fromReplies.scaling.contains(.kittyTextSizing) {
