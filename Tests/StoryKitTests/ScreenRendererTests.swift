@@ -201,6 +201,20 @@ import StoryKitTestSupport
         #expect(plain.lines.contains("         ^"))
     }
 
+    @Test func traitsAreShownInWords() {
+        let screen = Screen(kind: .settings, title: "Settings", elements: [
+            AccessibilityElement(id: "size", label: "Text size", value: "accessibility2", traits: .adjustable),
+            AccessibilityElement(id: "warn", label: "Problem: no sound card", traits: [.staticText, .warning]),
+            AccessibilityElement(id: "off", label: "Voice", traits: [.staticText, .notEnabled]),
+            AccessibilityElement(id: "on", label: "Step mode", traits: [.staticText, .selected]),
+        ])
+        let lines = ScreenRenderer.render(screen, focus: "size", options: RenderOptions(), width: 40, height: 10).lines
+        #expect(lines.contains("❯ ◀ Text size: accessibility2 ▶"))
+        #expect(lines.contains("  ⚠ Problem: no sound card"))
+        #expect(lines.contains("  Voice (not available)"))
+        #expect(lines.contains("  Step mode ✓ selected"))
+    }
+
     @Test func stateBadges() {
         #expect(StateBadge.decorate("read once, favourite, started") == "✓ read once, ★ favourite, started")
         #expect(StateBadge.decorate("page 2 of 5, reading") == "page 2 of 5, ▶ reading")

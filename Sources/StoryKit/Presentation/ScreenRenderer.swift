@@ -257,6 +257,9 @@ struct Builder {
                 if element.traits.contains(.warning) { text = "⚠ " + text }
                 if let value, !value.isEmpty { text += ": " + StateBadge.decorate(value) }
                 if element.traits.contains(.selected) { text += " ✓ selected" }
+                if element.traits.contains(.notEnabled) { text += " (not available)" }
+                // A setting changed with left and right: the arrows say so.
+                if element.traits.contains(.adjustable) { text = "◀ " + text + " ▶" }
                 addWrapped(text, role: element.traits.contains(.warning) ? .warning : .text, id: element.id, focused: focused)
             }
         }
