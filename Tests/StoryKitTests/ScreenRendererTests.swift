@@ -257,3 +257,24 @@ extension ScreenRendererTests {
         }
     }
 }
+
+extension ScreenRendererTests {
+    /// The REPL's frame: screen, captions and command line together fit, and the word being heard stays on screen.
+    @Test(arguments: [TextSizePreset.large, .xSmall, .accessibility3, .accessibility5], [80, 40])
+    func frameWithCaptions(_ preset: TextSizePreset, _ width: Int) {
+        let (screen, word) = Self.reader(word: 40)
+        let captions = ["Reading The Lighthouse Cat.", "Page 1 of 3.", "A very long caption that goes on and on so that it needs more than one line at forty columns."]
+        for style in [TerminalStyle.plain, .trueColor] {
+            let frame = ScreenFrame(screen: screen, focusedID: "pause", captions: captions, commandLine: nil, columns: width, rows: 24)
+            let lines = frame.lines(options: RenderOptions(textSize: preset, style: style))
+            #expect(lines.count <= 24)
+            #expect(lines.allSatisfy { TerminalText.visibleWidth($0) <= width })
+            let text = lines.map(TerminalText.stripEscapes)
+            #expect(text.contains { $0.hasPrefix("» A very long caption") })
+            #expect(text.contains { $0.contains("Tab moves") })
+            #expect(text.contains { $0.contains(String(word.text.prefix(4))) })
+            let typing = ScreenFrame(screen: screen, focusedID: nil, captions: [], commandLine: "text-size acc", columns: width, rows: 24)
+            #expect(typing.lines(options: RenderOptions(textSize: preset, style: style)).map(TerminalText.stripEscapes).contains { $0.hasPrefix(":text-size acc▏") })
+        }
+    }
+}

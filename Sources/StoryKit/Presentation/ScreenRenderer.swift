@@ -507,6 +507,8 @@ struct Builder {
 
     // MARK: Encoding
 
+    func encodeRow(_ row: Row) -> String { encode(row) }
+
     private func encode(_ row: Row) -> String {
         let style = options.style
         guard style.attributes else { return row.spans.map(\.text).joined() }
