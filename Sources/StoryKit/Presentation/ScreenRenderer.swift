@@ -77,6 +77,9 @@ struct Row: Hashable {
     var elementID: String?
     var isFocusStart = false
     var isHighlight = false
+    /// The rest of a unit begun on an earlier row (the lower half of a double-size line, the
+    /// rows of a block letter, a row of `^` marks): never shown without its first row.
+    var continuesUnit = false
 
     static let blank = Row(spans: [])
 
@@ -162,12 +165,12 @@ struct Builder {
             top = min(max(0, top), rows.count - bodyHeight)
             if anchor.upperBound >= top + bodyHeight { top = anchor.upperBound - bodyHeight + 1 }
             if anchor.lowerBound < top { top = anchor.lowerBound }
-            // Never start halfway through a large line.
-            while top > 0, rows[top].kind == .decBottom || rows[top].kind == .spacer { top -= 1 }
+            // Never start halfway through a large line or a marked one: skip its rest.
+            while top < rows.count - 1, top < (anchor.upperBound), rows[top].continuesUnit { top += 1 }
         }
         var body = Array(rows[top..<min(rows.count, top + bodyHeight)])
         // Nor end halfway through one.
-        while let last = body.last, last.kind == .decTop || isKittyCut(body, from: top) { body.removeLast() }
+        while !body.isEmpty, top + body.count < rows.count, rows[top + body.count].continuesUnit { body.removeLast() }
         let above = top > 0
         let below = top + body.count < rows.count
         let all = headerRows + body + footer(above: above, below: below)
@@ -176,13 +179,6 @@ struct Builder {
         let focusLine = all.firstIndex { $0.isFocusStart }
         return RenderedScreen(lines: Array(lines.prefix(height)), sizeDescription: layout.description(scaling: options.style.attributes ? options.scaling : .none),
                               highlightLine: highlightLine, focusLine: focusLine, method: method)
-    }
-
-    /// Whether the last body row is a kitty row whose spacer rows were cut off.
-    private func isKittyCut(_ body: [Row], from top: Int) -> Bool {
-        guard let index = body.lastIndex(where: { if case .kitty = $0.kind { true } else { false } }),
-              case .kitty(let scale) = body[index].kind else { return false }
-        return body.count - 1 - index < scale - 1
     }
 
     private func focusedElement(in elements: [AccessibilityElement]) -> AccessibilityElement? {
@@ -434,10 +430,10 @@ struct Builder {
                 spans = merge(spans)
                 if method == .decDoubleSize {
                     rows.append(Row(spans: spans, kind: .decTop, elementID: id, isHighlight: isHighlight))
-                    rows.append(Row(spans: spans, kind: .decBottom, elementID: id, isHighlight: isHighlight))
+                    rows.append(Row(spans: spans, kind: .decBottom, elementID: id, isHighlight: isHighlight, continuesUnit: true))
                 } else {
                     rows.append(Row(spans: spans, kind: .kitty(scale), elementID: id, isHighlight: isHighlight))
-                    for _ in 1..<scale { rows.append(Row(spans: [], kind: .spacer, elementID: id, isHighlight: isHighlight)) }
+                    for _ in 1..<scale { rows.append(Row(spans: [], kind: .spacer, elementID: id, isHighlight: isHighlight, continuesUnit: true)) }
                 }
             case .blockLetters:
                 var glyphRows: [[Span]] = Array(repeating: [Span(text: "  ", role: role)], count: BlockFont.height)
@@ -466,7 +462,7 @@ struct Builder {
                     first = false
                 }
                 for row in 0..<BlockFont.height {
-                    rows.append(Row(spans: merge(glyphRows[row]), kind: .block, caretColumns: row == BlockFont.height - 1 ? carets : [], elementID: id, isHighlight: isHighlight))
+                    rows.append(Row(spans: merge(glyphRows[row]), kind: .block, caretColumns: row == BlockFont.height - 1 ? carets : [], elementID: id, isHighlight: isHighlight, continuesUnit: row > 0))
                 }
             case .normal:
                 break
@@ -500,7 +496,7 @@ struct Builder {
                 text += String(repeating: " ", count: max(0, range.lowerBound - DisplayWidth.of(text)))
                 text += String(repeating: "^", count: range.count)
             }
-            result.append(Row(spans: [Span(text: text, role: .highlight)], kind: .caret, elementID: row.elementID, isHighlight: row.isHighlight))
+            result.append(Row(spans: [Span(text: text, role: .highlight)], kind: .caret, elementID: row.elementID, isHighlight: row.isHighlight, continuesUnit: true))
         }
         return result
     }
