@@ -278,3 +278,38 @@ extension ScreenRendererTests {
         }
     }
 }
+
+extension ScreenRendererTests {
+    /// At any height, a large line is whole: both halves of a double-size line, kitty's rows, and
+    /// a row of ^ marks with the line it marks.
+    @Test(arguments: [TextScaling.none, .decDoubleSize, .kittyTextSizing])
+    func largeLinesAreWhole(_ scaling: TextScaling) {
+        let (screen, _) = Self.reader(word: 45)
+        for preset in [TextSizePreset.accessibility2, .accessibility5] {
+            for height in 6...24 {
+                let style: TerminalStyle = scaling == .none ? .plain : .trueColor
+                let lines = ScreenRenderer.render(screen, focus: nil, options: RenderOptions(textSize: preset, style: style, scaling: scaling), width: 40, height: height).lines
+                let context = "\(preset) \(scaling) height \(height)"
+                for (index, line) in lines.enumerated() {
+                    if line.hasPrefix("\u{1B}#3") {
+                        #expect(index + 1 < lines.count && lines[index + 1].hasPrefix("\u{1B}#4"), "\(context): top half alone")
+                    }
+                    if line.hasPrefix("\u{1B}#4") {
+                        #expect(index > 0 && lines[index - 1].hasPrefix("\u{1B}#3"), "\(context): bottom half alone")
+                    }
+                    if line.contains("]66;s=3;") {
+                        #expect(index + 2 < lines.count && lines[index + 1].isEmpty && lines[index + 2].isEmpty, "\(context): kitty rows cut")
+                    }
+                    if PreviewLike.isCaretLine(line) {
+                        #expect(index > 0 && !PreviewLike.isCaretLine(lines[index - 1]) && !lines[index - 1].trimmingCharacters(in: .whitespaces).isEmpty,
+                                "\(context): marks without their line")
+                    }
+                }
+            }
+        }
+    }
+
+    enum PreviewLike {
+        static func isCaretLine(_ line: String) -> Bool { line.contains("^") && line.allSatisfy { $0 == "^" || $0 == " " } }
+    }
+}
