@@ -32,6 +32,10 @@ struct PreviewCommand: ParsableCommand {
         case auto, none, dec, kitty
     }
 
+    enum EffectChoice: String, ExpressibleByArgument, CaseIterable {
+        case reveal, turn, celebrate, loading
+    }
+
     @OptionGroup var global: GlobalOptions
     @OptionGroup var presentation: PresentationOptions
 
@@ -58,6 +62,11 @@ struct PreviewCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("How large text is drawn: auto, none (block letters), dec, kitty.", valueName: "method"))
     var scaling: ScalingChoice = .auto
+
+    @Option(help: ArgumentHelp(
+        "Play an effect instead: reveal (a new page), turn (to the next page), celebrate (a story finished), loading. With reduced motion each is one static frame.",
+        valueName: "effect"))
+    var effect: EffectChoice?
 
     func validate() throws {
         if let width, !(12...1000).contains(width) { throw ValidationError("--width \(width) is out of range: use 12 to 1000 columns") }
@@ -101,12 +110,58 @@ struct PreviewCommand: ParsableCommand {
         }
         let options = RenderOptions(textSize: presentation.textSizePreset(), theme: presentation.themeName(), style: style, scaling: scalingSupport)
         let rendered = ScreenRenderer.render(built.screen, focus: focus ?? built.focus, options: options, width: columns, height: rows)
+        if let effect {
+            try play(effect, rendered: rendered, built: built, options: options, motion: motion, columns: columns, rows: rows, isTTY: isTTY)
+            return
+        }
         var output = rendered.lines.joined(separator: "\n") + "\n"
         let pageLines = rendered.lines.map(TerminalText.stripEscapes)
         let reveal = motion.frames(for: .pageReveal(lines: pageLines), width: columns).count
         let motionText = motion.isReducedMotion ? "reduced motion: on, no animation" : "reduced motion: off, a new page is revealed in \(reveal) frames"
         output += "— \(rendered.sizeDescription) · theme \(options.theme.rawValue) · \(columns)×\(rows) · \(motionText) · terminal: \(capabilities.reason)\n"
         FileHandle.standardOutput.write(Data(output.utf8))
+    }
+}
+
+extension PreviewCommand {
+    /// Plays an effect's frames: on a terminal drawn in place with their delays; on a pipe each
+    /// frame printed in turn, followed by a line `— frame K`, so they can be counted.
+    func play(_ effect: EffectChoice, rendered: RenderedScreen, built: (screen: Screen, focus: String?), options: RenderOptions,
+              motion: MotionPolicy, columns: Int, rows: Int, isTTY: Bool) throws {
+        let motionEffect: MotionEffect
+        switch effect {
+        case .reveal:
+            motionEffect = .pageReveal(lines: rendered.lines)
+        case .turn:
+            // From the reader's page to the next one (or the story card when there is none).
+            let library = global.loadLibrary(reportProblems: false)
+            let story = try global.resolveStory(self.story, in: library)
+            let next = page < story.pages.count ? PreviewScreens.reader(story, page: page, word: 0) : PreviewScreens.story(story)
+            let to = ScreenRenderer.render(next.screen, focus: next.focus, options: options, width: columns, height: rows).lines
+            motionEffect = .pageTurn(from: rendered.lines, to: to)
+        case .celebrate:
+            let library = global.loadLibrary(reportProblems: false)
+            motionEffect = .celebration(title: (try? global.resolveStory(self.story, in: library).title) ?? "the story")
+        case .loading:
+            motionEffect = .loading(label: "Loading stories")
+        }
+        let frames = motion.frames(for: motionEffect, width: columns)
+        let interactive = isTTY && options.style.attributes
+        var written = 0
+        if interactive, let cursor = motion.cursorStyle { FileHandle.standardOutput.write(Data(cursor.utf8)) }
+        motion.play(frames, write: { lines in
+            written += 1
+            let text: String
+            if interactive {
+                text = "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n")
+            } else {
+                text = lines.joined(separator: "\n") + "\n— frame \(written)\n"
+            }
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }, sleep: { milliseconds in
+            if interactive { usleep(useconds_t(milliseconds) * 1000) }
+        })
+        if interactive { FileHandle.standardOutput.write(Data("\r\n".utf8)) }
     }
 }
 

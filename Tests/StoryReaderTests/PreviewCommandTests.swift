@@ -65,6 +65,23 @@ import StoryKitTestSupport
         #expect(try Self.preview(["reader", "--no-reduce-motion"]).standardOutput.contains("reduced motion: off, a new page is revealed in"))
     }
 
+    /// Reduced motion on the real binary: every effect is one written frame; without it, several.
+    @Test(arguments: ["reveal", "turn", "celebrate", "loading"])
+    func reducedMotionWritesOneFrame(_ effect: String) throws {
+        func frames(_ extra: [String], _ environment: [String: String] = [:]) throws -> (count: Int, output: String) {
+            let result = try Self.preview(["reader", "--story", "pip", "--effect", effect, "--width", "40"] + extra, environment)
+            #expect(result.status == 0, "\(result.standardError)")
+            return (result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("— frame ") }.count, result.standardOutput)
+        }
+        #expect(try frames(["--reduce-motion"]).count == 1)
+        #expect(try frames([]).count == 1)  // automatic: no terminal
+        #expect(try frames(["--no-reduce-motion"]).count > 1)
+        let coloured = try frames(["--no-reduce-motion", "--color", "always"])
+        #expect(!coloured.output.split(separator: "\n").contains { TerminalText.blinks(String($0)) })
+        if effect == "celebrate" { #expect(try frames(["--reduce-motion"]).output.contains("★ The end! You finished “Pip and the Puddle”.")) }
+        if effect == "turn" { #expect(try frames(["--reduce-motion"]).output.contains("page 2 of 6")) }
+    }
+
     @Test func otherScreens() throws {
         let story = try Self.preview(["story", "--story", "el-dragon", "--width", "40"])
         #expect(story.status == 0)
