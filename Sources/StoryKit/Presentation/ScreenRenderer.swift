@@ -126,7 +126,7 @@ struct Builder {
         }
         rows = []
         bandRows = max(4, (height - 4) * 3 / 5)
-        for element in screen.elements { add(element, depth: 0) }
+        for element in screen.elements { add(element) }
         while rows.last == .blank { rows.removeLast() }
         if options.style.attributes == false { rows = withCarets(rows) }
 
@@ -203,7 +203,7 @@ struct Builder {
         focused && first ? Span(text: ScreenRenderer.focusMarker + " ", role: .focus, bold: true) : Span(text: "  ", role: .text)
     }
 
-    private mutating func add(_ element: AccessibilityElement, depth: Int) {
+    private mutating func add(_ element: AccessibilityElement) {
         let focused = element.id == focus
         let label = Sanitizer.sanitizeLine(element.label)
         let value = element.value.map(Sanitizer.sanitizeLine)
@@ -216,10 +216,10 @@ struct Builder {
                 addLarge(label, role: .heading, highlight: nil, id: element.id)
                 var text = label
                 if let value, !value.isEmpty { text += " — " + value }
-                addWrapped(text, role: .heading, bold: true, id: element.id, focused: focused, boldPrefix: label.count)
+                addWrapped(text, role: .heading, bold: true, id: element.id, focused: focused)
             }
             addSpacing(1)
-            for child in element.children { add(child, depth: depth + 1) }
+            for child in element.children { add(child) }
             return
         }
         switch element.content {
@@ -260,7 +260,7 @@ struct Builder {
             }
         }
         if !element.combinesChildren {
-            for child in element.children { add(child, depth: depth + 1) }
+            for child in element.children { add(child) }
         }
     }
 
@@ -326,7 +326,7 @@ struct Builder {
     }
 
     /// Text wrapped to the width, with the gutter; the state symbols coloured.
-    private mutating func addWrapped(_ text: String, role: ThemeRole, bold: Bool = false, id: String, focused: Bool, boldPrefix: Int? = nil) {
+    private mutating func addWrapped(_ text: String, role: ThemeRole, bold: Bool = false, id: String, focused: Bool) {
         let role = focused ? .focus : role
         for (index, line) in TextWrap.wrap(text, width: width - 2).enumerated() {
             var spans = [gutter(focused, first: index == 0)] + badgeSpans(line.text, role: role)
