@@ -1,4 +1,5 @@
 import Foundation
+import StoryKit
 
 /// Where things are, for tests: the repository, the shared test data, the built binary.
 public enum TestPaths {
@@ -125,4 +126,13 @@ public enum StoryReaderProcess {
         func setOutput(_ data: Data) { lock.lock(); output = data; lock.unlock() }
         func setError(_ data: Data) { lock.lock(); error = data; lock.unlock() }
     }
+}
+
+/// Fixtures for session tests: the bundled stories as a catalog.
+public enum SessionFixtures {
+    public static let library: StoryLibrary = StoryLibrary.load(folders: [TestPaths.stories.path])
+}
+
+extension SessionFixtures {
+    public static var catalog: StoryCatalog { StoryCatalog(library: library) }
 }
