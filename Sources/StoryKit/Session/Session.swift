@@ -25,7 +25,8 @@ public struct Session: Sendable {
 
     /// What is said when the program starts.
     public mutating func start() -> [Effect] {
-        [.speak(Utterance("Magical Stories.", priority: .message))] + announceScreen() + [.render]
+        [.speak(Utterance("Magical Stories.", priority: .message))]
+            + announceScreen(prefix: state.profileName.map { "Hello \($0)." }) + [.render]
     }
 
     /// Handles one input.

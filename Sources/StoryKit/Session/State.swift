@@ -14,7 +14,7 @@ public enum Route: Sendable, Hashable {
         switch self {
         case .profiles: "profiles"
         case .library: "library"
-        case .story: "story"
+        case .story(let id): "story-" + id
         case .reader: "reader"
         case .profileForm: "profileForm"
         case .settings: "settings"

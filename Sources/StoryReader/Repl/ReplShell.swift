@@ -210,8 +210,8 @@ final class ReplShell {
             speaker.storyFinished(now: monotonicNanoseconds())
         }
         perform(session.handle(.narration(event)))
-        if event == .finished || (waiting.sentences ?? 1) <= 0 || !narrator.isLoaded || !narrator.isRunning {
-            if waiting.active, event == .finished || (waiting.sentences ?? 1) <= 0 || !narrator.isLoaded { waiting = (false, nil) }
+        if waiting.active, event == .finished || (waiting.sentences.map { $0 <= 0 } ?? false) || !narrator.isLoaded || !narrator.isRunning {
+            waiting = (false, nil)
         }
     }
 
