@@ -1,5 +1,6 @@
 import Testing
 @testable import StoryKit
+import StoryKitTestSupport
 
 @Suite struct AccessibilityAuditTests {
     @Test func flagsUnlabelledAndTraitlessElements() {

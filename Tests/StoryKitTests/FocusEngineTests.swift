@@ -14,9 +14,9 @@ import Testing
     }
 
     @Test func skipsHiddenAndCombinedChildren() {
-        let card = element("card", combines: true, children: [element("inner")])
+        let card = element("card", children: [element("inner")], combines: true)
         let section = element("section", .header, children: [card, element("deco", hidden: true)])
-        let engine = FocusEngine(elements: [section, element("hiddenParent", hidden: true, children: [element("lost")])])
+        let engine = FocusEngine(elements: [section, element("hiddenParent", children: [element("lost")], hidden: true)])
         #expect(engine.order.map(\.id) == ["section", "card"])
     }
 

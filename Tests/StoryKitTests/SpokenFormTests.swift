@@ -1,5 +1,6 @@
 import Testing
 @testable import StoryKit
+import StoryKitTestSupport
 
 @Suite struct SpokenFormTests {
     let card = AccessibilityElement(id: "cat", label: "Story: The Lighthouse Cat", value: "read 3 times",

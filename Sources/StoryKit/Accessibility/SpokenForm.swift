@@ -17,14 +17,14 @@ public enum SpokenForm {
             }
         }
         parts.append(contentsOf: element.traits.spokenNames)
-        var spoken = parts.filter { !$0.isEmpty }.joined(separator: ", ")
+        var sentences = [parts.filter { !$0.isEmpty }.joined(separator: ", ")]
         if hints {
-            if let hint = element.hint, !hint.isEmpty { spoken += ". " + hint }
+            if let hint = element.hint, !hint.isEmpty { sentences.append(hint) }
             if !element.customActions.isEmpty {
-                spoken += ". Actions: " + element.customActions.map(\.name).joined(separator: ", ")
+                sentences.append("Actions: " + element.customActions.map(\.name).joined(separator: ", "))
             }
         }
-        return finish(spoken)
+        return sentences.map(finish).joined(separator: " ")
     }
 
     /// Ends a sentence with a full stop unless it already ends with punctuation.

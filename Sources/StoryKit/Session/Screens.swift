@@ -94,7 +94,7 @@ public enum Screens {
                 var value = readCountText(reading.readCount)
                 if reading.isFavourite { value += ", favourite" }
                 if reading.position != nil { value += ", started" }
-                let details = AccessibilityElement(id: "ages", label: entry.ages.map { "ages \($0.lower) to \($0.upper)" } ?? "all ages")
+                let details = AccessibilityElement(id: section.id + "/" + entry.id + "/ages", label: entry.ages.map { "ages \($0.lower) to \($0.upper)" } ?? "all ages")
                 return AccessibilityElement(
                     id: section.id + "/" + entry.id, label: "Story: \(entry.title)", value: value, hint: "Press Enter to open.",
                     traits: .button,

@@ -5,7 +5,7 @@ import Foundation
 /// No I/O happens here: the shell reads keys and lines, performs the effects (speech, captions,
 /// drawing, saving) and feeds narration progress back as inputs.
 public struct Session: Sendable {
-    public private(set) var state: State
+    public internal(set) var state: State
     public let catalog: StoryCatalog
 
     public init(catalog: StoryCatalog, snapshot: SessionSnapshot, options: SessionOptions = SessionOptions(), profile: String? = nil) {
