@@ -77,7 +77,6 @@ import StoryKitTestSupport
             type 6
             :set interests animals
             next
-            next
             activate
             where
             quit

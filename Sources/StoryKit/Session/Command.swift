@@ -112,7 +112,7 @@ public enum CommandParser {
         case "home": return .home
         case "heading": return rest.lowercased().hasPrefix("prev") ? .previousHeading : .nextHeading
         case "where": return .whereAmI
-        case "read": return .read(try needs("a story's name"))
+        case "read": return .read(rest)
         case "pause": return .pause
         case "resume": return .resume
         case "stop": return .stop
@@ -128,7 +128,7 @@ public enum CommandParser {
         case "increase": return .increase
         case "decrease": return .decrease
         case "type": return .type(rest)
-        case "profile": return .profile(try needs("a name"))
+        case "profile": return .profile(rest)
         case "settings": return .settings
         case "help": return .help
         case "learn": return .learn

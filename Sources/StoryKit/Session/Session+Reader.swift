@@ -177,12 +177,13 @@ extension Session {
             state.reader = reader
             return []
         case .sentenceFinished(let index):
-            guard reader.stopsAfterSentence else { return [] }
-            reader.status = .paused
+            // The position moves on to the next sentence: a pause now resumes there.
             let sentences = reader.story.sentences
-            if index + 1 < sentences.count {
-                reader.wordIndex = sentences[...index].reduce(0) { $0 + $1.words.count }
+            if index + 1 < sentences.count, sentences.indices.contains(index) {
+                reader.wordIndex = min(sentences[...index].reduce(0) { $0 + $1.words.count }, max(reader.story.words.count - 1, 0))
             }
+            guard reader.stopsAfterSentence else { state.reader = reader; return [] }
+            reader.status = .paused
             state.reader = reader
             return [.pauseNarration] + savePosition()
         case .finished:

@@ -196,6 +196,7 @@ public struct Session: Sendable {
         case .home: return goHome()
         case .whereAmI: return whereAmI()
         case .read(let name):
+            if name.isEmpty { return [speak("read needs a story's name: for example, read lighthouse.", .important)] }
             switch catalog.resolve(name) {
             case .success(let entry): return startReading(entry.id, fromWord: 0)
             case .failure(let error): return [speak(SpokenForm.finish(error.spoken), .important)]
@@ -220,6 +221,7 @@ public struct Session: Sendable {
             return adjust(setting, up: command == .increase)
         case .type(let text): return type(text)
         case .profile(let name):
+            if name.isEmpty { return push(.profiles) }
             guard let found = findProfile(name) else {
                 let names = state.snapshot.profiles.map(\.name)
                 return [speak("There is no profile called \(Sanitizer.sanitizeLine(name)). " +
