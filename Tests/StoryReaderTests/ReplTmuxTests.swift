@@ -10,14 +10,24 @@ struct TmuxSession {
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
 
+    /// Runs tmux; `capture` reads its output (never for the command that starts the server,
+    /// which would keep the pipe open for as long as the server lives).
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> String {
+    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
         process.arguments = ["-L", socket] + arguments
+        process.standardError = FileHandle.nullDevice
+        guard capture else {
+            // Not waited for: the server it forks inherits Foundation's exit-watching descriptor,
+            // and waitUntilExit would wait for the server too. `start` polls has-session instead.
+            process.standardOutput = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            return ""
+        }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = Pipe()
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -25,8 +35,11 @@ struct TmuxSession {
     }
 
     func start(script: String) throws {
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-s", name, "sh", "-c", script])
-        try tmux(["set-option", "-t", name, "remain-on-exit", "on"])
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-s", name, "sh", "-c", script], capture: false)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !(try tmux(["list-sessions", "-F", "#{session_name}"]).contains(name)) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
