@@ -55,6 +55,7 @@ final class ReplShell {
         render()
         while !exitRequested {
             step()
+            render()
         }
         render()
         return exitStatus
