@@ -157,9 +157,10 @@ struct ReadCommand: ParsableCommand {
         let blocks = story.blocks
         var lastDrawn: [String] = []
         while true {
-            if let key = terminal.readKey(timeoutMilliseconds: 25) {
+            if let input = terminal.readKey(timeoutMilliseconds: 25) {
+                let key: Key? = if case .key(let key) = input { key } else { nil }
                 switch key {
-                case .character("q"), .character("Q"), .escape, .control("c"), .control("d"), .endOfInput:
+                case .character("q"), .character("Q"), .escape, .control("c"), .control("d"), nil:
                     player.send(.stop)
                 case .space: player.send(.togglePause)
                 case .right: player.send(.nextSentence)

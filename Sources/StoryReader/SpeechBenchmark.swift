@@ -93,7 +93,7 @@ struct SpeechBenchmark: ParsableCommand {
             let text = sentences[index % max(1, sentences.count)]
             let firstSample = Mutex<ContinuousClock.Instant?>(nil)
             let start = ContinuousClock.now
-            _ = try engine.synthesize(Utterance(text: text, settings: settings), stop: nil) { chunk in
+            _ = try engine.synthesize(SpeechUtterance(text: text, settings: settings), stop: nil) { chunk in
                 if !chunk.samples.isEmpty { firstSample.withLock { if $0 == nil { $0 = .now } } }
                 return .proceed
             }
@@ -119,7 +119,7 @@ struct SpeechBenchmark: ParsableCommand {
             let lastCall = Mutex<ContinuousClock.Instant?>(nil)
             let samplesAfter = Atomic<Int>(0)
             let chunks = Atomic<Int>(0)
-            _ = try engine.synthesize(Utterance(text: longest.text, settings: settings), stop: token) { chunk in
+            _ = try engine.synthesize(SpeechUtterance(text: longest.text, settings: settings), stop: token) { chunk in
                 if requested.withLock({ $0 }) != nil {
                     samplesAfter.add(chunk.samples.count, ordering: .relaxed)
                 }

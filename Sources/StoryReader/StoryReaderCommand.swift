@@ -25,7 +25,8 @@ struct StoryReaderCommand: AsyncParsableCommand {
             (an unknown option, a value out of range).
             """,
         version: StoryKitInfo.version,
-        subcommands: [ListCommand.self, ShowCommand.self, ReadCommand.self, VoicesCommand.self, ImportCommand.self, BenchCommand.self]
+        subcommands: [ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, VoicesCommand.self, ImportCommand.self, PreviewCommand.self, BenchCommand.self],
+        defaultSubcommand: ReplCommand.self
     )
 
     /// Runs the command line with the documented exit codes: 0 ok, 1 user error, 2 bad invocation.

@@ -58,7 +58,7 @@ func fundamentalFrequency(_ samples: [Int16], sampleRate: Int = SpeechAudioForma
 }
 
 /// Collects an utterance's samples in memory (short test texts only).
-func synthesizeSamples(_ utterance: Utterance) throws -> [Int16] {
+func synthesizeSamples(_ utterance: SpeechUtterance) throws -> [Int16] {
     let collected = Mutex<[Int16]>([])
     _ = try EspeakEngine.shared.synthesize(utterance, stop: nil) { chunk in
         collected.withLock { $0.append(contentsOf: chunk.samples) }

@@ -25,7 +25,7 @@ import StoryKitTestSupport
         let ours = folder.url.appendingPathComponent("ours.wav").path
         let sink = try WAVFileSink(path: ours)
         _ = try EspeakEngine.shared.synthesize(
-            Utterance(text: Self.text, settings: settings, encoding: .commandLineCompatible, endPause: true), stop: nil
+            SpeechUtterance(text: Self.text, settings: settings, encoding: .commandLineCompatible, endPause: true), stop: nil
         ) { chunk in
             _ = try? sink.write(chunk.samples)
             return .proceed
@@ -76,16 +76,16 @@ import StoryKitTestSupport
 
     @Test func volume50IsHalfAsLoudAs100() throws {
         var half = SpeechSettings(rate: 140, pitch: 50, volume: 50, voice: "en")
-        let quiet = try synthesizeSamples(Utterance(text: Self.text, settings: half))
+        let quiet = try synthesizeSamples(SpeechUtterance(text: Self.text, settings: half))
         half.volume = 100
-        let loud = try synthesizeSamples(Utterance(text: Self.text, settings: half))
+        let loud = try synthesizeSamples(SpeechUtterance(text: Self.text, settings: half))
         let ratio = rms(quiet) / rms(loud)
         #expect(ratio > 0.4 && ratio < 0.6, "RMS ratio 50/100 = \(ratio)")
     }
 
     @Test func pitch80IsHigherThanPitch20() throws {
-        let low = try synthesizeSamples(Utterance(text: Self.text, settings: SpeechSettings(rate: 140, pitch: 20, volume: 100, voice: "en")))
-        let high = try synthesizeSamples(Utterance(text: Self.text, settings: SpeechSettings(rate: 140, pitch: 80, volume: 100, voice: "en")))
+        let low = try synthesizeSamples(SpeechUtterance(text: Self.text, settings: SpeechSettings(rate: 140, pitch: 20, volume: 100, voice: "en")))
+        let high = try synthesizeSamples(SpeechUtterance(text: Self.text, settings: SpeechSettings(rate: 140, pitch: 80, volume: 100, voice: "en")))
         let lowF0 = fundamentalFrequency(low)
         let highF0 = fundamentalFrequency(high)
         print("fundamental: pitch 20 → \(Int(lowF0)) Hz, pitch 80 → \(Int(highF0)) Hz")
@@ -109,7 +109,7 @@ import StoryKitTestSupport
         let system = "/usr/share/alsa/alsa.conf"
         setenv("ALSA_CONFIG_PATH", FileManager.default.fileExists(atPath: system) ? "\(system):\(config.path)" : config.path, 1)
         let sink = try ALSASink(device: "storytest")
-        let samples = try synthesizeSamples(Utterance(text: Self.text, settings: SpeechSettings(voice: "en")))
+        let samples = try synthesizeSamples(SpeechUtterance(text: Self.text, settings: SpeechSettings(voice: "en")))
         let whole = try samples.withUnsafeBufferPointer { try sink.write($0) }
         #expect(whole)
         try sink.drain()

@@ -36,9 +36,9 @@ final class PlayerRecorder: Sendable {
 
 /// Records the utterances an engine is asked for.
 final class RecordingEngine: SpeechEngine {
-    private let recorded = Mutex<[Utterance]>([])
-    var utterances: [Utterance] { recorded.withLock { $0 } }
-    func synthesize(_ utterance: Utterance, stop: StopToken?, handler: @escaping @Sendable (SpeechChunk) -> SynthesisDecision) throws -> SynthesisResult {
+    private let recorded = Mutex<[SpeechUtterance]>([])
+    var utterances: [SpeechUtterance] { recorded.withLock { $0 } }
+    func synthesize(_ utterance: SpeechUtterance, stop: StopToken?, handler: @escaping @Sendable (SpeechChunk) -> SynthesisDecision) throws -> SynthesisResult {
         recorded.withLock { $0.append(utterance) }
         return try EspeakEngine.shared.synthesize(utterance, stop: stop, handler: handler)
     }

@@ -10,7 +10,7 @@ import Testing
         // é is one scalar, 🐰 one, the family emoji five: positions count scalars, not bytes.
         let text = "café 🐰 👨‍👩‍👧 dog runs."
         let collected = Mutex<[SpeechEvent]>([])
-        let result = try await EspeakEngine.shared.synthesize(Utterance(text: text, settings: settings)) { chunk in
+        let result = try await EspeakEngine.shared.synthesize(SpeechUtterance(text: text, settings: settings)) { chunk in
             collected.withLock { $0 += chunk.events }
             return .proceed
         }
@@ -29,14 +29,14 @@ import Testing
     @Test func theHandlerStopsSynthesisWithinOneChunk() async throws {
         let long = String(repeating: "The cat sat on the mat and looked at the moon. ", count: 40)
         let calls = Atomic<Int>(0)
-        let result = try await EspeakEngine.shared.synthesize(Utterance(text: long, settings: settings)) { chunk in
+        let result = try await EspeakEngine.shared.synthesize(SpeechUtterance(text: long, settings: settings)) { chunk in
             calls.add(1, ordering: .relaxed).newValue == 3 ? .stop : .proceed
         }
         #expect(result.wasStopped)
         #expect(calls.load(ordering: .relaxed) == 3, "no chunk after the stop")
         #expect(result.sampleCount < 22050, "stopped early: \(result.sampleCount) samples")
         // The engine is fine afterwards.
-        let after = try await EspeakEngine.shared.synthesize(Utterance(text: "Hello.", settings: settings)) { _ in .proceed }
+        let after = try await EspeakEngine.shared.synthesize(SpeechUtterance(text: "Hello.", settings: settings)) { _ in .proceed }
         #expect(!after.wasStopped && after.sampleCount > 0)
     }
 
@@ -44,7 +44,7 @@ import Testing
         let long = String(repeating: "The cat sat on the mat and looked at the moon. ", count: 40)
         let token = StopToken()
         let chunks = Atomic<Int>(0)
-        let result = try EspeakEngine.shared.synthesize(Utterance(text: long, settings: settings), stop: token) { _ in
+        let result = try EspeakEngine.shared.synthesize(SpeechUtterance(text: long, settings: settings), stop: token) { _ in
             if chunks.add(1, ordering: .relaxed).newValue == 5 {
                 let done = DispatchSemaphore(value: 0)
                 Thread.detachNewThread { token.stop(); done.signal() }
@@ -58,7 +58,7 @@ import Testing
 
     @Test func anUnknownVoiceIsAnError() throws {
         #expect(throws: SpeechEngineError.voiceNotFound("zz-nothing")) {
-            try EspeakEngine.shared.synthesize(Utterance(text: "Hi.", settings: SpeechSettings(voice: "zz-nothing")), stop: nil) { _ in .proceed }
+            try EspeakEngine.shared.synthesize(SpeechUtterance(text: "Hi.", settings: SpeechSettings(voice: "zz-nothing")), stop: nil) { _ in .proceed }
         }
     }
 
@@ -68,14 +68,14 @@ import Testing
         let voices = ["en", "fr", "de", "es"]
         var alone: [Int] = []
         for (text, voice) in zip(texts, voices) {
-            alone.append(try await EspeakEngine.shared.synthesize(Utterance(text: text, settings: SpeechSettings(voice: voice))) { _ in .proceed }.sampleCount)
+            alone.append(try await EspeakEngine.shared.synthesize(SpeechUtterance(text: text, settings: SpeechSettings(voice: voice))) { _ in .proceed }.sampleCount)
         }
         let together = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
             for round in 0..<16 {
                 let index = round % texts.count
                 group.addTask {
                     let count = try await EspeakEngine.shared.synthesize(
-                        Utterance(text: texts[index], settings: SpeechSettings(voice: voices[index]))) { _ in .proceed }.sampleCount
+                        SpeechUtterance(text: texts[index], settings: SpeechSettings(voice: voices[index]))) { _ in .proceed }.sampleCount
                     return (index, count)
                 }
             }

@@ -40,7 +40,7 @@ public final class EspeakEngine: SpeechEngine, Sendable {
     }
 
     public func synthesize(
-        _ utterance: Utterance, stop: StopToken?,
+        _ utterance: SpeechUtterance, stop: StopToken?,
         handler: @escaping @Sendable (SpeechChunk) -> SynthesisDecision
     ) throws -> SynthesisResult {
         try onEngineThread {
@@ -50,7 +50,7 @@ public final class EspeakEngine: SpeechEngine, Sendable {
 
     /// Synthesises without blocking a Swift concurrency thread.
     public func synthesize(
-        _ utterance: Utterance, stop: StopToken? = nil,
+        _ utterance: SpeechUtterance, stop: StopToken? = nil,
         handler: @escaping @Sendable (SpeechChunk) -> SynthesisDecision
     ) async throws -> SynthesisResult {
         try await withCheckedThrowingContinuation { continuation in
@@ -145,7 +145,7 @@ private enum EngineState {
     }
 
     static func synthesize(
-        _ utterance: Utterance, stop: StopToken?,
+        _ utterance: SpeechUtterance, stop: StopToken?,
         handler: @escaping @Sendable (SpeechChunk) -> SynthesisDecision
     ) throws -> SynthesisResult {
         let voice = utterance.voiceName

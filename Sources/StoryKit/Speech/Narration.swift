@@ -97,7 +97,7 @@ public struct Narration: Sendable, Hashable {
         return NarrationUtterance(
             sentenceIndex: index, firstWord: firstWord, wordSpans: spans,
             letterCounts: item.words[firstWord...].map { $0.text.unicodeScalars.filter(\.properties.isAlphabetic).count },
-            utterance: Utterance(text: ssml.text, settings: settings, encoding: .ssml, endPause: true))
+            utterance: SpeechUtterance(text: ssml.text, settings: settings, encoding: .ssml, endPause: true))
     }
 
     private struct SSMLBuilder {
@@ -167,7 +167,7 @@ public struct NarrationUtterance: Sendable, Hashable {
     public var wordSpans: [TextRange]
     /// Letters in each word from `firstWord` on (for timing words eSpeak joins to the next).
     public var letterCounts: [Int]
-    public var utterance: Utterance
+    public var utterance: SpeechUtterance
 
     /// The word (index within the sentence) whose text contains utterance offset `offset`.
     public func wordIndex(atUtteranceOffset offset: Int) -> Int? {

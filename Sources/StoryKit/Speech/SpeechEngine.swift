@@ -8,7 +8,7 @@ public enum SpeechAudioFormat {
 }
 
 /// One thing to say: text, voice settings and how the text is to be read.
-public struct Utterance: Sendable, Hashable {
+public struct SpeechUtterance: Sendable, Hashable {
     /// How eSpeak reads `text`.
     public enum Encoding: Sendable, Hashable {
         /// Plain UTF-8 text (`espeakCHARS_UTF8`).
@@ -119,7 +119,7 @@ public protocol SpeechEngine: Sendable {
     /// Synthesises `utterance`, calling `handler` for every chunk (on the engine's own thread) until
     /// the end, until the handler answers `.stop`, or until `stop` is stopped. Blocks the caller.
     func synthesize(
-        _ utterance: Utterance, stop: StopToken?,
+        _ utterance: SpeechUtterance, stop: StopToken?,
         handler: @escaping @Sendable (SpeechChunk) -> SynthesisDecision
     ) throws -> SynthesisResult
 }

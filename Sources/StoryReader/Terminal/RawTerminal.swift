@@ -1,4 +1,5 @@
 import Foundation
+import StoryKit
 
 /// The terminal in raw mode: single keys without echo, a hidden cursor, the alternate screen, and
 /// the original state restored on every way out (normal return, thrown error, `exit`, SIGINT,
@@ -79,30 +80,40 @@ final class RawTerminal {
         bytes.removeAll()
     }
 
-    /// The next key, waiting at most `timeout` milliseconds; nil on timeout. `.endOfInput` when the
-    /// input closed.
-    func readKey(timeoutMilliseconds: Int32) -> Key? {
-        if !pendingKeys.isEmpty { return pendingKeys.removeFirst() }
+    /// What came from the keyboard.
+    enum Input: Equatable {
+        case key(Key)
+        /// Standard input closed (the pipe ended, or the terminal went away).
+        case closed
+    }
+
+    /// The next key, waiting at most `timeoutMilliseconds`; nil on timeout. Keys are decoded by
+    /// the REPL's `KeyDecoder` (a lone ESC told apart from an arrow's sequence by a short wait).
+    func readKey(timeoutMilliseconds: Int32) -> Input? {
+        if !pendingKeys.isEmpty { return .key(pendingKeys.removeFirst()) }
         var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, timeoutMilliseconds)
-        guard ready > 0 else { return decoder.flushPendingEscape() }
+        guard ready > 0 else {
+            pendingKeys = decoder.flush()
+            return pendingKeys.isEmpty ? nil : .key(pendingKeys.removeFirst())
+        }
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = read(input, &buffer, buffer.count)
-        if count == 0 { return .endOfInput }
+        if count == 0 { return .closed }
         if count < 0 { return nil }
-        var keys = decoder.feed(buffer[0..<count])
-        if decoder.hasPendingEscape {
+        var keys = decoder.feed(Array(buffer[0..<count]))
+        if decoder.hasPending {
             // A lone ESC, or the start of a sequence: wait briefly for the rest.
             var more = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            if poll(&more, 1, 30) > 0 {
+            if poll(&more, 1, KeyDecoder.escapeDelayMilliseconds) > 0 {
                 let extra = read(input, &buffer, buffer.count)
-                if extra > 0 { keys += decoder.feed(buffer[0..<extra]) }
+                if extra > 0 { keys += decoder.feed(Array(buffer[0..<extra])) }
             }
-            if let escape = decoder.flushPendingEscape() { keys.append(escape) }
+            if decoder.hasPending { keys += decoder.flush() }
         }
         guard !keys.isEmpty else { return nil }
         pendingKeys = Array(keys.dropFirst())
-        return keys.first
+        return .key(keys[0])
     }
 }
 
