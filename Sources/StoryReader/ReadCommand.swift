@@ -15,7 +15,8 @@ struct ReadCommand: ParsableCommand {
               ← →       previous / next sentence
               ↑ ↓       previous / next paragraph
               + -       faster / slower (from the next sentence)
-              s         step mode: read one sentence, then wait for Space
+              s         step mode: read one sentence, then wait for Space (s again: off)
+              p         step mode by page: read one page, then wait for Space
               q, Esc    stop
 
             Without a terminal the sentences are printed as they are heard.
@@ -169,7 +170,8 @@ struct ReadCommand: ParsableCommand {
                 case .up: player.send(.previousParagraph)
                 case .character("+"), .character("="): player.send(.faster)
                 case .character("-"), .character("_"): player.send(.slower)
-                case .character("s"), .character("S"): player.send(.toggleStepMode)
+                case .character("s"): player.send(.setStepMode(player.stepMode == .sentence ? .off : .sentence))
+                case .character("p"), .character("S"): player.send(.setStepMode(player.stepMode == .page ? .off : .page))
                 default: break
                 }
                 changed.set()
@@ -201,14 +203,14 @@ struct ReadCommand: ParsableCommand {
         let words: String = switch state {
         case .playing: "Reading"
         case .paused: "Paused"
-        case .waitingForStep: "Step mode: Space for the next sentence"
+        case .waitingForStep: player.stepMode == .page ? "Step mode: Space for the next page" : "Step mode: Space for the next sentence"
         case .finished: "The end"
         case .stopped: "Stopped"
         case .idle: "Starting"
         case .failed(let message): "Failed: \(message)"
         }
         let settings = player.settings
-        let step = player.isStepMode && state != .waitingForStep ? " · step mode" : ""
+        let step = player.isStepMode && state != .waitingForStep ? (player.stepMode == .page ? " · step mode by page" : " · step mode") : ""
         return "\(words) · sentence \(min(position.sentence + 1, player.narration.items.count)) of \(player.narration.items.count) · \(settings.rate) words a minute\(step)"
     }
 

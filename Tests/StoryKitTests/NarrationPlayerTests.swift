@@ -180,7 +180,7 @@ let threeParagraphs = """
         let narration = try Narration(story: story)
         let recorder = PlayerRecorder()
         let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: DiscardingSink(), settings: settings, hooks: recorder.hooks)
-        player.start(stepMode: true)
+        player.start(stepMode: .sentence)
         let deadline = ContinuousClock.now + .seconds(10)
         while player.state != .waitingForStep && ContinuousClock.now < deadline { usleep(1_000) }
         #expect(player.state == .waitingForStep)
@@ -192,6 +192,34 @@ let threeParagraphs = """
         player.send(.toggleStepMode)
         #expect(player.wait() == .finished)
         #expect(recorder.finishedCount == 1)
+    }
+
+    @Test func stepModeByPageWaitsAtTheEndOfEachPage() throws {
+        let story = try StoryParser.parse(text: """
+            ---
+            title: Pages
+            ---
+            One fish swam. Two fish swam.
+
+            ---
+
+            Three fish swam. Four fish swam.
+            """, path: "pages.md").story
+        let narration = try Narration(story: story)
+        #expect(narration.items.map(\.pageIndex) == [0, 0, 1, 1])
+        let recorder = PlayerRecorder()
+        let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: DiscardingSink(), settings: settings, hooks: recorder.hooks)
+        player.start(stepMode: .page)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while player.state != .waitingForStep && ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(player.state == .waitingForStep)
+        #expect(Set(recorder.words.map(\.sentence)) == [0, 1], "the whole first page, then a wait")
+        player.send(.togglePause)
+        #expect(recorder.wait { $0.contains { $0.kind == .sentence(3) } })
+        while player.state != .waitingForStep && player.state != .finished && ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(player.state == .waitingForStep, "waits at the end of the last page too")
+        player.send(.resume)
+        #expect(player.wait() == .finished)
     }
 
     @Test func startingFromASentenceSkipsTheOnesBefore() throws {

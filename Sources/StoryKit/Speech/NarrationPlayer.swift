@@ -16,9 +16,13 @@ public final class NarrationPlayer: Sendable {
         case faster, slower
         /// New settings (rate, pitch, volume), from the next sentence.
         case settings(SpeechSettings)
-        /// Reads one sentence, then waits for `.resume` (or `.togglePause`).
+        /// Step mode by sentence on or off (see `StepMode`).
         case toggleStepMode
+        case setStepMode(StepMode)
     }
+
+    /// Step mode: read one sentence (or one page), then wait for `.resume` or `.togglePause`.
+    public enum StepMode: Sendable, Hashable { case off, sentence, page }
 
     public enum State: Sendable, Hashable {
         case idle, playing, paused, waitingForStep, finished, stopped
@@ -41,7 +45,7 @@ public final class NarrationPlayer: Sendable {
             case resumed(sentence: Int, word: Int)
             /// The rate changed (it applies from the next sentence).
             case settingsChanged(SpeechSettings)
-            case stepModeChanged(Bool)
+            case stepModeChanged(StepMode)
         }
         public var kind: Kind
         public var frame: Int
@@ -81,7 +85,7 @@ public final class NarrationPlayer: Sendable {
         var pending: [Command] = []
         var interrupting = false
         var settings: SpeechSettings
-        var stepMode = false
+        var stepMode = StepMode.off
         var stop = StopToken()
     }
 
@@ -115,7 +119,7 @@ public final class NarrationPlayer: Sendable {
     }
 
     /// Starts reading from sentence `sentence`, word `word` (0-based) on a new thread.
-    public func start(sentence: Int = 0, word: Int = 0, stepMode: Bool = false) {
+    public func start(sentence: Int = 0, word: Int = 0, stepMode: StepMode = .off) {
         control.withLock {
             $0.state = .playing
             $0.stepMode = stepMode
@@ -150,7 +154,8 @@ public final class NarrationPlayer: Sendable {
 
     public var state: State { control.withLock { $0.state } }
     public var settings: SpeechSettings { control.withLock { $0.settings } }
-    public var isStepMode: Bool { control.withLock { $0.stepMode } }
+    public var stepMode: StepMode { control.withLock { $0.stepMode } }
+    public var isStepMode: Bool { stepMode != .off }
     /// The word being heard now.
     public var position: Position {
         pump()
@@ -161,7 +166,7 @@ public final class NarrationPlayer: Sendable {
     public func send(_ command: Command) {
         let interrupts: Bool
         switch command {
-        case .faster, .slower, .settings, .toggleStepMode, .resume: interrupts = false
+        case .faster, .slower, .settings, .toggleStepMode, .setStepMode, .resume: interrupts = false
         default: interrupts = true
         }
         wakeUp.lock()
@@ -253,7 +258,7 @@ public final class NarrationPlayer: Sendable {
                     return
                 }
                 if completed {
-                    if isStepMode {
+                    if shouldWaitForStep(after: sentence) {
                         try? sink.drain()
                         if takeInterruption() == nil {
                             pump(all: true)
@@ -366,8 +371,11 @@ public final class NarrationPlayer: Sendable {
                     control.settings = settings
                     changes.append(.settingsChanged(settings))
                 case .toggleStepMode:
-                    control.stepMode.toggle()
+                    control.stepMode = control.stepMode == .off ? .sentence : .off
                     changes.append(.stepModeChanged(control.stepMode))
+                case .setStepMode(let mode):
+                    control.stepMode = mode
+                    changes.append(.stepModeChanged(mode))
                 default:
                     kept.append(command)
                 }
@@ -427,7 +435,7 @@ public final class NarrationPlayer: Sendable {
                         ? narration.items[here.sentence].blockIndex : (narration.items.last?.blockIndex ?? 0) + 1
                     let previousBlock = narration.items.last { $0.blockIndex < block }?.blockIndex ?? 0
                     here = Position(sentence: narration.firstSentence(ofBlock: previousBlock) ?? 0, word: nil)
-                case .faster, .slower, .settings, .toggleStepMode:
+                case .faster, .slower, .settings, .toggleStepMode, .setStepMode:
                     break
                 }
             }
@@ -442,6 +450,17 @@ public final class NarrationPlayer: Sendable {
                 announce(.paused(sentence: here.sentence, word: here.word ?? 0))
             }
             waitForCommand()
+        }
+    }
+
+    /// Whether step mode stops after `sentence`: always by sentence; by page at a page's end.
+    private func shouldWaitForStep(after sentence: Int) -> Bool {
+        switch stepMode {
+        case .off: return false
+        case .sentence: return true
+        case .page:
+            let next = sentence + 1
+            return next >= narration.items.count || narration.items[next].pageIndex != narration.items[sentence].pageIndex
         }
     }
 

@@ -12,7 +12,7 @@ struct ReaderScreen {
     var columns: Int
     var lines: Int
 
-    static let keysHelp = "Space pause · ←/→ sentence · ↑/↓ paragraph · +/- speed · s step · q quit"
+    static let keysHelp = "Space pause · ←/→ sentence · ↑/↓ paragraph · +/- speed · s/p step · q quit"
 
     /// The screen as lines of text with SGR escapes (reverse video for the word heard).
     func render() -> [String] {
