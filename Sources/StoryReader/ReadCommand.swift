@@ -96,6 +96,7 @@ struct ReadCommand: ParsableCommand {
 
         // The voice: --voice, else the story's language; a missing one falls back with a notice.
         var resolved = settings
+        var notices: [String] = []
         do {
             let wanted = voice ?? story.language
             if !wanted.contains("+"), try EspeakEngine.shared.hasVoice(wanted) {
@@ -103,7 +104,10 @@ struct ReadCommand: ParsableCommand {
                 resolved.voice = wanted
             } else {
                 let resolution = try EspeakEngine.shared.voices().resolve(wanted)
-                if let notice = resolution.notice { warn(notice) }
+                if let notice = resolution.notice {
+                    warn(notice)
+                    notices.append(notice)
+                }
                 resolved.voice = resolution.voice
             }
         } catch {
@@ -117,7 +121,10 @@ struct ReadCommand: ParsableCommand {
             sink = DiscardingSink()
         } else {
             let output = AudioOutput.open(device: ALSASink.deviceName(option: device))
-            if let notice = output.notice { warn(notice) }
+            if let notice = output.notice {
+                warn(notice)
+                notices.append(notice)
+            }
             sink = output.sink
         }
 
@@ -134,7 +141,8 @@ struct ReadCommand: ParsableCommand {
         let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: resolved, hooks: hooks)
 
         if interactive {
-            try runInteractive(player: player, story: story, sink: sink, changed: screenChanged, first: first)
+            try runInteractive(player: player, story: story, sink: sink, changed: screenChanged, first: first,
+                               notice: notices.isEmpty ? nil : notices.joined(separator: "; "))
         } else {
             let stopper = SignalStopper(player: player, sink: sink)
             player.start(sentence: first)
@@ -146,7 +154,7 @@ struct ReadCommand: ParsableCommand {
         }
     }
 
-    private func runInteractive(player: NarrationPlayer, story: Story, sink: any PCMSink, changed: ChangeFlag, first: Int) throws {
+    private func runInteractive(player: NarrationPlayer, story: Story, sink: any PCMSink, changed: ChangeFlag, first: Int, notice: String?) throws {
         let terminal = try RawTerminal(
             onSignal: { _ in
                 sink.interrupt()
@@ -184,7 +192,8 @@ struct ReadCommand: ParsableCommand {
                 let screen = ReaderScreen(
                     title: Sanitizer.sanitizeLine(story.title), narration: player.narration, blocks: blocks,
                     sentence: position.sentence, word: position.word,
-                    status: statusLine(player: player, state: state, position: position), columns: size.columns, lines: size.lines)
+                    status: statusLine(player: player, state: state, position: position), columns: size.columns, lines: size.lines,
+                    notice: notice)
                 let lines = screen.render()
                 if lines != lastDrawn {
                     terminal.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))

@@ -43,6 +43,7 @@ import StoryKitTestSupport
         try startSession(session, command)
         #expect(waitForPane(session, timeout: 10) { $0.contains("\u{1B}[7m") }, "a word is shown in reverse video")
         #expect(waitForPane(session) { $0.contains("Reading") })
+        #expect(waitForPane(session) { $0.contains("Note: cannot open audio device 'no-such-device'") }, "the fallback notice stays on screen")
         try tmux(["send-keys", "-t", session, " "])
         #expect(waitForPane(session) { $0.contains("Paused") }, "Space pauses")
         try tmux(["send-keys", "-t", session, " "])

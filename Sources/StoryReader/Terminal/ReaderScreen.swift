@@ -11,13 +11,17 @@ struct ReaderScreen {
     var status: String
     var columns: Int
     var lines: Int
+    /// A notice that stays on screen (no audio device, a voice fallback).
+    var notice: String? = nil
 
     static let keysHelp = "Space pause · ←/→ sentence · ↑/↓ paragraph · +/- speed · s/p step · q quit"
 
     /// The screen as lines of text with SGR escapes (reverse video for the word heard).
     func render() -> [String] {
         let width = max(20, columns)
-        var output = [Self.clip(title, width), Self.clip(status, width), Self.clip(Self.keysHelp, width), ""]
+        var output = [Self.clip(title, width), Self.clip(status, width), Self.clip(Self.keysHelp, width)]
+        if let notice { output.append(Self.clip("Note: " + notice, width)) }
+        output.append("")
         guard sentence < narration.items.count else {
             output.append("The end.")
             return output
