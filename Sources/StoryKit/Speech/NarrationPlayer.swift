@@ -46,6 +46,8 @@ public final class NarrationPlayer: Sendable {
             /// The rate changed (it applies from the next sentence).
             case settingsChanged(SpeechSettings)
             case stepModeChanged(StepMode)
+            /// Step mode: sentence `Int` was read; waiting for `.resume`.
+            case waitingForStep(Int)
         }
         public var kind: Kind
         public var frame: Int
@@ -258,6 +260,8 @@ public final class NarrationPlayer: Sendable {
                     return
                 }
                 if completed {
+                    // A step-mode key pressed during this sentence counts now.
+                    applySettingCommands()
                     if shouldWaitForStep(after: sentence) {
                         try? sink.drain()
                         if takeInterruption() == nil {
@@ -467,6 +471,7 @@ public final class NarrationPlayer: Sendable {
     /// Step mode: sentence `sentence` was heard; wait for a key before the next.
     private func waitForStep(after sentence: Int) -> Next {
         control.withLock { $0.state = .waitingForStep }
+        announce(.waitingForStep(sentence))
         while true {
             applySettingCommands()
             if !isStepMode {
