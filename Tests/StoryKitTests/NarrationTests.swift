@@ -120,3 +120,9 @@ func parsedStory(_ body: String, language: String = "en", title: String = "Test"
         #expect(total.onTimeShare >= 0.995, "\(total)")
     }
 }
+
+@Test func picturePrefixFollowsTheStoryLanguage() throws {
+    #expect(Narration.picturePrefix(forLanguage: "fr") == "Image : ")
+    #expect(Narration.picturePrefix(forLanguage: "en-us") == "Picture: ")
+    #expect(Narration.picturePrefix(forLanguage: "xx") == "Picture: ")
+}

@@ -39,7 +39,22 @@ public struct Narration: Sendable, Hashable {
     /// Of an over-long token, at most this many scalars are spoken.
     public static let longestSpokenToken = 80
 
-    public init(story: Story, picturePrefix: String = "Picture: ") throws(NarrationError) {
+    /// What is said before a picture's description, by language ("Picture: " when unknown).
+    public static func picturePrefix(forLanguage language: String) -> String {
+        switch language.split(separator: "-").first.map({ $0.lowercased() }) ?? "" {
+        case "fr": "Image : "
+        case "de": "Bild: "
+        case "es": "Imagen: "
+        case "it": "Immagine: "
+        case "pt": "Imagem: "
+        case "nl": "Afbeelding: "
+        default: "Picture: "
+        }
+    }
+
+    /// - Parameter picturePrefix: said before a picture's description; by default in the story's language.
+    public init(story: Story, picturePrefix: String? = nil) throws(NarrationError) {
+        let picturePrefix = picturePrefix ?? Self.picturePrefix(forLanguage: story.language)
         var items: [Item] = []
         var blockIndex = 0
         for page in story.pages {

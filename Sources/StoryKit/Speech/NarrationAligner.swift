@@ -46,34 +46,38 @@ public struct NarrationAligner: Sendable {
                 guard let word = NarrationUtterance.wordIndex(forMark: name), word > lastWord,
                     word >= utterance.firstWord, timings[word] == nil
                 else { continue }
-                let timing = Timing(word: word, sample: max(event.sample, lastSample), source: .mark)
-                timings[word] = timing
-                lastWord = word
-                lastSample = timing.sample
-                changed.append(timing)
+                changed.append(place(word, at: event.sample, source: .mark))
             case .wordStart:
                 guard let word = utterance.wordIndex(atUtteranceOffset: event.textOffset) else { continue }
-                // Refine the word just marked, or a word whose mark never came.
                 if let existing = timings[word] {
+                    // eSpeak's own start of the word just marked is exact: use it.
                     guard existing.source == .mark, word == lastWord, event.sample >= existing.sample else { continue }
-                } else {
-                    guard word > lastWord, event.sample >= lastSample else { continue }
+                    let timing = Timing(word: word, sample: event.sample, source: .wordEvent)
+                    timings[word] = timing
+                    lastSample = timing.sample
+                    changed.append(timing)
+                } else if word > lastWord {
+                    // A word whose mark never came.
+                    changed.append(place(word, at: event.sample, source: .wordEvent))
                 }
-                var timing = Timing(word: word, sample: event.sample, source: .wordEvent)
-                if word > utterance.firstWord, let previous = timings[word - 1], previous.source == .mark,
-                    previous.sample >= event.sample {
-                    // Joined to the word before: start after it.
-                    let letters = utterance.letterCounts[word - 1 - utterance.firstWord]
-                    timing = Timing(word: word, sample: previous.sample + max(1, letters) * samplesPerLetter, source: .estimatedAfterJoinedWord)
-                }
-                timings[word] = timing
-                lastWord = word
-                lastSample = timing.sample
-                changed.append(timing)
             case .sentenceStart, .clauseEnd:
                 continue
             }
         }
         return changed
+    }
+
+    /// Sets word `word`'s time; a word that eSpeak starts together with the one before (same
+    /// sample or earlier) starts after an estimate of that word's length instead.
+    private mutating func place(_ word: Int, at sample: Int, source: Source) -> Timing {
+        var timing = Timing(word: word, sample: max(sample, lastSample), source: source)
+        if word > utterance.firstWord, word - 1 == lastWord, let previous = timings[word - 1], sample <= previous.sample {
+            let letters = utterance.letterCounts[word - 1 - utterance.firstWord]
+            timing = Timing(word: word, sample: previous.sample + max(1, letters) * samplesPerLetter, source: .estimatedAfterJoinedWord)
+        }
+        timings[word] = timing
+        lastWord = word
+        lastSample = timing.sample
+        return timing
     }
 }
