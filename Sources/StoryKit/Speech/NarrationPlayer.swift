@@ -121,11 +121,15 @@ public final class NarrationPlayer: Sendable {
     }
 
     /// Starts reading from sentence `sentence`, word `word` (0-based) on a new thread.
+    /// A player reads once: later calls do nothing.
     public func start(sentence: Int = 0, word: Int = 0, stepMode: StepMode = .off) {
-        control.withLock {
-            $0.state = .playing
-            $0.stepMode = stepMode
+        let fresh = control.withLock { control -> Bool in
+            guard control.state == .idle else { return false }
+            control.state = .playing
+            control.stepMode = stepMode
+            return true
         }
+        guard fresh else { return }
         let first = min(max(0, sentence), narration.items.count)
         heard.withLock { $0.position = Position(sentence: first, word: nil) }
         let player = Thread { [self] in
