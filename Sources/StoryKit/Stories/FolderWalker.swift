@@ -83,7 +83,7 @@ enum FolderWalker {
                 walk(path, info: child, files: &files, visited: &visited, problems: &problems)
             case S_IFREG:
                 guard StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()),
-                      !name.lowercased().hasPrefix("readme") else { continue }
+                      !isNotAStory(name) else { continue }
                 files.append(FoundFile(path: path, size: Int(child.st_size), modified: modifiedNanoseconds(child)))
             default:
                 if StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()) {
@@ -91,6 +91,12 @@ enum FolderWalker {
                 }
             }
         }
+    }
+
+    /// Files that sit beside stories but are about them, such as the corpus's `INDEX.md`.
+    static func isNotAStory(_ name: String) -> Bool {
+        let base = ((name as NSString).deletingPathExtension).lowercased()
+        return ["readme", "index", "license", "licence", "changelog", "contributing"].contains(base) || base.hasPrefix("readme")
     }
 
     static func modifiedNanoseconds(_ info: stat) -> Int {
