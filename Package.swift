@@ -53,7 +53,9 @@ let package = Package(
         ),
         .testTarget(
             name: "StoryReaderTests",
-            dependencies: ["StoryKit", "StoryKitTestSupport", "StoryReader"]
+            dependencies: ["StoryKit", "StoryKitTestSupport", "StoryReader"],
+            // Expected outputs, read from the repository by path (not bundled as resources).
+            exclude: ["Golden"]
         ),
     ]
 )
