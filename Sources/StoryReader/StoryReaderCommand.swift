@@ -1,12 +1,65 @@
 import ArgumentParser
+import Foundation
 import StoryKit
 
 @main
-struct StoryReaderCommand: ParsableCommand {
+struct StoryReaderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storyreader",
-        abstract: "Reads children's stories aloud.",
-        version: StoryKitInfo.version
+        abstract: "Reads children's stories aloud, with the word being heard highlighted.",
+        discussion: """
+            Magical Stories reads stories aloud with eSpeak NG in a terminal. Everything it shows \
+            it can also say, and everything it says it also shows.
+
+            Stories come from the bundled stories folder and your own folder \
+            ($XDG_DATA_HOME/storyreader/stories; add stories there with 'storyreader import'), \
+            or from the folders you name with --stories.
+
+            Examples:
+              storyreader list                      the stories, as a table
+              storyreader list --age 5 --tag space  stories for a 5-year-old who likes space
+              storyreader show lighthouse           one story's details (a unique prefix is enough)
+              storyreader import my-story.md        add your own story
+
+            Exit status: 0 ok, 1 user error (a story not found, a bad file), 2 bad invocation \
+            (an unknown option, a value out of range).
+            """,
+        version: StoryKitInfo.version,
+        subcommands: [ListCommand.self, ShowCommand.self, ImportCommand.self, BenchCommand.self]
     )
-    func run() throws {}
+
+    /// Runs the command line with the documented exit codes: 0 ok, 1 user error, 2 bad invocation.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as UserFailure {
+            FileHandle.standardError.write(Data("storyreader: \(failure.message)\n".utf8))
+            Foundation.exit(failure.code)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                // --help and --version
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            Foundation.exit(code.rawValue == 0 ? 0 : 1)
+        }
+    }
+}
+
+/// A problem the person using the program can fix; exits with `code` (1 unless said otherwise).
+struct UserFailure: Error {
+    var message: String
+    var code: Int32 = 1
 }

@@ -1,0 +1,133 @@
+import Foundation
+
+/// A story file found on disk, with what the cache compares.
+struct FoundFile: Sendable, Hashable {
+    var path: String
+    var size: Int
+    var modified: Int  // nanoseconds since 1970
+}
+
+struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+}
+
+/// Walks folders recursively, following links and refusing loops.
+enum FolderWalker {
+    static func collect(_ root: String, reportMissing: Bool, files: inout [FoundFile], visited: inout Set<FileIdentity>, problems: inout [StoryProblem]) {
+        var info = stat()
+        guard stat(root, &info) == 0 else {
+            let code = errno
+            if code == ENOENT {
+                if reportMissing {
+                    problems.append(StoryProblem(.error, .notFound, path: root, "this folder does not exist: check the path given to --stories, or create the folder"))
+                }
+            } else if code == ELOOP {
+                problems.append(StoryProblem(.error, .symlinkLoop, path: root, "is a link that leads back to itself: fix or remove the link"))
+            } else {
+                problems.append(StoryProblem(.error, .unreadable, path: root, "cannot be read (\(String(cString: strerror(code)))): check its permissions"))
+            }
+            return
+        }
+        if (info.st_mode & S_IFMT) == S_IFREG {
+            // A single story file named directly.
+            files.append(FoundFile(path: root, size: Int(info.st_size), modified: modifiedNanoseconds(info)))
+            return
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            problems.append(StoryProblem(.error, .notAFolder, path: root, "is neither a folder nor a story file"))
+            return
+        }
+        walk(root, info: info, files: &files, visited: &visited, problems: &problems)
+    }
+
+    private static func walk(_ folder: String, info: stat, files: inout [FoundFile], visited: inout Set<FileIdentity>, problems: inout [StoryProblem]) {
+        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        guard visited.insert(identity).inserted else {
+            problems.append(StoryProblem(.warning, .symlinkLoop, path: folder, "leads back to a folder already read (a link loop): skipped"))
+            return
+        }
+        guard let directory = opendir(folder) else {
+            problems.append(StoryProblem(.error, .unreadable, path: folder, "this folder cannot be read (\(String(cString: strerror(errno)))): check its permissions"))
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name.hasPrefix(".") { continue }  // hidden files, `.` and `..`
+            names.append(name)
+        }
+        closedir(directory)
+        names.sort()
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        for name in names {
+            let path = base + name
+            var child = stat()
+            if stat(path, &child) != 0 {
+                let code = errno
+                var linkInfo = stat()
+                let isLink = lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
+                if code == ELOOP {
+                    problems.append(StoryProblem(.warning, .symlinkLoop, path: path, "is a link that leads back to itself: skipped"))
+                } else if isLink, StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                    problems.append(StoryProblem(.warning, .notFound, path: path, "is a link to a file that does not exist: skipped"))
+                } else if !isLink {
+                    problems.append(StoryProblem(.error, .unreadable, path: path, "cannot be read (\(String(cString: strerror(code))))"))
+                }
+                continue
+            }
+            switch child.st_mode & S_IFMT {
+            case S_IFDIR:
+                walk(path, info: child, files: &files, visited: &visited, problems: &problems)
+            case S_IFREG:
+                guard StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()),
+                      !name.lowercased().hasPrefix("readme") else { continue }
+                files.append(FoundFile(path: path, size: Int(child.st_size), modified: modifiedNanoseconds(child)))
+            default:
+                if StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                    problems.append(StoryProblem(.warning, .unreadable, path: path, "is not a regular file (a pipe or a device): skipped"))
+                }
+            }
+        }
+    }
+
+    static func modifiedNanoseconds(_ info: stat) -> Int {
+        Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec)
+    }
+}
+
+/// Parses files on every core.
+enum ParallelParser {
+    private final class Results: @unchecked Sendable {
+        // Each index is written by exactly one iteration of concurrentPerform.
+        var values: [Result<StoryCache.Record, StoryProblem>]
+        init(count: Int) { values = Array(repeating: .failure(StoryProblem(.error, .unreadable, path: "", "")), count: count) }
+    }
+
+    static func parse(_ files: [FoundFile], cached: [String: StoryCache.Record]) -> [Result<StoryCache.Record, StoryProblem>] {
+        let results = Results(count: files.count)
+        results.values.withUnsafeMutableBufferPointer { buffer in
+            let base = UncheckedBuffer(buffer: buffer)
+            DispatchQueue.concurrentPerform(iterations: files.count) { index in
+                let file = files[index]
+                if let record = cached[file.path], record.size == file.size, record.modified == file.modified {
+                    base.buffer[index] = .success(record)
+                    return
+                }
+                do throws(StoryProblem) {
+                    let parsed = try StoryParser.parse(contentsOf: URL(fileURLWithPath: file.path), path: file.path)
+                    base.buffer[index] = .success(StoryCache.Record(entry: StoryEntry(story: parsed.story), warnings: parsed.warnings, size: file.size, modified: file.modified))
+                } catch {
+                    base.buffer[index] = .failure(error)
+                }
+            }
+        }
+        return results.values
+    }
+
+    private struct UncheckedBuffer: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<Result<StoryCache.Record, StoryProblem>>
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+
+/// Turns the body lines of a story file into pages of blocks and the story's plain text.
+struct BodyBuilder {
+    let path: String
+    let format: StoryParser.Format
+
+    private struct PendingBlock {
+        var kind: StoryBlock.Kind
+        var text: String
+        var emphasis: [TextRange]  // local scalar offsets in `text`
+        var line: Int
+    }
+
+    private var pages: [[PendingBlock]] = [[]]
+    private var paragraphLines: [String] = []
+    private var paragraphLine = 0
+
+    init(path: String, format: StoryParser.Format) {
+        self.path = path
+        self.format = format
+    }
+
+    mutating func build(lines: [String], from start: Int, warnings: inout [StoryProblem]) {
+        var index = start
+        while index < lines.count {
+            let line = lines[index]
+            let lineNumber = index + 1
+            index += 1
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty {
+                flushParagraph()
+                continue
+            }
+            guard format == .markdown else {
+                appendParagraphLine(line, lineNumber: lineNumber)
+                continue
+            }
+            if Self.isThematicBreak(trimmed) {
+                flushParagraph()
+                if !(pages.last?.isEmpty ?? true) { pages.append([]) }
+                continue
+            }
+            if let (level, heading) = Self.heading(trimmed) {
+                flushParagraph()
+                let inline = InlineMarkdown.render(heading)
+                if !inline.text.trimmingCharacters(in: .whitespaces).isEmpty {
+                    pages[pages.count - 1].append(PendingBlock(kind: .heading(level: level), text: inline.text, emphasis: inline.emphasis, line: lineNumber))
+                }
+                continue
+            }
+            if let (description, file) = Self.picture(trimmed) {
+                flushParagraph()
+                let inline = InlineMarkdown.render(description)
+                let text = inline.text.trimmingCharacters(in: .whitespaces)
+                var pictureFile: String? = file.isEmpty ? nil : file
+                if let name = pictureFile {
+                    if name.hasPrefix("/") || name.split(separator: "/").contains("..") {
+                        warnings.append(StoryProblem(.warning, .pictureFileMissing, path: path, line: lineNumber, "picture file '\(StoryParser.shorten(name))' must be in the story's folder or below it: the picture is shown without it"))
+                        pictureFile = nil
+                    } else {
+                        let folder = (path as NSString).deletingLastPathComponent
+                        let full = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+                        if !FileManager.default.fileExists(atPath: full) {
+                            warnings.append(StoryProblem(.warning, .pictureFileMissing, path: path, line: lineNumber, "picture file '\(StoryParser.shorten(name))' was not found: its description is still spoken"))
+                            pictureFile = nil
+                        }
+                    }
+                }
+                if text.isEmpty {
+                    warnings.append(StoryProblem(.warning, .pictureWithoutDescription, path: path, line: lineNumber, "a picture needs a description between [ and ], which is spoken to children who cannot see it: picture skipped"))
+                    continue
+                }
+                pages[pages.count - 1].append(PendingBlock(kind: .picture(file: pictureFile), text: text, emphasis: [], line: lineNumber))
+                continue
+            }
+            var content = line
+            if trimmed.hasPrefix(">") {
+                content = String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces)
+            }
+            appendParagraphLine(content, lineNumber: lineNumber)
+        }
+        flushParagraph()
+    }
+
+    private mutating func appendParagraphLine(_ line: String, lineNumber: Int) {
+        if paragraphLines.isEmpty { paragraphLine = lineNumber }
+        paragraphLines.append(line.trimmingCharacters(in: .whitespaces))
+    }
+
+    private mutating func flushParagraph() {
+        guard !paragraphLines.isEmpty else { return }
+        // A line break in the file is kept (verse keeps its lines); the renderer wraps.
+        let joined = paragraphLines.joined(separator: "\n")
+        paragraphLines.removeAll()
+        if format == .markdown {
+            let inline = InlineMarkdown.render(joined)
+            guard !inline.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+            pages[pages.count - 1].append(PendingBlock(kind: .paragraph, text: inline.text, emphasis: inline.emphasis, line: paragraphLine))
+        } else {
+            pages[pages.count - 1].append(PendingBlock(kind: .paragraph, text: joined, emphasis: [], line: paragraphLine))
+        }
+    }
+
+    /// The first `#` heading, when it is the first block (a Markdown title without front matter).
+    func firstLevelOneHeading() -> (text: String, line: Int)? {
+        guard let first = pages.first?.first, case .heading(level: 1) = first.kind else { return nil }
+        return (Sanitizer.sanitizeLine(first.text), first.line)
+    }
+
+    mutating func removeBlock(_ block: (text: String, line: Int)) {
+        guard !pages.isEmpty, !pages[0].isEmpty, pages[0][0].line == block.line else { return }
+        pages[0].removeFirst()
+    }
+
+    /// The story text and its pages with ranges, sentences and words.
+    func finish() -> (String, [StoryPage]) {
+        var text = ""
+        var offset = 0
+        var result: [StoryPage] = []
+        for pending in pages where !pending.isEmpty {
+            var blocks: [StoryBlock] = []
+            for block in pending {
+                if offset > 0 {
+                    text += "\n\n"
+                    offset += 2
+                }
+                let length = block.text.unicodeScalars.count
+                let range = TextRange(start: offset, end: offset + length)
+                text += block.text
+                let sentences = Segmenter.sentences(in: block.text, startingAt: offset)
+                blocks.append(StoryBlock(kind: block.kind, text: block.text, range: range, sentences: sentences,
+                                         emphasis: block.emphasis.map { $0.shifted(by: offset) }, line: block.line))
+                offset += length
+            }
+            result.append(StoryPage(index: result.count, blocks: blocks))
+        }
+        return (text, result)
+    }
+
+    static func isThematicBreak(_ line: String) -> Bool {
+        let compact = line.filter { $0 != " " }
+        guard compact.count >= 3, let first = compact.first, "-*_".contains(first) else { return false }
+        return compact.allSatisfy { $0 == first }
+    }
+
+    static func heading(_ line: String) -> (Int, String)? {
+        var level = 0
+        var index = line.startIndex
+        while index < line.endIndex, line[index] == "#" {
+            level += 1
+            index = line.index(after: index)
+        }
+        guard (1...6).contains(level), index == line.endIndex || line[index] == " " else { return nil }
+        var text = line[index...].trimmingCharacters(in: .whitespaces)
+        // A closing run of #s is not part of the heading.
+        while text.hasSuffix("#") { text.removeLast() }
+        return (level, text.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// `![description](file)` on a line of its own.
+    static func picture(_ line: String) -> (String, String)? {
+        guard line.hasPrefix("!["), line.hasSuffix(")"), let close = line.range(of: "](", options: .backwards) else { return nil }
+        let description = String(line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound])
+        var file = String(line[close.upperBound..<line.index(before: line.endIndex)]).trimmingCharacters(in: .whitespaces)
+        // `![d](file "title")`: drop the title.
+        if let space = file.firstIndex(of: " ") { file = String(file[..<space]) }
+        if file.hasPrefix("<"), file.hasSuffix(">") { file = String(file.dropFirst().dropLast()) }
+        return (description, file)
+    }
+}
+
+/// The inline Markdown a story uses: emphasis (`*a*`, `_a_`, `**a**`), links (their text), code
+/// spans (their text) and backslash escapes. Everything else is literal.
+enum InlineMarkdown {
+    struct Rendered {
+        var text: String
+        /// Emphasised stretches, as scalar offsets in `text`.
+        var emphasis: [TextRange]
+    }
+
+    private enum Piece {
+        case text(String)
+        case delimiter(Character, count: Int)
+    }
+
+    static func render(_ source: String) -> Rendered {
+        let characters = Array(source)
+        var pieces: [Piece] = []
+        var buffer = ""
+        var index = 0
+        func flush() {
+            if !buffer.isEmpty { pieces.append(.text(buffer)); buffer = "" }
+        }
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\\", index + 1 < characters.count, characters[index + 1].isASCII, characters[index + 1].isPunctuation || characters[index + 1].isSymbol {
+                buffer.append(characters[index + 1])
+                index += 2
+                continue
+            }
+            if character == "`", let close = characters[(index + 1)...].firstIndex(of: "`") {
+                buffer += String(characters[(index + 1)..<close])
+                index = close + 1
+                continue
+            }
+            if character == "[" || (character == "!" && index + 1 < characters.count && characters[index + 1] == "["),
+               let (label, end) = link(characters, at: character == "!" ? index + 1 : index) {
+                buffer += label
+                index = end
+                continue
+            }
+            if character == "*" || character == "_" {
+                var end = index
+                while end < characters.count, characters[end] == character { end += 1 }
+                flush()
+                pieces.append(.delimiter(character, count: end - index))
+                index = end
+                continue
+            }
+            buffer.append(character)
+            index += 1
+        }
+        flush()
+        return resolve(pieces)
+    }
+
+    private static func link(_ characters: [Character], at index: Int) -> (String, Int)? {
+        guard characters[index] == "[", let close = characters[(index + 1)...].firstIndex(of: "]"),
+              close + 1 < characters.count, characters[close + 1] == "(",
+              let end = characters[(close + 2)...].firstIndex(of: ")") else { return nil }
+        return (String(characters[(index + 1)..<close]), end + 1)
+    }
+
+    /// Pairs delimiters into emphasis; unpaired ones stay as literal text.
+    private static func resolve(_ pieces: [Piece]) -> Rendered {
+        func characterBefore(_ position: Int) -> Character? {
+            var probe = position - 1
+            while probe >= 0 {
+                switch pieces[probe] {
+                case .text(let text): if let last = text.last { return last }
+                case .delimiter(let character, _): return character
+                }
+                probe -= 1
+            }
+            return nil
+        }
+        func characterAfter(_ position: Int) -> Character? {
+            var probe = position + 1
+            while probe < pieces.count {
+                switch pieces[probe] {
+                case .text(let text): if let first = text.first { return first }
+                case .delimiter(let character, _): return character
+                }
+                probe += 1
+            }
+            return nil
+        }
+        var matched: [Int: Int] = [:]  // opener index → closer index
+        var openers: [Int] = []
+        for (position, piece) in pieces.enumerated() {
+            guard case .delimiter(let character, let count) = piece else { continue }
+            let before = characterBefore(position)
+            let after = characterAfter(position)
+            let canOpen = after.map { !$0.isWhitespace } ?? false
+            var canClose = before.map { !$0.isWhitespace } ?? false
+            var opens = canOpen
+            if character == "_" {
+                // Intraword underscores (snake_case) are literal.
+                if let before, before.isLetter || before.isNumber { opens = false }
+                if let after, after.isLetter || after.isNumber { canClose = false }
+            }
+            if canClose, let match = openers.lastIndex(where: {
+                if case .delimiter(let c, let n) = pieces[$0] { return c == character && n == count }
+                return false
+            }) {
+                matched[openers[match]] = position
+                openers.removeSubrange(match...)
+                continue
+            }
+            if opens { openers.append(position) }
+        }
+        let closers = Set(matched.values)
+        var text = ""
+        var offset = 0
+        var openAt: [Int: Int] = [:]
+        var emphasis: [TextRange] = []
+        for (position, piece) in pieces.enumerated() {
+            switch piece {
+            case .text(let chunk):
+                text += chunk
+                offset += chunk.unicodeScalars.count
+            case .delimiter(let character, let count):
+                if matched[position] != nil {
+                    openAt[position] = offset
+                } else if closers.contains(position), let opener = matched.first(where: { $0.value == position })?.key,
+                          let start = openAt[opener] {
+                    if offset > start { emphasis.append(TextRange(start: start, end: offset)) }
+                } else {
+                    let literal = String(repeating: character, count: count)
+                    text += literal
+                    offset += count
+                }
+            }
+        }
+        return Rendered(text: text, emphasis: emphasis.sorted())
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Parsed stories kept between runs, so a library of thousands of files opens quickly.
+///
+/// One file (`story-cache.v1` in the data folder); an entry is used only while its file keeps the
+/// same size and modification time. A damaged or foreign cache is ignored and rewritten; a folder
+/// that cannot be written simply means no cache.
+public struct StoryCache: Sendable {
+    public let url: URL
+
+    public init(url: URL) { self.url = url }
+
+    struct Record: Sendable, Hashable {
+        var entry: StoryEntry
+        var warnings: [StoryProblem]
+        var size: Int
+        var modified: Int
+    }
+
+    // Separators that the sanitizer removes from every text, so they never occur inside a field.
+    private static let field: Unicode.Scalar = "\u{1F}"
+    private static let list: Unicode.Scalar = "\u{1E}"
+    private static let record: Unicode.Scalar = "\u{1D}"
+    private static let problemField: Unicode.Scalar = "\u{1C}"
+    private static let magic = "storyreader story cache 1\n"
+
+    func read() -> [String: Record] {
+        guard let data = try? Data(contentsOf: url), data.count > Self.magic.utf8.count,
+              let text = String(data: data, encoding: .utf8), text.hasPrefix(Self.magic) else { return [:] }
+        var records: [String: Record] = [:]
+        for line in text.dropFirst(Self.magic.count).split(separator: Character(Self.record)) {
+            let fields = line.split(separator: Character(Self.field), omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 15, let size = Int(fields[1]), let modified = Int(fields[2]),
+                  let words = Int(fields[10]), let pages = Int(fields[11]), let paragraphs = Int(fields[12]), let pictures = Int(fields[13])
+            else { return [:] }
+            var ages: AgeRange?
+            if !fields[6].isEmpty {
+                let bounds = fields[6].split(separator: "-").compactMap { Int($0) }
+                guard bounds.count == 2 else { return [:] }
+                ages = AgeRange(lower: bounds[0], upper: bounds[1])
+            }
+            var entry = StoryEntry.empty
+            entry.path = fields[0]
+            entry.id = fields[3]
+            entry.title = fields[4]
+            entry.author = fields[5].isEmpty ? nil : fields[5]
+            entry.ages = ages
+            entry.tags = fields[7].isEmpty ? [] : fields[7].split(separator: Character(Self.list)).map(String.init)
+            entry.language = fields[8]
+            entry.summary = fields[9].isEmpty ? nil : fields[9]
+            entry.words = words
+            entry.pages = pages
+            entry.paragraphs = paragraphs
+            entry.pictures = pictures
+            var warnings: [StoryProblem] = []
+            for problem in fields[14].split(separator: Character(Self.list)) {
+                let parts = problem.split(separator: Character(Self.problemField), omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 4, let kind = StoryProblem.Kind(rawValue: parts[0]) else { return [:] }
+                warnings.append(StoryProblem(.warning, kind, path: entry.path, line: Int(parts[1]), parts[3]))
+            }
+            records[entry.path] = Record(entry: entry, warnings: warnings, size: size, modified: modified)
+        }
+        return records
+    }
+
+    func write(_ records: [String: Record]) {
+        var text = Self.magic
+        let forbidden: (String) -> Bool = { $0.unicodeScalars.contains { $0.value < 0x20 } }
+        for (path, record) in records.sorted(by: { $0.key < $1.key }) where !forbidden(path) {
+            let entry = record.entry
+            let problems = record.warnings.map {
+                [$0.kind.rawValue, $0.line.map(String.init) ?? "", "", $0.message].joined(separator: String(Self.problemField))
+            }.joined(separator: String(Self.list))
+            let fields: [String] = [
+                path, String(record.size), String(record.modified), entry.id, entry.title, entry.author ?? "",
+                entry.ages.map { "\($0.lower)-\($0.upper)" } ?? "", entry.tags.joined(separator: String(Self.list)),
+                entry.language, entry.summary ?? "", String(entry.words), String(entry.pages), String(entry.paragraphs),
+                String(entry.pictures), problems,
+            ]
+            text += fields.joined(separator: String(Self.field))
+            text.unicodeScalars.append(Self.record)
+        }
+        let folder = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Written beside and renamed, so a reader never sees half a cache.
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        do {
+            try Data(text.utf8).write(to: temporary)
+            if rename(temporary.path, url.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+        }
+    }
+}
+
+extension StoryEntry {
+    static var empty: StoryEntry {
+        StoryEntry(story: Story(id: "", title: "", path: "", text: "", pages: []))
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// The stories found in one or more folders, and a problem for every file that could not be used.
+///
+/// One bad file never hides the others: each is parsed on its own and reported on its own.
+/// Folders are read recursively (links followed, loops detected); `.md`, `.markdown` and `.txt`
+/// files are stories, everything else (such as `.art` pictures) is left alone.
+public struct StoryLibrary: Sendable {
+    /// The stories, sorted by title (then id).
+    public private(set) var entries: [StoryEntry]
+    /// Errors (file not loaded) and warnings (loaded, something ignored), in path order.
+    public private(set) var problems: [StoryProblem]
+
+    public init(entries: [StoryEntry], problems: [StoryProblem]) {
+        self.entries = entries
+        self.problems = problems
+    }
+
+    /// Loads every story below `folders`. A path that is a story file is loaded as one story.
+    ///
+    /// - Parameters:
+    ///   - folders: folders (or files) in priority order: when two stories have the same id, the
+    ///     first one found wins and the other is reported.
+    ///   - cache: where to keep parsed stories between runs (invalidated by file size and
+    ///     modification time); `nil` parses everything each time.
+    ///   - missingFoldersAreProblems: report folders that do not exist (true for folders the user
+    ///     named; false for default folders that may not have been made yet).
+    public static func load(folders: [String], cache: StoryCache? = nil, missingFoldersAreProblems: Bool = true) -> StoryLibrary {
+        var problems: [StoryProblem] = []
+        var files: [FoundFile] = []
+        var visited: Set<FileIdentity> = []
+        for folder in folders {
+            FolderWalker.collect(folder, reportMissing: missingFoldersAreProblems, files: &files, visited: &visited, problems: &problems)
+        }
+        let cached = cache?.read() ?? [:]
+        let results = ParallelParser.parse(files, cached: cached)
+
+        var entries: [StoryEntry] = []
+        var seenIDs: [String: String] = [:]
+        var fresh: [String: StoryCache.Record] = [:]
+        for (file, result) in zip(files, results) {
+            switch result {
+            case .success(let record):
+                problems.append(contentsOf: record.warnings)
+                fresh[file.path] = record
+                if let first = seenIDs[record.entry.id] {
+                    problems.append(StoryProblem(.warning, .duplicateID, path: file.path,
+                        "has the same id '\(record.entry.id)' as \(first): only the first is used; rename one of the files"))
+                    continue
+                }
+                seenIDs[record.entry.id] = file.path
+                entries.append(record.entry)
+            case .failure(let problem):
+                problems.append(problem)
+            }
+        }
+        if let cache, fresh != cached.filter({ fresh[$0.key] != nil }) || fresh.count != cached.count {
+            cache.write(fresh)
+        }
+        entries.sort { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
+        return StoryLibrary(entries: entries, problems: problems)
+    }
+
+    /// Reads the whole story of an entry (sentences, words, ranges).
+    public func loadStory(_ entry: StoryEntry) throws(StoryProblem) -> Story {
+        try StoryParser.parse(contentsOf: URL(fileURLWithPath: entry.path), path: entry.path).story
+    }
+
+    /// The entry with this id.
+    public func entry(id: String) -> StoryEntry? { entries.first { $0.id == id } }
+
+    // MARK: - Search and filters
+
+    /// Stories whose title, author or summary contain every word of `words` (ignoring case and
+    /// accents), for a child of `age`, with the interest `tag`. A story without ages suits every age.
+    public func search(words: String? = nil, age: Int? = nil, tag: String? = nil) -> [StoryEntry] {
+        let queryWords = (words ?? "").split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).map { Self.fold(String($0)) }
+        let foldedTag = tag.map(Self.fold)
+        return entries.filter { entry in
+            if let age, let ages = entry.ages, !ages.contains(age) { return false }
+            if let foldedTag, !entry.tags.contains(where: { Self.fold($0) == foldedTag }) { return false }
+            if !queryWords.isEmpty {
+                let haystack = Self.fold([entry.title, entry.author ?? "", entry.summary ?? ""].joined(separator: " "))
+                return queryWords.allSatisfy { haystack.contains($0) }
+            }
+            return true
+        }
+    }
+
+    /// Every tag used by the stories, sorted.
+    public var tags: [String] { Array(Set(entries.flatMap(\.tags))).sorted() }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .replacingOccurrences(of: "’", with: "'")
+    }
+
+    // MARK: - Choosing a story by name
+
+    /// Finds a story by id, title, or a unique prefix of either, or else a unique beginning of a
+    /// later word of the title (ignoring case and accents).
+    public func resolve(_ name: String) -> Result<StoryEntry, StoryLookupError> {
+        let query = Self.fold(name.trimmingCharacters(in: .whitespaces))
+        guard !query.isEmpty else { return .failure(.notFound(name: name, suggestions: [])) }
+        if let exact = entries.first(where: { $0.id == query || Self.fold($0.title) == query }) {
+            return .success(exact)
+        }
+        let prefixed = entries.filter { $0.id.hasPrefix(query) || Self.fold($0.title).hasPrefix(query) }
+        if prefixed.count == 1 { return .success(prefixed[0]) }
+        if prefixed.count > 1 { return .failure(.ambiguous(name: name, matches: prefixed)) }
+        // A beginning of a later word: 'lighthouse' for 'The Lighthouse Cat', 'comet' for 'the-comet'.
+        let wordPrefixed = entries.filter {
+            Self.fold($0.title).contains(" " + query) || $0.id.contains("-" + query.replacingOccurrences(of: " ", with: "-"))
+        }
+        if wordPrefixed.count == 1 { return .success(wordPrefixed[0]) }
+        if wordPrefixed.count > 1 { return .failure(.ambiguous(name: name, matches: wordPrefixed)) }
+        let scored = entries.map { entry -> (StoryEntry, Int) in
+            let distance = Swift.min(EditDistance.between(query, entry.id), EditDistance.between(query, Self.fold(entry.title)))
+            let contains = Self.fold(entry.title).contains(query) || entry.id.contains(query)
+            return (entry, contains ? 0 : distance)
+        }
+        let limit = Swift.max(3, query.count / 2)
+        let suggestions = scored.filter { $0.1 <= limit }.sorted { ($0.1, $0.0.title) < ($1.1, $1.0.title) }.prefix(3).map(\.0)
+        return .failure(.notFound(name: name, suggestions: Array(suggestions)))
+    }
+}
+
+/// Why a story name did not pick one story.
+public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
+    case notFound(name: String, suggestions: [StoryEntry])
+    case ambiguous(name: String, matches: [StoryEntry])
+
+    public var description: String {
+        switch self {
+        case .notFound(let name, let suggestions):
+            var text = "no story is called '\(Sanitizer.sanitizeLine(name))'"
+            if suggestions.isEmpty {
+                text += ": see the stories with 'storyreader list'"
+            } else {
+                text += ". Did you mean: " + suggestions.map { "\($0.title) (\($0.id))" }.joined(separator: ", ") + "?"
+            }
+            return text
+        case .ambiguous(let name, let matches):
+            let shown = matches.prefix(5).map { "\($0.title) (\($0.id))" }.joined(separator: ", ")
+            let more = matches.count > 5 ? " and \(matches.count - 5) more" : ""
+            return "'\(Sanitizer.sanitizeLine(name))' matches \(matches.count) stories: \(shown)\(more). Type more of the name or use the id"
+        }
+    }
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+public enum EditDistance {
+    public static func between(_ a: String, _ b: String) -> Int {
+        let a = Array(a.prefix(64)), b = Array(b.prefix(64))
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

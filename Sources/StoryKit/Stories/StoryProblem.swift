@@ -1,0 +1,43 @@
+/// Something wrong with a story file, worded for the parent or librarian who has to fix it.
+///
+/// An `.error` means the file is not loaded; a `.warning` means it is loaded and something was
+/// ignored or repaired. The description names the file (and line where it applies), what is wrong
+/// and what to do: "stories/fox.md, line 1: a story needs a title: add a 'title:' line".
+public struct StoryProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Hashable, Codable {
+        case error, warning
+    }
+
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case unreadable, notFound, notAFolder, symlinkLoop, empty, binary, tooLarge, invalidUTF8
+        case missingTitle, unterminatedFrontMatter, badAges, badLanguage, unknownKey, duplicateKey
+        case noText, duplicateID, pictureFileMissing, pictureWithoutDescription, controlCharacters, tooLong
+    }
+
+    public var severity: Severity
+    public var kind: Kind
+    /// The file or folder, as given to the library.
+    public var path: String
+    /// 1-based line, where it applies.
+    public var line: Int?
+    /// What is wrong and what to do, without the path.
+    public var message: String
+
+    public init(_ severity: Severity, _ kind: Kind, path: String, line: Int? = nil, _ message: String) {
+        self.severity = severity
+        self.kind = kind
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    public var isError: Bool { severity == .error }
+
+    public var description: String {
+        var text = path
+        if let line { text += ", line \(line)" }
+        text += ": "
+        if severity == .warning { text += "warning: " }
+        return text + message
+    }
+}

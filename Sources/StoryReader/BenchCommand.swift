@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// `storyreader bench …`: benchmarks that print figures (build with -c release for real numbers).
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Run a benchmark and print its figures (use a release build).",
+        subcommands: [LibraryBenchmark.self]
+    )
+}
+
+struct LibraryBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library",
+        abstract: "Time loading generated story folders, cold (no cache) and warm (cache), and peak memory."
+    )
+
+    @Option(help: "How many story files to generate (repeatable).")
+    var count: [Int] = [1_000, 10_000]
+
+    @Option(help: "Words per generated story.")
+    var words = 400
+
+    @Option(help: "Timed runs per measurement (the median is shown).")
+    var runs = 5
+
+    func run() throws {
+        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        print("library benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(words) words a story")
+        for total in count {
+            let folder = root.appendingPathComponent("stories-\(total)")
+            try StoryGenerator.write(count: total, words: words, into: folder)
+            let cache = StoryCache(url: root.appendingPathComponent("cache-\(total)"))
+            var cold: [Double] = []
+            var warm: [Double] = []
+            var loaded = 0
+            for _ in 0..<runs {
+                try? FileManager.default.removeItem(at: cache.url)
+                cold.append(Clock.measure { loaded = StoryLibrary.load(folders: [folder.path], cache: cache).entries.count })
+                warm.append(Clock.measure { loaded = StoryLibrary.load(folders: [folder.path], cache: cache).entries.count })
+            }
+            let none = Clock.measure { _ = StoryLibrary.load(folders: [folder.path]) }
+            print(String(format: "%6d stories (%d loaded): cold %.1f ms (no cache file, writes it), warm %.1f ms (cache), parse only %.1f ms; peak RSS %.1f MB",
+                         total, loaded, median(cold), median(warm), none, Memory.peakResidentMegabytes()))
+        }
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+}
+
+enum Clock {
+    /// Milliseconds taken by `body`.
+    static func measure(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+}
+
+enum Memory {
+    /// VmHWM from /proc/self/status, in MB.
+    static func peakResidentMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+            return kilobytes / 1024
+        }
+        return 0
+    }
+}
+
+/// Writes generated stories for benchmarks.
+enum StoryGenerator {
+    static let vocabulary = ["the", "fox", "ran", "over", "a", "little", "hill", "and", "saw", "moon", "said", "“Hello,”",
+                             "Pip’s", "bright", "star-shaped", "kite", "under", "sky", "café", "3,000", "whispered", "owl"]
+
+    static func write(count: Int, words: Int, into folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var generator = SplitMix(seed: 42)
+        for index in 0..<count {
+            var body = ""
+            for word in 0..<words {
+                body += vocabulary[Int(generator.next() % UInt64(vocabulary.count))]
+                if word % 12 == 11 { body += ". " } else { body += " " }
+                if word % 60 == 59 { body += "\n\n" }
+            }
+            let subfolder = folder.appendingPathComponent("shelf-\(index / 500)")
+            if index % 500 == 0 { try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true) }
+            let text = "---\ntitle: Generated Story \(index)\nauthor: Bench\nages: 4-8\ntags: animals, space\nsummary: A generated story.\n---\n\n# Chapter\n\n\(body)\n"
+            try Data(text.utf8).write(to: subfolder.appendingPathComponent("story-\(index).md"))
+        }
+    }
+}
+
+/// A small seeded random generator (deterministic benchmarks and tests).
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// Options every command takes: where stories and data live.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .customLong("stories"), help: ArgumentHelp(
+        "A folder of stories (repeatable). Default: the bundled stories plus your own folder, <data-dir>/stories.",
+        valueName: "dir"))
+    var storyFolders: [String] = []
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
+        "Where profiles, reading progress and your own stories are kept. Default: $STORYREADER_DATA_DIR, else $XDG_DATA_HOME/storyreader, else ~/.local/share/storyreader.",
+        valueName: "dir"))
+    var dataDir: String?
+
+    /// The data folder (not created here).
+    func dataDirectory() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let dataDir, !dataDir.isEmpty { return URL(fileURLWithPath: dataDir) }
+        if let value = environment["STORYREADER_DATA_DIR"], !value.isEmpty { return URL(fileURLWithPath: value) }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("storyreader")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/storyreader")
+    }
+
+    /// The user's own stories folder, where `import` copies stories.
+    func userStoriesFolder() -> URL { dataDirectory().appendingPathComponent("stories") }
+
+    /// The folders to read: those named with --stories, else the bundled ones and the user's.
+    func storyFolderPaths() -> (folders: [String], named: Bool) {
+        if !storyFolders.isEmpty { return (storyFolders, true) }
+        var folders: [String] = []
+        if let bundled = BundledStories.folder() { folders.append(bundled) }
+        folders.append(userStoriesFolder().path)
+        return (folders, false)
+    }
+
+    /// Loads the library; problems go to standard error, one line each.
+    func loadLibrary(reportProblems: Bool = true) -> StoryLibrary {
+        let (folders, named) = storyFolderPaths()
+        let cache = StoryCache(url: dataDirectory().appendingPathComponent("story-cache.v1"))
+        let library = StoryLibrary.load(folders: folders, cache: cache, missingFoldersAreProblems: named)
+        if reportProblems {
+            for problem in library.problems {
+                FileHandle.standardError.write(Data("storyreader: \(problem)\n".utf8))
+            }
+        }
+        if !named, BundledStories.folder() == nil, library.entries.isEmpty {
+            FileHandle.standardError.write(Data("storyreader: the bundled stories folder was not found: set STORYREADER_STORIES_DIR or use --stories DIR\n".utf8))
+        }
+        return library
+    }
+
+    /// The whole story called `name` (an id, a title, or a unique prefix of either).
+    func resolveStory(_ name: String, in library: StoryLibrary? = nil) throws -> Story {
+        let library = library ?? loadLibrary()
+        switch library.resolve(name) {
+        case .success(let entry):
+            do {
+                return try library.loadStory(entry)
+            } catch {
+                throw UserFailure(message: error.description)
+            }
+        case .failure(let error):
+            throw UserFailure(message: error.description)
+        }
+    }
+}
+
+/// Finds the stories that come with the program.
+enum BundledStories {
+    /// `$STORYREADER_STORIES_DIR`, else `stories/` beside the package the executable was built in
+    /// (`.build/debug/storyreader` → `stories/`), else `../share/storyreader/stories` of an install.
+    static func folder() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["STORYREADER_STORIES_DIR"], !explicit.isEmpty { return explicit }
+        var directory = executableURL().deletingLastPathComponent()
+        for _ in 0..<5 {
+            let candidate = directory.appendingPathComponent("stories")
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
+               isDirectory(candidate.path) {
+                return candidate.path
+            }
+            let installed = directory.appendingPathComponent("share/storyreader/stories")
+            if isDirectory(installed.path) { return installed.path }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    static func executableURL() -> URL {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}
+
+/// Facts about standard output, behind one function so tests can fix them (COLUMNS first).
+enum Output {
+    static var isTerminal: Bool {
+        isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    }
+
+    static func terminalWidth() -> Int {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Copy your own stories into your stories folder.",
+        discussion: """
+            Each FILE (.md, .markdown or .txt; see docs/story-format.md) is checked first: a file \
+            with errors is refused with its message and the good ones are still copied, together \
+            with the picture files they name. A story whose file name or id is already in your \
+            folder is refused unless you pass --replace. Exit status 1 when any file was refused.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Replace a story already in your folder with the same file name.")
+    var replace = false
+
+    @Argument(help: ArgumentHelp("Story files to import.", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("name at least one story file to import") }
+    }
+
+    func run() throws {
+        let destination = global.userStoriesFolder()
+        let existing = StoryLibrary.load(folders: [destination.path], missingFoldersAreProblems: false)
+        var refused = 0
+        var imported = 0
+        var createdFolder = false
+        for file in files {
+            let name = (file as NSString).lastPathComponent
+            let ext = (name as NSString).pathExtension.lowercased()
+            guard StoryParser.storyExtensions.contains(ext) else {
+                report("\(Sanitizer.sanitizeLine(file)): not imported: a story file ends in .md, .markdown or .txt")
+                refused += 1
+                continue
+            }
+            let parsed: ParsedStory
+            do {
+                parsed = try StoryParser.parse(contentsOf: URL(fileURLWithPath: file), path: file)
+            } catch {
+                report("\(error) (not imported)")
+                refused += 1
+                continue
+            }
+            for warning in parsed.warnings { report(warning.description) }
+            let target = destination.appendingPathComponent(name)
+            let sameID = existing.entries.first { $0.id == parsed.story.id && ($0.path as NSString).lastPathComponent != name }
+            if let sameID {
+                report("\(Sanitizer.sanitizeLine(file)): not imported: the story '\(sameID.title)' in your folder has the same id '\(parsed.story.id)': rename the file")
+                refused += 1
+                continue
+            }
+            if FileManager.default.fileExists(atPath: target.path), !replace {
+                report("\(Sanitizer.sanitizeLine(file)): not imported: \(Sanitizer.sanitizeLine(target.path)) already exists: pass --replace to replace it")
+                refused += 1
+                continue
+            }
+            do {
+                if !createdFolder {
+                    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+                    createdFolder = true
+                }
+                try copyReplacing(URL(fileURLWithPath: file), to: target)
+                for case .picture(let picture?) in parsed.story.pictures.map(\.kind) {
+                    let source = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(picture)
+                    let pictureTarget = destination.appendingPathComponent(picture)
+                    try FileManager.default.createDirectory(at: pictureTarget.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try copyReplacing(source, to: pictureTarget)
+                }
+            } catch {
+                throw UserFailure(message: "could not copy \(Sanitizer.sanitizeLine(file)) into \(destination.path): \(error.localizedDescription). Check that the folder is writable, or choose another with --data-dir")
+            }
+            print("Imported “\(parsed.story.title)” (\(parsed.story.id)) into \(destination.path)")
+            imported += 1
+        }
+        if refused > 0 {
+            throw UserFailure(message: "\(imported) imported, \(refused) refused")
+        }
+    }
+
+    private func copyReplacing(_ source: URL, to target: URL) throws {
+        // Copy beside, then rename: a failed copy never leaves half a story.
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).import")
+        try? FileManager.default.removeItem(at: temporary)
+        try FileManager.default.copyItem(at: source, to: temporary)
+        if rename(temporary.path, target.path) != 0 {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+
+    private func report(_ line: String) {
+        FileHandle.standardError.write(Data("storyreader: \(line)\n".utf8))
+    }
+}

@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the stories.",
+        discussion: """
+            On a terminal: a table. Otherwise one story a line, fields separated by tabs: \
+            id, title, author, language, ages, words, tags (comma-separated). \
+            With --json: an array of objects with id, title, author, language, ages, tags, words, \
+            summary, pages, pictures and path.
+
+            Problems with story files are reported on standard error; the exit status is 0 when \
+            at least one story loaded.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Only stories suitable for a child of this age.", valueName: "years"))
+    var age: Int?
+
+    @Option(help: ArgumentHelp("Only stories with this interest tag (animals, space, …).", valueName: "tag"))
+    var tag: String?
+
+    @Option(help: ArgumentHelp("Only stories whose title, author or summary contain these words.", valueName: "words"))
+    var search: String?
+
+    func validate() throws {
+        if let age, !(0...18).contains(age) {
+            throw ValidationError("--age \(age) is out of range: use an age from 0 to 18")
+        }
+    }
+
+    func run() throws {
+        let library = global.loadLibrary()
+        if library.entries.isEmpty {
+            throw UserFailure(message: "no stories were found: add stories with 'storyreader import FILE' or name a folder with --stories DIR")
+        }
+        let stories = library.search(words: search, age: age, tag: tag)
+        if json {
+            print(try StoryListing.json(stories))
+        } else if Output.isTerminal {
+            print(StoryListing.table(stories, width: Output.terminalWidth()), terminator: "")
+            if stories.isEmpty { print("No stories match.") }
+        } else {
+            for story in stories { print(StoryListing.line(story)) }
+        }
+    }
+}
+
+/// The ways `list` prints stories.
+enum StoryListing {
+    struct Listed: Encodable {
+        var id: String
+        var title: String
+        var author: String?
+        var language: String
+        var ages: String?
+        var tags: [String]
+        var words: Int
+        var summary: String?
+        var pages: Int
+        var pictures: Int
+        var path: String
+    }
+
+    static func listed(_ entry: StoryEntry) -> Listed {
+        Listed(id: entry.id, title: entry.title, author: entry.author, language: entry.language,
+               ages: entry.ages?.description, tags: entry.tags, words: entry.words, summary: entry.summary,
+               pages: entry.pages, pictures: entry.pictures, path: entry.path)
+    }
+
+    static func json(_ entries: [StoryEntry]) throws -> String {
+        try JSONText.encode(entries.map(listed))
+    }
+
+    static func line(_ entry: StoryEntry) -> String {
+        [entry.id, entry.title, entry.author ?? "", entry.language, entry.ages?.description ?? "",
+         String(entry.words), entry.tags.joined(separator: ",")].joined(separator: "\t")
+    }
+
+    /// A table that fits `width` columns: the title column takes what the others leave.
+    static func table(_ entries: [StoryEntry], width: Int) -> String {
+        let headers = ["Title", "Ages", "Lang", "Words", "Tags"]
+        var rows = entries.map { entry in
+            [entry.title, entry.ages?.description ?? "all", entry.language, String(entry.words), entry.tags.joined(separator: ", ")]
+        }
+        rows.insert(headers, at: 0)
+        var widths = (0..<headers.count).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
+        let gaps = 2 * (headers.count - 1)
+        let fixed = widths[1] + widths[2] + widths[3] + gaps
+        let available = max(10, width - fixed)
+        // Share what is left between title and tags, title first.
+        widths[0] = min(widths[0], max(10, available - min(widths[4], available / 3)))
+        widths[4] = max(4, min(widths[4], available - widths[0]))
+        var output = ""
+        for (index, row) in rows.enumerated() {
+            let cells = row.enumerated().map { column, text in
+                let fitted = TextFit.truncate(text, to: widths[column])
+                let padding = String(repeating: " ", count: max(0, widths[column] - DisplayWidth.of(fitted)))
+                return column == 3 ? padding + fitted : fitted + padding
+            }
+            output += cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+            if index == 0 {
+                output += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
+            }
+        }
+        return output
+    }
+}
+
+enum TextFit {
+    /// `text` cut to `width` columns with an ellipsis when it does not fit.
+    static func truncate(_ text: String, to width: Int) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let columns = DisplayWidth.of(character)
+            if used + columns > width - 1 { break }
+            result.append(character)
+            used += columns
+        }
+        return result + "…"
+    }
+}
+
+enum JSONText {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

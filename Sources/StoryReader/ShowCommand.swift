@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one story's details, or its text.",
+        discussion: """
+            STORY is a story's id, its title, or a unique beginning of either ('lighthouse' for \
+            'The Lighthouse Cat'). An unknown or ambiguous name exits with status 1 and lists the \
+            closest matches.
+
+            --text prints the story's plain text: the text that is spoken and highlighted. The \
+            offsets in --json and in 'read --events json' count Unicode scalars in this text.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The story: an id, a title, or a unique beginning of either.", valueName: "story"))
+    var story: String
+
+    @Flag(help: "Print JSON: the details, and every page, block and sentence with its offsets.")
+    var json = false
+
+    @Flag(help: "Print the story's plain text.")
+    var text = false
+
+    func run() throws {
+        let story = try global.resolveStory(self.story)
+        if json {
+            print(try JSONText.encode(StoryDetails(story, includeText: text)))
+        } else if text {
+            print(story.text)
+        } else {
+            print(StoryDetails.describe(story), terminator: "")
+        }
+    }
+}
+
+/// `show --json`.
+struct StoryDetails: Encodable {
+    struct Block: Encodable {
+        var kind: String
+        var level: Int?
+        var file: String?
+        var text: String
+        var start: Int
+        var end: Int
+        var line: Int
+        var sentences: [SentenceDetails]
+    }
+
+    struct SentenceDetails: Encodable {
+        var text: String
+        var start: Int
+        var end: Int
+        var words: Int
+    }
+
+    struct Page: Encodable {
+        var index: Int
+        var blocks: [Block]
+    }
+
+    var id: String
+    var title: String
+    var author: String?
+    var language: String
+    var ages: String?
+    var tags: [String]
+    var summary: String?
+    var words: Int
+    var path: String
+    var pages: [Page]
+    var text: String?
+
+    init(_ story: Story, includeText: Bool) {
+        id = story.id
+        title = story.title
+        author = story.author
+        language = story.language
+        ages = story.ages?.description
+        tags = story.tags
+        summary = story.summary
+        words = story.wordCount
+        path = story.path
+        text = includeText ? story.text : nil
+        pages = story.pages.map { page in
+            Page(index: page.index, blocks: page.blocks.map { block in
+                var kind = "paragraph"
+                var level: Int?
+                var file: String?
+                switch block.kind {
+                case .heading(let headingLevel): kind = "heading"; level = headingLevel
+                case .paragraph: break
+                case .picture(let pictureFile): kind = "picture"; file = pictureFile
+                }
+                return Block(kind: kind, level: level, file: file, text: block.text, start: block.range.start,
+                             end: block.range.end, line: block.line,
+                             sentences: block.sentences.map { SentenceDetails(text: $0.text, start: $0.range.start, end: $0.range.end, words: $0.words.count) })
+            })
+        }
+    }
+
+    /// The readable form.
+    static func describe(_ story: Story) -> String {
+        var lines: [String] = [story.title]
+        if let author = story.author { lines.append("by \(author)") }
+        var facts: [String] = []
+        facts.append(story.ages.map { "ages \($0)" } ?? "all ages")
+        facts.append("\(LanguageNames.name(for: story.language)) (\(story.language))")
+        facts.append("\(story.wordCount) words")
+        facts.append(story.pages.count == 1 ? "1 page" : "\(story.pages.count) pages")
+        let pictures = story.pictures
+        if !pictures.isEmpty { facts.append(pictures.count == 1 ? "1 picture" : "\(pictures.count) pictures") }
+        lines.append(facts.joined(separator: ", "))
+        if !story.tags.isEmpty { lines.append("Tags: " + story.tags.joined(separator: ", ")) }
+        if let summary = story.summary { lines += ["", summary] }
+        let headings = story.blocks.filter { if case .heading = $0.kind { true } else { false } }
+        if !headings.isEmpty {
+            lines += ["", "Chapters:"]
+            lines += headings.map { "  • \($0.text)" }
+        }
+        if !pictures.isEmpty {
+            lines += ["", "Pictures:"]
+            lines += pictures.map { "  • \($0.text)" }
+        }
+        lines += ["", "Read it: storyreader read \(story.id)", "File: \(Sanitizer.sanitizeLine(story.path))"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+enum LanguageNames {
+    static let names = [
+        "en": "English", "en-us": "English (America)", "es": "Spanish", "fr": "French", "de": "German",
+        "it": "Italian", "pt": "Portuguese", "nl": "Dutch", "sv": "Swedish", "pl": "Polish",
+    ]
+
+    static func name(for code: String) -> String {
+        names[code] ?? names[String(code.prefix(while: { $0 != "-" }))] ?? code
+    }
+}

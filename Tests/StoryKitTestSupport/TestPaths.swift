@@ -1,0 +1,128 @@
+import Foundation
+
+/// Where things are, for tests: the repository, the shared test data, the built binary.
+public enum TestPaths {
+    /// The repository root (the folder holding Package.swift).
+    public static let repository: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/StoryKitTestSupport/TestPaths.swift
+        return url
+    }()
+
+    /// The bundled stories.
+    public static var stories: URL { repository.appendingPathComponent("stories") }
+
+    /// `../shared` beside the repository, when present (tests that need it skip with a message otherwise).
+    public static var shared: URL? {
+        let url = repository.deletingLastPathComponent().appendingPathComponent("shared")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// `../shared/corpus`, when present.
+    public static var corpus: URL? {
+        guard let url = shared?.appendingPathComponent("corpus"), FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return url
+    }
+
+    /// The corpus story files (`NN-name.txt`), sorted; empty when the corpus is absent.
+    public static var corpusFiles: [URL] {
+        guard let corpus else { return [] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
+        return names.filter { $0.hasSuffix(".txt") }.sorted().map { corpus.appendingPathComponent($0) }
+    }
+
+    /// The `storyreader` executable built beside the tests (`$STORYREADER_BINARY` overrides).
+    public static var binary: URL {
+        if let explicit = ProcessInfo.processInfo.environment["STORYREADER_BINARY"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit)
+        }
+        // The test bundle runs from .build/<triple>/debug; the executable is built there too.
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("storyreader"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("storyreader"),
+            repository.appendingPathComponent(".build/debug/storyreader"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
+    }
+}
+
+/// A folder under the system's temporary folder, removed when the value is released by `remove()`.
+public struct TemporaryFolder: Sendable {
+    public let url: URL
+
+    public init(_ label: String = "test") throws {
+        url = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("storyreader-\(label)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` to `name` (folders created) and returns its URL.
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> URL {
+        try write(name, Data(text.utf8))
+    }
+
+    @discardableResult
+    public func write(_ name: String, _ data: Data) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+        return file
+    }
+
+    public var path: String { url.path }
+
+    public func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// What a run of the built `storyreader` printed.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var standardOutput: String
+    public var standardError: String
+}
+
+/// Runs the built `storyreader` as a user would: no TTY, a fixed width, an isolated data folder
+/// unless the arguments name one.
+public enum StoryReaderProcess {
+    public static func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
+                           dataDirectory: String? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = TestPaths.binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "80"
+        environment["NO_COLOR"] = "1"
+        environment["STORYREADER_DATA_DIR"] = dataDirectory ?? NSTemporaryDirectory() + "storyreader-e2e-\(UUID().uuidString.prefix(8))"
+        environment.removeValue(forKey: "STORYREADER_STORIES_DIR")
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let output = Pipe()
+        let error = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = standardInput
+        try process.run()
+        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
+        try? standardInput.fileHandleForWriting.close()
+        // Read both pipes while the process runs, so a full pipe never blocks it.
+        let collected = Collected()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { collected.setOutput(output.fileHandleForReading.readDataToEndOfFile()) }
+        DispatchQueue.global().async(group: group) { collected.setError(error.fileHandleForReading.readDataToEndOfFile()) }
+        process.waitUntilExit()
+        group.wait()
+        return ProcessResult(status: process.terminationStatus,
+                             standardOutput: String(decoding: collected.output, as: UTF8.self),
+                             standardError: String(decoding: collected.error, as: UTF8.self))
+    }
+
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var output = Data()
+        private(set) var error = Data()
+        func setOutput(_ data: Data) { lock.lock(); output = data; lock.unlock() }
+        func setError(_ data: Data) { lock.lock(); error = data; lock.unlock() }
+    }
+}
