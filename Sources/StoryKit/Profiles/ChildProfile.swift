@@ -37,7 +37,7 @@ public struct ChildProfile: Sendable, Hashable, Codable, Identifiable {
     ///
     /// - Parameter existingNames: the names of the *other* profiles, for the uniqueness check.
     public func problems(existingNames: [String] = []) -> [ProfileProblem] {
-        ProfileForm(editing: self, existingNames: existingNames).validationProblems()
+        ProfileForm(checking: self, existingNames: existingNames).validationProblems()
     }
 }
 

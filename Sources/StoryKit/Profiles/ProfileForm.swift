@@ -67,6 +67,11 @@ public struct ProfileForm: Sendable, Hashable {
         self.init(texts: Self.texts(of: profile), original: profile, existingNames: existingNames)
     }
 
+    /// A form that checks `profile` against every name in `existingNames` (none is its own).
+    init(checking profile: ChildProfile, existingNames: [String]) {
+        self.init(texts: Self.texts(of: profile), original: nil, existingNames: existingNames)
+    }
+
     private init(texts: [ProfileField: String], original: ChildProfile?, existingNames: [String]) {
         self.texts = texts
         self.initialTexts = texts
