@@ -132,6 +132,11 @@ public final class StoryStore: Sendable {
         return error.localizedDescription
     }
 
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, else the problems found.
+    public func integrityCheck() throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
     /// The current time from the store's clock.
     public var now: Date { clock.now() }
 }
