@@ -10,7 +10,7 @@ struct LogCommand: ParsableCommand {
         commandName: "log",
         abstract: "Maintenance: write to the reading log directly (for tests).",
         shouldDisplay: false,
-        subcommands: [RecordRead.self]
+        subcommands: [RecordRead.self, Favourite.self]
     )
 
     struct RecordRead: ParsableCommand {
@@ -38,6 +38,24 @@ struct LogCommand: ParsableCommand {
                     if progress { FileHandle.standardOutput.write(Data("committed \(total)\n".utf8)) }
                 }
                 if !progress { print("\(story): \(total) reads") }
+            } catch {
+                throw StoreCommandSupport.fail(error.description)
+            }
+        }
+    }
+
+    struct Favourite: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Toggle a story as a favourite of a profile.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The profile's name.") var profile: String
+        @Option(help: "The story id.") var story: String
+
+        func run() throws {
+            let store = try StoreCommandSupport.openStore(global)
+            do {
+                let id = try store.requireProfile(named: profile).id ?? 0
+                let isFavourite = try store.toggleFavourite(profileID: id, storyID: story)
+                print("\(story): \(isFavourite ? "a favourite" : "not a favourite")")
             } catch {
                 throw StoreCommandSupport.fail(error.description)
             }

@@ -131,6 +131,30 @@ import StoryKitTestSupport
         #expect(try run(["history", "--profile", "Nobody"], in: folder).status == 1)
     }
 
+    @Test func listWithAProfileShowsReadCountsAndFavourites() throws {
+        let folder = try TemporaryFolder("profile-cli")
+        defer { folder.remove() }
+        _ = try run(["log", "record-read", "--profile", "Reader", "--story", "bedtime-for-bear", "--count", "3"], in: folder)
+        _ = try run(["log", "favourite", "--profile", "Reader", "--story", "bedtime-for-bear"], in: folder)
+        let json = try run(["list", "--profile", "reader", "--json"], in: folder)
+        #expect(json.status == 0, "\(json.standardError)")
+        let stories = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        let bear = try #require(stories.first { $0["id"] as? String == "bedtime-for-bear" })
+        #expect(bear["readCount"] as? Int == 3)
+        #expect(bear["favourite"] as? Bool == true)
+        let others = stories.filter { $0["id"] as? String != "bedtime-for-bear" }
+        #expect(!others.isEmpty)
+        #expect(others.allSatisfy { $0["readCount"] as? Int == 0 && $0["favourite"] as? Bool == false })
+
+        let lines = try run(["list", "--profile", "Reader"], in: folder).standardOutput.split(separator: "\n")
+        #expect(lines.first { $0.hasPrefix("bedtime-for-bear\t") }?.hasSuffix("\t3\tfavourite") == true)
+        let plain = try run(["list", "--json"], in: folder).standardOutput
+        #expect(!plain.contains("readCount"))
+        let missing = try run(["list", "--profile", "Nobody"], in: folder)
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("there is no profile named \"Nobody\""))
+    }
+
     @Test func aFileThatIsNotADatabaseIsReportedAndKept() throws {
         let folder = try TemporaryFolder("profile-cli")
         defer { folder.remove() }
