@@ -83,7 +83,7 @@ enum FolderWalker {
                 walk(path, info: child, files: &files, visited: &visited, problems: &problems)
             case S_IFREG:
                 guard StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()),
-                      !name.lowercased().hasPrefix("readme") else { continue }
+                      !StoryParser.isFolderDocument(name) else { continue }
                 files.append(FoundFile(path: path, size: Int(child.st_size), modified: modifiedNanoseconds(child)))
             default:
                 if StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()) {

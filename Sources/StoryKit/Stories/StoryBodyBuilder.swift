@@ -27,7 +27,7 @@ struct BodyBuilder {
             let line = lines[index]
             let lineNumber = index + 1
             index += 1
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmedWhitespace()
             if trimmed.isEmpty {
                 flushParagraph()
                 continue
@@ -44,7 +44,7 @@ struct BodyBuilder {
             if let (level, heading) = Self.heading(trimmed) {
                 flushParagraph()
                 let inline = InlineMarkdown.render(heading)
-                if !inline.text.trimmingCharacters(in: .whitespaces).isEmpty {
+                if !inline.text.trimmedWhitespace().isEmpty {
                     pages[pages.count - 1].append(PendingBlock(kind: .heading(level: level), text: inline.text, emphasis: inline.emphasis, line: lineNumber))
                 }
                 continue
@@ -52,7 +52,7 @@ struct BodyBuilder {
             if let (description, file) = Self.picture(trimmed) {
                 flushParagraph()
                 let inline = InlineMarkdown.render(description)
-                let text = inline.text.trimmingCharacters(in: .whitespaces)
+                let text = inline.text.trimmedWhitespace()
                 var pictureFile: String? = file.isEmpty ? nil : file
                 if let name = pictureFile {
                     if name.hasPrefix("/") || name.split(separator: "/").contains("..") {
@@ -76,7 +76,7 @@ struct BodyBuilder {
             }
             var content = line
             if trimmed.hasPrefix(">") {
-                content = String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces)
+                content = String(trimmed.dropFirst()).trimmedWhitespace()
             }
             appendParagraphLine(content, lineNumber: lineNumber)
         }
@@ -85,7 +85,7 @@ struct BodyBuilder {
 
     private mutating func appendParagraphLine(_ line: String, lineNumber: Int) {
         if paragraphLines.isEmpty { paragraphLine = lineNumber }
-        paragraphLines.append(line.trimmingCharacters(in: .whitespaces))
+        paragraphLines.append(line.trimmedWhitespace())
     }
 
     private mutating func flushParagraph() {
@@ -95,7 +95,7 @@ struct BodyBuilder {
         paragraphLines.removeAll()
         if format == .markdown {
             let inline = InlineMarkdown.render(joined)
-            guard !inline.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+            guard !inline.text.trimmedWhitespace().isEmpty else { return }
             pages[pages.count - 1].append(PendingBlock(kind: .paragraph, text: inline.text, emphasis: inline.emphasis, line: paragraphLine))
         } else {
             pages[pages.count - 1].append(PendingBlock(kind: .paragraph, text: joined, emphasis: [], line: paragraphLine))
@@ -152,17 +152,17 @@ struct BodyBuilder {
             index = line.index(after: index)
         }
         guard (1...6).contains(level), index == line.endIndex || line[index] == " " else { return nil }
-        var text = line[index...].trimmingCharacters(in: .whitespaces)
+        var text = line[index...].trimmedWhitespace()
         // A closing run of #s is not part of the heading.
         while text.hasSuffix("#") { text.removeLast() }
-        return (level, text.trimmingCharacters(in: .whitespaces))
+        return (level, text.trimmedWhitespace())
     }
 
     /// `![description](file)` on a line of its own.
     static func picture(_ line: String) -> (String, String)? {
         guard line.hasPrefix("!["), line.hasSuffix(")"), let close = line.range(of: "](", options: .backwards) else { return nil }
         let description = String(line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound])
-        var file = String(line[close.upperBound..<line.index(before: line.endIndex)]).trimmingCharacters(in: .whitespaces)
+        var file = String(line[close.upperBound..<line.index(before: line.endIndex)]).trimmedWhitespace()
         // `![d](file "title")`: drop the title.
         if let space = file.firstIndex(of: " ") { file = String(file[..<space]) }
         if file.hasPrefix("<"), file.hasSuffix(">") { file = String(file.dropFirst().dropLast()) }

@@ -100,7 +100,7 @@ public struct StoryLibrary: Sendable {
     /// Finds a story by id, title, or a unique prefix of either, or else a unique beginning of a
     /// later word of the title (ignoring case and accents).
     public func resolve(_ name: String) -> Result<StoryEntry, StoryLookupError> {
-        let query = Self.fold(name.trimmingCharacters(in: .whitespaces))
+        let query = Self.fold(name.trimmedWhitespace())
         guard !query.isEmpty else { return .failure(.notFound(name: name, suggestions: [])) }
         if let exact = entries.first(where: { $0.id == query || Self.fold($0.title) == query }) {
             return .success(exact)

@@ -17,6 +17,13 @@ public enum StoryParser {
     /// Extensions the library loads as stories.
     public static let storyExtensions: Set<String> = ["md", "markdown", "txt"]
     static let maximumTitleCharacters = 200
+
+    /// Files that describe a folder rather than tell a story (`README.md`, `INDEX.md`, `LICENSE.txt`, …):
+    /// the library does not load them.
+    public static func isFolderDocument(_ fileName: String) -> Bool {
+        let base = ((fileName as NSString).deletingPathExtension).lowercased()
+        return ["readme", "index", "license", "licence", "changelog", "contributing", "notes"].contains(base)
+    }
     static let maximumSummaryCharacters = 1_000
 
     enum Format { case markdown, plainText }
@@ -174,14 +181,14 @@ public enum StoryParser {
     /// Returns the index of the first body line.
     static func parseFrontMatter(_ lines: [String], path: String, into header: inout Header, warnings: inout [StoryProblem]) throws(StoryProblem) -> Int {
         var index = 0
-        while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces).isEmpty { index += 1 }
-        guard index < lines.count, lines[index].trimmingCharacters(in: .whitespaces) == "---" else { return 0 }
+        while index < lines.count, lines[index].trimmedWhitespace().isEmpty { index += 1 }
+        guard index < lines.count, lines[index].trimmedWhitespace() == "---" else { return 0 }
         let opening = index
         index += 1
         var lastKey: String?
         while index < lines.count {
             let line = lines[index]
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmedWhitespace()
             if trimmed == "---" || trimmed == "..." {
                 return index + 1
             }
@@ -206,7 +213,7 @@ public enum StoryParser {
         guard let first = lines.first, let (key, _) = splitKeyValue(first),
               knownKeys[key.lowercased()] != nil else { return 0 }
         var index = 0
-        while index < lines.count, !lines[index].trimmingCharacters(in: .whitespaces).isEmpty {
+        while index < lines.count, !lines[index].trimmedWhitespace().isEmpty {
             if let (key, value) = splitKeyValue(lines[index]) {
                 _ = apply(key: key, value: value, line: index + 1, path: path, format: .plainText, to: &header, warnings: &warnings)
             } else {
@@ -219,12 +226,12 @@ public enum StoryParser {
 
     static func splitKeyValue(_ line: String) -> (String, String)? {
         guard let colon = line.firstIndex(of: ":") else { return nil }
-        let key = line[..<colon].trimmingCharacters(in: .whitespaces)
+        let key = line[..<colon].trimmedWhitespace()
         guard !key.isEmpty, key.count <= 32,
               key.first!.isLetter,
               key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " })
         else { return nil }
-        var value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        var value = line[line.index(after: colon)...].trimmedWhitespace()
         if value.count >= 2, let first = value.first, let last = value.last,
            (first == "\"" && last == "\"") || (first == "'" && last == "'") {
             value = String(value.dropFirst().dropLast())
@@ -282,7 +289,7 @@ public enum StoryParser {
     }
 
     static func parseTags(_ value: String) -> [String] {
-        var list = value.trimmingCharacters(in: .whitespaces)
+        var list = value.trimmedWhitespace()
         if list.hasPrefix("["), list.hasSuffix("]") { list = String(list.dropFirst().dropLast()) }
         return list.split(separator: ",").map {
             String(Sanitizer.sanitizeLine(String($0)).lowercased().trimmingCharacters(in: CharacterSet(charactersIn: " \"'")).prefix(40))
@@ -304,7 +311,7 @@ public enum StoryParser {
 
     /// `4-7`, `4–7`, `4 to 7`, `6`, `5+` (5 to 18).
     public static func parseAges(_ value: String) -> Result<AgeRange, StoryProblemReason> {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmedWhitespace()
         let example = "write two ages like 4-7"
         if trimmed.isEmpty { return .failure(StoryProblemReason("ages is empty: \(example), or remove the line")) }
         var numbers: [Int] = []

@@ -113,13 +113,22 @@ public enum Segmenter {
         return words
     }
 
+    // Punctuation tests compare the single scalar: comparing Characters costs a string comparison.
+    private static func scalar(_ character: Character) -> UInt32 {
+        let scalars = character.unicodeScalars
+        return scalars.count == 1 ? scalars.first!.value : 0
+    }
+
     private static func isTerminator(_ character: Character) -> Bool {
-        character == "." || character == "!" || character == "?" || character == "…"
+        switch scalar(character) {
+        case 0x2E, 0x21, 0x3F, 0x2026: true  // . ! ? …
+        default: false
+        }
     }
 
     private static func isCloser(_ character: Character) -> Bool {
-        switch character {
-        case "”", "’", "\"", "'", ")", "]", "»", "*", "_": true
+        switch scalar(character) {
+        case 0x201D, 0x2019, 0x22, 0x27, 0x29, 0x5D, 0xBB, 0x2A, 0x5F: true  // ” ’ " ' ) ] » * _
         default: false
         }
     }
@@ -134,9 +143,9 @@ public enum Segmenter {
               isOpener(characters[probe]) { probe += 1 }
         if probe < characters.count, characters[probe].isLowercase { return false }
         // A full stop after an abbreviation or a single-letter initial does not end the sentence.
-        if characters[index] == "." && (index + 1 == end || !isTerminator(characters[index + 1])) {
+        if scalar(characters[index]) == 0x2E && (index + 1 == end || !isTerminator(characters[index + 1])) {
             var wordStart = index
-            while wordStart > 0, characters[wordStart - 1].isLetter || characters[wordStart - 1] == "." { wordStart -= 1 }
+            while wordStart > 0, characters[wordStart - 1].isLetter || scalar(characters[wordStart - 1]) == 0x2E { wordStart -= 1 }
             let word = String(characters[wordStart..<index]).lowercased()
             if word.count == 1, characters[wordStart].isUppercase { return false }
             if abbreviations.contains(word) { return false }
@@ -145,8 +154,9 @@ public enum Segmenter {
     }
 
     private static func isOpener(_ character: Character) -> Bool {
-        switch character {
-        case "“", "‘", "\"", "'", "(", "[", "«", "¿", "¡", "—", "–", "-", "*", "_": true
+        switch scalar(character) {
+        // “ ‘ " ' ( [ « ¿ ¡ — – - * _
+        case 0x201C, 0x2018, 0x22, 0x27, 0x28, 0x5B, 0xAB, 0xBF, 0xA1, 0x2014, 0x2013, 0x2D, 0x2A, 0x5F: true
         default: false
         }
     }
@@ -163,10 +173,10 @@ public enum Segmenter {
     }
 
     private static func isJoiner(_ character: Character, before: Character, after: Character) -> Bool {
-        switch character {
-        case "'", "’", "-", "‐", "‑", "·":
+        switch scalar(character) {
+        case 0x27, 0x2019, 0x2D, 0x2010, 0x2011, 0xB7:  // ' ’ - ‐ ‑ ·
             return isWordCharacter(before) && isWordCharacter(after)
-        case ".", ",":
+        case 0x2E, 0x2C:  // . ,
             return before.isNumber && after.isNumber
         default:
             return false

@@ -41,3 +41,13 @@ extension String {
         return String(scalars[from..<to])
     }
 }
+
+extension StringProtocol {
+    /// The text without leading and trailing white space (Unicode), without Foundation's bridging.
+    public func trimmedWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+}
