@@ -90,7 +90,7 @@ import StoryKitTestSupport
         let error = try #require(throws: StoreError.self) { try StoryStore(dataDirectory: target, pinCost: .testing) }
         guard case .dataFolderNotWritable(let path, _) = error else { Issue.record("wrong error \(error)"); return }
         #expect(path == target.path)
-        #expect(error.description.contains("cannot be written"))
+        #expect(error.description.contains("cannot be written (\(file.path) is a file, not a folder)"))
         #expect(error.description.contains("--data-dir"))
     }
 

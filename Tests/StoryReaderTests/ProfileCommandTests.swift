@@ -166,12 +166,46 @@ import StoryKitTestSupport
         #expect(try String(contentsOf: file, encoding: .utf8) == "my notes\n")
     }
 
-    @Test func aDataFolderThatCannotBeWrittenIsNamed() throws {
+    @Test func aDataFolderThatCannotBeCreatedIsNamed() throws {
         let folder = try TemporaryFolder("profile-cli")
         defer { folder.remove() }
         try folder.write("file", "x")
         let result = try StoryReaderProcess.run(["profile", "list", "--data-dir", folder.path + "/file/data"])
         #expect(result.status == 1)
-        #expect(result.standardError.contains("the data folder \(folder.path)/file/data cannot be written"))
+        #expect(result.standardError.contains("the data folder \(folder.path)/file/data cannot be written (\(folder.path)/file is a file, not a folder)"))
+        #expect(result.standardError.contains("--data-dir"))
+    }
+
+    /// A folder without write permission: as root (which ignores permission bits) the program runs
+    /// as `nobody` through runuser; as an ordinary user it runs directly.
+    @Test(arguments: [false, true])
+    func aDataFolderWithoutWritePermissionIsNamed(_ missingSubfolder: Bool) throws {
+        let folder = try TemporaryFolder("readonly")
+        defer {
+            chmod(folder.path, 0o755)
+            folder.remove()
+        }
+        let asRoot = geteuid() == 0
+        if asRoot {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { return }
+            chmod(folder.path, 0o755)  // root owns it: nobody can read it but not write it
+        } else {
+            chmod(folder.path, 0o555)
+        }
+        let target = missingSubfolder ? folder.path + "/new" : folder.path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: asRoot ? "/usr/sbin/runuser" : TestPaths.binary.path)
+        process.arguments = (asRoot ? ["-u", "nobody", "--", TestPaths.binary.path] : []) + ["profile", "list", "--data-dir", target]
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("the data folder \(target) cannot be written"), "\(message)")
+        #expect(message.contains("make it writable (chmod u+w), or choose another folder with --data-dir"))
+        if missingSubfolder { #expect(message.contains("\(folder.path) is not writable")) }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/storyreader.sqlite"))
     }
 }

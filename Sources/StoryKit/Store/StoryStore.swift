@@ -43,7 +43,7 @@ public final class StoryStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .dataFolderNotWritable(path: folder.path, reason: Self.reason(of: error))
+            throw .dataFolderNotWritable(path: folder.path, reason: Self.whyNotCreatable(folder))
         }
         let lockPath = folder.appendingPathComponent(Self.lockFileName).path
         let lockDescriptor = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -124,12 +124,17 @@ public final class StoryStore: Sendable {
         return .unreadable(path: path, reason: "\(error)")
     }
 
-    static func reason(of error: any Error) -> String {
-        let error = error as NSError
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+    /// Why `folder` cannot be created, naming the ancestor that is in the way.
+    static func whyNotCreatable(_ folder: URL) -> String {
+        var ancestor = folder.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        while ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+            ancestor.deleteLastPathComponent()
         }
-        return error.localizedDescription
+        _ = FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory)
+        if !isDirectory.boolValue { return "\(ancestor.path) is a file, not a folder" }
+        if access(ancestor.path, W_OK) != 0 { return "\(ancestor.path) is not writable: \(String(cString: strerror(errno)))" }
+        return "it could not be created inside \(ancestor.path)"
     }
 
     /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, else the problems found.
