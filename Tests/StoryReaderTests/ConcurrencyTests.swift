@@ -21,16 +21,19 @@ import StoryKitTestSupport
         #expect(try store.profiles().count == 1)
     }
 
-    @Test func manyProcessesOpeningAFreshDatabaseAtOnceAllSucceed() async throws {
-        let folder = try TemporaryFolder("concurrency")
+    /// Without the lock around open-and-migrate this fails about one round in three (measured by
+    /// removing the `flock`): a process loses the race to switch the new file to WAL or to migrate.
+    @Test(arguments: 1...3)
+    func manyProcessesOpeningAFreshDatabaseAtOnceAllSucceed(_ round: Int) async throws {
+        let folder = try TemporaryFolder("concurrency-\(round)")
         defer { folder.remove() }
         let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
-            for _ in 0..<4 {
+            for _ in 0..<6 {
                 group.addTask { try StoryReaderProcess.run(["profile", "list"], dataDirectory: folder.path) }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(results.map(\.status) == [0, 0, 0, 0], "\(results.map(\.standardError))")
+        #expect(results.map(\.status) == Array(repeating: 0, count: 6), "\(results.map(\.standardError))")
         #expect(results.allSatisfy { $0.standardOutput == "Reader, age 6\n" })
     }
 
