@@ -14,7 +14,10 @@ struct HistoryCommand: ParsableCommand {
 
     struct Entry: Encodable {
         var profile: String
+        /// The story id.
         var story: String
+        /// The story's title, when the story is still in the library.
+        var title: String?
         var finishedAt: Date
     }
 
@@ -27,8 +30,13 @@ struct HistoryCommand: ParsableCommand {
         do {
             let profileID = try profile.map { try store.requireProfile(named: $0).id ?? 0 }
             let records = try store.history(profileID: profileID, limit: limit)
+            var titles: [String: String] = [:]
+            if !records.isEmpty {
+                for entry in global.loadLibrary(reportProblems: false).entries { titles[entry.id] = entry.title }
+            }
             let entries = records.map {
-                Entry(profile: StoreCommandSupport.safe($0.profileName), story: StoreCommandSupport.safe($0.storyID), finishedAt: $0.finishedAt)
+                Entry(profile: StoreCommandSupport.safe($0.profileName), story: StoreCommandSupport.safe($0.storyID),
+                      title: titles[$0.storyID].map(StoreCommandSupport.safe), finishedAt: $0.finishedAt)
             }
             if json { return try StoreCommandSupport.printJSON(entries) }
             if entries.isEmpty {
@@ -39,7 +47,7 @@ struct HistoryCommand: ParsableCommand {
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.dateFormat = "yyyy-MM-dd HH:mm"
             for entry in entries {
-                print("\(formatter.string(from: entry.finishedAt))  \(entry.profile)  \(entry.story)")
+                print("\(formatter.string(from: entry.finishedAt))  \(entry.profile)  \(entry.title ?? entry.story)")
             }
         } catch let error as StoreError {
             throw StoreCommandSupport.fail(error.description)

@@ -100,6 +100,12 @@ import StoryKitTestSupport
         let edited = try run(["profile", "edit", "mia", "--age", "8", "--theme", "dark"], in: folder)
         #expect(edited.status == 0, "\(edited.standardError)")
         #expect(try run(["profile", "show", "Mia"], in: folder).standardOutput.contains("Age: 8\n"))
+        // From a pipe: an empty line keeps a value; the end of input keeps the rest.
+        let piped = try run(["profile", "edit", "Mia"], input: "\n9\nmusic\n", in: folder)
+        #expect(piped.status == 0, "\(piped.standardError)")
+        let shown = try run(["profile", "show", "Mia"], in: folder).standardOutput
+        #expect(shown.hasPrefix("Name: Mia\nAge: 9\nInterests: music\n"))
+        #expect(shown.contains("Theme: dark\n"))
 
         _ = try run(["log", "record-read", "--profile", "Mia", "--story", "fox", "--count", "2"], in: folder)
         let declined = try run(["profile", "remove", "Mia"], input: "no\n", in: folder)
@@ -118,16 +124,17 @@ import StoryKitTestSupport
         defer { folder.remove() }
         _ = try run(["profile", "add", "--name", "Mia", "--age", "7"], in: folder)
         _ = try run(["log", "record-read", "--profile", "Mia", "--story", "fox"], in: folder)
-        _ = try run(["log", "record-read", "--profile", "Reader", "--story", "owl"], in: folder)
+        _ = try run(["log", "record-read", "--profile", "Reader", "--story", "the-lighthouse-cat"], in: folder)
         let text = try run(["history"], in: folder).standardOutput.split(separator: "\n")
         #expect(text.count == 2)
-        #expect(text[0].hasSuffix("  Reader  owl"))
+        #expect(text[0].hasSuffix("  Reader  The Lighthouse Cat"))
         #expect(text[1].hasSuffix("  Mia  fox"))
         let json = try run(["history", "--profile", "mia", "--json"], in: folder)
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         #expect(entries.count == 1)
         #expect(entries.first?["story"] as? String == "fox")
         #expect(entries.first?["profile"] as? String == "Mia")
+        #expect(entries.first?["title"] == nil)  // "fox" is not in the library
         #expect(try run(["history", "--profile", "Nobody"], in: folder).status == 1)
     }
 
