@@ -10,9 +10,15 @@ import StoryKitTestSupport
 
     struct Session {
         let name = "storyreader-test-\(UUID().uuidString.prefix(8))"
+        /// A tmux server of its own (`-L`), so other tmux users on the machine are never touched.
+        var socket: String { name }
 
         func start(_ command: String) throws {
-            try tmux(["new-session", "-d", "-s", name, "-x", "160", "-y", "40", command])
+            try tmux(["new-session", "-d", "-s", name, "-x", "160", "-y", "40", command], capture: false)
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, !(try tmux(["list-sessions", "-F", "#{session_name}"]).contains(name)) {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
         }
 
         func type(_ text: String) throws {
@@ -36,16 +42,30 @@ import StoryKitTestSupport
             return last
         }
 
-        func stop() { _ = try? tmux(["kill-session", "-t", name]) }
+        /// Ends the pane's processes (they may ignore SIGHUP, inherited from the test runner, and
+        /// then kill-server alone would leave the server waiting for them) and the server.
+        func stop() {
+            let panes = (try? tmux(["list-panes", "-a", "-F", "#{pane_pid}"])) ?? ""
+            for pid in panes.split(separator: "\n").compactMap({ Int32($0) }) where pid > 1 { kill(pid, SIGKILL) }
+            _ = try? tmux(["kill-server"])
+        }
 
         @discardableResult
-        private func tmux(_ arguments: [String]) throws -> String {
+        private func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-            process.arguments = arguments
+            process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+            process.standardInput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            guard capture else {
+                // Not waited for: the server this forks inherits Foundation's exit-watching
+                // descriptor, so waitUntilExit would wait for the server too. `start` polls instead.
+                process.standardOutput = FileHandle.nullDevice
+                try process.run()
+                return ""
+            }
             let output = Pipe()
             process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
             try process.run()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
@@ -54,7 +74,7 @@ import StoryKitTestSupport
     }
 
     func command(_ arguments: String, folder: TemporaryFolder) -> String {
-        "\(TestPaths.binary.path) \(arguments) --data-dir \(folder.path); echo EXIT=$?; sleep 30"
+        "\(TestPaths.binary.path) \(arguments) --data-dir \(folder.path); echo EXIT=$?; sleep 10"
     }
 
     @Test(.enabled(if: hasTmux)) func aPINTypedOnATerminalIsNotShown() throws {
