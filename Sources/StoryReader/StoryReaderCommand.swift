@@ -25,7 +25,9 @@ struct StoryReaderCommand: AsyncParsableCommand {
             (an unknown option, a value out of range).
             """,
         version: StoryKitInfo.version,
-        subcommands: [ListCommand.self, ShowCommand.self, ImportCommand.self, BenchCommand.self, ProfileCommand.self, PinCommand.self, HistoryCommand.self, LogCommand.self]
+        subcommands: [ReplCommand.self, ListCommand.self, ShowCommand.self, ImportCommand.self, PreviewCommand.self, BenchCommand.self,
+                      ProfileCommand.self, PinCommand.self, HistoryCommand.self, LogCommand.self],
+        defaultSubcommand: ReplCommand.self
     )
 
     /// Runs the command line with the documented exit codes: 0 ok, 1 user error, 2 bad invocation.

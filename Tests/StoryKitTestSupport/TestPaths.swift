@@ -1,4 +1,5 @@
 import Foundation
+import StoryKit
 
 /// Where things are, for tests: the repository, the shared test data, the built binary.
 public enum TestPaths {
@@ -125,4 +126,67 @@ public enum StoryReaderProcess {
         func setOutput(_ data: Data) { lock.lock(); output = data; lock.unlock() }
         func setError(_ data: Data) { lock.lock(); error = data; lock.unlock() }
     }
+}
+
+/// Fixtures for session tests: the bundled stories as a catalog.
+public enum SessionFixtures {
+    public static let library: StoryLibrary = StoryLibrary.load(folders: [TestPaths.stories.path])
+}
+
+extension SessionFixtures {
+    public static var catalog: StoryCatalog { StoryCatalog(library: library) }
+}
+
+/// A small story folder and data folder for end-to-end REPL tests: three short stories, and
+/// optionally two profiles (Maya, 5, likes animals; Sam, 9).
+public struct ReplFixture: Sendable {
+    public let folder: TemporaryFolder
+    public var stories: String { folder.url.appendingPathComponent("stories").path }
+    public var data: String { folder.url.appendingPathComponent("data").path }
+
+    public init(withProfiles: Bool) throws {
+        folder = try TemporaryFolder("repl")
+        try folder.write("stories/tiny-fox.md", """
+            ---
+            title: The Tiny Fox
+            ages: 3-6
+            tags: animals
+            summary: A tiny fox looks for the moon.
+            ---
+
+            The tiny fox woke up. She looked for the moon.
+
+            The moon was in the pond. The fox said goodnight.
+            """)
+        try folder.write("stories/big-owl.md", """
+            ---
+            title: The Big Owl
+            ages: 4-7
+            tags: animals, bedtime
+            summary: An owl who cannot sleep.
+            ---
+
+            The big owl could not sleep. So she counted stars.
+            """)
+        try folder.write("stories/rocket-ride.md", """
+            ---
+            title: Rocket Ride
+            ages: 5-8
+            tags: space
+            summary: A rocket goes up and comes down.
+            ---
+
+            Five, four, three, two, one. Up went the rocket!
+            """)
+        if withProfiles {
+            let store = JSONSessionStore(url: URL(fileURLWithPath: data).appendingPathComponent("session.json"))
+            try store.apply(.saveProfile(ProfileRecord(name: "Maya", age: 5, interests: ["animals"]), replacing: nil))
+            try store.apply(.saveProfile(ProfileRecord(name: "Sam", age: 9), replacing: nil))
+        }
+    }
+
+    /// The arguments that point storyreader at the fixture.
+    public var arguments: [String] { ["--no-audio", "--stories", stories, "--data-dir", data] }
+
+    public func remove() { folder.remove() }
 }

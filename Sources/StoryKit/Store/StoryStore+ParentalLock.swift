@@ -92,7 +92,7 @@ extension StoryStore {
 
     func storedPIN() throws(StoreError) -> PINHash? {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM parentalLock WHERE id = 1 AND hash IS NOT NULL") else { return nil }
+            guard let row = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM parentalLock WHERE id = 1 AND hash IS NOT NULL") else { return nil }
             return PINHash(
                 salt: row["salt"], key: row["hash"],
                 cost: PINHashCost(rounds: row["rounds"], blockSize: row["blockSize"], parallelism: row["parallelism"]))
@@ -109,7 +109,7 @@ extension StoryStore {
     }
 
     static func lockout(in db: Database) throws -> PINLockout {
-        guard let row = try Row.fetchOne(db, sql: "SELECT failedAttempts, lockedUntil FROM parentalLock WHERE id = 1") else {
+        guard let row = try GRDB.Row.fetchOne(db, sql: "SELECT failedAttempts, lockedUntil FROM parentalLock WHERE id = 1") else {
             return PINLockout()
         }
         return PINLockout(failedAttempts: row["failedAttempts"], lockedUntil: row["lockedUntil"])

@@ -19,14 +19,14 @@ public struct ProfileRemoval: Sendable, Hashable, Codable {
 extension StoryStore {
     /// Every profile, ordered by name ignoring case.
     public func profiles() throws(StoreError) -> [ChildProfile] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM profile ORDER BY nameKey").map(Self.profile(from:)) }
+        try read { db in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM profile ORDER BY nameKey").map(Self.profile(from:)) }
     }
 
     /// The profile with this name (ignoring case), if any.
     public func profile(named name: String) throws(StoreError) -> ChildProfile? {
         let key = ChildProfile.nameKey(name.trimmingCharacters(in: .whitespaces))
         return try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM profile WHERE nameKey = ?", arguments: [key]).map(Self.profile(from:))
+            try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE nameKey = ?", arguments: [key]).map(Self.profile(from:))
         }
     }
 
@@ -37,7 +37,7 @@ extension StoryStore {
     }
 
     public func profile(id: Int64) throws(StoreError) -> ChildProfile? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = ?", arguments: [id]).map(Self.profile(from:)) }
+        try read { db in try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = ?", arguments: [id]).map(Self.profile(from:)) }
     }
 
     /// Adds a profile after checking every field and that its name is free.
@@ -142,7 +142,7 @@ extension StoryStore {
         return db.lastInsertedRowID
     }
 
-    static func profile(from row: Row) -> ChildProfile {
+    static func profile(from row: GRDB.Row) -> ChildProfile {
         let interestsText: String = row["interests"] ?? "[]"
         let interests = (try? JSONDecoder().decode([String].self, from: Data(interestsText.utf8))) ?? []
         // Values are checked on the way in; unknown names (from a hand-edited file) fall back to defaults.

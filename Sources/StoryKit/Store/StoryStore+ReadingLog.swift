@@ -53,7 +53,7 @@ extension StoryStore {
     public func readCounts(profileID: Int64) throws(StoreError) -> [String: Int] {
         try read { db in
             var counts: [String: Int] = [:]
-            let rows = try Row.fetchCursor(
+            let rows = try GRDB.Row.fetchCursor(
                 db, sql: "SELECT storyId, COUNT(*) FROM readEvent WHERE profileId = ? GROUP BY storyId", arguments: [profileID])
             while let row = try rows.next() { counts[row[0]] = row[1] }
             return counts
@@ -64,13 +64,13 @@ extension StoryStore {
     public func progress(profileID: Int64) throws(StoreError) -> [String: StoryProgress] {
         try read { db in
             var result: [String: StoryProgress] = [:]
-            let counts = try Row.fetchCursor(
+            let counts = try GRDB.Row.fetchCursor(
                 db, sql: "SELECT storyId, COUNT(*) FROM readEvent WHERE profileId = ? GROUP BY storyId", arguments: [profileID])
             while let row = try counts.next() { result[row[0], default: StoryProgress()].readCount = row[1] }
             for storyID in try String.fetchAll(db, sql: "SELECT storyId FROM favourite WHERE profileId = ?", arguments: [profileID]) {
                 result[storyID, default: StoryProgress()].isFavourite = true
             }
-            let positions = try Row.fetchCursor(
+            let positions = try GRDB.Row.fetchCursor(
                 db, sql: "SELECT storyId, sentenceIndex FROM readingPosition WHERE profileId = ?", arguments: [profileID])
             while let row = try positions.next() { result[row[0], default: StoryProgress()].sentenceIndex = row[1] }
             return result
@@ -94,7 +94,7 @@ extension StoryStore {
                 sql += " LIMIT ?"
                 arguments += [limit]
             }
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            return try GRDB.Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 ReadRecord(profileID: row[0], profileName: row[1], storyID: row[2], finishedAt: row[3])
             }
         }

@@ -1,0 +1,150 @@
+/// How urgent an utterance is, after speech-dispatcher's priorities.
+public enum AnnouncementPriority: Int, Sendable, Hashable, Codable, Comparable, CaseIterable {
+    /// Errors and warnings: interrupts anything (a story pauses and resumes after it), never dropped.
+    case important
+    /// Announcements (a profile saved, a story finished): never dropped, never interrupts; waits
+    /// for what is being spoken.
+    case message
+    /// Interface chatter (where focus went): a newer one replaces an older unspoken one and
+    /// interrupts an older one being spoken; never cuts off a story.
+    case text
+    /// Spoken only when nothing else is waiting or being spoken; otherwise dropped.
+    case notification
+    /// Like a notification, but the newest one waits instead of being dropped.
+    case progress
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One thing to say.
+public struct Utterance: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// Said by the interface (focus, announcements): its caption is the text.
+        case interface
+        /// The story being read aloud (one narration, which pauses when interrupted).
+        case story
+    }
+
+    public var text: String
+    public var priority: AnnouncementPriority
+    public var kind: Kind
+
+    public init(_ text: String, priority: AnnouncementPriority = .text, kind: Kind = .interface) {
+        self.text = text
+        self.priority = priority
+        self.kind = kind
+    }
+
+    public static func story(_ title: String) -> Utterance { Utterance(title, priority: .message, kind: .story) }
+}
+
+/// What the audio side must do after the queue decided.
+public enum SpeechCommand: Sendable, Hashable {
+    /// Start saying this now (nothing else is speaking).
+    case start(Utterance)
+    /// Stop the utterance being spoken; a story is only paused (it is back in the queue).
+    case interrupt(Utterance)
+    /// Never spoken (replaced or dropped); its caption was shown all the same.
+    case drop(Utterance)
+}
+
+/// The queue of things to say: one speaking at a time, the rest waiting, with priorities.
+///
+/// A pure value: `submit` and `finished` return what the audio side must do.
+public struct AnnouncementQueue: Sendable, Hashable {
+    public private(set) var speaking: Utterance?
+    public private(set) var pending: [Utterance] = []
+
+    public init() {}
+
+    /// Adds `utterance` and returns what to do now.
+    public mutating func submit(_ utterance: Utterance) -> [SpeechCommand] {
+        var commands: [SpeechCommand] = []
+        switch (utterance.kind, utterance.priority) {
+        case (.story, _):
+            // A story replaces interface chatter (speaking or waiting) but waits for errors and announcements.
+            commands += removePending { $0.kind == .interface && $0.priority >= .text }
+            if let current = speaking, current.kind == .interface, current.priority >= .text {
+                commands.append(.interrupt(current)); speaking = nil
+            }
+            if let current = speaking, current.kind == .story { commands.append(.drop(current)); speaking = nil }
+            commands += removePending { $0.kind == .story }
+            insert(utterance)
+        case (.interface, .important):
+            if let current = speaking, current.priority != .important {
+                commands.append(.interrupt(current))
+                speaking = nil
+                if current.kind == .story { pending.insert(current, at: 0) }
+            }
+            insert(utterance)
+        case (.interface, .message):
+            commands += removePending { $0.kind == .interface && $0.priority >= .notification }
+            if let current = speaking, current.kind == .interface, current.priority >= .notification {
+                commands.append(.interrupt(current)); speaking = nil
+            }
+            insert(utterance)
+        case (.interface, .text):
+            commands += removePending { $0.kind == .interface && $0.priority >= .text }
+            if let current = speaking, current.kind == .interface, current.priority >= .text {
+                commands.append(.interrupt(current)); speaking = nil
+            }
+            insert(utterance)
+        case (.interface, .notification):
+            if speaking != nil || !pending.isEmpty { return [.drop(utterance)] }
+            insert(utterance)
+        case (.interface, .progress):
+            commands += removePending { $0.priority == .progress }
+            if let current = speaking, current.priority == .progress { commands.append(.interrupt(current)); speaking = nil }
+            insert(utterance)
+        }
+        return commands + startNext()
+    }
+
+    /// The utterance being spoken has ended; returns what to start next.
+    public mutating func finished() -> [SpeechCommand] {
+        speaking = nil
+        return startNext()
+    }
+
+    /// The story stopped or paused by the person: it leaves the queue; waiting chatter may start.
+    public mutating func removeStory() -> [SpeechCommand] {
+        var commands = removePending { $0.kind == .story }
+        if let current = speaking, current.kind == .story {
+            commands.append(.interrupt(current))
+            speaking = nil
+        }
+        return commands + startNext()
+    }
+
+    /// Everything stops (leaving the program).
+    public mutating func clear() -> [SpeechCommand] {
+        var commands = pending.map { SpeechCommand.drop($0) }
+        if let speaking { commands.insert(.interrupt(speaking), at: 0) }
+        speaking = nil
+        pending = []
+        return commands
+    }
+
+    /// Whether the story is being spoken or waits to go on.
+    public var hasStory: Bool { speaking?.kind == .story || pending.contains { $0.kind == .story } }
+
+    private mutating func insert(_ utterance: Utterance) {
+        // Keep order by priority; the story ranks with messages; same priority: first come first.
+        let rank = utterance.priority
+        let index = pending.firstIndex { $0.priority > rank } ?? pending.endIndex
+        pending.insert(utterance, at: index)
+    }
+
+    private mutating func removePending(where predicate: (Utterance) -> Bool) -> [SpeechCommand] {
+        let removed = pending.filter(predicate)
+        pending.removeAll(where: predicate)
+        return removed.map { .drop($0) }
+    }
+
+    private mutating func startNext() -> [SpeechCommand] {
+        guard speaking == nil, !pending.isEmpty else { return [] }
+        let next = pending.removeFirst()
+        speaking = next
+        return [.start(next)]
+    }
+}

@@ -1,0 +1,35 @@
+/// How an element is spoken: label, value, traits, then the hint.
+///
+/// "Story: The Lighthouse Cat, read 3 times, button. Press Enter to open."
+public enum SpokenForm {
+    /// The spoken description of `element`.
+    ///
+    /// - Parameters:
+    ///   - element: the element; when it `combinesChildren`, its children's labels and values
+    ///     follow its own value (a card is spoken as one element).
+    ///   - hints: whether to add the hint and the custom actions (a profile setting).
+    public static func describe(_ element: AccessibilityElement, hints: Bool = true) -> String {
+        var parts: [String] = [element.label]
+        if let value = element.value, !value.isEmpty { parts.append(value) }
+        if element.combinesChildren {
+            for child in element.children where !child.isHidden {
+                parts.append(contentsOf: [child.label, child.value ?? ""].filter { !$0.isEmpty })
+            }
+        }
+        parts.append(contentsOf: element.traits.spokenNames)
+        var sentences = [parts.filter { !$0.isEmpty }.joined(separator: ", ")]
+        if hints {
+            if let hint = element.hint, !hint.isEmpty { sentences.append(hint) }
+            if !element.customActions.isEmpty {
+                sentences.append("Actions: " + element.customActions.map(\.name).joined(separator: ", "))
+            }
+        }
+        return sentences.map(finish).joined(separator: " ")
+    }
+
+    /// Ends a sentence with a full stop unless it already ends with punctuation.
+    public static func finish(_ text: String) -> String {
+        guard let last = text.last else { return text }
+        return ".!?".contains(last) ? text : text + "."
+    }
+}

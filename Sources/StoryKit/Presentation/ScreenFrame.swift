@@ -1,0 +1,60 @@
+/// A whole terminal frame for the interactive program: the screen, then a caption area and the
+/// command line (or a key reminder) at the bottom.
+///
+/// The drop-in for the REPL's plain renderer: `ScreenFrame(…).lines(options:)` gives exactly `rows`
+/// lines at most, none wider than `columns`. Captions wrap (never cut): the newest is shown whole
+/// when it fits the caption area, older ones fill what is left.
+public struct ScreenFrame: Sendable, Hashable {
+    public var screen: Screen
+    public var focusedID: String?
+    /// Printed twins of what was said, oldest first.
+    public var captions: [String]
+    /// The `:` command being typed, if any.
+    public var commandLine: String?
+    /// Shown when no command is being typed.
+    public var keyHelp: String
+    public var columns: Int
+    public var rows: Int
+
+    public init(screen: Screen, focusedID: String?, captions: [String] = [], commandLine: String? = nil,
+                keyHelp: String = "Tab moves · Enter chooses · Esc back · ? help · : command", columns: Int, rows: Int) {
+        self.screen = screen
+        self.focusedID = focusedID
+        self.captions = captions
+        self.commandLine = commandLine
+        self.keyHelp = keyHelp
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// The lines to draw, with escape sequences as `options.style` allows.
+    public func lines(options: RenderOptions) -> [String] {
+        let width = max(columns, 12)
+        let height = max(rows, 8)
+        var footer: [(text: String, role: ThemeRole)] = [(String(repeating: "─", count: width), .secondary)]
+        // Captions: up to a quarter of the screen (at least 2 rows), the newest first in priority.
+        let captionRows = max(2, height / 4)
+        var captionLines: [String] = []
+        for caption in captions.reversed() {
+            let wrapped = TextWrap.wrap("» " + Sanitizer.sanitizeLine(caption), width: width).map(\.text)
+            if captionLines.count + wrapped.count > captionRows {
+                if captionLines.isEmpty { captionLines = Array(wrapped.prefix(captionRows)) }
+                break
+            }
+            captionLines = wrapped + captionLines
+        }
+        footer += captionLines.map { ($0, ThemeRole.text) }
+        let bottom = commandLine.map { ":" + Sanitizer.sanitizeLine($0) + "▏" } ?? keyHelp
+        footer += TextWrap.wrap(bottom, width: width).suffix(2).map { ($0.text, commandLine == nil ? ThemeRole.secondary : ThemeRole.focus) }
+        let screenLines = ScreenRenderer.render(screen, focus: focusedID, options: options, width: width, height: max(4, height - footer.count)).lines
+        let builder = Builder(options: options, width: width, focus: nil)
+        return Array((screenLines + footer.map { builder.encodeLine($0.text, role: $0.role) }).prefix(height))
+    }
+}
+
+extension Builder {
+    /// One line of text in a role, encoded like the screen's lines.
+    func encodeLine(_ text: String, role: ThemeRole) -> String {
+        encodeRow(Row(spans: [Span(text: text, role: role)]))
+    }
+}

@@ -1,0 +1,42 @@
+/// Something the session asks the shell to do. Data only: tests assert on it.
+public enum Effect: Sendable, Hashable {
+    /// Say this (through the announcement queue) and print it as a caption.
+    case speak(Utterance)
+    /// Print a caption without speaking it through the queue (the story sentence being heard).
+    case caption(String)
+    /// Read `story` aloud from word index `fromWord` with `settings`; in step mode, one sentence.
+    case narrate(storyID: String, fromWord: Int, settings: SpeechSettings, stepMode: Bool)
+    /// Pause the narration where it is (the shell keeps no position: the session does).
+    case pauseNarration
+    case stopNarration
+    /// The reading speed changed while reading.
+    case changeSpeech(SpeechSettings)
+    /// Speak a sample with these settings (the settings screen's preview).
+    case preview(SpeechSettings, text: String)
+    /// Draw the screen again.
+    case render
+    case save(StoreChange)
+    /// Check a PIN (the shell asks the store) and answer with `Input.pinChecked`.
+    case checkPIN(String)
+    case exit
+}
+
+/// What the narration reports back to the session.
+public enum NarrationEvent: Sendable, Hashable {
+    case sentenceStarted(Int)
+    /// Word `index` (into `Story.words`) is being heard now.
+    case word(Int)
+    case sentenceFinished(Int)
+    case finished
+}
+
+/// Something that happened: a key, a typed line, narration progress, a resize.
+public enum Input: Sendable, Hashable {
+    case key(Key)
+    case command(Command)
+    /// A line that did not parse: the session speaks the explanation.
+    case invalid(String)
+    case narration(NarrationEvent)
+    case resize(columns: Int, rows: Int)
+    case pinChecked(Bool)
+}

@@ -1,0 +1,319 @@
+import Foundation
+
+/// Screens are functions from the state to an element tree.
+public enum Screens {
+    public static func screen(for state: State, catalog: StoryCatalog) -> Screen {
+        switch state.route {
+        case .profiles: profiles(state)
+        case .library: library(state, catalog: catalog)
+        case .story(let id): story(state, entry: catalog.entry(id: id), story: state.reader?.story.id == id ? state.reader?.story : catalog.story(id: id))
+        case .reader: reader(state)
+        case .profileForm: profileForm(state)
+        case .settings: settings(state)
+        case .help: help(state)
+        case .pinPrompt: pinPrompt(state)
+        }
+    }
+
+    static func warningElement(_ state: State) -> [AccessibilityElement] {
+        guard let warning = state.warning else { return [] }
+        return [AccessibilityElement(id: "warning", label: "Problem: " + warning, traits: [.staticText, .warning], sortPriority: 10)]
+    }
+
+    // MARK: Profiles
+
+    static func profiles(_ state: State) -> Screen {
+        let count = state.snapshot.profiles.count
+        var elements: [AccessibilityElement] = [
+            AccessibilityElement(id: "heading", label: "Who is reading?", value: count == 1 ? "1 profile" : "\(count) profiles", traits: .header),
+        ]
+        for profile in state.snapshot.profiles {
+            var facts: [String] = []
+            if let age = profile.age { facts.append("age \(age)") }
+            if !profile.interests.isEmpty { facts.append("likes " + profile.interests.joined(separator: " and ")) }
+            elements.append(AccessibilityElement(
+                id: "profile-" + profile.name, label: profile.name, value: facts.isEmpty ? nil : facts.joined(separator: ", "),
+                hint: "Press Enter to read as \(profile.name).",
+                traits: state.profileName == profile.name ? [.button, .selected] : .button))
+        }
+        if !state.options.isLocked {
+            elements.append(AccessibilityElement(id: "new-profile", label: "New profile", hint: "Press Enter to make a profile.", traits: .button))
+        }
+        elements.append(AccessibilityElement(id: "guest", label: "Read without a profile", hint: "Press Enter to go to the library.", traits: .button))
+        return Screen(kind: .profiles, title: "Profiles", elements: warningElement(state) + elements)
+    }
+
+    // MARK: Library
+
+    /// The library's sections: the profile's interests first, then by age band.
+    static func sections(_ state: State, catalog: StoryCatalog) -> [(id: String, title: String, entries: [StoryEntry])] {
+        let profile = state.profile
+        var remaining = catalog.entries.filter { entry in
+            guard let age = profile.age, let ages = entry.ages else { return true }
+            return ages.contains(age)
+        }
+        var sections: [(id: String, title: String, entries: [StoryEntry])] = []
+        let favourites = remaining.filter { state.reading($0.id).isFavourite }
+        if !favourites.isEmpty { sections.append(("favourites", "Favourites", favourites)) }
+        for interest in profile.interests {
+            let matching = remaining.filter { $0.tags.contains(interest) }
+            guard !matching.isEmpty else { continue }
+            sections.append(("interest-" + interest, interest.prefix(1).uppercased() + interest.dropFirst(), matching))
+            remaining.removeAll { matching.contains($0) }
+        }
+        if !profile.interests.isEmpty {
+            if !remaining.isEmpty { sections.append(("more", "More stories", remaining)) }
+            return sections
+        }
+        let bands = Dictionary(grouping: remaining) { $0.ages }
+        for band in bands.keys.sorted(by: { ($0?.lower ?? 99, $0?.upper ?? 99) < ($1?.lower ?? 99, $1?.upper ?? 99) }) {
+            let title = band.map { $0.lower == $0.upper ? "Age \($0.lower)" : "Ages \($0.lower) to \($0.upper)" } ?? "All ages"
+            sections.append(("ages-" + (band?.description ?? "all"), title, bands[band] ?? []))
+        }
+        return sections
+    }
+
+    public static func readCountText(_ count: Int) -> String {
+        switch count {
+        case 0: "not read yet"
+        case 1: "read once"
+        default: "read \(count) times"
+        }
+    }
+
+    static func library(_ state: State, catalog: StoryCatalog) -> Screen {
+        let profile = state.profile
+        var elements: [AccessibilityElement] = [
+            AccessibilityElement(id: "switch-profile", label: "Profile: \(profile.name)",
+                                 hint: "Press Enter to change profile.", traits: .button, sortPriority: 0),
+        ]
+        let sections = sections(state, catalog: catalog)
+        for section in sections {
+            let cards = section.entries.map { entry -> AccessibilityElement in
+                let reading = state.reading(entry.id)
+                var value = readCountText(reading.readCount)
+                if reading.isFavourite { value += ", favourite" }
+                if reading.position != nil { value += ", started" }
+                let details = AccessibilityElement(id: section.id + "/" + entry.id + "/ages", label: entry.ages.map { "ages \($0.lower) to \($0.upper)" } ?? "all ages")
+                return AccessibilityElement(
+                    id: section.id + "/" + entry.id, label: "Story: \(entry.title)", value: value, hint: "Press Enter to open.",
+                    traits: .button,
+                    customActions: [CustomAction(id: "read", name: "Read"),
+                                    CustomAction(id: "save", name: reading.isFavourite ? "Remove from favourites" : "Save to favourites")],
+                    combinesChildren: true, children: [details])
+            }
+            elements.append(AccessibilityElement(
+                id: section.id, label: section.title,
+                value: section.entries.count == 1 ? "contains 1 story" : "contains \(section.entries.count) stories",
+                traits: .header, children: cards))
+        }
+        if sections.isEmpty {
+            elements.append(AccessibilityElement(id: "empty", label: "No stories here yet", hint: "Add stories with storyreader import.", traits: .staticText))
+        }
+        elements.append(AccessibilityElement(id: "settings", label: "Settings", hint: "Press Enter to change voice, speed and text size.", traits: .button))
+        elements.append(AccessibilityElement(id: "help", label: "Help", hint: "Press Enter to learn the keys.", traits: .button))
+        let count = sections.reduce(0) { $0 + $1.entries.count }
+        return Screen(kind: .library, title: "Library, \(count == 1 ? "1 story" : "\(count) stories")", elements: warningElement(state) + elements)
+    }
+
+    // MARK: Story
+
+    static func minutes(words: Int, rate: Int) -> String {
+        let minutes = max(1, Int((Double(words) / Double(max(rate, 1))).rounded()))
+        return minutes == 1 ? "about 1 minute" : "about \(minutes) minutes"
+    }
+
+    static func story(_ state: State, entry: StoryEntry?, story: Story?) -> Screen {
+        guard let entry else {
+            return Screen(kind: .story, title: "Story not found", elements: [
+                AccessibilityElement(id: "missing", label: "This story is no longer in the library", traits: .staticText)])
+        }
+        let reading = state.reading(entry.id)
+        var elements: [AccessibilityElement] = [
+            AccessibilityElement(id: "title", label: entry.title, value: readCountText(reading.readCount), traits: .header),
+        ]
+        if let author = entry.author { elements.append(AccessibilityElement(id: "author", label: "by \(author)")) }
+        let pages = entry.pages == 1 ? "1 page" : "\(entry.pages) pages"
+        elements.append(AccessibilityElement(
+            id: "length", label: "Length", value: "\(entry.words) words, \(minutes(words: entry.words, rate: state.profile.speech.rate)), \(pages)"))
+        if let summary = entry.summary { elements.append(AccessibilityElement(id: "summary", label: summary)) }
+        var actions: [AccessibilityElement] = [
+            AccessibilityElement(id: "read", label: "Read", hint: "Press Enter to read from the beginning.", traits: .button),
+        ]
+        if let position = reading.position, let story {
+            actions.append(AccessibilityElement(id: "resume", label: "Resume",
+                value: "from " + pageText(story: story, word: position), hint: "Press Enter to go on where you stopped.",
+                traits: .button))
+        }
+        actions.append(AccessibilityElement(
+            id: "save", label: reading.isFavourite ? "Remove from favourites" : "Save to favourites",
+            hint: "Press Enter to change.", traits: .button))
+        elements.append(contentsOf: actions)
+        if let story {
+            for (index, picture) in story.pictures.enumerated() {
+                elements.append(AccessibilityElement(id: "picture-\(index)", label: "Picture: " + picture.text, traits: .image, content: .picture(art: nil)))
+            }
+        }
+        return Screen(kind: .story, title: entry.title, elements: elements)
+    }
+
+    // MARK: Reader
+
+    /// "page 2 of 5" for the word `word`.
+    public static func pageText(story: Story, word: Int) -> String {
+        let page = pageIndex(story: story, word: word)
+        return "page \(page + 1) of \(story.pages.count)"
+    }
+
+    static func pageIndex(story: Story, word: Int) -> Int {
+        let words = story.words
+        guard !words.isEmpty else { return 0 }
+        let offset = words[min(max(word, 0), words.count - 1)].range.start
+        return story.pages.lastIndex { ($0.blocks.first?.range.start ?? 0) <= offset } ?? 0
+    }
+
+    static func reader(_ state: State) -> Screen {
+        guard let reader = state.reader else {
+            return Screen(kind: .reader, title: "Reader", elements: [AccessibilityElement(id: "none", label: "Nothing is being read")])
+        }
+        let story = reader.story
+        let words = story.words
+        let current = words.isEmpty ? nil : words[min(max(reader.wordIndex, 0), words.count - 1)]
+        let page = story.pages[min(pageIndex(story: story, word: reader.wordIndex), max(story.pages.count - 1, 0))]
+        let playing = reader.status == .playing
+        let status: String = switch reader.status {
+        case .playing: "reading"
+        case .paused: "paused"
+        case .stopped: "stopped"
+        case .finished: "finished"
+        }
+        var elements: [AccessibilityElement] = [
+            AccessibilityElement(id: "title", label: story.title, traits: .header, sortPriority: 2),
+            AccessibilityElement(id: "progress", label: "Progress", value: pageText(story: story, word: reader.wordIndex) + ", " + status,
+                                 traits: [.staticText, .updatesFrequently], sortPriority: 2),
+        ]
+        for (index, block) in page.blocks.enumerated() {
+            let highlight: TextRange? = current.flatMap { word in
+                block.range.contains(word.range.start) ? word.range.shifted(by: -block.range.start) : nil
+            }
+            switch block.kind {
+            case .heading:
+                elements.append(AccessibilityElement(id: "block-\(index)", label: block.text, traits: .header,
+                    content: .readingText(text: block.text, highlight: highlight, emphasis: [])))
+            case .paragraph:
+                elements.append(AccessibilityElement(id: "block-\(index)", label: block.text, traits: .staticText,
+                    content: .readingText(text: block.text, highlight: highlight,
+                                          emphasis: block.emphasis.map { $0.shifted(by: -block.range.start) })))
+            case .picture:
+                elements.append(AccessibilityElement(id: "block-\(index)", label: "Picture: " + block.text, traits: .image, content: .picture(art: nil)))
+            }
+        }
+        let speech = state.profile.speech
+        let controls: [AccessibilityElement] = [
+            AccessibilityElement(id: "play", label: playing ? "Pause" : "Play", hint: playing ? "Press Enter to pause." : "Press Enter to read on.", traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "stop", label: "Stop", hint: "Press Enter to stop and go back.", traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "previous-sentence", label: "Previous sentence", traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "next-sentence", label: "Next sentence", traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "previous-paragraph", label: "Previous paragraph", traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "next-paragraph", label: "Next paragraph", traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "slower", label: "Slower", value: "\(speech.rate) words per minute", traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "faster", label: "Faster", value: "\(speech.rate) words per minute", traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "step", label: "Step mode", value: reader.stepMode ? "on" : "off",
+                                 hint: "In step mode each sentence waits for Enter.", traits: reader.stepMode ? [.button, .selected] : .button, sortPriority: 1),
+        ]
+        elements.append(contentsOf: controls)
+        return Screen(kind: .reader, title: "Reading \(story.title)", elements: elements)
+    }
+
+    // MARK: Profile form
+
+    static func profileForm(_ state: State) -> Screen {
+        let draft = state.form ?? ProfileDraft(knownInterests: [])
+        var elements: [AccessibilityElement] = [
+            AccessibilityElement(id: "heading", label: draft.editing == nil ? "New profile" : "Edit profile", traits: .header),
+        ]
+        for field in ProfileDraft.Field.allCases {
+            let value = draft.value(field)
+            elements.append(AccessibilityElement(
+                id: "field-" + field.rawValue, label: field.label, value: value.isEmpty ? "empty" : value,
+                hint: field == .interests ? field.hint + " Known: " + draft.knownInterests.joined(separator: ", ") + "." : field.hint,
+                traits: .textField, content: .field(text: value, cursor: value.count)))
+        }
+        elements.append(AccessibilityElement(id: "save", label: "Save profile", hint: "Press Enter to save.", traits: .button))
+        elements.append(AccessibilityElement(id: "cancel", label: "Cancel", hint: "Press Enter to leave without saving.", traits: .button))
+        return Screen(kind: .profileForm, title: draft.editing == nil ? "New profile" : "Edit profile", elements: warningElement(state) + elements)
+    }
+
+    // MARK: Settings
+
+    static let voices: [String?] = [nil, "en", "en-us", "en+f3", "es", "fr", "de"]
+
+    public static func settingValue(_ setting: SettingName, _ profile: ProfileRecord) -> String {
+        switch setting {
+        case .voice: profile.speech.voice ?? "the story's language"
+        case .rate: "\(profile.speech.rate) words per minute"
+        case .pitch: "\(profile.speech.pitch)"
+        case .volume: "\(profile.speech.volume)"
+        case .textSize: profile.textSize.rawValue
+        case .motion: profile.motion.rawValue
+        case .theme: profile.theme.rawValue
+        case .hints: profile.hints ? "on" : "off"
+        }
+    }
+
+    static func settings(_ state: State) -> Screen {
+        let profile = state.profile
+        var elements: [AccessibilityElement] = [
+            AccessibilityElement(id: "heading", label: "Settings for \(profile.name)", traits: .header),
+        ]
+        for setting in SettingName.allCases {
+            elements.append(AccessibilityElement(
+                id: "setting-" + setting.rawValue, label: setting.spokenName, value: settingValue(setting, profile),
+                hint: "Left and Right arrows change it.", traits: .adjustable))
+        }
+        if state.snapshot.pinIsSet {
+            elements.append(AccessibilityElement(id: "pin", label: "Parental PIN", value: "set", traits: .staticText))
+        }
+        elements.append(AccessibilityElement(id: "done", label: "Done", hint: "Press Enter to go back.", traits: .button))
+        return Screen(kind: .settings, title: "Settings", elements: elements)
+    }
+
+    static func pinPrompt(_ state: State) -> Screen {
+        let count = state.pinEntry.count
+        return Screen(kind: .pinPrompt, title: "Parental PIN", elements: warningElement(state) + [
+            AccessibilityElement(id: "pin", label: "PIN", value: count == 1 ? "1 digit entered" : "\(count) digits entered",
+                                 hint: "Type the PIN, then press Enter.", traits: .textField, content: .field(text: String(repeating: "•", count: count), cursor: count)),
+        ])
+    }
+
+    // MARK: Help
+
+    public static let keyHelp: [(keys: String, does: String)] = [
+        ("Tab, Down or Right arrow", "next item"),
+        ("Shift Tab, Up or Left arrow", "previous item"),
+        ("Enter or Space", "press the focused item"),
+        ("Escape", "go back"),
+        ("h", "next heading; capital H, previous heading"),
+        ("a letter", "jump to the next item starting with it"),
+        ("?", "help"),
+        (":", "type a command, like read lighthouse; Up arrow for earlier commands, Tab to complete"),
+        ("[ and ]", "previous and next sentence while reading"),
+        ("{ and }", "previous and next paragraph while reading"),
+        ("- and +", "slower and faster"),
+        ("Control W", "where am I"),
+        ("Control Q", "quit"),
+    ]
+
+    static func help(_ state: State) -> Screen {
+        var elements: [AccessibilityElement] = [AccessibilityElement(id: "keys", label: "Keys", traits: .header)]
+        for (index, entry) in keyHelp.enumerated() {
+            elements.append(AccessibilityElement(id: "key-\(index)", label: entry.keys, value: entry.does))
+        }
+        elements.append(AccessibilityElement(id: "commands", label: "Commands", traits: .header))
+        elements.append(AccessibilityElement(id: "command-list", label: "Type a command and press Enter",
+            value: Command.names.filter { !["jump", "type"].contains($0) }.joined(separator: ", ")))
+        elements.append(AccessibilityElement(id: "learn", label: "Learn mode", value: state.isLearning ? "on" : "off",
+            hint: "Press Enter, then any key to hear what it does. Escape leaves.", traits: .button, sortPriority: 1))
+        return Screen(kind: .help, title: "Help", elements: elements)
+    }
+}

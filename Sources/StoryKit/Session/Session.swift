@@ -1,0 +1,360 @@
+import Foundation
+
+/// The app as a state machine: `handle` turns an input into a new state and effects.
+///
+/// No I/O happens here: the shell reads keys and lines, performs the effects (speech, captions,
+/// drawing, saving) and feeds narration progress back as inputs.
+public struct Session: Sendable {
+    public internal(set) var state: State
+    public let catalog: StoryCatalog
+
+    public init(catalog: StoryCatalog, snapshot: SessionSnapshot, options: SessionOptions = SessionOptions(), profile: String? = nil) {
+        self.catalog = catalog
+        state = State(snapshot: snapshot, options: options)
+        if let profile, let found = findProfile(profile) {
+            state.profileName = found.name
+            state.stack = [.library]
+        }
+    }
+
+    /// The screen as it is now.
+    public var screen: Screen { Screens.screen(for: state, catalog: catalog) }
+
+    /// The element with focus.
+    public var focusedElement: AccessibilityElement? { FocusEngine(screen: screen).element(id: state.focusedID) }
+
+    /// What is said when the program starts.
+    public mutating func start() -> [Effect] {
+        [.speak(Utterance("Magical Stories.", priority: .message))]
+            + announceScreen(prefix: state.profileName.map { "Hello \($0)." }) + [.render]
+    }
+
+    /// Handles one input.
+    public mutating func handle(_ input: Input) -> [Effect] {
+        let before = state
+        var effects: [Effect]
+        switch input {
+        case .key(let key): effects = handleKey(key)
+        case .command(let command): effects = handleCommand(command)
+        case .invalid(let message): effects = [speak(message, .important)]
+        case .narration(let event): effects = handleNarration(event)
+        case .resize(let columns, let rows):
+            state.options.columns = columns
+            state.options.rows = rows
+            effects = []
+        case .pinChecked(let correct): effects = pinChecked(correct)
+        }
+        if state != before, !effects.contains(.render) { effects.append(.render) }
+        return effects
+    }
+
+    // MARK: - Speaking
+
+    func speak(_ text: String, _ priority: AnnouncementPriority = .text) -> Effect {
+        .speak(Utterance(text, priority: priority))
+    }
+
+    var hints: Bool { state.profile.hints }
+
+    /// Focus moves to the screen's remembered or first meaningful element, and the screen is announced.
+    mutating func announceScreen(prefix: String? = nil) -> [Effect] {
+        let screen = self.screen
+        let engine = FocusEngine(screen: screen)
+        let focused = engine.element(id: state.focusedID) ?? engine.firstMeaningful
+        state.focusedID = focused?.id
+        var text = (prefix.map { $0 + " " } ?? "") + SpokenForm.finish(screen.title)
+        if let focused { text += " " + SpokenForm.describe(focused, hints: hints) }
+        return [speak(text)]
+    }
+
+    mutating func push(_ route: Route) -> [Effect] {
+        state.warning = nil
+        state.stack.append(route)
+        state.focus[route.focusKey] = state.focus[route.focusKey].flatMap { id in
+            FocusEngine(screen: screen).element(id: id) == nil ? nil : id
+        }
+        return announceScreen()
+    }
+
+    mutating func goBack() -> [Effect] {
+        var effects: [Effect] = []
+        if state.route == .reader { effects += leaveReader(stopping: true) }
+        if state.route == .pinPrompt { state.pinEntry = "" }
+        state.warning = nil
+        guard state.stack.count > 1 else {
+            return effects + [speak(state.route == .library ? "This is the library, the first screen." : "This is the first screen.")]
+        }
+        state.stack.removeLast()
+        return effects + announceScreen()
+    }
+
+    mutating func goHome() -> [Effect] {
+        var effects: [Effect] = []
+        if state.stack.contains(.reader) { effects += leaveReader(stopping: true) }
+        state.warning = nil
+        state.stack = [.library]
+        return effects + announceScreen()
+    }
+
+    mutating func moveFocus(_ move: FocusMove) -> [Effect] {
+        switch move {
+        case .moved(let element):
+            state.focusedID = element.id
+            if element.id != "warning" { state.warning = state.warning.flatMap { state.route == .profileForm ? $0 : nil } }
+            return [speak(SpokenForm.describe(element, hints: hints))]
+        case .endOfScreen: return [speak("End of screen.")]
+        case .top: return [speak("Top.")]
+        case .empty: return [speak("Nothing here.")]
+        }
+    }
+
+    func whereAmI() -> [Effect] {
+        let screen = self.screen
+        let engine = FocusEngine(screen: screen)
+        var text = "You are on \(SpokenForm.finish(screen.title))"
+        if let index = engine.index(of: state.focusedID) {
+            text += " Item \(index + 1) of \(engine.order.count): " + SpokenForm.describe(engine.order[index], hints: false)
+        }
+        if let reader = state.reader, state.route != .reader, reader.status == .playing || reader.status == .paused {
+            text += " Reading \(reader.story.title), \(reader.status == .playing ? "playing" : "paused")."
+        }
+        return [speak(text)]
+    }
+
+    // MARK: - Keys
+
+    mutating func handleKey(_ key: Key) -> [Effect] {
+        if state.isLearning {
+            if key == .escape {
+                state.isLearning = false
+                return [speak("Learn mode off.", .message)]
+            }
+            return [speak(KeyHelp.describe(key, route: state.route))]
+        }
+        if state.route == .pinPrompt {
+            switch key {
+            case .character(let character) where character.isNumber:
+                if state.pinEntry.count < 8 { state.pinEntry.append(character) }
+                return [speak(state.pinEntry.count == 1 ? "1 digit entered." : "\(state.pinEntry.count) digits entered.")]
+            case .backspace:
+                if !state.pinEntry.isEmpty { state.pinEntry.removeLast() }
+                return [speak("\(state.pinEntry.count) digits entered.")]
+            case .enter: return [.checkPIN(state.pinEntry)]
+            default: break
+            }
+        }
+        if let focused = focusedElement, focused.traits.contains(.textField), state.route == .profileForm,
+           let field = ProfileDraft.Field(rawValue: String(focused.id.dropFirst("field-".count))) {
+            switch key {
+            case .character(let character):
+                state.form?.values[field, default: ""].append(character)
+                return [speak(String(character), .notification)]
+            case .space:
+                state.form?.values[field, default: ""].append(" ")
+                return [speak("space", .notification)]
+            case .backspace:
+                let removed = state.form?.values[field]?.popLast()
+                return [speak(removed.map { "\($0) deleted" } ?? "Empty.", .notification)]
+            case .enter:
+                return handleCommand(.next)
+            default: break
+            }
+        }
+        guard let command = KeyHelp.command(for: key, focused: focusedElement, route: state.route) else {
+            if case .character(let character) = key, character.isLetter || character.isNumber {
+                return handleCommand(.jump(character))
+            }
+            return [speak("\(key.description) does nothing here. Press question mark for help.", .notification)]
+        }
+        return handleCommand(command)
+    }
+
+    // MARK: - Commands
+
+    mutating func handleCommand(_ command: Command) -> [Effect] {
+        if state.options.isLocked, !state.options.allowedCommands.contains(command.name) {
+            return [speak("That is not available here.", .message)]
+        }
+        if state.isLearning {
+            if command == .back { return handleKey(.escape) }
+            if command == .quit { state.isLearning = false; return handleCommand(.quit) }
+            return [speak("\(command.name): \(Command.summaries[command.name] ?? "a command").")]
+        }
+        let engine = FocusEngine(screen: screen)
+        switch command {
+        case .next: return moveFocus(engine.next(after: state.focusedID))
+        case .previous: return moveFocus(engine.previous(before: state.focusedID))
+        case .nextHeading: return moveFocus(engine.nextHeading(after: state.focusedID))
+        case .previousHeading: return moveFocus(engine.previousHeading(before: state.focusedID))
+        case .jump(let letter):
+            guard let found = engine.jump(to: letter, after: state.focusedID) else {
+                return [speak("Nothing starts with \(String(letter).uppercased()).")]
+            }
+            return moveFocus(.moved(found))
+        case .activate: return activate()
+        case .back: return goBack()
+        case .home: return goHome()
+        case .whereAmI: return whereAmI()
+        case .read(let name):
+            if name.isEmpty { return [speak("read needs a story's name: for example, read lighthouse.", .important)] }
+            switch catalog.resolve(name) {
+            case .success(let entry): return startReading(entry.id, fromWord: 0)
+            case .failure(let error): return [speak(SpokenForm.finish(error.spoken), .important)]
+            }
+        case .pause: return pause()
+        case .resume: return resume()
+        case .stop:
+            guard state.reader != nil, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
+            return stopReading()
+        case .faster, .slower: return changeRate(faster: command == .faster)
+        case .nextSentence: return moveInStory(bySentence: 1)
+        case .previousSentence: return moveInStory(bySentence: -1)
+        case .nextParagraph: return moveInStory(byParagraph: 1)
+        case .previousParagraph: return moveInStory(byParagraph: -1)
+        case .stepMode: return toggleStepMode()
+        case .set(let name, let value): return set(name, value)
+        case .increase, .decrease:
+            guard let focused = focusedElement, focused.id.hasPrefix("setting-"),
+                  let setting = SettingName(rawValue: String(focused.id.dropFirst("setting-".count))) else {
+                return [speak("Move to a setting first.")]
+            }
+            return adjust(setting, up: command == .increase)
+        case .type(let text): return type(text)
+        case .profile(let name):
+            if name.isEmpty { return push(.profiles) }
+            guard let found = findProfile(name) else {
+                let names = state.snapshot.profiles.map(\.name)
+                return [speak("There is no profile called \(Sanitizer.sanitizeLine(name)). " +
+                              (names.isEmpty ? "Make one from the profiles screen." : "Profiles: \(names.joined(separator: ", ")).") , .important)]
+            }
+            return choose(profile: found.name)
+        case .settings: return openSettings()
+        case .help:
+            if state.route == .help { return announceScreen() }
+            return push(.help)
+        case .learn:
+            var effects: [Effect] = []
+            if state.route != .help { effects += push(.help) }
+            state.isLearning = true
+            return effects + [speak("Learn mode. Press any key to hear what it does. Escape leaves.", .message)]
+        case .quit:
+            var effects: [Effect] = []
+            if state.reader != nil { effects += leaveReader(stopping: true) }
+            state.hasQuit = true
+            return effects + [speak("Goodbye.", .message), .exit]
+        case .wait: return []
+        }
+    }
+
+    func findProfile(_ name: String) -> ProfileRecord? {
+        let folded = name.trimmingCharacters(in: .whitespaces).lowercased()
+        let profiles = state.snapshot.profiles
+        return profiles.first { $0.name.lowercased() == folded }
+            ?? { let prefixed = profiles.filter { $0.name.lowercased().hasPrefix(folded) }; return prefixed.count == 1 ? prefixed[0] : nil }()
+    }
+
+    mutating func choose(profile name: String?) -> [Effect] {
+        var effects: [Effect] = []
+        if state.reader != nil { effects += leaveReader(stopping: true) }
+        state.profileName = name
+        state.stack = [.library]
+        state.focus["library"] = nil
+        state.warning = nil
+        return effects + announceScreen(prefix: name.map { "Hello \($0)." } ?? "Reading without a profile.")
+    }
+
+    mutating func openSettings() -> [Effect] {
+        if state.route == .settings { return announceScreen() }
+        if state.snapshot.pinIsSet, !state.settingsUnlocked {
+            state.pinEntry = ""
+            return push(.pinPrompt)
+        }
+        return push(.settings)
+    }
+
+    mutating func pinChecked(_ correct: Bool) -> [Effect] {
+        state.pinEntry = ""
+        guard state.route == .pinPrompt else { return [] }
+        if correct {
+            state.settingsUnlocked = true
+            state.stack.removeLast()
+            return push(.settings)
+        }
+        state.warning = "That PIN is not right. Try again."
+        return [speak("That PIN is not right. Try again.", .important)]
+    }
+
+    // MARK: - Activate
+
+    mutating func activate() -> [Effect] {
+        guard let focused = focusedElement else { return [speak("Nothing is focused.")] }
+        let id = focused.id
+        switch state.route {
+        case .profiles:
+            if id == "new-profile" { return openForm(editing: nil) }
+            if id == "guest" { return choose(profile: nil) }
+            if id.hasPrefix("profile-") { return choose(profile: String(id.dropFirst("profile-".count))) }
+        case .library:
+            if id == "switch-profile" { return push(.profiles) }
+            if id == "settings" { return openSettings() }
+            if id == "help" { return push(.help) }
+            if let slash = id.firstIndex(of: "/") { return push(.story(String(id[id.index(after: slash)...]))) }
+        case .story(let storyID):
+            if id == "read" { return startReading(storyID, fromWord: 0) }
+            if id == "resume" { return startReading(storyID, fromWord: state.reading(storyID).position ?? 0) }
+            if id == "save" { return toggleFavourite(storyID) }
+        case .reader:
+            switch id {
+            case "play": return state.reader?.status == .playing ? pause() : resume()
+            case "stop": return stopReading()
+            case "previous-sentence": return moveInStory(bySentence: -1)
+            case "next-sentence": return moveInStory(bySentence: 1)
+            case "previous-paragraph": return moveInStory(byParagraph: -1)
+            case "next-paragraph": return moveInStory(byParagraph: 1)
+            case "slower": return changeRate(faster: false)
+            case "faster": return changeRate(faster: true)
+            case "step": return toggleStepMode()
+            default: break
+            }
+        case .profileForm:
+            if id == "save" { return saveForm() }
+            if id == "cancel" { state.form = nil; return goBack() }
+            if focused.traits.contains(.textField) {
+                return [speak("Editing \(focused.label). Type, then press Enter. On a script, use: type and the text.")]
+            }
+        case .settings:
+            if id == "done" { return goBack() }
+            if let setting = SettingName(rawValue: String(id.dropFirst("setting-".count))) { return adjust(setting, up: true) }
+        case .help:
+            if id == "learn" { return handleCommand(.learn) }
+        case .pinPrompt:
+            return [.checkPIN(state.pinEntry)]
+        }
+        return [speak(SpokenForm.describe(focused, hints: false))]
+    }
+
+    mutating func toggleFavourite(_ storyID: String) -> [Effect] {
+        let now = !state.reading(storyID).isFavourite
+        let change = StoreChange.setFavourite(profile: state.profile.name, story: storyID, now)
+        state.snapshot.apply(change)
+        let title = catalog.entry(id: storyID)?.title ?? storyID
+        var effects: [Effect] = [speak(now ? "\(title) saved to favourites." : "\(title) removed from favourites.", .message)]
+        if state.profileName != nil { effects.append(.save(change)) }
+        if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: false))) }
+        return effects
+    }
+}
+
+extension StoryLookupError {
+    /// The error worded for speech (no ids in brackets).
+    var spoken: String {
+        switch self {
+        case .notFound(let name, let suggestions):
+            let base = "No story is called \(Sanitizer.sanitizeLine(name))"
+            return suggestions.isEmpty ? base + ". Type help, or go home to see the library."
+                : base + ". Did you mean " + suggestions.map(\.title).joined(separator: " or ") + "?"
+        case .ambiguous(let name, let matches):
+            return "\(Sanitizer.sanitizeLine(name)) matches \(matches.count) stories: " + matches.prefix(4).map(\.title).joined(separator: ", ") + ". Type more of the name."
+        }
+    }
+}

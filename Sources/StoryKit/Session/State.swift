@@ -1,0 +1,157 @@
+/// A screen on the navigation stack.
+public enum Route: Sendable, Hashable {
+    case profiles
+    case library
+    case story(String)
+    case reader
+    case profileForm
+    case settings
+    case help
+    case pinPrompt
+
+    /// The key focus is remembered by ("story" screens share one memory).
+    var focusKey: String {
+        switch self {
+        case .profiles: "profiles"
+        case .library: "library"
+        case .story(let id): "story-" + id
+        case .reader: "reader"
+        case .profileForm: "profileForm"
+        case .settings: "settings"
+        case .help: "help"
+        case .pinPrompt: "pin"
+        }
+    }
+}
+
+/// The story being read and where the narration is.
+public struct ReaderState: Sendable, Hashable {
+    public enum Status: Sendable, Hashable { case playing, paused, stopped, finished }
+    public var story: Story
+    /// The word being heard (an index into `story.words`).
+    public var wordIndex: Int
+    public var status: Status
+    public var stepMode: Bool
+    /// The narration stops after the sentence it is reading (step mode, or a sentence move while paused).
+    public var stopsAfterSentence: Bool = false
+
+    public init(story: Story, wordIndex: Int = 0, status: Status = .stopped, stepMode: Bool = false) {
+        self.story = story
+        self.wordIndex = wordIndex
+        self.status = status
+        self.stepMode = stepMode
+    }
+}
+
+/// Options fixed when the session starts (kiosk mode builds on these).
+public struct SessionOptions: Sendable, Hashable {
+    /// Locked: only the commands in `allowedCommands` work, and profile editing is off.
+    public var isLocked: Bool
+    /// Command words allowed when locked (see `Command.name`).
+    public var allowedCommands: Set<String>
+    public var columns: Int
+    public var rows: Int
+
+    public init(isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24) {
+        self.isLocked = isLocked
+        self.allowedCommands = allowedCommands
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// What a child may do in a locked session.
+    public static let childCommands: Set<String> = [
+        "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
+        "faster", "slower", "sentence", "paragraph", "step", "help", "learn", "wait", "jump", "increase", "decrease",
+    ]
+}
+
+/// The whole state of the program: a value.
+public struct State: Sendable, Hashable {
+    public var stack: [Route]
+    /// Focused element id per screen (`Route.focusKey`): restored when coming back.
+    public var focus: [String: String]
+    public var snapshot: SessionSnapshot
+    /// The profile reading now; nil is the guest.
+    public var profileName: String?
+    /// Settings used when no profile is chosen.
+    public var guest: ProfileRecord
+    public var reader: ReaderState?
+    public var form: ProfileDraft?
+    public var isLearning: Bool
+    /// A warning shown at the top of the screen until the next move (the form's mistakes).
+    public var warning: String?
+    public var pinEntry: String
+    public var settingsUnlocked: Bool
+    public var options: SessionOptions
+    public var hasQuit: Bool
+
+    public init(snapshot: SessionSnapshot, options: SessionOptions = SessionOptions()) {
+        stack = [.profiles]
+        focus = [:]
+        self.snapshot = snapshot
+        profileName = nil
+        guest = .guest
+        reader = nil
+        form = nil
+        isLearning = false
+        warning = nil
+        pinEntry = ""
+        settingsUnlocked = false
+        self.options = options
+        hasQuit = false
+    }
+
+    public var route: Route { stack.last ?? .library }
+
+    /// The profile in use (the guest when none is chosen).
+    public var profile: ProfileRecord {
+        get { profileName.flatMap { name in snapshot.profiles.first { $0.name == name } } ?? guest }
+        set {
+            if let name = profileName, let index = snapshot.profiles.firstIndex(where: { $0.name == name }) {
+                snapshot.profiles[index] = newValue
+            } else {
+                guest = newValue
+            }
+        }
+    }
+
+    public func reading(_ storyID: String) -> ReadingRecord {
+        snapshot.readings[profile.name]?[storyID] ?? ReadingRecord()
+    }
+
+    public var focusedID: String? {
+        get { focus[route.focusKey] }
+        set { focus[route.focusKey] = newValue }
+    }
+}
+
+/// The settings `set NAME VALUE` knows.
+public enum SettingName: String, Sendable, CaseIterable {
+    case voice, rate, pitch, volume
+    case textSize = "text-size"
+    case motion, theme, hints
+
+    public init?(loose: String) {
+        let folded = loose.lowercased().replacingOccurrences(of: "_", with: "-")
+        switch folded {
+        case "textsize", "text-size", "size", "text": self = .textSize
+        case "reduced-motion", "reducedmotion", "motion": self = .motion
+        case "speed": self = .rate
+        default: self.init(rawValue: folded)
+        }
+    }
+
+    public var spokenName: String {
+        switch self {
+        case .voice: "Voice"
+        case .rate: "Speed"
+        case .pitch: "Pitch"
+        case .volume: "Volume"
+        case .textSize: "Text size"
+        case .motion: "Reduced motion"
+        case .theme: "Theme"
+        case .hints: "Hints"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// `--text-size`, `--theme`, `--reduce-motion` and `--color`: how screens are drawn. Shared by
+/// every command that draws a screen (the REPL and `preview`).
+struct PresentationOptions: ParsableArguments {
+    @Option(name: .customLong("text-size"), help: ArgumentHelp(
+        "Text size: \(TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")). Default: the profile's, else large.",
+        valueName: "preset"))
+    var textSize: String?
+
+    @Option(help: ArgumentHelp(
+        "Colour theme: \(ThemeName.allCases.map(\.rawValue).joined(separator: ", ")). Default: the profile's, else default.",
+        valueName: "theme"))
+    var theme: String?
+
+    @Flag(name: .customLong("reduce-motion"), inversion: .prefixedNo, help: ArgumentHelp(
+        "Reduced motion: no animation, a steady cursor. Default: the profile's, else automatic (on without a terminal, with TERM=dumb, or when ACCESSIBLE is set)."))
+    var reduceMotion: Bool?
+
+    @Option(help: ArgumentHelp(
+        "Colour: auto (NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR and TERM=dumb are honoured), always or never. The flag beats the variables.",
+        valueName: "when"))
+    var color: String = "auto"
+
+    func validate() throws {
+        if let textSize, TextSizePreset(name: textSize) == nil {
+            throw ValidationError("--text-size \(textSize) is not a text size: use one of \(TextSizePreset.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let theme, ThemeName(rawValue: theme.lowercased()) == nil {
+            throw ValidationError("--theme \(theme) is not a theme: use one of \(ThemeName.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if ColorChoice(rawValue: color.lowercased()) == nil {
+            throw ValidationError("--color \(color) is not a choice: use auto, always or never")
+        }
+    }
+
+    /// The preset asked for, else `fallback` (the profile's).
+    func textSizePreset(default fallback: TextSizePreset = .default) -> TextSizePreset {
+        textSize.flatMap(TextSizePreset.init(name:)) ?? fallback
+    }
+
+    func themeName(default fallback: ThemeName = .default) -> ThemeName {
+        theme.flatMap { ThemeName(rawValue: $0.lowercased()) } ?? fallback
+    }
+
+    /// The motion preference: the flag, else `fallback` (the profile's, else auto).
+    func motionPreference(default fallback: MotionPreference = .auto) -> MotionPreference {
+        reduceMotion.map { $0 ? .on : .off } ?? fallback
+    }
+
+    func colorChoice() -> ColorChoice { ColorChoice(rawValue: color.lowercased()) ?? .auto }
+
+    /// Colour and escapes for standard output.
+    func terminalStyle(environment: [String: String] = ProcessInfo.processInfo.environment,
+                       isTTY: Bool = isatty(STDOUT_FILENO) == 1) -> TerminalStyle {
+        ColorSupport.style(environment: environment, isTTY: isTTY, choice: colorChoice())
+    }
+
+    func motionPolicy(default fallback: MotionPreference = .auto,
+                      environment: [String: String] = ProcessInfo.processInfo.environment,
+                      isTTY: Bool = isatty(STDOUT_FILENO) == 1) -> MotionPolicy {
+        MotionPolicy.resolve(motionPreference(default: fallback), environment: environment, isTTY: isTTY)
+    }
+}

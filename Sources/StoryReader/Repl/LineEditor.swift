@@ -1,0 +1,91 @@
+import StoryKit
+
+/// The `:` command line on a terminal: editing, history (Up/Down) and completion (Tab).
+struct LineEditor {
+    enum Outcome: Equatable {
+        case editing
+        case submitted(String)
+        case cancelled
+    }
+
+    private(set) var text = ""
+    private(set) var cursor = 0
+    private(set) var history: [String] = []
+    private var historyIndex: Int?
+    /// What Tab last offered (spoken and shown).
+    private(set) var message: String?
+
+    mutating func begin() {
+        text = ""
+        cursor = 0
+        historyIndex = nil
+        message = nil
+    }
+
+    mutating func handle(_ key: Key) -> Outcome {
+        message = nil
+        switch key {
+        case .enter:
+            let line = text
+            if !line.trimmingCharacters(in: .whitespaces).isEmpty, history.last != line { history.append(line) }
+            if history.count > 100 { history.removeFirst() }
+            return .submitted(line)
+        case .escape, .control("c"), .control("g"):
+            return .cancelled
+        case .backspace:
+            if cursor > 0 {
+                text.remove(at: text.index(text.startIndex, offsetBy: cursor - 1))
+                cursor -= 1
+            } else if text.isEmpty {
+                return .cancelled
+            }
+        case .delete:
+            if cursor < text.count { text.remove(at: text.index(text.startIndex, offsetBy: cursor)) }
+        case .left: cursor = max(0, cursor - 1)
+        case .right: cursor = min(text.count, cursor + 1)
+        case .home, .control("a"): cursor = 0
+        case .end, .control("e"): cursor = text.count
+        case .control("u"): text = ""; cursor = 0
+        case .up:
+            guard !history.isEmpty else { break }
+            let index = max(0, (historyIndex ?? history.count) - 1)
+            historyIndex = index
+            text = history[index]
+            cursor = text.count
+        case .down:
+            guard let index = historyIndex else { break }
+            if index + 1 < history.count {
+                historyIndex = index + 1
+                text = history[index + 1]
+            } else {
+                historyIndex = nil
+                text = ""
+            }
+            cursor = text.count
+        case .tab:
+            let options = CommandParser.completions(of: text)
+            if options.count == 1 {
+                text = options[0].hasSuffix(" ") ? options[0] : options[0] + " "
+                cursor = text.count
+            } else if options.count > 1 {
+                let common = options.dropFirst().reduce(options[0]) { String($0.commonPrefix(with: $1)) }
+                if common.count > text.count { text = common; cursor = text.count }
+                message = options.joined(separator: ", ")
+            } else {
+                message = "no completions"
+            }
+        case .space:
+            insert(" ")
+        case .character(let character):
+            insert(character)
+        default:
+            break
+        }
+        return .editing
+    }
+
+    private mutating func insert(_ character: Character) {
+        text.insert(character, at: text.index(text.startIndex, offsetBy: cursor))
+        cursor += 1
+    }
+}

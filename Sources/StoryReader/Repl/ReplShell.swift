@@ -1,0 +1,296 @@
+import Foundation
+import StoryKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The imperative shell around `Session`: reads keys or lines, performs effects, feeds narration
+/// progress back. Two modes: a terminal (raw keys, a drawn screen, a `:` command line) and plain
+/// lines (a pipe, a script, `TERM=dumb`: one command per line, every utterance a caption line,
+/// nothing redrawn).
+final class ReplShell {
+    private(set) var session: Session
+    let store: any SessionStore
+    let interactive: Bool
+    let narrator: Narrator
+    let speaker: Speaker
+    private var decoder = KeyDecoder()
+    private var lineEditor = LineEditor()
+    private var isEditingCommand = false
+    private var captions: [String] = []
+    private var needsRender = false
+    private var exitRequested = false
+    private var exitStatus: Int32 = 0
+    /// Sentences left before a scripted `wait N` returns (nil: to the end of the story).
+    private var waiting: (active: Bool, sentences: Int?) = (false, nil)
+    private var pendingLines: [String] = []
+    private var inputClosed = false
+    /// Where captions go without a terminal (standard output).
+    var printCaption: (String) -> Void = { line in
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    init(session: Session, store: any SessionStore, interactive: Bool, clock: Narrator.Clock) {
+        self.session = session
+        self.store = store
+        self.interactive = interactive
+        narrator = Narrator(clock: clock)
+        speaker = Speaker(clock: clock)
+        speaker.onStory = { [unowned self] running in
+            if running { self.narrator.run(now: monotonicNanoseconds()) } else { self.narrator.hold() }
+        }
+    }
+
+    // MARK: - Running
+
+    func run() throws -> Int32 {
+        TerminalMode.installSignalHandlers()
+        if interactive {
+            try TerminalMode.enterRaw()
+            let size = TerminalMode.size()
+            _ = session.handle(.resize(columns: size.columns, rows: size.rows))
+        }
+        defer { TerminalMode.restore() }
+        perform(session.start())
+        render()
+        while !exitRequested {
+            step()
+            render()
+        }
+        render()
+        return exitStatus
+    }
+
+    /// One turn of the loop: wait for input, a signal or a deadline, then handle what came.
+    private func step() {
+        let now = monotonicNanoseconds()
+        speaker.tick(now: now)
+        pumpNarration(now: now)
+        if exitRequested { return }
+        if !interactive, !waiting.active, !pendingLines.isEmpty {
+            handleLine(pendingLines.removeFirst())
+            render()
+            return
+        }
+        if !interactive, inputClosed, pendingLines.isEmpty, !waiting.active {
+            // End of the script: let a story being read finish, then leave.
+            if session.state.reader?.status == .playing, narrator.isLoaded {
+                waiting = (true, nil)
+                if narrator.clock == .virtual { driveWait() }
+                return
+            }
+            perform(session.handle(.command(.quit)))
+            return
+        }
+        var deadlines = [speaker.deadline, narrator.nextDeadline].compactMap { $0 }
+        if waiting.active, narrator.clock == .virtual { driveWait(); return }
+        if waiting.active, !narrator.isLoaded { waiting = (false, nil); return }
+        var timeout: Int32 = -1
+        if let nearest = deadlines.min() {
+            timeout = Int32(min(1000, max(0, (Int64(nearest) - Int64(now)) / 1_000_000 + 1)))
+        }
+        if decoder.hasPending { timeout = timeout < 0 ? KeyDecoder.escapeDelayMilliseconds : min(timeout, KeyDecoder.escapeDelayMilliseconds) }
+        deadlines.removeAll()
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0)]
+        if inputClosed || (waiting.active) { fds[0].fd = -1 }
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        for signal in TerminalMode.pendingSignals() { handle(signal: signal) }
+        if ready <= 0 {
+            if decoder.hasPending { handleKeys(decoder.flush()) }
+            return
+        }
+        if fds[0].revents != 0 {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(STDIN_FILENO, &buffer, buffer.count)
+            if count <= 0 {
+                if count < 0, errno == EINTR || errno == EAGAIN { return }
+                inputClosed = true
+                if interactive { perform(session.handle(.command(.quit))) }
+                return
+            }
+            let bytes = Array(buffer[0..<count])
+            if interactive {
+                handleKeys(decoder.feed(bytes))
+            } else {
+                receive(bytes)
+            }
+        }
+        render()
+    }
+
+    private var partialLine: [UInt8] = []
+
+    private func receive(_ bytes: [UInt8]) {
+        for byte in bytes {
+            if byte == 0x0A {
+                pendingLines.append(String(decoding: partialLine, as: UTF8.self))
+                partialLine = []
+            } else if byte != 0x0D {
+                partialLine.append(byte)
+            }
+        }
+    }
+
+    private func handle(signal: Int32) {
+        switch signal {
+        case SIGWINCH:
+            let size = TerminalMode.size()
+            perform(session.handle(.resize(columns: size.columns, rows: size.rows)))
+            needsRender = true
+            render()
+        default:
+            // SIGTERM, SIGHUP, SIGINT, SIGQUIT: keep the reading position, restore the terminal, leave.
+            perform(session.handle(.command(.quit)))
+            exitStatus = 128 + signal
+            exitRequested = true
+        }
+    }
+
+    // MARK: - Input
+
+    private func handleKeys(_ keys: [Key]) {
+        for key in keys where !exitRequested {
+            if isEditingCommand {
+                switch lineEditor.handle(key) {
+                case .editing:
+                    if let message = lineEditor.message { caption(message) }
+                case .cancelled:
+                    isEditingCommand = false
+                case .submitted(let line):
+                    isEditingCommand = false
+                    handleLine(line)
+                }
+                needsRender = true
+            } else if key == .character(":"), !session.state.isLearning {
+                isEditingCommand = true
+                lineEditor.begin()
+                needsRender = true
+            } else {
+                perform(session.handle(.key(key)))
+            }
+        }
+    }
+
+    private func handleLine(_ line: String) {
+        do {
+            guard let command = try CommandParser.parse(line) else { return }
+            if case .wait(let count) = command {
+                guard session.state.reader?.status == .playing, narrator.isLoaded else { return }
+                waiting = (true, count)
+                if narrator.clock == .virtual { driveWait() }
+                return
+            }
+            perform(session.handle(.command(command)))
+        } catch {
+            perform(session.handle(.invalid(error.description)))
+        }
+    }
+
+    /// Virtual time: the story runs until the wait is over, event by event.
+    private func driveWait() {
+        while waiting.active {
+            guard let event = narrator.takeEvent(now: monotonicNanoseconds(), force: true) else {
+                waiting = (false, nil)
+                break
+            }
+            deliver(event)
+        }
+    }
+
+    private func pumpNarration(now: UInt64) {
+        while let event = narrator.takeEvent(now: now, force: false) { deliver(event) }
+    }
+
+    private func deliver(_ event: NarrationEvent) {
+        if case .sentenceFinished = event, waiting.active, let left = waiting.sentences {
+            waiting.sentences = left - 1
+        }
+        if event == .finished {
+            narrator.stop()
+            speaker.storyFinished(now: monotonicNanoseconds())
+        }
+        perform(session.handle(.narration(event)))
+        if waiting.active, event == .finished || (waiting.sentences.map { $0 <= 0 } ?? false) || !narrator.isLoaded || !narrator.isRunning {
+            waiting = (false, nil)
+        }
+    }
+
+    // MARK: - Effects
+
+    func perform(_ effects: [Effect]) {
+        let now = monotonicNanoseconds()
+        for effect in effects {
+            switch effect {
+            case .speak(let utterance):
+                caption(utterance.text)
+                speaker.submit(utterance, now: now)
+            case .caption(let text):
+                caption(text)
+            case .narrate(let storyID, let fromWord, let settings, let stepMode):
+                guard let story = session.state.reader?.story, story.id == storyID else { break }
+                narrator.stop()
+                narrator.load(story: story, fromWord: fromWord, settings: settings, stepMode: stepMode)
+                speaker.submit(.story(story.title), now: now)
+            case .pauseNarration, .stopNarration:
+                narrator.stop()
+                speaker.storyStopped(now: now)
+                if waiting.active { waiting = (false, nil) }
+            case .changeSpeech(let settings):
+                if let reader = session.state.reader, narrator.isLoaded {
+                    let running = narrator.isRunning
+                    narrator.load(story: reader.story, fromWord: reader.wordIndex, settings: settings, stepMode: reader.stopsAfterSentence)
+                    if running { narrator.run(now: now) }
+                }
+            case .preview(_, let text):
+                caption("Preview: " + text)
+                speaker.submit(Utterance(text, priority: .text), now: now)
+            case .render:
+                needsRender = true
+            case .save(let change):
+                do {
+                    try store.apply(change)
+                } catch {
+                    let message = "Could not save: \(error). Your change is kept until you leave."
+                    caption(message)
+                    speaker.submit(Utterance(message, priority: .important), now: now)
+                }
+            case .checkPIN:
+                // The profile store (issue 4) checks PINs; until it is wired no PIN is accepted.
+                perform(session.handle(.pinChecked(false)))
+            case .exit:
+                exitRequested = true
+            }
+        }
+    }
+
+    private func caption(_ text: String) {
+        let line = Sanitizer.sanitizeLine(text)
+        if interactive {
+            captions.append(line)
+            if captions.count > 50 { captions.removeFirst(captions.count - 50) }
+            needsRender = true
+        } else {
+            printCaption(line)
+        }
+    }
+
+    // MARK: - Drawing
+
+    private func render() {
+        guard interactive, needsRender else { return }
+        needsRender = false
+        let options = session.state.options
+        let frame = PlainRenderer.Frame(
+            screen: session.screen, focusedID: session.state.focusedID, captions: captions,
+            commandLine: isEditingCommand ? lineEditor.text : nil,
+            columns: options.columns, rows: options.rows, styled: true)
+        let lines = PlainRenderer.lines(frame)
+        var output = "\u{1B}[H"
+        for (index, line) in lines.enumerated() {
+            output += line + "\u{1B}[K" + (index + 1 < lines.count ? "\r\n" : "")
+        }
+        output += "\u{1B}[J"
+        TerminalMode.write(output)
+    }
+}

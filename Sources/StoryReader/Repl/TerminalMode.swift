@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The terminal's settings as they were, restored on every way out (normal exit, error, signals).
+///
+/// Raw mode here: no echo, no canonical lines, ISIG off (Ctrl-C arrives as a key and quits
+/// cleanly), IXON off (Ctrl-S does not freeze the screen), IEXTEN off. Signals that end the
+/// program (SIGTERM, SIGHUP, SIGINT, SIGQUIT) and SIGWINCH are written to a pipe that the main
+/// loop watches ("self-pipe"); should the loop not get to it, the handler restores the terminal
+/// itself before the default action.
+enum TerminalMode {
+    /// The settings before raw mode (a global because a signal handler must reach it).
+    nonisolated(unsafe) static var saved = termios()
+    nonisolated(unsafe) static var isRaw = false
+    nonisolated(unsafe) static var signalPipe: (read: Int32, write: Int32) = (-1, -1)
+    /// What to write when leaving (show the cursor, leave the alternate screen).
+    static let leaveSequence = Array("\u{1B}[?25h\u{1B}[?1049l".utf8)
+    static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l"
+
+    /// Whether standard input and output are a terminal worth drawing on (`TERM=dumb` is not).
+    static func isInteractive() -> Bool {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        return isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && term != "dumb" && !term.isEmpty
+    }
+
+    /// Enters raw mode and the alternate screen.
+    static func enterRaw() throws {
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { throw UserFailure(message: "cannot read the terminal's settings") }
+        var raw = saved
+        raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
+        raw.c_oflag &= ~tcflag_t(OPOST)
+        raw.c_cflag |= tcflag_t(CS8)
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw UserFailure(message: "cannot put the terminal in raw mode") }
+        isRaw = true
+        atexit { TerminalMode.restore() }
+        write(enterSequence)
+    }
+
+    /// Restores the terminal (async-signal-safe: only write and tcsetattr).
+    static func restore() {
+        guard isRaw else { return }
+        isRaw = false
+        leaveSequence.withUnsafeBufferPointer { _ = Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+    }
+
+    static func write(_ text: String) {
+        var data = Array(text.utf8)
+        var offset = 0
+        while offset < data.count {
+            let written = data.withUnsafeMutableBufferPointer { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 { if errno == EINTR { continue }; return }
+            offset += written
+        }
+    }
+
+    /// Sends SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGWINCH to the self-pipe.
+    static func installSignalHandlers() {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return }
+        signalPipe = (fds[0], fds[1])
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        let handler: @convention(c) (Int32) -> Void = { signal in
+            var byte = UInt8(truncatingIfNeeded: signal)
+            _ = Glibc.write(TerminalMode.signalPipe.write, &byte, 1)
+        }
+        for signal in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGWINCH] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = handler
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(signal, &action, nil)
+        }
+        _ = Glibc.signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Signals received since last asked.
+    static func pendingSignals() -> [Int32] {
+        var signals: [Int32] = []
+        var byte: UInt8 = 0
+        while signalPipe.read >= 0, read(signalPipe.read, &byte, 1) == 1 { signals.append(Int32(byte)) }
+        return signals
+    }
+
+    /// Columns and rows: `COLUMNS`/`LINES` first (fixed widths for tests), then the terminal, then 80×24.
+    static func size() -> (columns: Int, rows: Int) {
+        let environment = ProcessInfo.processInfo.environment
+        var window = winsize()
+        let asked = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0
+        let columns = environment["COLUMNS"].flatMap(Int.init) ?? (asked && window.ws_col > 0 ? Int(window.ws_col) : 80)
+        let rows = environment["LINES"].flatMap(Int.init) ?? (asked && window.ws_row > 0 ? Int(window.ws_row) : 24)
+        return (max(columns, 20), max(rows, 5))
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// `storyreader` (no command): the accessible REPL.
+struct ReplCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Browse, choose and listen, with every step spoken and captioned (the default).",
+        discussion: """
+            On a terminal: arrows or Tab move, Enter or Space choose, Escape goes back, h jumps \
+            to the next heading, a letter to the next item starting with it, ? opens help, and : \
+            opens a command line (Up for history, Tab to complete).
+
+            Without a terminal (a pipe, a script, or TERM=dumb): one command per line, with or \
+            without ':' — next, prev, activate, back, home, heading, where, read STORY, pause, \
+            resume, stop, faster, slower, set NAME VALUE, profile NAME, help, learn, quit; and \
+            wait [N] to let the story go on (to its end, or N sentences). Every utterance is \
+            printed as one caption line; at the end of the input a story being read finishes.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "No sound: speech is captions only; without a terminal, time passes only at 'wait'.")
+    var noAudio = false
+
+    @Option(help: ArgumentHelp("Start as this profile.", valueName: "name"))
+    var profile: String?
+
+    func run() throws {
+        let library = global.loadLibrary()
+        let store = JSONSessionStore(url: global.dataDirectory().appendingPathComponent("session.json"))
+        let snapshot: SessionSnapshot
+        do {
+            snapshot = try store.load()
+        } catch {
+            throw UserFailure(message: "cannot read \(store.url.path): \(error.localizedDescription). Move it away to start afresh.")
+        }
+        let interactive = TerminalMode.isInteractive()
+        let size = TerminalMode.size()
+        let session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
+                              options: SessionOptions(columns: size.columns, rows: size.rows), profile: profile)
+        // No speech engine is wired yet: speech is silent, paced in real time unless --no-audio
+        // without a terminal (virtual time, for scripts).
+        let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
+        let shell = ReplShell(session: session, store: store, interactive: interactive, clock: clock)
+        let status = try shell.run()
+        if status != 0 { Foundation.exit(status) }
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+import StoryKit
+import StoryKitTestSupport
+
+/// A tmux server of its own (a unique socket), one 80×24 window running a shell script.
+struct TmuxSession {
+    let socket = "storyreader-test-\(getpid())-\(UUID().uuidString.prefix(6))"
+    let name = "repl"
+
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    /// Runs tmux; `capture` reads its output (never for the command that starts the server,
+    /// which would keep the pipe open for as long as the server lives).
+    @discardableResult
+    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        process.arguments = ["-L", socket] + arguments
+        process.standardError = FileHandle.nullDevice
+        guard capture else {
+            // Not waited for: the server it forks inherits Foundation's exit-watching descriptor,
+            // and waitUntilExit would wait for the server too. `start` polls has-session instead.
+            process.standardOutput = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            return ""
+        }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func start(script: String) throws {
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-s", name, "sh", "-c", script], capture: false)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !(try tmux(["list-sessions", "-F", "#{session_name}"]).contains(name)) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+
+    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
+
+    /// Waits (up to `seconds`) until the screen contains `text`; returns the screen.
+    @discardableResult
+    func waitFor(_ text: String, seconds: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if last.contains(text) { return last }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Issue.record("timed out waiting for «\(text)»; the screen was:\n\(last)")
+        return last
+    }
+
+    func kill() { _ = try? tmux(["kill-server"]) }
+}
+
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+struct ReplTmuxTests {
+    /// A script run in the pane: records `stty -a` before and after storyreader, and its pid and status.
+    func script(_ fixture: ReplFixture, extra: String = "") -> String {
+        let dir = fixture.folder.path
+        let binary = TestPaths.binary.path
+        let arguments = fixture.arguments.map { "'\($0)'" }.joined(separator: " ")
+        return """
+            stty -a > \(dir)/before; \
+            sh -c 'echo $$ > \(dir)/pid; exec \(binary) \(arguments) \(extra)'; \
+            echo $? > \(dir)/status; stty -a > \(dir)/after; echo DONE; sleep 30
+            """
+    }
+
+    func file(_ fixture: ReplFixture, _ name: String) -> String {
+        (try? String(contentsOfFile: fixture.folder.path + "/" + name, encoding: .utf8)) ?? ""
+    }
+
+    @Test func pickAProfileReadPauseResumeWithRealKeysAndQuit() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture))
+        var screen = try tmux.waitFor("Who is reading?")
+        #expect(screen.contains("> [ Maya"))
+        try tmux.send("Down")
+        try tmux.waitFor("> [ Sam")
+        try tmux.send("Up")
+        try tmux.waitFor("> [ Maya")
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("Hello Maya.")
+        #expect(screen.contains("## Animals — contains 2 stories"))
+        try tmux.send("h")
+        try tmux.waitFor("> ## Animals")
+        try tmux.send("Tab")
+        try tmux.send("Tab")
+        try tmux.waitFor("> [ Story: The Tiny Fox")
+        try tmux.send("Enter")
+        try tmux.waitFor("> [ Read ]")
+        // Slow enough to pause in the middle: 80 words a minute.
+        try tmux.send(":")
+        try tmux.send("-l", "set rate 80")
+        try tmux.send("Enter")
+        try tmux.waitFor("Speed: 80 words per minute.")
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("> [ Pause ]")
+        #expect(screen.contains("Progress — page 1 of 1, reading"))
+        try tmux.send("Space")
+        screen = try tmux.waitFor("Paused at page 1 of 1.")
+        #expect(screen.contains("> [ Play ]"))
+        try tmux.send(":")
+        try tmux.send("-l", "set rate 450")
+        try tmux.send("Enter")
+        try tmux.send("Enter")
+        try tmux.waitFor("you have read The Tiny Fox once", seconds: 15)
+        try tmux.send("Escape")
+        try tmux.waitFor("> [ Read ]")
+        try tmux.send("C-q")
+        try tmux.waitFor("DONE")
+        #expect(file(fixture, "status").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(!file(fixture, "before").isEmpty)
+        #expect(file(fixture, "before") == file(fixture, "after"))
+    }
+
+    @Test func theWordBeingHeardIsHighlighted() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture, extra: "--profile Maya"))
+        try tmux.waitFor("Hello Maya.")
+        try tmux.send(":")
+        try tmux.send("-l", "set rate 80")
+        try tmux.send("Enter")
+        try tmux.send(":")
+        try tmux.send("-l", "read tiny fox")
+        try tmux.send("Enter")
+        try tmux.waitFor("> [ Pause ]")
+        Thread.sleep(forTimeInterval: 1.2)
+        let styled = try tmux.tmux(["capture-pane", "-p", "-e", "-t", tmux.name])
+        // Reverse video around exactly one word of the text.
+        #expect(styled.contains("\u{1B}[7m"))
+        try tmux.send("C-c")
+        try tmux.waitFor("DONE")
+        #expect(file(fixture, "before") == file(fixture, "after"))
+    }
+
+    @Test func createAProfileWithRealKeys() throws {
+        let fixture = try ReplFixture(withProfiles: false)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture))
+        try tmux.waitFor("> [ New profile ]")
+        try tmux.send("Enter")
+        try tmux.waitFor("> Name: []")
+        try tmux.send("-l", "Ada")
+        try tmux.send("Tab")
+        try tmux.waitFor("> Age: []")
+        try tmux.send("-l", "40")
+        try tmux.send("Tab", "Tab", "Enter")
+        var screen = try tmux.waitFor("Age must be a number from 2 to 12.")
+        #expect(screen.contains("⚠ Problem: Age must be"))
+        #expect(screen.contains("> Age: [40]"))
+        try tmux.send("BSpace", "BSpace")
+        try tmux.send("-l", "6")
+        try tmux.send("Tab", "Tab", "Enter")
+        screen = try tmux.waitFor("Profile Ada saved.")
+        #expect(screen.contains("Profile: Ada"))
+        try tmux.send("Escape")
+        try tmux.send("?")
+        try tmux.waitFor("## Keys")
+        try tmux.send("Enter")
+        try tmux.waitFor("Learn mode. Press any key")
+        try tmux.send("Down")
+        try tmux.waitFor("Down arrow: next item.")
+        try tmux.send("Escape")
+        try tmux.waitFor("Learn mode off.")
+        try tmux.send("C-q")
+        try tmux.waitFor("DONE")
+        #expect(file(fixture, "before") == file(fixture, "after"))
+        #expect(file(fixture, "data/session.json").contains("\"Ada\""))
+    }
+
+    @Test(arguments: ["TERM", "HUP"])
+    func theTerminalIsRestoredAfterASignal(signal: String) throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture, extra: "--profile Maya"))
+        try tmux.waitFor("Hello Maya.")
+        try tmux.send("h")
+        try tmux.waitFor("> ## Animals")
+        let pid = try #require(Int32(file(fixture, "pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(Foundation.kill(pid, signal == "TERM" ? SIGTERM : SIGHUP) == 0)
+        try tmux.waitFor("DONE")
+        #expect(file(fixture, "status").trimmingCharacters(in: .whitespacesAndNewlines) == (signal == "TERM" ? "143" : "129"))
+        #expect(!file(fixture, "before").isEmpty)
+        #expect(file(fixture, "before") == file(fixture, "after"))
+    }
+
+    @Test func aLoneEscapeIsToldApartFromAnArrow() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture, extra: "--profile Maya"))
+        try tmux.waitFor("Hello Maya.")
+        try tmux.send("h", "Down", "Down", "Enter")
+        try tmux.waitFor("> [ Read ]")
+        try tmux.send("Escape")
+        try tmux.waitFor("> [ Story: The Tiny Fox")
+        try tmux.send("Down")
+        let screen = try tmux.waitFor("> ## More stories")
+        #expect(screen.contains("Library"))
+        try tmux.send("C-q")
+        try tmux.waitFor("DONE")
+    }
+}
