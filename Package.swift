@@ -54,8 +54,8 @@ let package = Package(
         .testTarget(
             name: "StoryReaderTests",
             dependencies: ["StoryKit", "StoryKitTestSupport", "StoryReader"],
-            // Expected screens, read by path (not bundled resources).
-            exclude: ["Snapshots", "Transcripts"]
+            // Expected outputs and screens, read from the repository by path (not bundled resources).
+            exclude: ["Golden", "Snapshots", "Transcripts"]
         ),
     ]
 )

@@ -12,6 +12,8 @@ struct ListCommand: ParsableCommand {
             With --json: an array of objects with id, title, author, language, ages, tags, words, \
             summary, pages, pictures and path.
 
+            With --profile NAME each story also shows that child's progress: the read count and             whether it is a favourite (two more tab-separated fields, `readCount` and `favourite` in JSON).
+
             Problems with story files are reported on standard error; the exit status is 0 when \
             at least one story loaded.
             """
@@ -31,6 +33,9 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only stories whose title, author or summary contain these words.", valueName: "words"))
     var search: String?
 
+    @Option(help: ArgumentHelp("Show this child's read counts and favourites.", valueName: "name"))
+    var profile: String?
+
     func validate() throws {
         if let age, !(0...18).contains(age) {
             throw ValidationError("--age \(age) is out of range: use an age from 0 to 18")
@@ -43,13 +48,25 @@ struct ListCommand: ParsableCommand {
             throw UserFailure(message: "no stories were found: add stories with 'storyreader import FILE' or name a folder with --stories DIR")
         }
         let stories = library.search(words: search, age: age, tag: tag)
+        let progress = try profile.map { try profileProgress(named: $0) }
         if json {
-            print(try StoryListing.json(stories))
+            print(try StoryListing.json(stories, progress: progress))
         } else if Output.isTerminal {
-            print(StoryListing.table(stories, width: Output.terminalWidth()), terminator: "")
+            print(StoryListing.table(stories, width: Output.terminalWidth(), progress: progress), terminator: "")
             if stories.isEmpty { print("No stories match.") }
         } else {
-            for story in stories { print(StoryListing.line(story)) }
+            for story in stories { print(StoryListing.line(story, progress: progress)) }
+        }
+    }
+
+    /// The child's read counts and favourites, by story id.
+    private func profileProgress(named name: String) throws -> [String: StoryProgress] {
+        let store = try StoreCommandSupport.openStore(global)
+        do {
+            let profile = try store.requireProfile(named: name)
+            return try store.progress(profileID: profile.id ?? 0)
+        } catch {
+            throw StoreCommandSupport.fail(error.description)
         }
     }
 }
@@ -68,33 +85,51 @@ enum StoryListing {
         var pages: Int
         var pictures: Int
         var path: String
+        /// With `--profile`: how many times the child finished the story, and whether it is a favourite.
+        var readCount: Int?
+        var favourite: Bool?
     }
 
-    static func listed(_ entry: StoryEntry) -> Listed {
-        Listed(id: entry.id, title: entry.title, author: entry.author, language: entry.language,
-               ages: entry.ages?.description, tags: entry.tags, words: entry.words, summary: entry.summary,
-               pages: entry.pages, pictures: entry.pictures, path: entry.path)
+    static func listed(_ entry: StoryEntry, progress: [String: StoryProgress]? = nil) -> Listed {
+        let mine = progress.map { $0[entry.id] ?? StoryProgress() }
+        return Listed(id: entry.id, title: entry.title, author: entry.author, language: entry.language,
+                      ages: entry.ages?.description, tags: entry.tags, words: entry.words, summary: entry.summary,
+                      pages: entry.pages, pictures: entry.pictures, path: entry.path,
+                      readCount: mine?.readCount, favourite: mine?.isFavourite)
     }
 
-    static func json(_ entries: [StoryEntry]) throws -> String {
-        try JSONText.encode(entries.map(listed))
+    static func json(_ entries: [StoryEntry], progress: [String: StoryProgress]? = nil) throws -> String {
+        try JSONText.encode(entries.map { listed($0, progress: progress) })
     }
 
-    static func line(_ entry: StoryEntry) -> String {
-        [entry.id, entry.title, entry.author ?? "", entry.language, entry.ages?.description ?? "",
-         String(entry.words), entry.tags.joined(separator: ",")].joined(separator: "\t")
+    static func line(_ entry: StoryEntry, progress: [String: StoryProgress]? = nil) -> String {
+        var fields = [entry.id, entry.title, entry.author ?? "", entry.language, entry.ages?.description ?? "",
+                      String(entry.words), entry.tags.joined(separator: ",")]
+        if let progress {
+            let mine = progress[entry.id] ?? StoryProgress()
+            fields += [String(mine.readCount), mine.isFavourite ? "favourite" : ""]
+        }
+        return fields.joined(separator: "\t")
     }
 
     /// A table that fits `width` columns: the title column takes what the others leave.
-    static func table(_ entries: [StoryEntry], width: Int) -> String {
-        let headers = ["Title", "Ages", "Lang", "Words", "Tags"]
+    static func table(_ entries: [StoryEntry], width: Int, progress: [String: StoryProgress]? = nil) -> String {
+        var headers = ["Title", "Ages", "Lang", "Words", "Tags"]
         var rows = entries.map { entry in
             [entry.title, entry.ages?.description ?? "all", entry.language, String(entry.words), entry.tags.joined(separator: ", ")]
+        }
+        if let progress {
+            // With --profile: "Reads" and "Fav" after the tags.
+            headers += ["Reads", "Fav"]
+            for (index, entry) in entries.enumerated() {
+                let mine = progress[entry.id] ?? StoryProgress()
+                rows[index] += [String(mine.readCount), mine.isFavourite ? "yes" : ""]
+            }
         }
         rows.insert(headers, at: 0)
         var widths = (0..<headers.count).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         let gaps = 2 * (headers.count - 1)
-        let fixed = widths[1] + widths[2] + widths[3] + gaps
+        let fixed = widths[1] + widths[2] + widths[3] + widths.dropFirst(5).reduce(0, +) + gaps
         let available = max(10, width - fixed)
         // Share what is left between title and tags, title first.
         widths[0] = min(widths[0], max(10, available - min(widths[4], available / 3)))
@@ -104,7 +139,7 @@ enum StoryListing {
             let cells = row.enumerated().map { column, text in
                 let fitted = TextFit.truncate(text, to: widths[column])
                 let padding = String(repeating: " ", count: max(0, widths[column] - DisplayWidth.of(fitted)))
-                return column == 3 ? padding + fitted : fitted + padding
+                return column == 3 || column == 5 ? padding + fitted : fitted + padding
             }
             output += cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
             if index == 0 {

@@ -22,6 +22,8 @@ struct ReplCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var presentation: PresentationOptions
+
     @Flag(help: "No sound: speech is captions only; without a terminal, time passes only at 'wait'.")
     var noAudio = false
 
@@ -39,12 +41,20 @@ struct ReplCommand: ParsableCommand {
         }
         let interactive = TerminalMode.isInteractive()
         let size = TerminalMode.size()
-        let session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
-                              options: SessionOptions(columns: size.columns, rows: size.rows), profile: profile)
+        // Asked once, before raw mode: what the terminal can draw large (never under tmux/screen).
+        let capabilities = interactive ? TerminalCapabilities.detect() : .none
+        var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
+                              options: SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling),
+                              profile: profile)
+        session.overridePresentation(
+            textSize: presentation.textSize.flatMap(TextSizePreset.init(name:)),
+            theme: presentation.theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
+            motion: presentation.reduceMotion.map { $0 ? .on : .off })
         // No speech engine is wired yet: speech is silent, paced in real time unless --no-audio
         // without a terminal (virtual time, for scripts).
         let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
-        let shell = ReplShell(session: session, store: store, interactive: interactive, clock: clock)
+        let shell = ReplShell(session: session, store: store, interactive: interactive, clock: clock,
+                              presentation: presentation, scaling: capabilities.scaling)
         let status = try shell.run()
         if status != 0 { Foundation.exit(status) }
     }

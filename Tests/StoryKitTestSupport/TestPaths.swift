@@ -86,11 +86,13 @@ public struct ProcessResult: Sendable {
 /// Runs the built `storyreader` as a user would: no TTY, a fixed width, an isolated data folder
 /// unless the arguments name one.
 public enum StoryReaderProcess {
+    /// `currentDirectory` is where relative paths in `arguments` start (default: the repository).
     public static func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
-                           dataDirectory: String? = nil) throws -> ProcessResult {
+                           dataDirectory: String? = nil, currentDirectory: URL? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = TestPaths.binary
         process.arguments = arguments
+        process.currentDirectoryURL = currentDirectory ?? TestPaths.repository
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
         environment["NO_COLOR"] = "1"

@@ -251,7 +251,12 @@ struct Builder {
             } else {
                 var text = label
                 if element.traits.contains(.warning) { text = "⚠ " + text }
-                if let value, !value.isEmpty { text += ": " + StateBadge.decorate(value) }
+                if let value, !value.isEmpty {
+                    // State words get their symbols in state displays (progress), never in prose
+                    // such as help's list of commands, where "read" is a command.
+                    let isState = element.traits.contains(.updatesFrequently) || !element.traits.contains(.staticText)
+                    text += ": " + (isState ? StateBadge.decorate(value) : value)
+                }
                 if element.traits.contains(.selected) { text += " ✓ selected" }
                 if element.traits.contains(.notEnabled) { text += " (not available)" }
                 // A setting changed with left and right: the arrows say so.

@@ -73,7 +73,11 @@ extension Session {
 
     mutating func apply(_ profile: ProfileRecord, setting: SettingName, note: String = "") -> [Effect] {
         state.profile = profile
-        var effects: [Effect] = [speak("\(note)\(setting.spokenName): \(Screens.settingValue(setting, profile)).", note.isEmpty ? .text : .important)]
+        // A text size says what is really shown ("accessibility2, shown at 2× (double-size lines)").
+        let value = setting == .textSize
+            ? TextSizeLayout(profile.textSize).description(scaling: state.options.textScaling)
+            : Screens.settingValue(setting, profile)
+        var effects: [Effect] = [speak("\(note)\(setting.spokenName): \(value).", note.isEmpty ? .text : .important)]
         if [.voice, .rate, .pitch, .volume].contains(setting) {
             effects.append(.preview(profile.speech, text: "This is how stories will sound."))
             if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }

@@ -6,6 +6,16 @@ import Foundation
 /// drawing, saving) and feeds narration progress back as inputs.
 public struct Session: Sendable {
     public internal(set) var state: State
+
+    /// Presentation chosen on the command line for this run: it starts the profile's values
+    /// (without saving them) and live changes still win.
+    public mutating func overridePresentation(textSize: TextSizePreset?, theme: ThemeName?, motion: MotionPreference?) {
+        var profile = state.profile
+        if let textSize { profile.textSize = textSize }
+        if let theme { profile.theme = theme }
+        if let motion { profile.motion = motion }
+        state.profile = profile
+    }
     public let catalog: StoryCatalog
 
     public init(catalog: StoryCatalog, snapshot: SessionSnapshot, options: SessionOptions = SessionOptions(), profile: String? = nil) {

@@ -51,12 +51,16 @@ public struct SessionOptions: Sendable, Hashable {
     public var allowedCommands: Set<String>
     public var columns: Int
     public var rows: Int
+    /// What the terminal can draw large, so a text-size change says what is really shown.
+    public var textScaling: TextScaling
 
-    public init(isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24) {
+    public init(isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24,
+                textScaling: TextScaling = .none) {
         self.isLocked = isLocked
         self.allowedCommands = allowedCommands
         self.columns = columns
         self.rows = rows
+        self.textScaling = textScaling
     }
 
     /// What a child may do in a locked session.

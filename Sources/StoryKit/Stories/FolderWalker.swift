@@ -93,6 +93,7 @@ enum FolderWalker {
         }
     }
 
+
     static func modifiedNanoseconds(_ info: stat) -> Int {
         Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec)
     }

@@ -186,6 +186,12 @@ enum InlineMarkdown {
 
     static func render(_ source: String) -> Rendered {
         let characters = Array(source)
+        // Where the next `]`, `)` and backtick stand at or after each index (characters.count when
+        // none), found in one pass: looking ahead from every `[` or backtick again would make a
+        // long line of them take quadratic time (a 1 MB line of `[`: hours).
+        let nextBracket = nextIndices(of: "]", in: characters)
+        let nextParenthesis = nextIndices(of: ")", in: characters)
+        let nextBacktick = nextIndices(of: "`", in: characters)
         var pieces: [Piece] = []
         var buffer = ""
         var index = 0
@@ -199,13 +205,15 @@ enum InlineMarkdown {
                 index += 2
                 continue
             }
-            if character == "`", let close = characters[(index + 1)...].firstIndex(of: "`") {
+            if character == "`", nextBacktick[index + 1] < characters.count {
+                let close = nextBacktick[index + 1]
                 buffer += String(characters[(index + 1)..<close])
                 index = close + 1
                 continue
             }
             if character == "[" || (character == "!" && index + 1 < characters.count && characters[index + 1] == "["),
-               let (label, end) = link(characters, at: character == "!" ? index + 1 : index) {
+               let (label, end) = link(characters, at: character == "!" ? index + 1 : index,
+                                       nextBracket: nextBracket, nextParenthesis: nextParenthesis) {
                 buffer += label
                 index = end
                 continue
@@ -225,11 +233,25 @@ enum InlineMarkdown {
         return resolve(pieces)
     }
 
-    private static func link(_ characters: [Character], at index: Int) -> (String, Int)? {
-        guard characters[index] == "[", let close = characters[(index + 1)...].firstIndex(of: "]"),
-              close + 1 < characters.count, characters[close + 1] == "(",
-              let end = characters[(close + 2)...].firstIndex(of: ")") else { return nil }
+    private static func link(_ characters: [Character], at index: Int, nextBracket: [Int], nextParenthesis: [Int]) -> (String, Int)? {
+        guard characters[index] == "[" else { return nil }
+        let close = nextBracket[index + 1]
+        guard close + 1 < characters.count, characters[close + 1] == "(" else { return nil }
+        let end = nextParenthesis[close + 2]
+        guard end < characters.count else { return nil }
         return (String(characters[(index + 1)..<close]), end + 1)
+    }
+
+    /// For each index of `characters` (and one past the end), the index of the first `target` at
+    /// or after it, or `characters.count`.
+    private static func nextIndices(of target: Character, in characters: [Character]) -> [Int] {
+        var result = [Int](repeating: characters.count, count: characters.count + 2)
+        var next = characters.count
+        for index in stride(from: characters.count - 1, through: 0, by: -1) {
+            if characters[index] == target { next = index }
+            result[index] = next
+        }
+        return result
     }
 
     /// Pairs delimiters into emphasis; unpaired ones stay as literal text.
@@ -257,7 +279,13 @@ enum InlineMarkdown {
             return nil
         }
         var matched: [Int: Int] = [:]  // opener index → closer index
+        var openerOf: [Int: Int] = [:]  // closer index → opener index
         var openers: [Int] = []
+        // The openers of each kind (character and run length), newest last; an opener removed
+        // from `openers` is removed from here lazily. Searching `openers` backwards for each
+        // closer instead takes quadratic time on a long line of unmatched openers.
+        var openersByKind: [String: [Int]] = [:]
+        var removed = Set<Int>()
         for (position, piece) in pieces.enumerated() {
             guard case .delimiter(let character, let count) = piece else { continue }
             let before = characterBefore(position)
@@ -270,17 +298,25 @@ enum InlineMarkdown {
                 if let before, before.isLetter || before.isNumber { opens = false }
                 if let after, after.isLetter || after.isNumber { canClose = false }
             }
-            if canClose, let match = openers.lastIndex(where: {
-                if case .delimiter(let c, let n) = pieces[$0] { return c == character && n == count }
-                return false
-            }) {
-                matched[openers[match]] = position
-                openers.removeSubrange(match...)
-                continue
+            let kind = "\(character)\(count)"
+            if canClose {
+                while let last = openersByKind[kind]?.last, removed.contains(last) { openersByKind[kind]?.removeLast() }
+                if let opener = openersByKind[kind]?.popLast() {
+                    matched[opener] = position
+                    openerOf[position] = opener
+                    // The opener and every opener after it are used up.
+                    while let last = openers.popLast() {
+                        removed.insert(last)
+                        if last == opener { break }
+                    }
+                    continue
+                }
             }
-            if opens { openers.append(position) }
+            if opens {
+                openers.append(position)
+                openersByKind[kind, default: []].append(position)
+            }
         }
-        let closers = Set(matched.values)
         var text = ""
         var offset = 0
         var openAt: [Int: Int] = [:]
@@ -293,8 +329,7 @@ enum InlineMarkdown {
             case .delimiter(let character, let count):
                 if matched[position] != nil {
                     openAt[position] = offset
-                } else if closers.contains(position), let opener = matched.first(where: { $0.value == position })?.key,
-                          let start = openAt[opener] {
+                } else if let opener = openerOf[position], let start = openAt[opener] {
                     if offset > start { emphasis.append(TextRange(start: start, end: offset)) }
                 } else {
                     let literal = String(repeating: character, count: count)

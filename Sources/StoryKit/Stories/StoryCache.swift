@@ -36,7 +36,7 @@ public struct StoryCache: Sendable {
             var ages: AgeRange?
             if !fields[6].isEmpty {
                 let bounds = fields[6].split(separator: "-").compactMap { Int($0) }
-                guard bounds.count == 2 else { return [:] }
+                guard bounds.count == 2, bounds[0] <= bounds[1] else { return [:] }
                 ages = AgeRange(lower: bounds[0], upper: bounds[1])
             }
             var entry = StoryEntry.empty

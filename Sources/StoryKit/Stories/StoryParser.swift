@@ -22,7 +22,7 @@ public enum StoryParser {
     /// the library does not load them.
     public static func isFolderDocument(_ fileName: String) -> Bool {
         let base = ((fileName as NSString).deletingPathExtension).lowercased()
-        return ["readme", "index", "license", "licence", "changelog", "contributing", "notes"].contains(base)
+        return ["readme", "index", "license", "licence", "changelog", "contributing", "notes"].contains(base) || base.hasPrefix("readme")
     }
     static let maximumSummaryCharacters = 1_000
 
@@ -36,6 +36,13 @@ public enum StoryParser {
     /// Reads and parses the file at `url`; `path` is how problems name it.
     public static func parse(contentsOf url: URL, path: String) throws(StoryProblem) -> ParsedStory {
         let data: Data
+        // Opening a pipe waits for a writer (for ever) and a device may never end: only regular
+        // files (or links to them) are read.
+        var info = stat()
+        if stat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "a pipe or a device"
+            throw StoryProblem(.error, .unreadable, path: path, "is not a regular file (\(what)): a story is a .md or .txt text file")
+        }
         do {
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
@@ -284,7 +291,7 @@ public enum StoryParser {
 
     static func limit(_ value: String, to count: Int, what: String, line: Int, path: String, warnings: inout [StoryProblem]) -> String {
         guard value.count > count else { return value }
-        warnings.append(StoryProblem(.warning, .unknownKey, path: path, line: line, "the \(what) is \(value.count) characters long: only the first \(count) are kept"))
+        warnings.append(StoryProblem(.warning, .tooLong, path: path, line: line, "the \(what) is \(value.count) characters long: only the first \(count) are kept"))
         return String(value.prefix(count))
     }
 

@@ -50,7 +50,17 @@ public enum Segmenter {
             if isTerminator(character) {
                 var end = index + 1
                 while end < characters.count, isTerminator(characters[end]) { end += 1 }
-                while end < characters.count, isCloser(characters[end]) { end += 1 }
+                while end < characters.count {
+                    if isCloser(characters[end]) {
+                        end += 1
+                    } else if characters[end] == " " || characters[end] == "\u{A0}" || characters[end] == "\u{202F}",
+                              end + 1 < characters.count, characters[end + 1] == "»" {
+                        // French puts a space inside the closing guillemet: « Regardez-moi ! »
+                        end += 2
+                    } else {
+                        break
+                    }
+                }
                 if end >= characters.count {
                     index = end
                     continue
@@ -61,7 +71,8 @@ public enum Segmenter {
                 index = end
                 continue
             }
-            if index - start >= maximumSentenceScalars, character.isWhitespace {
+            // Counted in scalars, as the limit says: an emoji character can be several.
+            if scalarStarts[index] - scalarStarts[start] >= maximumSentenceScalars, character.isWhitespace {
                 emit(upTo: index)
             }
             index += 1

@@ -30,8 +30,18 @@ final class ReplShell {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    init(session: Session, store: any SessionStore, interactive: Bool, clock: Narrator.Clock) {
+    /// The command line's presentation flags (they beat the profile's settings).
+    let presentation: PresentationOptions
+    /// What the terminal can draw large.
+    let scaling: TextScaling
+    private let style: TerminalStyle
+
+    init(session: Session, store: any SessionStore, interactive: Bool, clock: Narrator.Clock,
+         presentation: PresentationOptions, scaling: TextScaling) {
         self.session = session
+        self.presentation = presentation
+        self.scaling = scaling
+        style = presentation.terminalStyle()
         self.store = store
         self.interactive = interactive
         narrator = Narrator(clock: clock)
@@ -281,11 +291,16 @@ final class ReplShell {
         guard interactive, needsRender else { return }
         needsRender = false
         let options = session.state.options
-        let frame = PlainRenderer.Frame(
+        let profile = session.state.profile
+        let renderOptions = RenderOptions(
+            textSize: profile.textSize,
+            theme: profile.theme,
+            style: style, scaling: scaling)
+        let frame = ScreenFrame(
             screen: session.screen, focusedID: session.state.focusedID, captions: captions,
             commandLine: isEditingCommand ? lineEditor.text : nil,
-            columns: options.columns, rows: options.rows, styled: true)
-        let lines = PlainRenderer.lines(frame)
+            columns: options.columns, rows: options.rows)
+        let lines = frame.lines(options: renderOptions)
         var output = "\u{1B}[H"
         for (index, line) in lines.enumerated() {
             output += line + "\u{1B}[K" + (index + 1 < lines.count ? "\r\n" : "")

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A child's profile: who they are, what they like, and how stories are read to them.
+///
+/// Build one through ``ProfileForm`` (or ``ProfileValidation``) so that every value has been checked;
+/// the store refuses a profile whose ``problems(existingNames:)`` is not empty.
+public struct ChildProfile: Sendable, Hashable, Codable, Identifiable {
+    /// The database row id; `nil` until the profile is saved.
+    public var id: Int64?
+    /// 1–40 characters, trimmed and sanitized, unique ignoring case.
+    public var name: String
+    /// 2–12 years.
+    public var age: Int
+    /// Up to 10 lower-case words (see ``Interests``).
+    public var interests: [String]
+    public var settings: ReadingSettings
+
+    public init(id: Int64? = nil, name: String, age: Int, interests: [String] = [], settings: ReadingSettings = .default) {
+        self.id = id
+        self.name = name
+        self.age = age
+        self.interests = interests
+        self.settings = settings
+    }
+
+    /// The profile that exists before any parent acts, so the product works out of the box: "Reader",
+    /// age 6 (the middle of the 3–9 range most bundled stories are written for), no interests, the
+    /// default reading settings. A parent may rename or edit it like any other profile.
+    public static let defaultProfile = ChildProfile(name: "Reader", age: 6, interests: [], settings: .default)
+
+    /// The key that makes names unique ignoring case: NFC, then lower-cased.
+    public static func nameKey(_ name: String) -> String {
+        name.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// Every problem with this profile's values, field by field in focus order.
+    ///
+    /// - Parameter existingNames: the names of the *other* profiles, for the uniqueness check.
+    public func problems(existingNames: [String] = []) -> [ProfileProblem] {
+        ProfileForm(checking: self, existingNames: existingNames).validationProblems()
+    }
+}
+
+/// How stories are read and shown to one child.
+public struct ReadingSettings: Sendable, Hashable, Codable {
+    /// Voice, rate, pitch and volume (ranges from ``SpeechSettings``).
+    public var speech: SpeechSettings
+    public var textSize: TextSizePreset
+    /// Reduced motion: `on`, `off` or `auto`.
+    public var motion: MotionPreference
+    public var theme: ThemeName
+    /// Whether spoken hints ("press Space to pause") are given.
+    public var hints: Bool
+    /// Step mode: the reader waits for a key after each sentence.
+    public var stepMode: Bool
+
+    public init(
+        speech: SpeechSettings = .storyDefaults, textSize: TextSizePreset = .default, motion: MotionPreference = .auto,
+        theme: ThemeName = .default, hints: Bool = true, stepMode: Bool = false
+    ) {
+        self.speech = speech
+        self.textSize = textSize
+        self.motion = motion
+        self.theme = theme
+        self.hints = hints
+        self.stepMode = stepMode
+    }
+
+    /// Story voice defaults, text size large, motion auto, default theme, hints on, step mode off.
+    public static let `default` = ReadingSettings()
+}

@@ -1,0 +1,69 @@
+/// The fields of the profile form, in focus order, followed by the Save and Cancel buttons.
+public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
+    case name, age, interests
+    case voice, rate, pitch, volume, textSize, motion, theme, hints, stepMode
+    case save, cancel
+
+    /// The fields that hold a value (everything but the two buttons), in focus order.
+    public static let inputs: [ProfileField] = allCases.filter(\.isInput)
+
+    public var isInput: Bool { self != .save && self != .cancel }
+
+    /// The short name shown and spoken for the field.
+    public var label: String {
+        switch self {
+        case .name: "Name"
+        case .age: "Age"
+        case .interests: "Interests"
+        case .voice: "Voice"
+        case .rate: "Rate"
+        case .pitch: "Pitch"
+        case .volume: "Volume"
+        case .textSize: "Text size"
+        case .motion: "Reduced motion"
+        case .theme: "Theme"
+        case .hints: "Hints"
+        case .stepMode: "Step mode"
+        case .save: "Save"
+        case .cancel: "Cancel"
+        }
+    }
+
+    /// What the field is for, in a parent's words.
+    public var hint: String {
+        switch self {
+        case .name: "the name shown and spoken to your child"
+        case .age: "your child's age in years, to suggest stories that fit"
+        case .interests: "what your child likes, to suggest stories; for example \(Interests.known.prefix(8).joined(separator: ", "))"
+        case .voice: "the eSpeak voice that reads, such as en, en-us, es, fr, de or en+f3; empty for each story's own language"
+        case .rate: "how fast stories are read, in words per minute"
+        case .pitch: "how high the voice is"
+        case .volume: "how loud the voice is"
+        case .textSize: "how big the story text is drawn"
+        case .motion: "whether animations are reduced; auto follows the terminal"
+        case .theme: "the colours of the screen"
+        case .hints: "whether short spoken tips about keys are given"
+        case .stepMode: "whether reading waits for a key after each sentence"
+        case .save: "saves the profile when every field is valid"
+        case .cancel: "leaves the form without saving"
+        }
+    }
+
+    /// What a valid value looks like.
+    public var constraint: String {
+        switch self {
+        case .name: "1 to 40 characters, not used by another profile"
+        case .age: "a whole number from \(ProfileValidation.ageRange.lowerBound) to \(ProfileValidation.ageRange.upperBound)"
+        case .interests: "up to \(Interests.maximumCount) words separated by commas"
+        case .voice: "a language code with an optional variant, or empty"
+        case .rate: "\(SpeechSettings.rateRange.lowerBound) to \(SpeechSettings.rateRange.upperBound)"
+        case .pitch: "\(SpeechSettings.pitchRange.lowerBound) to \(SpeechSettings.pitchRange.upperBound)"
+        case .volume: "\(SpeechSettings.volumeRange.lowerBound) to \(SpeechSettings.volumeRange.upperBound)"
+        case .textSize: "one of " + TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")
+        case .motion: "on, off or auto"
+        case .theme: "one of " + ThemeName.allCases.map(\.rawValue).joined(separator: ", ")
+        case .hints, .stepMode: "on or off"
+        case .save, .cancel: "a button"
+        }
+    }
+}

@@ -1,0 +1,257 @@
+/// The profile form as a value: fields in focus order, typed texts, focus, problems, Save and Cancel.
+///
+/// Pure (no I/O): the REPL, the command line and the tests all drive this same code. Values are kept
+/// as the typed text; they are parsed and checked field by field on ``submit()`` and all together on
+/// ``save()``, which saves nothing until every field is valid.
+public struct ProfileForm: Sendable, Hashable {
+    /// What a screen shows and speaks for one field.
+    public struct FieldState: Sendable, Hashable {
+        public var field: ProfileField
+        public var label: String
+        public var hint: String
+        /// The typed text (for a button, its label).
+        public var value: String
+        public var constraint: String
+        /// The problem found when the field was last submitted or saved, if any.
+        public var problem: ProfileProblem?
+        public var isFocused: Bool
+    }
+
+    /// What Save did.
+    public enum SaveOutcome: Sendable, Hashable {
+        /// Every field was valid: the profile to store (with the edited profile's id).
+        case valid(ChildProfile)
+        /// Nothing to save: every problem in focus order; focus moved to the first invalid field.
+        case invalid([ProfileProblem])
+    }
+
+    /// What Cancel did.
+    public enum CancelOutcome: Sendable, Hashable {
+        /// The form can close: nothing was changed, or the change was confirmed to be discarded.
+        case cancelled
+        /// There are unsaved changes: ask this question, then call ``confirmCancel()`` or
+        /// ``keepEditing()``.
+        case needsConfirmation(question: String)
+    }
+
+    /// What Submit (Enter on a field) did.
+    public enum SubmitOutcome: Sendable, Hashable {
+        /// The field was accepted (or not) and focus moved to the next field.
+        case moved(to: ProfileField, problem: ProfileProblem?)
+        case saved(SaveOutcome)
+        case cancel(CancelOutcome)
+    }
+
+    /// The profile being edited, or `nil` when adding one.
+    public private(set) var original: ChildProfile?
+    /// The names of the other profiles (for the uniqueness check).
+    public var existingNames: [String]
+    public private(set) var focus: ProfileField = .name
+    public private(set) var texts: [ProfileField: String]
+    public private(set) var problems: [ProfileField: ProfileProblem] = [:]
+    /// Whether a Cancel is waiting for confirmation.
+    public private(set) var isConfirmingCancel = false
+    private let initialTexts: [ProfileField: String]
+
+    /// A form for a new profile, starting from the default reading settings and an empty name.
+    public init(existingNames: [String] = []) {
+        var start = ChildProfile.defaultProfile
+        start.name = ""
+        var texts = Self.texts(of: start)
+        texts[.age] = ""
+        self.init(texts: texts, original: nil, existingNames: existingNames)
+    }
+
+    /// A form editing `profile`.
+    public init(editing profile: ChildProfile, existingNames: [String] = []) {
+        self.init(texts: Self.texts(of: profile), original: profile, existingNames: existingNames)
+    }
+
+    /// A form that checks `profile` against every name in `existingNames` (none is its own).
+    init(checking profile: ChildProfile, existingNames: [String]) {
+        self.init(texts: Self.texts(of: profile), original: nil, existingNames: existingNames)
+    }
+
+    private init(texts: [ProfileField: String], original: ChildProfile?, existingNames: [String]) {
+        self.texts = texts
+        self.initialTexts = texts
+        self.original = original
+        self.existingNames = existingNames
+    }
+
+    /// The text shown for each field of `profile`.
+    public static func texts(of profile: ChildProfile) -> [ProfileField: String] {
+        let settings = profile.settings
+        return [
+            .name: profile.name, .age: String(profile.age), .interests: profile.interests.joined(separator: ", "),
+            .voice: settings.speech.voice ?? "", .rate: String(settings.speech.rate),
+            .pitch: String(settings.speech.pitch), .volume: String(settings.speech.volume),
+            .textSize: settings.textSize.rawValue, .motion: settings.motion.rawValue, .theme: settings.theme.rawValue,
+            .hints: ProfileValidation.toggleText(settings.hints), .stepMode: ProfileValidation.toggleText(settings.stepMode),
+        ]
+    }
+
+    /// Every field with its label, hint, value, constraint and problem, in focus order.
+    public var fields: [FieldState] {
+        ProfileField.allCases.map { field in
+            FieldState(
+                field: field, label: field.label, hint: field.hint, value: field.isInput ? text(of: field) : field.label,
+                constraint: field.constraint, problem: problems[field], isFocused: field == focus)
+        }
+    }
+
+    public func text(of field: ProfileField) -> String { texts[field] ?? "" }
+
+    /// Whether any field differs from what the form started with.
+    public var hasUnsavedChanges: Bool { ProfileField.inputs.contains { text(of: $0) != (initialTexts[$0] ?? "") } }
+
+    /// Replaces the focused field's text (typing).
+    public mutating func enter(_ text: String) { setText(text, for: focus) }
+
+    /// Replaces one field's text (flags, or a pointer click); clears that field's old problem.
+    public mutating func setText(_ text: String, for field: ProfileField) {
+        guard field.isInput else { return }
+        texts[field] = text
+        problems[field] = nil
+    }
+
+    /// Moves focus to `field`.
+    public mutating func focus(on field: ProfileField) {
+        focus = field
+        isConfirmingCancel = false
+    }
+
+    /// Next and previous, wrapping (Tab and Shift-Tab).
+    public mutating func focusNext() { focus(on: Self.field(after: focus)) }
+    public mutating func focusPrevious() {
+        let all = ProfileField.allCases
+        let index = all.firstIndex(of: focus)!
+        focus(on: all[(index + all.count - 1) % all.count])
+    }
+
+    static func field(after field: ProfileField) -> ProfileField {
+        let all = ProfileField.allCases
+        let index = all.firstIndex(of: field)!
+        return all[(index + 1) % all.count]
+    }
+
+    /// Enter: on a field, checks it (recording its problem) and moves focus to the next field; on
+    /// Save, saves; on Cancel, cancels.
+    public mutating func submit() -> SubmitOutcome {
+        switch focus {
+        case .save: return .saved(save())
+        case .cancel: return .cancel(cancel())
+        default:
+            let field = focus
+            problems[field] = problem(of: field)
+            focusNext()
+            return .moved(to: focus, problem: problems[field])
+        }
+    }
+
+    /// Checks every field. When all are valid returns the profile; otherwise records every problem,
+    /// moves focus to the first invalid field, and returns the problems in focus order.
+    public mutating func save() -> SaveOutcome {
+        isConfirmingCancel = false
+        var found: [ProfileProblem] = []
+        for field in ProfileField.inputs {
+            let problem = problem(of: field)
+            problems[field] = problem
+            if let problem { found.append(problem) }
+        }
+        if let first = found.first {
+            focus = first.field
+            return .invalid(found)
+        }
+        do {
+            return .valid(try profile())
+        } catch {
+            // Unreachable: every field was just found valid.
+            focus = error.field
+            return .invalid([error])
+        }
+    }
+
+    /// Cancel: closes at once when nothing changed; otherwise asks first.
+    public mutating func cancel() -> CancelOutcome {
+        guard hasUnsavedChanges else { return .cancelled }
+        isConfirmingCancel = true
+        return .needsConfirmation(question: "Discard the changes to this profile? Your changes are not saved.")
+    }
+
+    /// The parent confirmed discarding the changes.
+    public mutating func confirmCancel() -> CancelOutcome {
+        isConfirmingCancel = false
+        return .cancelled
+    }
+
+    /// The parent chose to keep editing: focus stays on Cancel.
+    public mutating func keepEditing() { isConfirmingCancel = false }
+
+    /// Every problem, in focus order, without changing the form.
+    public func validationProblems() -> [ProfileProblem] { ProfileField.inputs.compactMap(problem(of:)) }
+
+    /// The problem with one field's current text, or `nil` when it is valid.
+    public func problem(of field: ProfileField) -> ProfileProblem? {
+        do {
+            _ = try value(of: field)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private enum FieldValue {
+        case text(String?), number(Int), words([String]), size(TextSizePreset), motion(MotionPreference)
+        case theme(ThemeName), toggle(Bool), none
+    }
+
+    private func value(of field: ProfileField) throws(ProfileProblem) -> FieldValue {
+        let text = text(of: field)
+        switch field {
+        case .name: return .text(try validName())
+        case .age: return .number(try ProfileValidation.age(text))
+        case .interests: return .words(try ProfileValidation.interests(text))
+        case .voice: return .text(try ProfileValidation.voice(text))
+        case .rate: return .number(try ProfileValidation.number(text, field: .rate, range: SpeechSettings.rateRange))
+        case .pitch: return .number(try ProfileValidation.number(text, field: .pitch, range: SpeechSettings.pitchRange))
+        case .volume: return .number(try ProfileValidation.number(text, field: .volume, range: SpeechSettings.volumeRange))
+        case .textSize: return .size(try ProfileValidation.textSize(text))
+        case .motion: return .motion(try ProfileValidation.motion(text))
+        case .theme: return .theme(try ProfileValidation.theme(text))
+        case .hints, .stepMode: return .toggle(try ProfileValidation.toggle(text, field: field))
+        case .save, .cancel: return .none
+        }
+    }
+
+    /// The profile the texts describe.
+    ///
+    /// - Throws: the first ``ProfileProblem`` in focus order.
+    public func profile() throws(ProfileProblem) -> ChildProfile {
+        let name = try validName()
+        let age = try ProfileValidation.age(text(of: .age))
+        let interests = try ProfileValidation.interests(text(of: .interests))
+        let voice = try ProfileValidation.voice(text(of: .voice))
+        var settings = ReadingSettings()
+        settings.speech = SpeechSettings(
+            rate: try ProfileValidation.number(text(of: .rate), field: .rate, range: SpeechSettings.rateRange),
+            pitch: try ProfileValidation.number(text(of: .pitch), field: .pitch, range: SpeechSettings.pitchRange),
+            volume: try ProfileValidation.number(text(of: .volume), field: .volume, range: SpeechSettings.volumeRange),
+            voice: voice)
+        settings.textSize = try ProfileValidation.textSize(text(of: .textSize))
+        settings.motion = try ProfileValidation.motion(text(of: .motion))
+        settings.theme = try ProfileValidation.theme(text(of: .theme))
+        settings.hints = try ProfileValidation.toggle(text(of: .hints), field: .hints)
+        settings.stepMode = try ProfileValidation.toggle(text(of: .stepMode), field: .stepMode)
+        return ChildProfile(id: original?.id, name: name, age: age, interests: interests, settings: settings)
+    }
+
+    private func validName() throws(ProfileProblem) -> String {
+        // The edited profile may keep its own name (or change its case).
+        let others = existingNames.filter { name in
+            guard let original else { return true }
+            return ChildProfile.nameKey(name) != ChildProfile.nameKey(original.name)
+        }
+        return try ProfileValidation.name(text(of: .name), existingNames: others)
+    }
+}

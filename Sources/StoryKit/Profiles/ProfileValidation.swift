@@ -1,0 +1,139 @@
+import Foundation
+
+/// Pure parsing and checking of each profile field's typed text. Every failure is a
+/// ``ProfileProblem`` that names the field and says what to do.
+public enum ProfileValidation {
+    public static let nameLengthRange = 1...40
+    public static let ageRange = 2...12
+
+    /// Trims, refuses control characters, escape sequences and bidi controls, checks the length and
+    /// uniqueness (ignoring case) against `existingNames`, and returns the sanitized name.
+    public static func name(_ text: String, existingNames: [String] = []) throws(ProfileProblem) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if UnsafeCharacters.containsUnsafe(trimmed) {
+            throw ProfileProblem(
+                field: .name,
+                message: "the name contains control characters, escape sequences or hidden direction marks: type only letters, numbers, spaces and punctuation")
+        }
+        let name = Sanitizer.sanitizeLine(trimmed).trimmingCharacters(in: .whitespaces)
+        if name.isEmpty {
+            throw ProfileProblem(field: .name, message: "the name is empty: type the child's name, 1 to 40 characters")
+        }
+        if name.count > nameLengthRange.upperBound {
+            throw ProfileProblem(
+                field: .name,
+                message: "the name is \(name.count) characters long: use at most \(nameLengthRange.upperBound) characters")
+        }
+        let key = ChildProfile.nameKey(name)
+        if let other = existingNames.first(where: { ChildProfile.nameKey($0) == key }) {
+            throw duplicateName(other)
+        }
+        return name
+    }
+
+    /// The problem for a name already used by another profile.
+    public static func duplicateName(_ existing: String) -> ProfileProblem {
+        ProfileProblem(
+            field: .name,
+            message: "a profile named \"\(existing)\" already exists (names ignore case): choose another name or edit that profile")
+    }
+
+    public static func age(_ text: String) throws(ProfileProblem) -> Int {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let range = "type a whole number of years from \(ageRange.lowerBound) to \(ageRange.upperBound)"
+        if trimmed.isEmpty { throw ProfileProblem(field: .age, message: "the age is empty: \(range)") }
+        let shown = "\"\(Sanitizer.sanitizeLine(String(trimmed.prefix(20))))\""
+        guard let age = Int(trimmed) else {
+            if trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) || (trimmed.first == "-" && trimmed.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber })) {
+                throw ProfileProblem(field: .age, message: "\(shown) is out of range: \(range)")
+            }
+            if Double(trimmed) != nil {
+                throw ProfileProblem(field: .age, message: "\(shown) is not a whole number: \(range)")
+            }
+            throw ProfileProblem(field: .age, message: "\(shown) is not a number: \(range)")
+        }
+        guard ageRange.contains(age) else {
+            throw ProfileProblem(field: .age, message: "\(age) is out of range: \(range)")
+        }
+        return age
+    }
+
+    public static func interests(_ text: String) throws(ProfileProblem) -> [String] {
+        try Interests.parse(text)
+    }
+
+    /// An eSpeak voice name (`en`, `en-us`, `en+f3`), or `nil` for an empty text.
+    public static func voice(_ text: String) throws(ProfileProblem) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if trimmed.isEmpty { return nil }
+        if trimmed.count <= 40, isVoiceName(trimmed) { return trimmed }
+        throw ProfileProblem(
+            field: .voice,
+            message: "\"\(Sanitizer.sanitizeLine(String(trimmed.prefix(40))))\" is not a voice name: use a language such as en, en-us, es, fr or de, with an optional variant such as en+f3, or leave it empty")
+    }
+
+    private static func isVoiceName(_ text: String) -> Bool {
+        let parts = text.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)
+        let language = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+        guard let code = language.first, (2...3).contains(code.count), code.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        for region in language.dropFirst() where region.isEmpty || region.count > 8 || !region.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+            return false
+        }
+        if parts.count == 2 {
+            let variant = parts[1]
+            if variant.isEmpty || variant.count > 20 || !variant.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) { return false }
+        }
+        return true
+    }
+
+    public static func number(_ text: String, field: ProfileField, range: ClosedRange<Int>) throws(ProfileProblem) -> Int {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let what = "use a whole number from \(range.lowerBound) to \(range.upperBound)"
+        guard let value = Int(trimmed) else {
+            let shown = Sanitizer.sanitizeLine(String(trimmed.prefix(20)))
+            throw ProfileProblem(field: field, message: trimmed.isEmpty ? "the value is empty: \(what)" : "\"\(shown)\" is not a whole number: \(what)")
+        }
+        guard range.contains(value) else { throw ProfileProblem(field: field, message: "\(value) is out of range: \(what)") }
+        return value
+    }
+
+    public static func textSize(_ text: String) throws(ProfileProblem) -> TextSizePreset {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let preset = TextSizePreset(name: trimmed) else {
+            throw ProfileProblem(field: .textSize, message: "\(quoted(trimmed)) is not a text size: use \(ProfileField.textSize.constraint)")
+        }
+        return preset
+    }
+
+    public static func motion(_ text: String) throws(ProfileProblem) -> MotionPreference {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let motion = MotionPreference(rawValue: trimmed) else {
+            throw ProfileProblem(field: .motion, message: "\(quoted(trimmed)) is not a choice: use on, off or auto")
+        }
+        return motion
+    }
+
+    public static func theme(_ text: String) throws(ProfileProblem) -> ThemeName {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let theme = ThemeName(rawValue: trimmed) else {
+            throw ProfileProblem(field: .theme, message: "\(quoted(trimmed)) is not a theme: use \(ProfileField.theme.constraint)")
+        }
+        return theme
+    }
+
+    /// `on`/`off` (also `yes`/`no`, `true`/`false`).
+    public static func toggle(_ text: String, field: ProfileField) throws(ProfileProblem) -> Bool {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "on", "yes", "true", "y": return true
+        case "off", "no", "false", "n": return false
+        case let other: throw ProfileProblem(field: field, message: "\(quoted(other)) is not a choice: use on or off")
+        }
+    }
+
+    /// The text shown for a toggle value.
+    public static func toggleText(_ value: Bool) -> String { value ? "on" : "off" }
+
+    private static func quoted(_ text: String) -> String {
+        text.isEmpty ? "an empty value" : "\"\(Sanitizer.sanitizeLine(String(text.prefix(30))))\""
+    }
+}

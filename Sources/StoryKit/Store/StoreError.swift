@@ -1,0 +1,57 @@
+import Foundation
+
+/// Why the store could not open or could not do what was asked; each says what to do.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The data folder cannot be created or written.
+    case dataFolderNotWritable(path: String, reason: String)
+    /// The database file exists but is not an SQLite database. It is never replaced.
+    case notADatabase(path: String)
+    /// The database was written by a newer version of storyreader.
+    case newerSchema(path: String, found: Int, known: Int)
+    /// The database cannot be opened or read for another reason.
+    case unreadable(path: String, reason: String)
+    case profileNotFound(name: String)
+    case lastProfile(name: String)
+    /// A parental PIN is set and the action needs it.
+    case pinRequired
+    case pinAlreadySet
+    case noPINSet
+    case wrongPIN(triesLeftBeforeLockout: Int, lockedFor: TimeInterval?)
+    case pinLocked(remaining: TimeInterval)
+    case pinFormat(ParentalPIN.FormatProblem)
+    case invalidProfile([ProfileProblem])
+
+    public var description: String {
+        switch self {
+        case .dataFolderNotWritable(let path, let reason):
+            return "the data folder \(path) cannot be written (\(reason)): make it writable (chmod u+w), or choose another folder with --data-dir or STORYREADER_DATA_DIR"
+        case .notADatabase(let path):
+            return "\(path) is not a storyreader database (not an SQLite file); it was left untouched: move it aside (mv '\(path)' '\(path).bak') and run again to start a new database, or choose another folder with --data-dir"
+        case .newerSchema(let path, let found, let known):
+            return "\(path) was written by a newer version of storyreader (database version \(found), this program knows up to \(known)): update storyreader, or use another folder with --data-dir; the file was left untouched"
+        case .unreadable(let path, let reason):
+            return "\(path) cannot be opened: \(reason)"
+        case .profileNotFound(let name):
+            return "there is no profile named \"\(name)\": see the names with `storyreader profile list`"
+        case .lastProfile(let name):
+            return "\"\(name)\" is the only profile and cannot be removed: add another profile first, or edit this one"
+        case .pinRequired:
+            return "a parental PIN is set: type it to make this change"
+        case .pinAlreadySet:
+            return "a parental PIN is already set: use `storyreader pin change` to change it"
+        case .noPINSet:
+            return "no parental PIN is set: use `storyreader pin set` to set one"
+        case .wrongPIN(let left, let lockedFor):
+            if let lockedFor {
+                return "PIN: wrong PIN: too many wrong tries, the PIN is locked for \(PINLockout.describe(lockedFor)): try again after that"
+            }
+            return "PIN: wrong PIN: \(left) \(left == 1 ? "try" : "tries") left before a lockout: type the parental PIN again"
+        case .pinLocked(let remaining):
+            return "PIN: too many wrong tries: the PIN is locked, try again in \(PINLockout.describe(remaining))"
+        case .pinFormat(let problem):
+            return problem.description
+        case .invalidProfile(let problems):
+            return problems.map(\.description).joined(separator: "\n")
+        }
+    }
+}

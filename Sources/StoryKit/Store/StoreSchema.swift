@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+
+/// The versioned schema. Append migrations; never edit a shipped one. Each sets `user_version` to
+/// its number so that an older program can tell it faces a newer database.
+enum StoreSchema {
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: profiles, PIN, reading log") { db in
+            try db.create(table: "profile") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("nameKey", .text).notNull().unique()
+                t.column("age", .integer).notNull()
+                t.column("interests", .text).notNull()  // JSON array of words
+                t.column("voice", .text)
+                t.column("rate", .integer).notNull()
+                t.column("pitch", .integer).notNull()
+                t.column("volume", .integer).notNull()
+                t.column("textSize", .text).notNull()
+                t.column("motion", .text).notNull()
+                t.column("theme", .text).notNull()
+                t.column("hints", .boolean).notNull()
+                t.column("stepMode", .boolean).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "readEvent") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("profile", onDelete: .cascade).notNull()
+                t.column("storyId", .text).notNull()
+                t.column("finishedAt", .datetime).notNull()
+            }
+            // Covers "read count per story for a profile" without touching the table.
+            try db.create(index: "readEvent_profile_story", on: "readEvent", columns: ["profileId", "storyId"])
+            try db.create(index: "readEvent_profile_time", on: "readEvent", columns: ["profileId", "finishedAt"])
+            try db.create(table: "readingPosition") { t in
+                t.belongsTo("profile", onDelete: .cascade).notNull()
+                t.column("storyId", .text).notNull()
+                t.column("sentenceIndex", .integer).notNull()
+                t.column("updatedAt", .datetime).notNull()
+                t.primaryKey(["profileId", "storyId"])
+            }
+            try db.create(table: "favourite") { t in
+                t.belongsTo("profile", onDelete: .cascade).notNull()
+                t.column("storyId", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.primaryKey(["profileId", "storyId"])
+            }
+            // One row at most: the PIN hash and the wrong-try lockout.
+            try db.create(table: "parentalLock") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("algorithm", .text)
+                t.column("salt", .blob)
+                t.column("hash", .blob)
+                t.column("rounds", .integer)
+                t.column("blockSize", .integer)
+                t.column("parallelism", .integer)
+                t.column("failedAttempts", .integer).notNull().defaults(to: 0)
+                t.column("lockedUntil", .datetime)
+            }
+            try StoryStore.insertProfile(ChildProfile.defaultProfile, in: db, at: Date())
+            try db.execute(sql: "PRAGMA user_version = 1")
+        }
+        return migrator
+    }()
+}

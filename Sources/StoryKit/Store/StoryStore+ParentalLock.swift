@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+
+/// Proof that the parental PIN was typed (or that none is set). Only ``StoryStore/authorize(pin:)``
+/// makes one, and the store's profile changes ask for it, so no caller can skip the PIN.
+public struct ParentalAuthorization: Sendable {
+    let databasePath: String
+    fileprivate init(databasePath: String) { self.databasePath = databasePath }
+}
+
+extension StoryStore {
+    /// Whether a parental PIN is set.
+    public func isPINSet() throws(StoreError) -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT hash IS NOT NULL FROM parentalLock WHERE id = 1") ?? false }
+    }
+
+    /// The wrong-try counter and lockout as stored.
+    public func pinLockout() throws(StoreError) -> PINLockout {
+        try read { db in try Self.lockout(in: db) }
+    }
+
+    /// Authorizes a parent's change: succeeds at once when no PIN is set; otherwise checks `pin`.
+    ///
+    /// - Throws: ``StoreError/pinRequired`` when a PIN is set and none was given; the errors of
+    ///   ``verifyPIN(_:)`` otherwise.
+    public func authorize(pin: String?) throws(StoreError) -> ParentalAuthorization {
+        if try isPINSet() {
+            guard let pin else { throw .pinRequired }
+            try verifyPIN(pin)
+        }
+        return ParentalAuthorization(databasePath: path)
+    }
+
+    /// Checks a typed PIN against the stored hash, counting wrong tries and locking after 5.
+    ///
+    /// - Throws: ``StoreError/noPINSet``, ``StoreError/pinLocked(remaining:)`` (nothing is compared
+    ///   while locked), ``StoreError/pinFormat(_:)`` (not counted as a try), or
+    ///   ``StoreError/wrongPIN(triesLeftBeforeLockout:lockedFor:)``.
+    public func verifyPIN(_ typed: String) throws(StoreError) {
+        guard let stored = try storedPIN() else { throw .noPINSet }
+        let lockout = try pinLockout()
+        let remaining = lockout.remaining(at: clock.now())
+        if remaining > 0 { throw .pinLocked(remaining: remaining) }
+
+        // A PIN of the wrong shape cannot match: say what a PIN looks like, without counting a try.
+        let pin: String
+        do { pin = try ParentalPIN.validate(typed) } catch { throw .pinFormat(error) }
+        let matches = (try? stored.matches(pin)) ?? false
+        let now = clock.now()
+        let after = try write { db -> PINLockout in
+            let current = try Self.lockout(in: db)
+            let next = matches ? PINLockout() : current.recordingFailure(at: now)
+            try db.execute(
+                sql: "UPDATE parentalLock SET failedAttempts = ?, lockedUntil = ? WHERE id = 1",
+                arguments: [next.failedAttempts, next.lockedUntil])
+            return next
+        }
+        if matches { return }
+        let left = max(0, PINLockout.freeTries - after.failedAttempts)
+        throw .wrongPIN(triesLeftBeforeLockout: left, lockedFor: after.lockedUntil.map { $0.timeIntervalSince(now) })
+    }
+
+    /// Sets the PIN when none is set.
+    public func setPIN(_ newPIN: String) throws(StoreError) {
+        let pin: String
+        do { pin = try ParentalPIN.validate(newPIN) } catch { throw .pinFormat(error) }
+        let hash: PINHash
+        do { hash = try PINHash.make(pin: pin, cost: pinCost) } catch { throw .unreadable(path: path, reason: "cannot hash the PIN: \(error)") }
+        let wasSet = try write { db -> Bool in
+            if try Bool.fetchOne(db, sql: "SELECT hash IS NOT NULL FROM parentalLock WHERE id = 1") ?? false { return true }
+            try Self.store(hash, in: db)
+            return false
+        }
+        if wasSet { throw .pinAlreadySet }
+    }
+
+    /// Replaces the PIN after checking the current one.
+    public func changePIN(current: String, to newPIN: String) throws(StoreError) {
+        let pin: String
+        do { pin = try ParentalPIN.validate(newPIN) } catch { throw .pinFormat(error) }
+        try verifyPIN(current)
+        let hash: PINHash
+        do { hash = try PINHash.make(pin: pin, cost: pinCost) } catch { throw .unreadable(path: path, reason: "cannot hash the PIN: \(error)") }
+        try write { db in try Self.store(hash, in: db) }
+    }
+
+    /// Removes the PIN after checking it.
+    public func clearPIN(current: String) throws(StoreError) {
+        try verifyPIN(current)
+        try write { db in try db.execute(sql: "DELETE FROM parentalLock") }
+    }
+
+    func storedPIN() throws(StoreError) -> PINHash? {
+        try read { db in
+            guard let row = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM parentalLock WHERE id = 1 AND hash IS NOT NULL") else { return nil }
+            return PINHash(
+                salt: row["salt"], key: row["hash"],
+                cost: PINHashCost(rounds: row["rounds"], blockSize: row["blockSize"], parallelism: row["parallelism"]))
+        }
+    }
+
+    static func store(_ hash: PINHash, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO parentalLock (id, algorithm, salt, hash, rounds, blockSize, parallelism, failedAttempts, lockedUntil)
+                VALUES (1, ?, ?, ?, ?, ?, ?, 0, NULL)
+                """,
+            arguments: [PINHash.algorithm, hash.salt, hash.key, hash.cost.rounds, hash.cost.blockSize, hash.cost.parallelism])
+    }
+
+    static func lockout(in db: Database) throws -> PINLockout {
+        guard let row = try GRDB.Row.fetchOne(db, sql: "SELECT failedAttempts, lockedUntil FROM parentalLock WHERE id = 1") else {
+            return PINLockout()
+        }
+        return PINLockout(failedAttempts: row["failedAttempts"], lockedUntil: row["lockedUntil"])
+    }
+
+    /// Refuses an authorization made for another database file.
+    func check(_ authorization: ParentalAuthorization) throws(StoreError) {
+        if authorization.databasePath != path { throw .pinRequired }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+
+/// What removing a profile removes with it.
+public struct ProfileRemoval: Sendable, Hashable, Codable {
+    public var name: String
+    public var reads: Int
+    public var positions: Int
+    public var favourites: Int
+
+    /// "Mia's profile, 12 finished reads, 2 reading positions and 3 favourites".
+    public var description: String {
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        return "\(name)'s profile and settings, \(count(reads, "finished read", "finished reads")), "
+            + "\(count(positions, "reading position", "reading positions")) and \(count(favourites, "favourite", "favourites"))"
+    }
+}
+
+extension StoryStore {
+    /// Every profile, ordered by name ignoring case.
+    public func profiles() throws(StoreError) -> [ChildProfile] {
+        try read { db in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM profile ORDER BY nameKey").map(Self.profile(from:)) }
+    }
+
+    /// The profile with this name (ignoring case), if any.
+    public func profile(named name: String) throws(StoreError) -> ChildProfile? {
+        let key = ChildProfile.nameKey(name.trimmingCharacters(in: .whitespaces))
+        return try read { db in
+            try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE nameKey = ?", arguments: [key]).map(Self.profile(from:))
+        }
+    }
+
+    /// The profile with this name, or ``StoreError/profileNotFound(name:)``.
+    public func requireProfile(named name: String) throws(StoreError) -> ChildProfile {
+        guard let profile = try profile(named: name) else { throw .profileNotFound(name: Sanitizer.sanitizeLine(name)) }
+        return profile
+    }
+
+    public func profile(id: Int64) throws(StoreError) -> ChildProfile? {
+        try read { db in try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = ?", arguments: [id]).map(Self.profile(from:)) }
+    }
+
+    /// Adds a profile after checking every field and that its name is free.
+    ///
+    /// - Throws: ``StoreError/invalidProfile(_:)`` naming each bad field; nothing is saved then.
+    @discardableResult
+    public func addProfile(_ profile: ChildProfile, authorization: ParentalAuthorization) throws(StoreError) -> ChildProfile {
+        try check(authorization)
+        let now = clock.now()
+        return try write { db -> Result<ChildProfile, StoreError> in
+            let others = try String.fetchAll(db, sql: "SELECT name FROM profile")
+            let problems = profile.problems(existingNames: others)
+            if !problems.isEmpty { return .failure(.invalidProfile(problems)) }
+            var saved = profile
+            saved.id = try Self.insertProfile(profile, in: db, at: now)
+            return .success(saved)
+        }.get()
+    }
+
+    /// Replaces the stored profile with the same id.
+    @discardableResult
+    public func updateProfile(_ profile: ChildProfile, authorization: ParentalAuthorization) throws(StoreError) -> ChildProfile {
+        try check(authorization)
+        guard let id = profile.id else { throw .profileNotFound(name: profile.name) }
+        let now = clock.now()
+        return try write { db -> Result<ChildProfile, StoreError> in
+            let others = try String.fetchAll(db, sql: "SELECT name FROM profile WHERE id <> ?", arguments: [id])
+            let problems = profile.problems(existingNames: others)
+            if !problems.isEmpty { return .failure(.invalidProfile(problems)) }
+            var arguments = Self.arguments(of: profile)
+            arguments += ["updatedAt": now, "id": id]
+            try db.execute(
+                sql: """
+                    UPDATE profile SET name = :name, nameKey = :nameKey, age = :age, interests = :interests, voice = :voice,
+                    rate = :rate, pitch = :pitch, volume = :volume, textSize = :textSize, motion = :motion, theme = :theme,
+                    hints = :hints, stepMode = :stepMode, updatedAt = :updatedAt WHERE id = :id
+                    """, arguments: arguments)
+            if db.changesCount == 0 { return .failure(.profileNotFound(name: profile.name)) }
+            return .success(profile)
+        }.get()
+    }
+
+    /// What removing the profile would remove.
+    public func removalSummary(of profile: ChildProfile) throws(StoreError) -> ProfileRemoval {
+        guard let id = profile.id else { throw .profileNotFound(name: profile.name) }
+        return try read { db in try Self.summary(id: id, name: profile.name, in: db) }
+    }
+
+    /// Removes a profile with every read, position and favourite it had. The last profile stays.
+    @discardableResult
+    public func removeProfile(_ profile: ChildProfile, authorization: ParentalAuthorization) throws(StoreError) -> ProfileRemoval {
+        try check(authorization)
+        guard let id = profile.id else { throw .profileNotFound(name: profile.name) }
+        return try write { db -> Result<ProfileRemoval, StoreError> in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM profile WHERE id = ?", arguments: [id]) != nil else {
+                return .failure(.profileNotFound(name: profile.name))
+            }
+            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM profile") ?? 0 <= 1 {
+                return .failure(.lastProfile(name: profile.name))
+            }
+            let summary = try Self.summary(id: id, name: profile.name, in: db)
+            // Explicit deletes (not only ON DELETE CASCADE) so nothing of the child stays behind
+            // even if foreign keys were ever off for this connection.
+            for table in ["readEvent", "readingPosition", "favourite"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE profileId = ?", arguments: [id])
+            }
+            try db.execute(sql: "DELETE FROM profile WHERE id = ?", arguments: [id])
+            return .success(summary)
+        }.get()
+    }
+
+    // MARK: - Rows
+
+    static func summary(id: Int64, name: String, in db: Database) throws -> ProfileRemoval {
+        func count(_ table: String) throws -> Int {
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE profileId = ?", arguments: [id]) ?? 0
+        }
+        return ProfileRemoval(name: name, reads: try count("readEvent"), positions: try count("readingPosition"), favourites: try count("favourite"))
+    }
+
+    static func arguments(of profile: ChildProfile) -> StatementArguments {
+        let settings = profile.settings
+        let interests = (try? String(decoding: JSONEncoder().encode(profile.interests), as: UTF8.self)) ?? "[]"
+        return [
+            "name": profile.name, "nameKey": ChildProfile.nameKey(profile.name), "age": profile.age, "interests": interests,
+            "voice": settings.speech.voice, "rate": settings.speech.rate, "pitch": settings.speech.pitch,
+            "volume": settings.speech.volume, "textSize": settings.textSize.rawValue, "motion": settings.motion.rawValue,
+            "theme": settings.theme.rawValue, "hints": settings.hints, "stepMode": settings.stepMode,
+        ]
+    }
+
+    @discardableResult
+    static func insertProfile(_ profile: ChildProfile, in db: Database, at date: Date) throws -> Int64 {
+        var arguments = arguments(of: profile)
+        arguments += ["createdAt": date, "updatedAt": date]
+        try db.execute(
+            sql: """
+                INSERT INTO profile (name, nameKey, age, interests, voice, rate, pitch, volume, textSize, motion, theme,
+                hints, stepMode, createdAt, updatedAt) VALUES (:name, :nameKey, :age, :interests, :voice, :rate, :pitch,
+                :volume, :textSize, :motion, :theme, :hints, :stepMode, :createdAt, :updatedAt)
+                """, arguments: arguments)
+        return db.lastInsertedRowID
+    }
+
+    static func profile(from row: GRDB.Row) -> ChildProfile {
+        let interestsText: String = row["interests"] ?? "[]"
+        let interests = (try? JSONDecoder().decode([String].self, from: Data(interestsText.utf8))) ?? []
+        // Values are checked on the way in; unknown names (from a hand-edited file) fall back to defaults.
+        let settings = ReadingSettings(
+            speech: SpeechSettings(rate: row["rate"], pitch: row["pitch"], volume: row["volume"], voice: row["voice"]).clamped().settings,
+            textSize: TextSizePreset(rawValue: row["textSize"] ?? "") ?? .default,
+            motion: MotionPreference(rawValue: row["motion"] ?? "") ?? .auto,
+            theme: ThemeName(rawValue: row["theme"] ?? "") ?? .default,
+            hints: row["hints"], stepMode: row["stepMode"])
+        return ChildProfile(id: row["id"], name: row["name"], age: row["age"], interests: interests, settings: settings)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+
+/// One finished read in the history.
+public struct ReadRecord: Sendable, Hashable, Codable {
+    public var profileID: Int64
+    public var profileName: String
+    public var storyID: String
+    public var finishedAt: Date
+}
+
+/// A profile's progress with one story, for listings.
+public struct StoryProgress: Sendable, Hashable, Codable {
+    public var readCount: Int
+    public var isFavourite: Bool
+    /// The sentence to resume from, if the story was left unfinished.
+    public var sentenceIndex: Int?
+
+    public init(readCount: Int = 0, isFavourite: Bool = false, sentenceIndex: Int? = nil) {
+        self.readCount = readCount
+        self.isFavourite = isFavourite
+        self.sentenceIndex = sentenceIndex
+    }
+}
+
+/// The reading log: finished reads, positions to resume from, favourites. None of these need the
+/// parental PIN: they are the child's own progress.
+extension StoryStore {
+    /// Records that `profileID` heard the last sentence of `storyID` (or finished it without audio),
+    /// and forgets the position to resume from, in one transaction.
+    ///
+    /// - Returns: the story's read count for the profile, this read included.
+    @discardableResult
+    public func recordFinishedRead(profileID: Int64, storyID: String, at date: Date? = nil) throws(StoreError) -> Int {
+        let finishedAt = date ?? clock.now()
+        return try write { db -> Result<Int, StoreError> in
+            guard try Self.profileExists(profileID, in: db) else { return .failure(.profileNotFound(name: "#\(profileID)")) }
+            try db.execute(
+                sql: "INSERT INTO readEvent (profileId, storyId, finishedAt) VALUES (?, ?, ?)",
+                arguments: [profileID, storyID, finishedAt])
+            try db.execute(
+                sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID])
+            return .success(try Self.readCount(profileID: profileID, storyID: storyID, in: db))
+        }.get()
+    }
+
+    /// How many times the profile finished the story.
+    public func readCount(profileID: Int64, storyID: String) throws(StoreError) -> Int {
+        try read { db in try Self.readCount(profileID: profileID, storyID: storyID, in: db) }
+    }
+
+    /// Read counts of every story the profile finished at least once (a missing story is 0).
+    public func readCounts(profileID: Int64) throws(StoreError) -> [String: Int] {
+        try read { db in
+            var counts: [String: Int] = [:]
+            let rows = try GRDB.Row.fetchCursor(
+                db, sql: "SELECT storyId, COUNT(*) FROM readEvent WHERE profileId = ? GROUP BY storyId", arguments: [profileID])
+            while let row = try rows.next() { counts[row[0]] = row[1] }
+            return counts
+        }
+    }
+
+    /// Read count, favourite and position of every story the profile has touched, in one read.
+    public func progress(profileID: Int64) throws(StoreError) -> [String: StoryProgress] {
+        try read { db in
+            var result: [String: StoryProgress] = [:]
+            let counts = try GRDB.Row.fetchCursor(
+                db, sql: "SELECT storyId, COUNT(*) FROM readEvent WHERE profileId = ? GROUP BY storyId", arguments: [profileID])
+            while let row = try counts.next() { result[row[0], default: StoryProgress()].readCount = row[1] }
+            for storyID in try String.fetchAll(db, sql: "SELECT storyId FROM favourite WHERE profileId = ?", arguments: [profileID]) {
+                result[storyID, default: StoryProgress()].isFavourite = true
+            }
+            let positions = try GRDB.Row.fetchCursor(
+                db, sql: "SELECT storyId, sentenceIndex FROM readingPosition WHERE profileId = ?", arguments: [profileID])
+            while let row = try positions.next() { result[row[0], default: StoryProgress()].sentenceIndex = row[1] }
+            return result
+        }
+    }
+
+    /// Finished reads, newest first, for one profile or all.
+    public func history(profileID: Int64? = nil, limit: Int? = nil) throws(StoreError) -> [ReadRecord] {
+        try read { db in
+            var sql = """
+                SELECT readEvent.profileId, profile.name, readEvent.storyId, readEvent.finishedAt
+                FROM readEvent JOIN profile ON profile.id = readEvent.profileId
+                """
+            var arguments: StatementArguments = []
+            if let profileID {
+                sql += " WHERE readEvent.profileId = ?"
+                arguments += [profileID]
+            }
+            sql += " ORDER BY readEvent.finishedAt DESC, readEvent.id DESC"
+            if let limit {
+                sql += " LIMIT ?"
+                arguments += [limit]
+            }
+            return try GRDB.Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                ReadRecord(profileID: row[0], profileName: row[1], storyID: row[2], finishedAt: row[3])
+            }
+        }
+    }
+
+    /// Remembers the sentence to resume the story from.
+    public func setPosition(profileID: Int64, storyID: String, sentenceIndex: Int) throws(StoreError) {
+        let now = clock.now()
+        try write { db -> Result<Void, StoreError> in
+            guard try Self.profileExists(profileID, in: db) else { return .failure(.profileNotFound(name: "#\(profileID)")) }
+            try db.execute(
+                sql: """
+                    INSERT INTO readingPosition (profileId, storyId, sentenceIndex, updatedAt) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (profileId, storyId) DO UPDATE SET sentenceIndex = excluded.sentenceIndex, updatedAt = excluded.updatedAt
+                    """, arguments: [profileID, storyID, max(0, sentenceIndex), now])
+            return .success(())
+        }.get()
+    }
+
+    /// The sentence to resume from, or `nil` to start at the beginning.
+    public func position(profileID: Int64, storyID: String) throws(StoreError) -> Int? {
+        try read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT sentenceIndex FROM readingPosition WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID])
+        }
+    }
+
+    /// Forgets the position (start over).
+    public func clearPosition(profileID: Int64, storyID: String) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID])
+        }
+    }
+
+    /// Marks or unmarks the story as a favourite (the "Save" action).
+    ///
+    /// - Returns: whether the story is a favourite now.
+    @discardableResult
+    public func toggleFavourite(profileID: Int64, storyID: String) throws(StoreError) -> Bool {
+        let now = clock.now()
+        return try write { db -> Result<Bool, StoreError> in
+            guard try Self.profileExists(profileID, in: db) else { return .failure(.profileNotFound(name: "#\(profileID)")) }
+            try db.execute(sql: "DELETE FROM favourite WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID])
+            if db.changesCount > 0 { return .success(false) }
+            try db.execute(
+                sql: "INSERT INTO favourite (profileId, storyId, createdAt) VALUES (?, ?, ?)", arguments: [profileID, storyID, now])
+            return .success(true)
+        }.get()
+    }
+
+    public func isFavourite(profileID: Int64, storyID: String) throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM favourite WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID]) ?? false
+        }
+    }
+
+    /// The profile's favourite story ids.
+    public func favourites(profileID: Int64) throws(StoreError) -> Set<String> {
+        try read { db in Set(try String.fetchAll(db, sql: "SELECT storyId FROM favourite WHERE profileId = ?", arguments: [profileID])) }
+    }
+
+    static func readCount(profileID: Int64, storyID: String, in db: Database) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM readEvent WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID]) ?? 0
+    }
+
+    static func profileExists(_ id: Int64, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM profile WHERE id = ?", arguments: [id]) ?? false
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// `storyreader pin set|change|clear`: the parental PIN that guards profiles and settings.
+struct PinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pin",
+        abstract: "Set, change or clear the parental PIN (4 to 8 digits).",
+        discussion: """
+            On a terminal the PIN is typed without being shown, and a new PIN is asked twice. From a pipe \
+            each PIN is one line of standard input: `set` reads the new PIN; `change` the current PIN then \
+            the new one; `clear` the current PIN. After 5 wrong tries the PIN is locked for 30 seconds, \
+            then 1, 2, 4 … minutes after each further wrong try.
+            """,
+        subcommands: [Set.self, Change.self, Clear.self]
+    )
+
+    /// Reads a new PIN (twice on a terminal), checking its shape.
+    static func readNewPIN(_ prompter: Prompter) throws -> String {
+        guard let first = prompter.askSecret("New PIN (4 to 8 digits): ") else {
+            throw StoreCommandSupport.fail("no PIN was given: type 4 to 8 digits (from a pipe, one line)")
+        }
+        let pin: String
+        do { pin = try ParentalPIN.validate(first) } catch { throw StoreCommandSupport.fail(error.description) }
+        if prompter.isTerminal {
+            guard let again = prompter.askSecret("Type the new PIN again: "), again.trimmingCharacters(in: .whitespaces) == pin else {
+                throw StoreCommandSupport.fail("PIN: the two PINs differ: nothing was changed; run the command again")
+            }
+        }
+        return pin
+    }
+
+    static func readCurrentPIN(_ prompter: Prompter) throws -> String {
+        guard let pin = prompter.askSecret("Current PIN: ") else {
+            throw StoreCommandSupport.fail("the current PIN is needed: type it (from a pipe, as the first line)")
+        }
+        return pin
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set the parental PIN when none is set.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try StoreCommandSupport.openStore(global)
+            do {
+                if try store.isPINSet() { throw StoreError.pinAlreadySet }
+                try store.setPIN(try PinCommand.readNewPIN(Prompter()))
+                print("The parental PIN is set: adding, editing and removing profiles now asks for it.")
+            } catch let error as StoreError {
+                throw StoreCommandSupport.fail(error.description)
+            }
+        }
+    }
+
+    struct Change: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change the parental PIN (asks for the current one).")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try StoreCommandSupport.openStore(global)
+            let prompter = Prompter()
+            do {
+                guard try store.isPINSet() else { throw StoreError.noPINSet }
+                let remaining = try store.pinLockout().remaining(at: store.now)
+                if remaining > 0 { throw StoreError.pinLocked(remaining: remaining) }
+                let current = try PinCommand.readCurrentPIN(prompter)
+                try store.verifyPIN(current)
+                let new = try PinCommand.readNewPIN(prompter)
+                try store.changePIN(current: current, to: new)
+                print("The parental PIN is changed.")
+            } catch let error as StoreError {
+                throw StoreCommandSupport.fail(error.description)
+            }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove the parental PIN (asks for it).")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try StoreCommandSupport.openStore(global)
+            do {
+                guard try store.isPINSet() else { throw StoreError.noPINSet }
+                let remaining = try store.pinLockout().remaining(at: store.now)
+                if remaining > 0 { throw StoreError.pinLocked(remaining: remaining) }
+                try store.clearPIN(current: try PinCommand.readCurrentPIN(Prompter()))
+                print("The parental PIN is cleared: profiles can be changed without it.")
+            } catch let error as StoreError {
+                throw StoreCommandSupport.fail(error.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,301 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// `storyreader profile add|list|show|edit|remove`.
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Add, list, show, edit and remove child profiles.",
+        discussion: """
+            A profile holds a child's name, age, interests and reading settings. While a parental PIN is
+            set (`storyreader pin set`), adding, editing and removing a profile asks for it.
+            """,
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self]
+    )
+}
+
+/// The profile fields as command-line flags; every value is checked by the same form as the
+/// interactive one, so the messages are the same.
+struct ProfileFieldOptions: ParsableArguments {
+    @Option(help: "The child's name, 1 to 40 characters.") var name: String?
+    @Option(help: "The child's age, 2 to 12.") var age: String?
+    @Option(help: "Up to 10 interests separated by commas (animals, space, friendship, magic, nature, bedtime, funny, adventure, or your own words).")
+    var interests: String?
+    @Option(help: "The eSpeak voice (en, en-us, es, fr, de, en+f3); empty for each story's language.") var voice: String?
+    @Option(help: "Words per minute, 80 to 450.") var rate: String?
+    @Option(help: "Pitch, 0 to 100.") var pitch: String?
+    @Option(help: "Volume, 0 to 200.") var volume: String?
+    @Option(name: .customLong("text-size"), help: "xSmall, small, medium, large, xLarge, xxLarge, xxxLarge, accessibility1 … accessibility5.")
+    var textSize: String?
+    @Option(name: .customLong("reduced-motion"), help: "on, off or auto.") var reducedMotion: String?
+    @Option(help: "default, dark, light, high-contrast-dark, high-contrast-light.") var theme: String?
+    @Option(help: "Spoken hints: on or off.") var hints: String?
+    @Option(name: .customLong("step-mode"), help: "Wait for a key after each sentence: on or off.") var stepMode: String?
+
+    /// The flags given, by field.
+    var values: [(ProfileField, String)] {
+        let all: [(ProfileField, String?)] = [
+            (.name, name), (.age, age), (.interests, interests), (.voice, voice), (.rate, rate), (.pitch, pitch),
+            (.volume, volume), (.textSize, textSize), (.motion, reducedMotion), (.theme, theme), (.hints, hints),
+            (.stepMode, stepMode),
+        ]
+        return all.compactMap { field, value in value.map { (field, $0) } }
+    }
+
+    static func flag(for field: ProfileField) -> String {
+        switch field {
+        case .textSize: "--text-size"
+        case .motion: "--reduced-motion"
+        case .stepMode: "--step-mode"
+        default: "--\(field.rawValue)"
+        }
+    }
+}
+
+/// Fills a form the three ways: from flags, field by field on a terminal, one line per field from a pipe.
+enum ProfileFormDriver {
+    /// Runs the form and returns the profile to save, or `nil` when the parent cancelled.
+    static func run(_ form: inout ProfileForm, flags: ProfileFieldOptions, prompter: Prompter) throws -> ChildProfile? {
+        let given = flags.values
+        if !given.isEmpty {
+            for (field, value) in given { form.setText(value, for: field) }
+            switch form.save() {
+            case .valid(let profile): return profile
+            case .invalid(let problems):
+                let lines = problems.map { "\($0.field.label) (\(ProfileFieldOptions.flag(for: $0.field))): \($0.message)" }
+                throw StoreCommandSupport.fail("nothing was saved:\n" + lines.joined(separator: "\n"))
+            }
+        }
+        return prompter.isTerminal ? try interactive(&form, prompter: prompter) : try piped(&form, prompter: prompter)
+    }
+
+    /// From a pipe: one answer per line in focus order; an empty line keeps the shown value, and the
+    /// end of input keeps the rest. Then Save: every problem is reported and nothing is saved.
+    static func piped(_ form: inout ProfileForm, prompter: Prompter) throws -> ChildProfile? {
+        for field in ProfileField.inputs {
+            guard let line = prompter.ask("") else { break }
+            if !line.isEmpty { form.setText(line, for: field) }
+        }
+        switch form.save() {
+        case .valid(let profile): return profile
+        case .invalid(let problems):
+            throw StoreCommandSupport.fail("nothing was saved:\n" + problems.map(\.description).joined(separator: "\n"))
+        }
+    }
+
+    /// On a terminal: each field with its label, hint, constraint and value; Enter keeps the value;
+    /// a problem is said at once and the field is asked again; then Save or Cancel.
+    static func interactive(_ form: inout ProfileForm, prompter: Prompter) throws -> ChildProfile? {
+        Prompter.writeError("Type a value and press Enter; press Enter alone to keep the value shown.\n")
+        form.focus(on: .name)
+        while true {
+            let field = form.focus
+            if field.isInput {
+                let current = form.text(of: field)
+                let prompt = "\(field.label), \(field.hint) (\(field.constraint))\(current.isEmpty ? "" : " [\(StoreCommandSupport.safe(current))]"): "
+                guard let answer = prompter.ask(prompt) else { return nil }
+                if !answer.isEmpty { form.enter(answer) }
+                if case .moved(_, let problem?) = form.submit() {
+                    Prompter.writeError("\(problem.description)\n")
+                    form.focus(on: field)
+                }
+                continue
+            }
+            guard let answer = prompter.ask("Save or Cancel? (save/cancel) [save]: ") else { return nil }
+            let choice = answer.trimmingCharacters(in: .whitespaces).lowercased()
+            if choice.isEmpty || choice == "save" || choice == "s" {
+                form.focus(on: .save)
+                switch form.save() {
+                case .valid(let profile): return profile
+                case .invalid(let problems):
+                    Prompter.writeError("Not saved yet:\n" + problems.map(\.description).joined(separator: "\n") + "\n")
+                }
+            } else if choice == "cancel" || choice == "c" {
+                form.focus(on: .cancel)
+                switch form.cancel() {
+                case .cancelled: return nil
+                case .needsConfirmation(let question):
+                    if prompter.confirm(question) {
+                        _ = form.confirmCancel()
+                        return nil
+                    }
+                    form.keepEditing()
+                    form.focus(on: .name)
+                }
+            } else {
+                Prompter.writeError("Type save or cancel.\n")
+            }
+        }
+    }
+}
+
+/// A profile as printed by `--json`.
+struct ProfileJSON: Encodable {
+    var name: String
+    var age: Int
+    var interests: [String]
+    var voice: String?
+    var rate: Int
+    var pitch: Int
+    var volume: Int
+    var textSize: String
+    var reducedMotion: String
+    var theme: String
+    var hints: Bool
+    var stepMode: Bool
+    var readCount: Int?
+    var favourites: [String]?
+
+    init(_ profile: ChildProfile, readCount: Int? = nil, favourites: [String]? = nil) {
+        let settings = profile.settings
+        name = profile.name
+        age = profile.age
+        interests = profile.interests
+        voice = settings.speech.voice
+        rate = settings.speech.rate
+        pitch = settings.speech.pitch
+        volume = settings.speech.volume
+        textSize = settings.textSize.rawValue
+        reducedMotion = settings.motion.rawValue
+        theme = settings.theme.rawValue
+        hints = settings.hints
+        stepMode = settings.stepMode
+        self.readCount = readCount
+        self.favourites = favourites
+    }
+}
+
+extension ProfileCommand {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a child profile.",
+            discussion: """
+                With --name, --age and other flags it saves without asking. Without flags on a terminal it \
+                runs the profile form field by field; from a pipe it reads one answer per line in focus order \
+                (name, age, interests, voice, rate, pitch, volume, text size, reduced motion, theme, hints, \
+                step mode; an empty line keeps the default). While a PIN is set, the PIN comes first.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var fields: ProfileFieldOptions
+
+        func run() throws {
+            let store = try StoreCommandSupport.openStore(global)
+            let prompter = Prompter()
+            let authorization = try StoreCommandSupport.authorize(store, prompter: prompter)
+            do {
+                var form = ProfileForm(existingNames: try store.profiles().map(\.name))
+                guard let profile = try ProfileFormDriver.run(&form, flags: fields, prompter: prompter) else {
+                    print("Cancelled: no profile was added.")
+                    return
+                }
+                let saved = try store.addProfile(profile, authorization: authorization)
+                print("Added \(saved.name), age \(saved.age).")
+            } catch let error as StoreError {
+                throw StoreCommandSupport.fail(error.description)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the child profiles.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            let store = try StoreCommandSupport.openStore(global)
+            do {
+                let profiles = try store.profiles()
+                if json { return try StoreCommandSupport.printJSON(profiles.map { ProfileJSON($0) }) }
+                for profile in profiles {
+                    let interests = profile.interests.isEmpty ? "" : ", likes \(profile.interests.joined(separator: ", "))"
+                    print("\(profile.name), age \(profile.age)\(interests)")
+                }
+            } catch let error as StoreError {
+                throw StoreCommandSupport.fail(error.description)
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one profile and its reading settings.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The profile's name (case does not matter).") var name: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            let store = try StoreCommandSupport.openStore(global)
+            do {
+                let profile = try store.requireProfile(named: name)
+                let id = profile.id ?? 0
+                let reads = try store.readCounts(profileID: id).values.reduce(0, +)
+                let favourites = try store.favourites(profileID: id).sorted()
+                if json { return try StoreCommandSupport.printJSON(ProfileJSON(profile, readCount: reads, favourites: favourites)) }
+                let texts = ProfileForm.texts(of: profile)
+                for field in ProfileField.inputs {
+                    let value = texts[field] ?? ""
+                    print("\(field.label): \(value.isEmpty ? (field == .voice ? "each story's language" : "none") : value)")
+                }
+                print("Finished reads: \(reads)")
+                print("Favourites: \(favourites.isEmpty ? "none" : favourites.joined(separator: ", "))")
+            } catch let error as StoreError {
+                throw StoreCommandSupport.fail(error.description)
+            }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Edit a child profile and its reading settings.",
+            discussion: "The same three ways as `profile add`: flags, the form on a terminal, or one line per field from a pipe.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The profile's name (case does not matter).") var profileName: String
+        @OptionGroup var fields: ProfileFieldOptions
+
+        func run() throws {
+            let store = try StoreCommandSupport.openStore(global)
+            let prompter = Prompter()
+            do {
+                let profile = try store.requireProfile(named: profileName)
+                let authorization = try StoreCommandSupport.authorize(store, prompter: prompter)
+                let others = try store.profiles().filter { $0.id != profile.id }.map(\.name)
+                var form = ProfileForm(editing: profile, existingNames: others)
+                guard let edited = try ProfileFormDriver.run(&form, flags: fields, prompter: prompter) else {
+                    print("Cancelled: \(profile.name) was not changed.")
+                    return
+                }
+                let saved = try store.updateProfile(edited, authorization: authorization)
+                print("Saved \(saved.name).")
+            } catch let error as StoreError {
+                throw StoreCommandSupport.fail(error.description)
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a child profile with its reads, positions and favourites.",
+            discussion: "Asks first (from a pipe, reads yes or no from a line) unless --yes is given.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The profile's name (case does not matter).") var name: String
+        @Flag(help: "Do not ask.") var yes = false
+
+        func run() throws {
+            let store = try StoreCommandSupport.openStore(global)
+            let prompter = Prompter()
+            do {
+                let profile = try store.requireProfile(named: name)
+                let authorization = try StoreCommandSupport.authorize(store, prompter: prompter)
+                let summary = try store.removalSummary(of: profile)
+                if !yes, !prompter.confirm("Remove \(summary.description)? Nothing of \(profile.name) is kept") {
+                    print("Not removed: \(profile.name) is kept.")
+                    return
+                }
+                let removed = try store.removeProfile(profile, authorization: authorization)
+                print("Removed \(removed.description).")
+            } catch let error as StoreError {
+                throw StoreCommandSupport.fail(error.description)
+            }
+        }
+    }
+}

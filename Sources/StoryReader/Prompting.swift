@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads answers and PINs: on a terminal with a prompt (a PIN without echo, through termios); from
+/// a pipe one line at a time, so scripts and tests can drive every question.
+struct Prompter {
+    /// Whether standard input is a terminal.
+    var isTerminal: Bool = isatty(STDIN_FILENO) == 1
+
+    /// Asks on standard error and reads one line; `nil` at the end of input.
+    func ask(_ prompt: String) -> String? {
+        if isTerminal { Self.writeError(prompt) }
+        return readLine(strippingNewline: true)
+    }
+
+    /// Reads a secret: on a terminal the typed characters are not shown; from a pipe, one line.
+    func askSecret(_ prompt: String) -> String? {
+        guard isTerminal else { return readLine(strippingNewline: true) }
+        Self.writeError(prompt)
+        var original = termios()
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return readLine(strippingNewline: true) }
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+        TerminalEcho.saved = original
+        signal(SIGINT, TerminalEcho.restoreAndExit)
+        signal(SIGTERM, TerminalEcho.restoreAndExit)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        let line = readLine(strippingNewline: true)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+        TerminalEcho.saved = nil
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+        Self.writeError("\n")
+        return line
+    }
+
+    /// Asks a yes/no question; anything but yes (or y) is no, and so is the end of input.
+    func confirm(_ question: String) -> Bool {
+        guard let answer = ask("\(question) (yes/no): ") else { return false }
+        return ["yes", "y"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// The terminal settings to put back if the program is interrupted while a PIN is typed.
+private enum TerminalEcho {
+    nonisolated(unsafe) static var saved: termios?
+
+    static let restoreAndExit: @convention(c) (Int32) -> Void = { signalNumber in
+        if var saved = TerminalEcho.saved { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+        _exit(128 + signalNumber)
+    }
+}

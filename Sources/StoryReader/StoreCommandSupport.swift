@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// What the profile, PIN, history and log commands share: opening the store, asking for the
+/// parental PIN, reporting a user error (exit 1) with a message that says what to do.
+enum StoreCommandSupport {
+    /// A user error: `storyreader: message` on standard error, exit code 1.
+    static func fail(_ message: String) -> UserFailure {
+        UserFailure(message: message)
+    }
+
+    static func openStore(_ global: GlobalOptions) throws -> StoryStore {
+        do {
+            return try StoryStore(dataDirectory: global.dataDirectory())
+        } catch {
+            throw fail(error.description)
+        }
+    }
+
+    /// The parent's authorization: at once when no PIN is set; otherwise asks for the PIN (without
+    /// echo on a terminal, one line from a pipe) and checks it.
+    static func authorize(_ store: StoryStore, prompter: Prompter) throws -> ParentalAuthorization {
+        do {
+            guard try store.isPINSet() else { return try store.authorize(pin: nil) }
+            let lockout = try store.pinLockout()
+            let remaining = lockout.remaining(at: store.now)
+            if remaining > 0 { throw StoreError.pinLocked(remaining: remaining) }
+            guard let pin = prompter.askSecret("Parental PIN: ") else {
+                throw fail("a parental PIN is set: type it to make this change (from a pipe, give it as the first line)")
+            }
+            return try store.authorize(pin: pin)
+        } catch let error as StoreError {
+            throw fail(error.description)
+        }
+    }
+
+    static func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Untrusted text made safe for the terminal.
+    static func safe(_ text: String) -> String { Sanitizer.sanitizeLine(text) }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import StoryKit
-
-@Test func versionIsSet() { #expect(!StoryKitInfo.version.isEmpty) }
