@@ -126,3 +126,11 @@ func parsedStory(_ body: String, language: String = "en", title: String = "Test"
     #expect(Narration.picturePrefix(forLanguage: "en-us") == "Picture: ")
     #expect(Narration.picturePrefix(forLanguage: "xx") == "Picture: ")
 }
+
+@Test func narrationIndicesMapToStorySentences() throws {
+    let story = try parsedStory("One fish swam. Two fish swam.\n\nThree fish swam.")
+    let narration = try Narration(story: story)
+    #expect(narration.items.map(\.storySentenceIndex) == Array(story.sentences.indices))
+    #expect(narration.item(forStorySentence: 2) == 2)
+    #expect(narration.item(forStorySentence: 99) == nil)
+}

@@ -22,6 +22,9 @@ public struct Narration: Sendable, Hashable {
         public var words: [Word]
         /// Text said before the sentence without a highlight (`Picture: `).
         public var prefix: String
+        /// Index of the sentence in `Story.sentences` (sentences without words are not narrated,
+        /// so narration indices can differ): the index the reading log stores.
+        public var storySentenceIndex: Int
     }
 
     /// Sentences in reading order.
@@ -57,6 +60,7 @@ public struct Narration: Sendable, Hashable {
         let picturePrefix = picturePrefix ?? Self.picturePrefix(forLanguage: story.language)
         var items: [Item] = []
         var blockIndex = 0
+        var storySentenceIndex = 0
         for page in story.pages {
             for block in page.blocks {
                 defer { blockIndex += 1 }
@@ -69,10 +73,13 @@ public struct Narration: Sendable, Hashable {
                     kind = .picture
                     prefix = picturePrefix
                 }
-                for (position, sentence) in block.sentences.enumerated() where !sentence.words.isEmpty {
+                for (position, sentence) in block.sentences.enumerated() {
+                    defer { storySentenceIndex += 1 }
+                    guard !sentence.words.isEmpty else { continue }
                     items.append(Item(
                         kind: kind, blockIndex: blockIndex, pageIndex: page.index, range: sentence.range,
-                        text: sentence.text, words: sentence.words, prefix: position == 0 ? prefix : ""))
+                        text: sentence.text, words: sentence.words, prefix: position == 0 ? prefix : "",
+                        storySentenceIndex: storySentenceIndex))
                 }
             }
         }
@@ -165,6 +172,12 @@ public struct Narration: Sendable, Hashable {
     /// The sentence index where block `blockIndex` starts, or nil.
     public func firstSentence(ofBlock blockIndex: Int) -> Int? {
         items.firstIndex { $0.blockIndex >= blockIndex }
+    }
+
+    /// The narration index for `Story.sentences[index]` (a stored reading position), or the next
+    /// narrated sentence after it.
+    public func item(forStorySentence index: Int) -> Int? {
+        items.firstIndex { $0.storySentenceIndex >= index }
     }
 
     /// The sentence containing the story text offset `offset`, or the next one after it.
