@@ -98,18 +98,12 @@ struct ReadCommand: ParsableCommand {
         var resolved = settings
         var notices: [String] = []
         do {
-            let wanted = voice ?? story.language
-            if !wanted.contains("+"), try EspeakEngine.shared.hasVoice(wanted) {
-                // The common case; listing every voice reads a few hundred files.
-                resolved.voice = wanted
-            } else {
-                let resolution = try EspeakEngine.shared.voices().resolve(wanted)
-                if let notice = resolution.notice {
-                    warn(notice)
-                    notices.append(notice)
-                }
-                resolved.voice = resolution.voice
+            let resolution = try EspeakEngine.shared.resolveVoice(voice ?? story.language)
+            if let notice = resolution.notice {
+                warn(notice)
+                notices.append(notice)
             }
+            resolved.voice = resolution.voice
         } catch {
             throw UserFailure(message: "\(error)")
         }
@@ -117,10 +111,8 @@ struct ReadCommand: ParsableCommand {
         let sink: any PCMSink
         if let wav {
             do { sink = try WAVFileSink(path: wav) } catch { throw UserFailure(message: "\(error)") }
-        } else if noAudio {
-            sink = DiscardingSink()
         } else {
-            let output = AudioOutput.open(device: ALSASink.deviceName(option: device))
+            let output = AudioOutput.choose(noAudio: noAudio, deviceOption: device)
             if let notice = output.notice {
                 warn(notice)
                 notices.append(notice)

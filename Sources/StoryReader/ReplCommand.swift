@@ -24,8 +24,11 @@ struct ReplCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Flag(help: "No sound: speech is captions only; without a terminal, time passes only at 'wait'.")
+    @Flag(help: "No sound: speech is captions only (paced in real time on a terminal); without a terminal, time passes only at 'wait'.")
     var noAudio = false
+
+    @Option(help: ArgumentHelp("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default'). Without one, reading goes on silently at speaking pace, with one notice.", valueName: "name"))
+    var device: String?
 
     @Option(help: ArgumentHelp("Start as this profile.", valueName: "name"))
     var profile: String?
@@ -50,12 +53,25 @@ struct ReplCommand: ParsableCommand {
             textSize: presentation.textSize.flatMap(TextSizePreset.init(name:)),
             theme: presentation.theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
             motion: presentation.reduceMotion.map { $0 ? .on : .off })
-        // No speech engine is wired yet: speech is silent, paced in real time unless --no-audio
-        // without a terminal (virtual time, for scripts).
+        // Speech through eSpeak NG onto the audio device (or paced silence); --no-audio on a
+        // terminal: paced silence; --no-audio without a terminal: virtual time (scripts, transcripts).
         let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
+        let audio = clock == .virtual ? nil : try Self.openAudio(noAudio: noAudio, device: device)
         let shell = ReplShell(session: session, store: store, interactive: interactive, clock: clock,
-                              presentation: presentation, scaling: capabilities.scaling)
+                              presentation: presentation, scaling: capabilities.scaling, audio: audio)
         let status = try shell.run()
         if status != 0 { Foundation.exit(status) }
+    }
+
+    /// The speech engine started and the sink chosen as `read` chooses it (paced silence for
+    /// `--no-audio`, since a terminal session runs in real time).
+    static func openAudio(noAudio: Bool, device: String?) throws -> ReplAudio {
+        do {
+            try EspeakEngine.shared.start()
+        } catch {
+            throw UserFailure(message: "\(error)")
+        }
+        let output = AudioOutput.choose(noAudio: noAudio, pacedWithoutAudio: true, deviceOption: device)
+        return ReplAudio(sink: output.sink, notice: output.notice)
     }
 }

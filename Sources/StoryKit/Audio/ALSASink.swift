@@ -191,4 +191,14 @@ public enum AudioOutput {
             return (PacedSilenceSink(), "\(error); reading without sound (the text is still highlighted at speaking pace)")
         }
     }
+
+    /// The sink `read` and the REPL play on: with `noAudio`, nothing (`DiscardingSink`, no waiting)
+    /// or, when `pacedWithoutAudio`, paced silence; otherwise the ALSA device named by
+    /// `deviceOption` / `$STORYREADER_AUDIO_DEVICE` / `default`, falling back to paced silence with
+    /// a notice (to be shown once).
+    public static func choose(noAudio: Bool, pacedWithoutAudio: Bool = false, deviceOption: String?,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) -> (sink: any PCMSink, notice: String?) {
+        if noAudio { return (pacedWithoutAudio ? PacedSilenceSink() : DiscardingSink(), nil) }
+        return open(device: ALSASink.deviceName(option: deviceOption, environment: environment))
+    }
 }

@@ -50,6 +50,11 @@ public struct VoiceCatalog: Sendable, Hashable, Codable {
         public var voice: String
         /// Set when the request could not be honoured as asked, for a notice on stderr.
         public var notice: String?
+
+        public init(voice: String, notice: String? = nil) {
+            self.voice = voice
+            self.notice = notice
+        }
     }
 
     /// The voice for `requested` (`en`, `en-us`, `fr`, `en+f3`): a language without a voice falls
@@ -81,5 +86,17 @@ public struct VoiceCatalog: Sendable, Hashable, Codable {
             }
         }
         return Resolution(voice: voice, notice: notices.isEmpty ? nil : notices.joined(separator: "; "))
+    }
+}
+
+extension EspeakEngine {
+    /// The voice to read with for `wanted` (a story's language or a chosen voice): the voice itself
+    /// when eSpeak has it, else a fallback with a notice for the person (see `VoiceCatalog.resolve`).
+    public func resolveVoice(_ wanted: String) throws -> VoiceCatalog.Resolution {
+        // The common case first; listing every voice reads a few hundred files.
+        if !wanted.contains("+"), try hasVoice(wanted) {
+            return VoiceCatalog.Resolution(voice: wanted, notice: nil)
+        }
+        return try voices().resolve(wanted)
     }
 }

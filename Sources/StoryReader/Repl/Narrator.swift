@@ -4,12 +4,11 @@ import StoryKit
 /// Monotonic time in nanoseconds.
 func monotonicNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-/// Reads a story aloud as a timeline of narration events.
-///
-/// Stands in for the speech issue's `Narration` until it is wired: `.virtual` time passes only when
-/// the script says `wait` (no clock: transcripts are the same on every machine); `.paced` time
-/// passes in real time at the reading rate, silently (the paced-silence sink's timing).
-final class Narrator {
+/// Reads a story as a timeline of narration events, without speech: `--no-audio` without a
+/// terminal, where `.virtual` time passes only when the script says `wait` (no clock: transcripts
+/// are the same on every machine). `.paced` time passes in real time at the reading rate, silently.
+/// With audio (or `--no-audio` on a terminal) the shell uses `PlayerNarrator` instead.
+final class Narrator: StoryNarration {
     enum Clock { case virtual, paced }
 
     let clock: Clock
@@ -25,7 +24,8 @@ final class Narrator {
     var isLoaded: Bool { next < events.count }
 
     /// Prepares the timeline from `fromWord`; it starts with `run()`.
-    func load(story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool) {
+    @discardableResult
+    func load(story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool) -> String? {
         self.story = story
         events = []
         next = 0
@@ -44,9 +44,10 @@ final class Narrator {
             }
             time += wordNanoseconds / 2
             events.append((time, .sentenceFinished(index)))
-            if stepMode { return }
+            if stepMode { return nil }
         }
         events.append((time, .finished))
+        return nil
     }
 
     /// Starts or goes on (after an interruption) from where the timeline is.
@@ -82,20 +83,36 @@ final class Narrator {
     }
 }
 
-/// Says interface utterances through the announcement queue. Without a speech engine wired,
-/// speech is silent: virtual utterances end at once, paced ones last as long as they would.
+/// Says interface utterances through the announcement queue: with a `voice`, really (through the
+/// speech engine onto the story's sink); without one (`--no-audio` without a terminal) silently:
+/// virtual utterances end at once, paced ones last as long as they would.
 final class Speaker {
     private(set) var queue = AnnouncementQueue()
     private var busyUntil: UInt64?
     let clock: Narrator.Clock
+    /// The real voice, when there is audio (or paced silence).
+    let voice: InterfaceVoice?
+    /// The settings interface speech uses now (the profile's, with the interface's voice).
+    var settings: () -> SpeechSettings = { SpeechSettings() }
+    /// The eSpeak voice for a setting's voice (nil: the interface's language).
+    var resolveVoice: (String?) -> String = { $0 ?? "en" }
+    /// Settings for particular utterances (the settings screen's preview).
+    private var overrides: [Utterance: SpeechSettings] = [:]
+    private var speaking: (id: Int, utterance: Utterance)?
     /// Called when the queue lets the story run or interrupts it.
     var onStory: ((_ running: Bool) -> Void)?
     /// Every utterance that started (the benchmark and tests watch it).
     var onStart: ((Utterance) -> Void)?
 
-    init(clock: Narrator.Clock) { self.clock = clock }
+    init(clock: Narrator.Clock, voice: InterfaceVoice? = nil) {
+        self.clock = clock
+        self.voice = voice
+    }
 
-    func submit(_ utterance: Utterance, now: UInt64) { perform(queue.submit(utterance), now: now) }
+    func submit(_ utterance: Utterance, settings: SpeechSettings? = nil, now: UInt64) {
+        if let settings { overrides[utterance] = settings }
+        perform(queue.submit(utterance), now: now)
+    }
 
     func storyStopped(now: UInt64) { perform(queue.removeStory(), now: now) }
 
@@ -107,10 +124,21 @@ final class Speaker {
     var deadline: UInt64? { busyUntil }
 
     func tick(now: UInt64) {
+        if let voice, let current = speaking, voice.take(finished: current.id) {
+            speaking = nil
+            perform(queue.finished(), now: now)
+        }
         if let until = busyUntil, until <= now {
             busyUntil = nil
             perform(queue.finished(), now: now)
         }
+    }
+
+    /// Everything stops (leaving the program).
+    func silence() {
+        if let voice, speaking != nil { voice.interrupt() }
+        speaking = nil
+        _ = queue.clear()
     }
 
     private func perform(_ commands: [SpeechCommand], now: UInt64) {
@@ -118,9 +146,14 @@ final class Speaker {
             switch command {
             case .start(let utterance):
                 onStart?(utterance)
+                let settings = overrides.removeValue(forKey: utterance)
                 if utterance.kind == .story {
                     busyUntil = nil
                     onStory?(true)
+                } else if let voice {
+                    var spoken = settings ?? self.settings()
+                    spoken.voice = resolveVoice(spoken.voice)
+                    speaking = (voice.say(utterance.text, settings: spoken), utterance)
                 } else if clock == .paced {
                     let words = utterance.text.split(separator: " ").count
                     busyUntil = now + UInt64(words) * 60_000_000_000 / 175 + 150_000_000
@@ -130,9 +163,16 @@ final class Speaker {
                     perform(queue.finished(), now: now)
                 }
             case .interrupt(let utterance):
-                if utterance.kind == .story { onStory?(false) } else { busyUntil = nil }
-            case .drop:
-                break
+                if utterance.kind == .story {
+                    onStory?(false)
+                } else if let voice, speaking?.utterance == utterance {
+                    voice.interrupt()
+                    speaking = nil
+                } else {
+                    busyUntil = nil
+                }
+            case .drop(let utterance):
+                overrides.removeValue(forKey: utterance)
             }
         }
     }

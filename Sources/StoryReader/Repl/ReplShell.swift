@@ -12,8 +12,13 @@ final class ReplShell {
     private(set) var session: Session
     let store: any SessionStore
     let interactive: Bool
-    let narrator: Narrator
+    let narrator: any StoryNarration
     let speaker: Speaker
+    /// Real speech: the sink, the player-backed narrator and the interface voice (nil: the silent
+    /// `Narrator` timeline, `--no-audio` without a terminal).
+    let audio: ReplAudio?
+    /// Wakes the poll loop when the player or the voice has something (with audio only).
+    private let wake: WakePipe?
     private var decoder = KeyDecoder()
     private var lineEditor = LineEditor()
     private var isEditingCommand = false
@@ -36,16 +41,29 @@ final class ReplShell {
     let scaling: TextScaling
     private let style: TerminalStyle
 
+    /// - Parameter audio: where speech goes (nil: no speech engine; `clock` says how time passes).
     init(session: Session, store: any SessionStore, interactive: Bool, clock: Narrator.Clock,
-         presentation: PresentationOptions, scaling: TextScaling) {
+         presentation: PresentationOptions, scaling: TextScaling, audio: ReplAudio? = nil) {
         self.session = session
         self.presentation = presentation
         self.scaling = scaling
         style = presentation.terminalStyle()
         self.store = store
         self.interactive = interactive
-        narrator = Narrator(clock: clock)
-        speaker = Speaker(clock: clock)
+        self.audio = audio
+        if let audio {
+            let wake = WakePipe()
+            self.wake = wake
+            let player = PlayerNarrator(sink: audio.sink, wake: wake)
+            narrator = player
+            speaker = Speaker(clock: .paced, voice: InterfaceVoice(sink: audio.sink, wake: wake))
+            speaker.resolveVoice = { player.resolveVoice($0 ?? "en").voice }
+        } else {
+            wake = nil
+            narrator = Narrator(clock: clock)
+            speaker = Speaker(clock: clock)
+        }
+        speaker.settings = { [unowned self] in self.interfaceSettings }
         speaker.onStory = { [unowned self] running in
             if running { self.narrator.run(now: monotonicNanoseconds()) } else { self.narrator.hold() }
         }
@@ -61,6 +79,11 @@ final class ReplShell {
             _ = session.handle(.resize(columns: size.columns, rows: size.rows))
         }
         defer { TerminalMode.restore() }
+        if let notice = audio?.notice {
+            // No audio device: said (silently paced) and shown once.
+            caption(notice)
+            speaker.submit(Utterance(notice, priority: .message), now: monotonicNanoseconds())
+        }
         perform(session.start())
         render()
         while !exitRequested {
@@ -68,11 +91,15 @@ final class ReplShell {
             render()
         }
         render()
+        narrator.stop()
+        speaker.silence()
+        try? audio?.sink.close()
         return exitStatus
     }
 
     /// One turn of the loop: wait for input, a signal or a deadline, then handle what came.
     private func step() {
+        wake?.drain()
         let now = monotonicNanoseconds()
         speaker.tick(now: now)
         pumpNarration(now: now)
@@ -102,7 +129,8 @@ final class ReplShell {
         if decoder.hasPending { timeout = timeout < 0 ? KeyDecoder.escapeDelayMilliseconds : min(timeout, KeyDecoder.escapeDelayMilliseconds) }
         deadlines.removeAll()
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0)]
         if inputClosed || (waiting.active) { fds[0].fd = -1 }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         for signal in TerminalMode.pendingSignals() { handle(signal: signal) }
@@ -240,21 +268,28 @@ final class ReplShell {
             case .narrate(let storyID, let fromWord, let settings, let stepMode):
                 guard let story = session.state.reader?.story, story.id == storyID else { break }
                 narrator.stop()
-                narrator.load(story: story, fromWord: fromWord, settings: settings, stepMode: stepMode)
+                if let notice = narrator.load(story: story, fromWord: fromWord, settings: settings, stepMode: stepMode) {
+                    // A language without a voice (once per language), or nothing to say.
+                    caption(notice)
+                    speaker.submit(Utterance(notice, priority: .message), now: now)
+                }
                 speaker.submit(.story(story.title), now: now)
             case .pauseNarration, .stopNarration:
                 narrator.stop()
                 speaker.storyStopped(now: now)
                 if waiting.active { waiting = (false, nil) }
             case .changeSpeech(let settings):
-                if let reader = session.state.reader, narrator.isLoaded {
+                if let player = narrator as? PlayerNarrator {
+                    // Rate, pitch and volume change from the next sentence; the voice stays.
+                    player.change(settings: settings)
+                } else if let reader = session.state.reader, narrator.isLoaded {
                     let running = narrator.isRunning
                     narrator.load(story: reader.story, fromWord: reader.wordIndex, settings: settings, stepMode: reader.stopsAfterSentence)
                     if running { narrator.run(now: now) }
                 }
-            case .preview(_, let text):
+            case .preview(let settings, let text):
                 caption("Preview: " + text)
-                speaker.submit(Utterance(text, priority: .text), now: now)
+                speaker.submit(Utterance(text, priority: .text), settings: settings, now: now)
             case .render:
                 needsRender = true
             case .save(let change):
@@ -273,6 +308,10 @@ final class ReplShell {
             }
         }
     }
+
+    /// What interface speech sounds like: the profile's rate, pitch, volume and voice (its voice
+    /// when one is chosen, else the interface's language).
+    private var interfaceSettings: SpeechSettings { session.state.profile.speech }
 
     private func caption(_ text: String) {
         let line = Sanitizer.sanitizeLine(text)
@@ -308,4 +347,11 @@ final class ReplShell {
         output += "\u{1B}[J"
         TerminalMode.write(output)
     }
+}
+
+/// Where the REPL's speech goes: a sink (the audio device, or paced silence) and the notice to
+/// show and say once when the device could not be opened.
+struct ReplAudio {
+    var sink: any PCMSink
+    var notice: String?
 }

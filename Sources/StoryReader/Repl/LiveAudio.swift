@@ -1,0 +1,353 @@
+import Foundation
+import StoryKit
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A self-pipe that the REPL's poll loop watches: other threads (the narration player, the
+/// interface voice) put what they have in a locked queue and call `signal()`.
+final class WakePipe: Sendable {
+    let read: Int32
+    let write: Int32
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) != 0 { fds = [-1, -1] }
+        for fd in fds where fd >= 0 {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        read = fds[0]
+        write = fds[1]
+    }
+
+    /// Wakes the poll loop (any thread; a full pipe already wakes it).
+    func signal() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(write, &byte, 1)
+    }
+
+    /// Empties the pipe (the loop's thread).
+    func drain() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while Glibc.read(read, &buffer, buffer.count) > 0 {}
+    }
+}
+
+/// What a `Narrator` stand-in and the real player have in common, as the shell uses it.
+protocol StoryNarration: AnyObject {
+    var clock: Narrator.Clock { get }
+    /// Events are still to come (the story is being read, or waits to go on).
+    var isLoaded: Bool { get }
+    var isRunning: Bool { get }
+    /// Prepares reading `story` from word `fromWord`; returns a notice to show and say (a voice fallback).
+    @discardableResult
+    func load(story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool) -> String?
+    func run(now: UInt64)
+    func hold()
+    func stop()
+    var nextDeadline: UInt64? { get }
+    func takeEvent(now: UInt64, force: Bool) -> NarrationEvent?
+}
+
+/// The story read aloud for real: a `NarrationPlayer` on the chosen sink, its events (delivered on
+/// the player's threads when heard) queued for the shell's loop, which a `WakePipe` wakes.
+final class PlayerNarrator: StoryNarration {
+    let clock = Narrator.Clock.paced
+    let engine: EspeakEngine
+    let sink: any PCMSink
+    private let wake: WakePipe
+    private let inbox = Inbox()
+    private var player: NarrationPlayer?
+    private var start: (sentence: Int, word: Int, step: Bool) = (0, 0, false)
+    private var generation = 0
+    private var ended = true
+    private(set) var isRunning = false
+    /// Voices already resolved (with their notice, said once).
+    private var voices: [String: VoiceCatalog.Resolution] = [:]
+
+    init(engine: EspeakEngine = .shared, sink: any PCMSink, wake: WakePipe) {
+        self.engine = engine
+        self.sink = sink
+        self.wake = wake
+    }
+
+    /// Events from the player's threads, tagged with the player they came from.
+    final class Inbox: Sendable {
+        private let events = Mutex<[(generation: Int, event: NarrationEvent)]>([])
+        func append(_ generation: Int, _ event: NarrationEvent) { events.withLock { $0.append((generation, event)) } }
+        func take(_ generation: Int) -> NarrationEvent? {
+            events.withLock { events in
+                while let first = events.first {
+                    events.removeFirst()
+                    if first.generation == generation { return first.event }
+                }
+                return nil
+            }
+        }
+        func clear() { events.withLock { $0.removeAll() } }
+    }
+
+    var isLoaded: Bool { player != nil && !ended }
+    var nextDeadline: UInt64? { nil }
+
+    /// The voice for `wanted`, resolved once; the notice only the first time.
+    func resolveVoice(_ wanted: String) -> (voice: String, notice: String?) {
+        if let known = voices[wanted] { return (known.voice, nil) }
+        let resolution = (try? engine.resolveVoice(wanted)) ?? VoiceCatalog.Resolution(voice: "en", notice: "no voice for '\(wanted)': reading with 'en'")
+        voices[wanted] = resolution
+        return (resolution.voice, resolution.notice)
+    }
+
+    @discardableResult
+    func load(story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool) -> String? {
+        stop()
+        generation += 1
+        let narration: Narration
+        do {
+            narration = try Narration(story: story)
+        } catch {
+            // Nothing speakable: the story ends at once.
+            inbox.append(generation, .finished)
+            ended = false
+            player = nil
+            wake.signal()
+            return error.description
+        }
+        // The profile's voice, else the story's language; a missing one falls back with a notice.
+        let (voice, notice) = resolveVoice(settings.voice ?? story.language)
+        var resolved = settings.clamped().settings
+        resolved.voice = voice
+
+        // Story word index ↔ (narration sentence, word in it).
+        var firstWordOfSentence: [Int] = []
+        var count = 0
+        for sentence in story.sentences {
+            firstWordOfSentence.append(count)
+            count += sentence.words.count
+        }
+        let storySentence = firstWordOfSentence.lastIndex { $0 <= fromWord } ?? 0
+        let item = narration.item(forStorySentence: storySentence) ?? narration.items.count
+        let word = item < narration.items.count && narration.items[item].storySentenceIndex == storySentence
+            ? fromWord - firstWordOfSentence[storySentence] : 0
+        start = (item, max(0, word), stepMode)
+
+        let generation = self.generation
+        let inbox = self.inbox
+        let wake = self.wake
+        let items = narration.items
+        let offsets = firstWordOfSentence
+        let current = Mutex<Int?>(nil)
+        let hooks = NarrationPlayer.Hooks(onEvent: { event in
+            var out: [NarrationEvent] = []
+            switch event.kind {
+            case .sentence(let index):
+                let sentence = items[index].storySentenceIndex
+                if let previous = current.withLock({ $0 }), previous != sentence { out.append(.sentenceFinished(previous)) }
+                current.withLock { $0 = sentence }
+                out.append(.sentenceStarted(sentence))
+            case .word(let index, let word):
+                let sentence = items[index].storySentenceIndex
+                out.append(.word(offsets[sentence] + word))
+            case .waitingForStep(let index):
+                let sentence = items[index].storySentenceIndex
+                current.withLock { $0 = nil }
+                out.append(.sentenceFinished(sentence))
+            case .end:
+                if let previous = current.withLock({ $0 }) { out.append(.sentenceFinished(previous)) }
+                current.withLock { $0 = nil }
+                out.append(.finished)
+            default:
+                break
+            }
+            guard !out.isEmpty else { return }
+            for item in out { inbox.append(generation, item) }
+            wake.signal()
+        })
+        player = NarrationPlayer(narration: narration, engine: engine, sink: sink, settings: resolved, hooks: hooks)
+        ended = false
+        isRunning = false
+        return notice
+    }
+
+    func run(now: UInt64) {
+        guard let player, !ended, !isRunning else { return }
+        isRunning = true
+        if player.state == .idle {
+            player.start(sentence: start.sentence, word: start.word, stepMode: start.step ? .sentence : .off)
+        } else {
+            player.send(.resume)
+        }
+    }
+
+    /// Pauses in place, and returns once the sink is free (an announcement is about to play on it).
+    func hold() {
+        guard let player, isRunning else { return }
+        isRunning = false
+        player.send(.pause)
+        waitUntilQuiet(player)
+    }
+
+    func stop() {
+        inbox.clear()
+        isRunning = false
+        ended = true
+        guard let player else { return }
+        self.player = nil
+        if player.state != .idle {
+            player.send(.stop)
+            player.wait()
+        }
+    }
+
+    func takeEvent(now: UInt64, force: Bool) -> NarrationEvent? {
+        guard player != nil || !ended else { return nil }
+        guard let event = inbox.take(generation) else { return nil }
+        if event == .finished { ended = true }
+        return event
+    }
+
+    /// Changes rate, pitch and volume from the next sentence, keeping the reading going.
+    func change(settings: SpeechSettings) {
+        player?.send(.settings(settings))
+    }
+
+    private func waitUntilQuiet(_ player: NarrationPlayer) {
+        let deadline = monotonicNanoseconds() + 2_000_000_000
+        while player.state == .playing, monotonicNanoseconds() < deadline { usleep(500) }
+    }
+}
+
+/// Speaks interface utterances (focus, announcements, previews) through the engine's thread onto
+/// the same sink as the story. One at a time; `interrupt()` stops it within one buffer and returns
+/// when the sink is free again.
+final class InterfaceVoice: Sendable {
+    private struct Job: Sendable {
+        var id: Int
+        var text: String
+        var settings: SpeechSettings
+    }
+    private struct State {
+        var nextID = 0
+        var job: Job?
+        var busy = false
+        var interrupted = false
+        var stop = StopToken()
+        var finished: Set<Int> = []
+    }
+
+    let engine: EspeakEngine
+    let sink: any PCMSink
+    private let wake: WakePipe?
+    private let state = Mutex(State())
+    private let condition = NSCondition()
+
+    init(engine: EspeakEngine = .shared, sink: any PCMSink, wake: WakePipe?) {
+        self.engine = engine
+        self.sink = sink
+        self.wake = wake
+        let thread = Thread { [self] in self.run() }
+        thread.name = "storyreader.interface-voice"
+        thread.start()
+    }
+
+    /// Starts saying `text` (the previous utterance must be over or interrupted); returns its id.
+    func say(_ text: String, settings: SpeechSettings) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            state.job = Job(id: state.nextID, text: Self.speakable(text), settings: settings)
+            state.busy = true
+            state.interrupted = false
+            state.stop = StopToken()
+            return state.nextID
+        }
+        condition.broadcast()
+        return id
+    }
+
+    /// True once utterance `id` has been heard to its end (or was interrupted).
+    func take(finished id: Int) -> Bool {
+        state.withLock { $0.finished.remove(id) != nil }
+    }
+
+    /// Stops what is being said; returns when the sink is free.
+    func interrupt() {
+        condition.lock()
+        state.withLock { state in
+            guard state.busy else { return }
+            if let waiting = state.job {
+                // Not started yet: it never will be.
+                state.job = nil
+                state.busy = false
+                state.finished.insert(waiting.id)
+                return
+            }
+            state.interrupted = true
+            state.stop.stop()
+            sink.interrupt()
+        }
+        condition.broadcast()
+        while state.withLock({ $0.busy }) { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            var job = state.withLock { state -> Job? in
+                defer { state.job = nil }
+                return state.job
+            }
+            while job == nil {
+                condition.wait()
+                job = state.withLock { state -> Job? in
+                    defer { state.job = nil }
+                    return state.job
+                }
+            }
+            let stop = state.withLock { $0.stop }
+            condition.unlock()
+            guard let job else { continue }
+            speak(job, stop: stop)
+        }
+    }
+
+    private func speak(_ job: Job, stop: StopToken) {
+        let sink = self.sink
+        let utterance = SpeechUtterance(text: job.text, settings: job.settings, encoding: .plain)
+        _ = try? engine.synthesize(utterance, stop: stop) { chunk in
+            let whole = (try? sink.write(chunk.samples)) ?? false
+            return whole ? .proceed : .stop
+        }
+        if !stop.isStopped { try? sink.drain() }
+        condition.lock()
+        state.withLock { state in
+            if state.interrupted || stop.isStopped { sink.drop() }
+            state.interrupted = false
+            if state.job == nil { state.busy = false }
+            state.finished.insert(job.id)
+        }
+        condition.broadcast()
+        condition.unlock()
+        wake?.signal()
+    }
+
+    /// Interface text made safe for eSpeak 1.51: one line, and no token long enough to hurt it.
+    static func speakable(_ text: String) -> String {
+        let line = Sanitizer.sanitizeLine(text)
+        guard line.split(separator: " ").contains(where: { $0.unicodeScalars.count > Narration.longestToken }) else { return line }
+        return line.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+            let scalars = Array(token.unicodeScalars)
+            guard scalars.count > Narration.longestToken else { return String(token) }
+            let kept = scalars.prefix(Narration.longestSpokenToken)
+            return stride(from: 0, to: kept.count, by: Narration.longestToken).map { start in
+                var piece = String.UnicodeScalarView()
+                piece.append(contentsOf: kept[start..<min(start + Narration.longestToken, kept.count)])
+                return String(piece)
+            }.joined(separator: " ")
+        }.joined(separator: " ")
+    }
+}
