@@ -11,7 +11,8 @@ extension Session {
         }
         let start = story.words.isEmpty ? 0 : min(max(fromWord, 0), story.words.count - 1)
         let wordIndex = sentenceStart(story, containing: start)
-        var reader = ReaderState(story: story, wordIndex: wordIndex, status: .playing, stepMode: state.reader?.stepMode ?? false)
+        var reader = ReaderState(story: story, wordIndex: wordIndex, status: .playing,
+                                 stepMode: state.reader?.stepMode ?? state.profile.settings.stepMode)
         reader.stopsAfterSentence = reader.stepMode
         state.reader = reader
         if state.route != .story(storyID) { state.stack.append(.story(storyID)) }

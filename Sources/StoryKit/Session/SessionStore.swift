@@ -139,7 +139,7 @@ extension StoryStore {
             }
             return nil
         } catch {
-            return .failed(change, message: error.description)
+            return .failed(change, message: (error as? StoreError)?.description ?? "\(error)")
         }
     }
 }
