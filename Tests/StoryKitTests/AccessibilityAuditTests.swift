@@ -38,10 +38,14 @@ import StoryKitTestSupport
         _ = locked.handle(.command(.settings))
         screens.append(locked.screen)
         var guest = Session(catalog: SessionFixtures.catalog, snapshot: SessionSnapshot())
+        _ = guest.start()
         _ = guest.handle(.command(.activate))   // New profile
+        #expect(guest.state.route == .profileForm)
         screens.append(guest.screen)
         _ = guest.handle(.command(.set(name: "age", value: "40")))
+        guest.state.focusedID = "save"
         _ = guest.handle(.command(.activate))
+        #expect(guest.state.warning != nil)
         screens.append(guest.screen)
         _ = guest.handle(.command(.back))   // unsaved changes: asks first
         #expect(guest.state.form?.isConfirmingCancel == true)

