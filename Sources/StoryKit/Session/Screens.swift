@@ -232,11 +232,12 @@ public enum Screens {
         var elements: [AccessibilityElement] = [AccessibilityElement(id: "heading", label: title, traits: .header)]
         for field in form.fields {
             // The field's purpose and its rule, in the form's own words.
-            let hint = field.hint.capitalizedFirst + ": " + field.constraint + "."
             guard field.field.isInput else {
-                elements.append(AccessibilityElement(id: field.field.rawValue, label: field.label, hint: hint, traits: .button))
+                elements.append(AccessibilityElement(id: field.field.rawValue, label: field.label,
+                                                     hint: field.hint.capitalizedFirst + ".", traits: .button))
                 continue
             }
+            let hint = field.hint.capitalizedFirst + ": " + field.constraint + "."
             var value = field.value.isEmpty ? "empty" : field.value
             if let problem = field.problem { value += ", problem: " + problem.message }
             elements.append(AccessibilityElement(
