@@ -37,17 +37,20 @@ struct ReadCommand: ParsableCommand {
     @Argument(help: "The story: its id, its title, or a unique prefix of either.")
     var story: String
 
-    @Option(help: ArgumentHelp("Words per minute, \(SpeechSettings.rateRange.lowerBound)–\(SpeechSettings.rateRange.upperBound).", valueName: "n"))
-    var rate: Int = SpeechSettings.storyDefaults.rate
+    @Option(help: ArgumentHelp("Words per minute, \(SpeechSettings.rateRange.lowerBound)–\(SpeechSettings.rateRange.upperBound). Default: the profile's, else \(SpeechSettings.storyDefaults.rate).", valueName: "n"))
+    var rate: Int?
 
-    @Option(help: ArgumentHelp("Pitch, \(SpeechSettings.pitchRange.lowerBound)–\(SpeechSettings.pitchRange.upperBound).", valueName: "n"))
-    var pitch: Int = SpeechSettings.storyDefaults.pitch
+    @Option(help: ArgumentHelp("Pitch, \(SpeechSettings.pitchRange.lowerBound)–\(SpeechSettings.pitchRange.upperBound). Default: the profile's, else \(SpeechSettings.storyDefaults.pitch).", valueName: "n"))
+    var pitch: Int?
 
-    @Option(help: ArgumentHelp("Volume, \(SpeechSettings.volumeRange.lowerBound)–\(SpeechSettings.volumeRange.upperBound) (100 is eSpeak's normal).", valueName: "n"))
-    var volume: Int = SpeechSettings.storyDefaults.volume
+    @Option(help: ArgumentHelp("Volume, \(SpeechSettings.volumeRange.lowerBound)–\(SpeechSettings.volumeRange.upperBound) (100 is eSpeak's normal). Default: the profile's, else \(SpeechSettings.storyDefaults.volume).", valueName: "n"))
+    var volume: Int?
 
-    @Option(help: ArgumentHelp("Voice: a language with an optional variant (en, en-us, fr, de, es, en+f3). Default: the story's language. See 'storyreader voices'.", valueName: "voice"))
+    @Option(help: ArgumentHelp("Voice: a language with an optional variant (en, en-us, fr, de, es, en+f3). Default: the profile's, else the story's language. See 'storyreader voices'.", valueName: "voice"))
     var voice: String?
+
+    @Option(help: ArgumentHelp("Read as this child: their voice settings, and the finished read and the position are recorded for them (see 'storyreader profile list'). Without --from, a story left midway resumes at its sentence.", valueName: "name"))
+    var profile: String?
 
     @Option(help: ArgumentHelp("Write the whole story's speech to this WAV file (16-bit mono, 22050 Hz) and exit; nothing is played.", valueName: "file"))
     var wav: String?
@@ -66,10 +69,13 @@ struct ReadCommand: ParsableCommand {
 
     enum EventFormat: String, ExpressibleByArgument, CaseIterable { case json }
 
-    var settings: SpeechSettings { SpeechSettings(rate: rate, pitch: pitch, volume: volume, voice: voice) }
+    /// The settings asked for on the command line, over `base` (the profile's, else the story voice).
+    func settings(over base: SpeechSettings = .storyDefaults) -> SpeechSettings {
+        SpeechSettings(rate: rate ?? base.rate, pitch: pitch ?? base.pitch, volume: volume ?? base.volume, voice: voice ?? base.voice)
+    }
 
     func validate() throws {
-        if let problem = settings.problems().first {
+        if let problem = settings().problems().first {
             throw ValidationError("--\(problem.setting) \(problem.value) is out of range: use a value from \(problem.range.lowerBound) to \(problem.range.upperBound)")
         }
         if let from, from < 1 { throw ValidationError("--from \(from): sentences are numbered from 1") }
@@ -80,6 +86,8 @@ struct ReadCommand: ParsableCommand {
 
     func run() throws {
         let story = try global.resolveStory(self.story)
+        // The child reading: their settings, and where their read and position are recorded.
+        let reader = try childReading()
         let narration: Narration
         do {
             narration = try Narration(story: story)
@@ -92,13 +100,18 @@ struct ReadCommand: ParsableCommand {
                 throw UserFailure(message: "--from \(from): '\(story.title)' has \(narration.items.count) sentences")
             }
             first = from - 1
+        } else if let reader, wav == nil,
+                  let saved = try? reader.store.position(profileID: reader.id, storyID: story.id),
+                  let item = narration.item(forStorySentence: saved), item > 0 {
+            first = item
+            warn("resuming \(reader.profile.name)'s place at sentence \(item + 1) of \(narration.items.count) (--from 1 starts again)")
         }
 
         // The voice: --voice, else the story's language; a missing one falls back with a notice.
-        var resolved = settings
+        var resolved = settings(over: reader?.profile.settings.speech ?? .storyDefaults)
         var notices: [String] = []
         do {
-            let resolution = try EspeakEngine.shared.resolveVoice(voice ?? story.language)
+            let resolution = try EspeakEngine.shared.resolveVoice(voice ?? reader?.profile.settings.speech.voice ?? story.language)
             if let notice = resolution.notice {
                 warn(notice)
                 notices.append(notice)
@@ -123,13 +136,27 @@ struct ReadCommand: ParsableCommand {
         let printer = EventPrinter(narration: narration, json: events == .json, captions: events == nil && wav == nil)
         let interactive = wav == nil && !noAudio && events == nil && RawTerminal.isInteractive
         let screenChanged = ChangeFlag()
+        let finished = FinishedRead()
         let hooks = NarrationPlayer.Hooks(
             onEvent: { event in
                 if interactive { screenChanged.set() } else { printer.print(event) }
             },
-            // The reading log (read counts, last position) is wired here by the lead.
-            onPositionChanged: { _ in },
-            onFinished: {})
+            // The reading log: the sentence reached, and a finished read once the last is heard.
+            // Exporting a WAV is not reading, so it records nothing.
+            onPositionChanged: { index in
+                guard let reader, wav == nil, index < narration.items.count else { return }
+                try? reader.store.setPosition(profileID: reader.id, storyID: story.id, sentenceIndex: narration.items[index].storySentenceIndex)
+            },
+            onFinished: {
+                guard let reader, wav == nil else { return }
+                do {
+                    let count = try reader.store.recordFinishedRead(profileID: reader.id, storyID: story.id)
+                    try reader.store.clearPosition(profileID: reader.id, storyID: story.id)
+                    finished.set(count)
+                } catch {
+                    FileHandle.standardError.write(Data("storyreader: could not record the finished read: \(error)\n".utf8))
+                }
+            })
         let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: resolved, hooks: hooks)
 
         if interactive {
@@ -143,6 +170,11 @@ struct ReadCommand: ParsableCommand {
             try? sink.close()
             if case .failed(let message) = state { throw UserFailure(message: message) }
             if state == .stopped { throw ExitCode(130) }
+        }
+        if let reader, finished.count > 0 {
+            // Said on standard error so that --events json stays pure JSON lines.
+            let times = finished.count == 1 ? "once" : "\(finished.count) times"
+            warn("\(reader.profile.name) has read “\(story.title)” \(times)")
         }
     }
 
@@ -213,6 +245,19 @@ struct ReadCommand: ParsableCommand {
         let settings = player.settings
         let step = player.isStepMode && state != .waitingForStep ? (player.stepMode == .page ? " · step mode by page" : " · step mode") : ""
         return "\(words) · sentence \(min(position.sentence + 1, player.narration.items.count)) of \(player.narration.items.count) · \(settings.rate) words a minute\(step)"
+    }
+
+    /// The child named by --profile, and the store that keeps their reads.
+    private func childReading() throws -> (store: StoryStore, profile: ChildProfile, id: Int64)? {
+        guard let profile else { return nil }
+        let store = try StoreCommandSupport.openStore(global)
+        do {
+            let child = try store.requireProfile(named: profile)
+            guard let id = child.id else { return nil }
+            return (store, child, id)
+        } catch {
+            throw UserFailure(message: error.description)
+        }
     }
 
     private func warn(_ message: String) {
@@ -308,6 +353,14 @@ final class SignalStopper: Sendable {
 }
 
 /// "Something changed: draw again", set from any thread.
+/// The new read count, set by the player's thread when the last sentence has been heard.
+final class FinishedRead: Sendable {
+    private let value = Atomic<Int>(0)
+    func set(_ count: Int) { value.store(count, ordering: .releasing) }
+    /// 0 until a finished read was recorded.
+    var count: Int { value.load(ordering: .acquiring) }
+}
+
 final class ChangeFlag: Sendable {
     private let value = Atomic<Bool>(true)
     func set() { value.store(true, ordering: .relaxed) }
