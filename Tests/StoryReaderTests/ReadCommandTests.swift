@@ -66,20 +66,19 @@ import StoryKitTestSupport
     @Test func readingPlaysOnTheALSADeviceItIsGiven() throws {
         let folder = try TemporaryFolder("read-alsa")
         defer { folder.remove() }
-        let raw = folder.url.appendingPathComponent("device.raw").path
-        let config = try folder.write("asound.conf", "pcm.storytest {\n type file\n slave.pcm \"null\"\n file \"\(raw)\"\n format \"raw\"\n}\n")
-        let system = "/usr/share/alsa/alsa.conf"
-        let environment = ["ALSA_CONFIG_PATH": FileManager.default.fileExists(atPath: system) ? "\(system):\(config.path)" : config.path]
+        let device = try ALSATestDevice(in: folder)
+        let raw = device.rawPath
+        let environment = device.environment
         let played = try StoryReaderProcess.run(["read", "the-snail-who-wanted-to-race", "--device", "storytest"], environment: environment)
         #expect(played.status == 0, "\(played.standardError)")
         #expect(!played.standardError.contains("cannot open"), "\(played.standardError)")
         #expect(played.standardOutput.hasPrefix("Shelby the snail wanted to race."), "captions without a terminal")
         let wav = folder.url.appendingPathComponent("snail.wav").path
         #expect(try StoryReaderProcess.run(["read", "the-snail-who-wanted-to-race", "--wav", wav]).status == 0)
-        let device = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let captured = try Data(contentsOf: URL(fileURLWithPath: raw))
         let file = try Data(contentsOf: URL(fileURLWithPath: wav)).dropFirst(44)
-        #expect(device.count == file.count)
-        #expect(device == Data(file))
+        #expect(captured.count == file.count)
+        #expect(captured == Data(file))
         // The environment variable names the device too.
         let byEnvironment = try StoryReaderProcess.run(["read", "pip-and-the-puddle", "--from", "42"],
             environment: environment.merging(["STORYREADER_AUDIO_DEVICE": "storytest"]) { $1 })

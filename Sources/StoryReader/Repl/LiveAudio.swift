@@ -144,7 +144,10 @@ final class PlayerNarrator: StoryNarration {
             switch event.kind {
             case .sentence(let index):
                 let sentence = items[index].storySentenceIndex
-                if let previous = current.withLock({ $0 }), previous != sentence { out.append(.sentenceFinished(previous)) }
+                let previous = current.withLock { $0 }
+                // After a pause for an announcement the sentence goes on: not a new one.
+                guard previous != sentence else { break }
+                if let previous { out.append(.sentenceFinished(previous)) }
                 current.withLock { $0 = sentence }
                 out.append(.sentenceStarted(sentence))
             case .word(let index, let word):

@@ -103,6 +103,8 @@ final class Speaker {
     var onStory: ((_ running: Bool) -> Void)?
     /// Every utterance that started (the benchmark and tests watch it).
     var onStart: ((Utterance) -> Void)?
+    /// Every decision of the queue, as a line (`$STORYREADER_SPEECH_LOG`, for tests).
+    var trace: ((String) -> Void)?
 
     init(clock: Narrator.Clock, voice: InterfaceVoice? = nil) {
         self.clock = clock
@@ -118,6 +120,7 @@ final class Speaker {
 
     /// The story's timeline ended.
     func storyFinished(now: UInt64) {
+        trace?("story finished")
         if queue.speaking?.kind == .story { perform(queue.finished(), now: now) }
     }
 
@@ -143,6 +146,16 @@ final class Speaker {
 
     private func perform(_ commands: [SpeechCommand], now: UInt64) {
         for command in commands {
+            if let trace {
+                func name(_ utterance: Utterance) -> String {
+                    (utterance.kind == .story ? "story" : "\(utterance.priority)") + ": " + utterance.text
+                }
+                switch command {
+                case .start(let utterance): trace("start " + name(utterance))
+                case .interrupt(let utterance): trace("interrupt " + name(utterance))
+                case .drop(let utterance): trace("drop " + name(utterance))
+                }
+            }
             switch command {
             case .start(let utterance):
                 onStart?(utterance)

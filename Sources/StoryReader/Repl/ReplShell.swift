@@ -66,6 +66,10 @@ final class ReplShell {
             speaker = Speaker(clock: clock)
         }
         speaker.settings = { [unowned self] in self.interfaceSettings }
+        if let path = ProcessInfo.processInfo.environment["STORYREADER_SPEECH_LOG"], !path.isEmpty,
+           FileManager.default.createFile(atPath: path, contents: nil), let log = FileHandle(forWritingAtPath: path) {
+            speaker.trace = { line in log.write(Data((line + "\n").utf8)) }
+        }
         speaker.onStory = { [unowned self] running in
             if running { self.narrator.run(now: monotonicNanoseconds()) } else { self.narrator.hold() }
         }

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import StoryKit
+import StoryKitTestSupport
+
+/// The REPL with real speech: eSpeak NG through the narration player onto an ALSA device (a `file`
+/// PCM the test defines), interface speech on the same device with the queue's priorities.
+@Suite(.serialized) struct ReplSpeechTests {
+    @Test func aStoryIsReadAloudOnTheDeviceAndItsReadCountAnnounced() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        defer { fixture.remove() }
+        let device = try ALSATestDevice(in: fixture.folder)
+        let arguments = ["--stories", fixture.stories, "--data-dir", fixture.data, "--device", ALSATestDevice.name, "--profile", "Maya"]
+        let result = try StoryReaderProcess.run(arguments, input: "read tiny fox\nwait\nquit\n",
+                                                environment: device.environment, dataDirectory: fixture.data)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!result.standardOutput.contains("cannot open audio device"), "\(result.standardOutput)")
+        for sentence in ["The tiny fox woke up.", "She looked for the moon.", "The moon was in the pond.", "The fox said goodnight."] {
+            #expect(result.standardOutput.contains(sentence + "\n"), "\(sentence)")
+        }
+        #expect(result.standardOutput.contains("The end. Maya, you have read The Tiny Fox once."), "\(result.standardOutput)")
+        // What reached the device is speech: seconds of it, and loud enough.
+        let samples = try device.samples()
+        #expect(samples.count > SpeechAudioFormat.sampleRate * 5, "\(samples.count) samples")
+        let loud = samples.filter { abs(Int($0)) > 1000 }.count
+        #expect(loud > SpeechAudioFormat.sampleRate / 2, "\(loud) loud samples of \(samples.count)")
+    }
+
+    /// Paced silence (no such device): the story runs in real time, so lines can arrive while it
+    /// is being read. A hint waits for the story; an error interrupts it and the story goes on.
+    @Test func aHintWaitsForTheStoryAndAnErrorInterruptsItThenTheStoryGoesOn() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        defer { fixture.remove() }
+        let log = fixture.folder.url.appendingPathComponent("speech.log").path
+        let arguments = ["--stories", fixture.stories, "--data-dir", fixture.data, "--device", "no-such-device", "--profile", "Maya"]
+        let run = try ScriptedRun(arguments: arguments, environment: ["STORYREADER_SPEECH_LOG": log], dataDirectory: fixture.data)
+        func trace() -> [String] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        func waitFor(_ what: String, _ condition: ([String]) -> Bool) throws {
+            let deadline = Date().addingTimeInterval(20)
+            while !condition(trace()) {
+                if Date() > deadline { throw ScriptedRun.Timeout(what: what, trace: trace()) }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        run.send("read tiny fox")
+        try waitFor("the story starts") { $0.contains("start story: The Tiny Fox") }
+        Thread.sleep(forTimeInterval: 0.3)
+        run.send("where")
+        Thread.sleep(forTimeInterval: 0.5)
+        run.send("nxt")
+        try waitFor("the error is said") { $0.contains { $0.hasPrefix("start important: I don't know 'nxt'") } }
+        run.send("wait")
+        run.send("quit")
+        let result = try run.finish()
+        let lines = trace()
+        #expect(result.status == 0, "\(result.standardError)")
+
+        let storyStart = try #require(lines.firstIndex(of: "start story: The Tiny Fox"))
+        // The answer to `where`: the first interface utterance started after the story's start.
+        let hint = try #require(lines.indices.first { $0 > storyStart && lines[$0].hasPrefix("start ") && !lines[$0].hasPrefix("start story") && !lines[$0].hasPrefix("start important") }, "\(lines)")
+        let error = try #require(lines.firstIndex { $0.hasPrefix("start important: I don't know 'nxt'") })
+        let finished = try #require(lines.firstIndex(of: "story finished"), "\(lines)")
+        // The error interrupted the story, which then went on (started again) and finished.
+        #expect(lines[error - 1] == "interrupt story: The Tiny Fox", "\(lines)")
+        #expect(lines[(error + 1)...].contains("start story: The Tiny Fox"), "\(lines)")
+        // The hint never cut the story off: it was said after the story finished.
+        #expect(hint > finished, "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("interrupt story") }.count == 1, "only the error interrupts: \(lines)")
+        #expect(result.standardOutput.contains("The end. Maya, you have read The Tiny Fox once."), "\(result.standardOutput)")
+        // Every sentence was read once: the pause kept the place.
+        for sentence in ["The tiny fox woke up.", "She looked for the moon.", "The moon was in the pond.", "The fox said goodnight."] {
+            #expect(result.standardOutput.components(separatedBy: sentence + "\n").count - 1 == 1, "\(sentence): \(result.standardOutput)")
+        }
+    }
+}
+
+/// A `storyreader` run whose input the test writes line by line, while it runs.
+final class ScriptedRun: @unchecked Sendable {
+    struct Timeout: Error, CustomStringConvertible {
+        var what: String
+        var trace: [String]
+        var description: String { "timed out waiting for \(what); speech log: \(trace)" }
+    }
+
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let error = Pipe()
+    private var collected = (Data(), Data())
+    private let group = DispatchGroup()
+    private let lock = NSLock()
+
+    init(arguments: [String], environment extra: [String: String], dataDirectory: String) throws {
+        process.executableURL = TestPaths.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = TestPaths.repository
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "80"
+        environment["NO_COLOR"] = "1"
+        environment["STORYREADER_DATA_DIR"] = dataDirectory
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        DispatchQueue.global().async(group: group) { [self] in
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            lock.lock(); collected.0 = data; lock.unlock()
+        }
+        DispatchQueue.global().async(group: group) { [self] in
+            let data = error.fileHandleForReading.readDataToEndOfFile()
+            lock.lock(); collected.1 = data; lock.unlock()
+        }
+    }
+
+    func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+    struct Result { var status: Int32; var standardOutput: String; var standardError: String }
+
+    func finish() throws -> Result {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        lock.lock(); defer { lock.unlock() }
+        return Result(status: process.terminationStatus,
+                             standardOutput: String(decoding: collected.0, as: UTF8.self),
+                             standardError: String(decoding: collected.1, as: UTF8.self))
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
