@@ -245,8 +245,13 @@ final class InterfaceVoice: Sendable {
     private let wake: WakePipe?
     private let state = Mutex(State())
     private let condition = NSCondition()
+    /// Called (on the engine's thread) just before an utterance's first samples go to the sink:
+    /// its id and the time (`bench repl`).
+    private let onFirstSamples: (@Sendable (Int, UInt64) -> Void)?
 
-    init(engine: EspeakEngine = .shared, sink: any PCMSink, wake: WakePipe?) {
+    init(engine: EspeakEngine = .shared, sink: any PCMSink, wake: WakePipe?,
+         onFirstSamples: (@Sendable (Int, UInt64) -> Void)? = nil) {
+        self.onFirstSamples = onFirstSamples
         self.engine = engine
         self.sink = sink
         self.wake = wake
@@ -321,7 +326,12 @@ final class InterfaceVoice: Sendable {
     private func speak(_ job: Job, stop: StopToken) {
         let sink = self.sink
         let utterance = SpeechUtterance(text: job.text, settings: job.settings, encoding: .plain)
+        let onFirstSamples = self.onFirstSamples
+        let first = Atomic<Bool>(true)
         _ = try? engine.synthesize(utterance, stop: stop) { chunk in
+            if let onFirstSamples, !chunk.samples.isEmpty, first.exchange(false, ordering: .relaxed) {
+                onFirstSamples(job.id, DispatchTime.now().uptimeNanoseconds)
+            }
             let whole = (try? sink.write(chunk.samples)) ?? false
             return whole ? .proceed : .stop
         }

@@ -126,6 +126,9 @@ final class Speaker {
 
     var deadline: UInt64? { busyUntil }
 
+    /// The voice's id of the interface utterance being spoken.
+    var speakingID: Int? { speaking?.id }
+
     func tick(now: UInt64) {
         if let voice, let current = speaking, voice.take(finished: current.id) {
             speaking = nil

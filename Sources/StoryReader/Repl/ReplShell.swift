@@ -88,7 +88,8 @@ final class ReplShell {
         if let notice = audio?.notice {
             // No audio device: said (silently paced) and shown once.
             caption(notice)
-            speaker.submit(Utterance(notice, priority: .message), now: monotonicNanoseconds())
+            speaker.submit(Utterance("No sound device: reading silently, with the words shown at speaking pace.", priority: .message),
+                           now: monotonicNanoseconds())
         }
         perform(session.start())
         render()
