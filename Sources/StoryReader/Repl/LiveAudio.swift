@@ -64,6 +64,7 @@ final class PlayerNarrator: StoryNarration {
     private var generation = 0
     private var ended = true
     private(set) var isRunning = false
+    private var pausedByHold = false
     /// Voices already resolved (with their notice, said once).
     private var voices: [String: VoiceCatalog.Resolution] = [:]
 
@@ -177,17 +178,28 @@ final class PlayerNarrator: StoryNarration {
     func run(now: UInt64) {
         guard let player, !ended, !isRunning else { return }
         isRunning = true
-        if player.state == .idle {
+        switch player.state {
+        case .idle:
             player.start(sentence: start.sentence, word: start.word, stepMode: start.step ? .sentence : .off)
-        } else {
-            player.send(.resume)
+        case .paused, .playing:
+            if pausedByHold { player.send(.resume) }
+        case .stopped, .finished:
+            // Held during the last sound of the story: it was over.
+            inbox.append(generation, .finished)
+            wake.signal()
+        default:
+            break
         }
+        pausedByHold = false
     }
 
     /// Pauses in place, and returns once the sink is free (an announcement is about to play on it).
     func hold() {
         guard let player, isRunning else { return }
         isRunning = false
+        // Only sound being played is paused (step mode's wait stays a wait).
+        guard player.state == .playing else { return }
+        pausedByHold = true
         player.send(.pause)
         waitUntilQuiet(player)
     }
