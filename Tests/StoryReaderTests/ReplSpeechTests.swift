@@ -63,8 +63,11 @@ import StoryKitTestSupport
         let error = try #require(lines.firstIndex { $0.hasPrefix("start important: I don't know 'nxt'") })
         let finished = try #require(lines.firstIndex(of: "story finished"), "\(lines)")
         // The error interrupted the story, which then went on (started again) and finished.
-        #expect(lines[error - 1] == "interrupt story: The Tiny Fox", "\(lines)")
-        #expect(lines[(error + 1)...].contains("start story: The Tiny Fox"), "\(lines)")
+        #expect(lines[error - 2] == "interrupt story: The Tiny Fox", "\(lines)")
+        // The player really paused (in place) before the error was said, and went on after it.
+        #expect(lines[error - 1].hasPrefix("story held: paused at sentence "), "\(lines)")
+        let goesOn = try #require(lines.firstIndex(of: "story goes on"), "\(lines)")
+        #expect(goesOn > error && lines[goesOn - 1] == "start story: The Tiny Fox", "\(lines)")
         // The hint never cut the story off: it was said after the story finished.
         #expect(hint > finished, "\(lines)")
         #expect(lines.filter { $0.hasPrefix("interrupt story") }.count == 1, "only the error interrupts: \(lines)")

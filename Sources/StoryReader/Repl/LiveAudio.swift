@@ -65,6 +65,8 @@ final class PlayerNarrator: StoryNarration {
     private var ended = true
     private(set) var isRunning = false
     private var pausedByHold = false
+    /// What the player did when held and let go, as lines (`$STORYREADER_SPEECH_LOG`).
+    var trace: ((String) -> Void)?
     /// Voices already resolved (with their notice, said once).
     private var voices: [String: VoiceCatalog.Resolution] = [:]
 
@@ -182,7 +184,10 @@ final class PlayerNarrator: StoryNarration {
         case .idle:
             player.start(sentence: start.sentence, word: start.word, stepMode: start.step ? .sentence : .off)
         case .paused, .playing:
-            if pausedByHold { player.send(.resume) }
+            if pausedByHold {
+                player.send(.resume)
+                trace?("story goes on")
+            }
         case .stopped, .finished:
             // Held during the last sound of the story: it was over.
             inbox.append(generation, .finished)
@@ -202,6 +207,7 @@ final class PlayerNarrator: StoryNarration {
         pausedByHold = true
         player.send(.pause)
         waitUntilQuiet(player)
+        trace?("story held: \(player.state) at sentence \(player.position.sentence + 1)")
     }
 
     func stop() {

@@ -69,6 +69,7 @@ final class ReplShell {
         if let path = ProcessInfo.processInfo.environment["STORYREADER_SPEECH_LOG"], !path.isEmpty,
            FileManager.default.createFile(atPath: path, contents: nil), let log = FileHandle(forWritingAtPath: path) {
             speaker.trace = { line in log.write(Data((line + "\n").utf8)) }
+            (narrator as? PlayerNarrator)?.trace = speaker.trace
         }
         speaker.onStory = { [unowned self] running in
             if running { self.narrator.run(now: monotonicNanoseconds()) } else { self.narrator.hold() }
