@@ -1,3 +1,4 @@
+import Foundation
 /// Something the session asks the shell to do. Data only: tests assert on it.
 public enum Effect: Sendable, Hashable {
     /// Say this (through the announcement queue) and print it as a caption.
@@ -39,4 +40,13 @@ public enum Input: Sendable, Hashable {
     case narration(NarrationEvent)
     case resize(columns: Int, rows: Int)
     case pinChecked(Bool)
+    /// A wrong PIN with what the store said: tries left before the lockout, or the lockout's wait
+    /// in seconds (also the answer when the PIN is locked already).
+    case pinRejected(triesLeft: Int?, lockedSeconds: Int?)
+    /// Time passes (kiosk: idle reset, time limit, PIN lockout countdown), in seconds of a
+    /// monotonic clock (`KioskClock`).
+    case tick(TimeInterval)
+    /// The program must end (SIGTERM, SIGHUP, input closed): keep the position and exit, even
+    /// where `quit` is not allowed.
+    case shutdown
 }

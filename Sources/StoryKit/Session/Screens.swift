@@ -3,6 +3,10 @@ import Foundation
 /// Screens are functions from the state to an element tree.
 public enum Screens {
     public static func screen(for state: State, catalog: StoryCatalog) -> Screen {
+        kioskDecorated(route(state, catalog: catalog), state)
+    }
+
+    static func route(_ state: State, catalog: StoryCatalog) -> Screen {
         switch state.route {
         case .profiles: profiles(state)
         case .library: library(state, catalog: catalog)
@@ -12,6 +16,8 @@ public enum Screens {
         case .settings: settings(state)
         case .help: help(state)
         case .pinPrompt: pinPrompt(state)
+        case .parentMenu: parentMenu(state)
+        case .timeUp: timeUp(state)
         }
     }
 
@@ -84,8 +90,10 @@ public enum Screens {
     static func library(_ state: State, catalog: StoryCatalog) -> Screen {
         let profile = state.profile
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "switch-profile", label: "Profile: \(profile.name)",
-                                 hint: "Press Enter to change profile.", traits: .button, sortPriority: 0),
+            state.kiosk == nil
+                ? AccessibilityElement(id: "switch-profile", label: "Profile: \(profile.name)",
+                                       hint: "Press Enter to change profile.", traits: .button, sortPriority: 0)
+                : AccessibilityElement(id: "profile", label: "Profile: \(profile.name)", traits: .staticText, sortPriority: 0),
         ]
         let sections = sections(state, catalog: catalog)
         for section in sections {
@@ -266,7 +274,7 @@ public enum Screens {
         var elements: [AccessibilityElement] = [
             AccessibilityElement(id: "heading", label: "Settings for \(profile.name)", traits: .header),
         ]
-        for setting in SettingName.allCases {
+        for setting in SettingName.allCases where !state.options.isLocked || SettingName.childSettings.contains(setting) {
             elements.append(AccessibilityElement(
                 id: "setting-" + setting.rawValue, label: setting.spokenName, value: settingValue(setting, profile),
                 hint: "Left and Right arrows change it.", traits: .adjustable))

@@ -35,6 +35,8 @@ final class ReplShell {
     /// What the terminal can draw large.
     let scaling: TextScaling
     private let style: TerminalStyle
+    /// Kiosk mode (nil in the REPL): ticks, the PIN check, hardening (`KioskGuard.swift`).
+    var kiosk: KioskHooks?
 
     init(session: Session, store: any SessionStore, interactive: Bool, clock: Narrator.Clock,
          presentation: PresentationOptions, scaling: TextScaling) {
@@ -55,6 +57,7 @@ final class ReplShell {
 
     func run() throws -> Int32 {
         TerminalMode.installSignalHandlers()
+        if kiosk != nil { KioskGuard.harden() }
         if interactive {
             try TerminalMode.enterRaw()
             let size = TerminalMode.size()
@@ -74,6 +77,7 @@ final class ReplShell {
     /// One turn of the loop: wait for input, a signal or a deadline, then handle what came.
     private func step() {
         let now = monotonicNanoseconds()
+        tickKiosk()
         speaker.tick(now: now)
         pumpNarration(now: now)
         if exitRequested { return }
@@ -92,7 +96,7 @@ final class ReplShell {
             perform(session.handle(.command(.quit)))
             return
         }
-        var deadlines = [speaker.deadline, narrator.nextDeadline].compactMap { $0 }
+        var deadlines = [speaker.deadline, narrator.nextDeadline, kioskDeadline(now: now)].compactMap { $0 }
         if waiting.active, narrator.clock == .virtual { driveWait(); return }
         if waiting.active, !narrator.isLoaded { waiting = (false, nil); return }
         var timeout: Int32 = -1
@@ -106,6 +110,7 @@ final class ReplShell {
         if inputClosed || (waiting.active) { fds[0].fd = -1 }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         for signal in TerminalMode.pendingSignals() { handle(signal: signal) }
+        tickKiosk()
         if ready <= 0 {
             if decoder.hasPending { handleKeys(decoder.flush()) }
             return
@@ -116,7 +121,7 @@ final class ReplShell {
             if count <= 0 {
                 if count < 0, errno == EINTR || errno == EAGAIN { return }
                 inputClosed = true
-                if interactive { perform(session.handle(.command(.quit))) }
+                if interactive { perform(session.handle(.shutdown)) }
                 return
             }
             let bytes = Array(buffer[0..<count])
@@ -130,6 +135,18 @@ final class ReplShell {
     }
 
     private var partialLine: [UInt8] = []
+
+    /// Kiosk: time passes (idle reset, time limit, lockout countdown).
+    private func tickKiosk() {
+        guard let kiosk, !exitRequested else { return }
+        perform(session.handle(.tick(kiosk.clock.now())))
+    }
+
+    /// Kiosk: the session's next deadline on the shell's clock.
+    private func kioskDeadline(now: UInt64) -> UInt64? {
+        guard let kiosk, let deadline = session.kioskDeadline else { return nil }
+        return now + UInt64(max(0, deadline - kiosk.clock.now()) * 1_000_000_000)
+    }
 
     private func receive(_ bytes: [UInt8]) {
         for byte in bytes {
@@ -151,7 +168,7 @@ final class ReplShell {
             render()
         default:
             // SIGTERM, SIGHUP, SIGINT, SIGQUIT: keep the reading position, restore the terminal, leave.
-            perform(session.handle(.command(.quit)))
+            perform(session.handle(.shutdown))
             exitStatus = 128 + signal
             exitRequested = true
         }
@@ -265,6 +282,8 @@ final class ReplShell {
                     caption(message)
                     speaker.submit(Utterance(message, priority: .important), now: now)
                 }
+            case .checkPIN(let pin) where kiosk != nil:
+                perform(session.handle(kiosk!.checkPIN(pin)))
             case .checkPIN:
                 // The profile store (issue 4) checks PINs; until it is wired no PIN is accepted.
                 perform(session.handle(.pinChecked(false)))
