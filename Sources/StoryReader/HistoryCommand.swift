@@ -54,7 +54,6 @@ struct HistoryCommand: ParsableCommand {
             if json { return try StoreCommandSupport.printJSON(entries) }
             if entries.isEmpty {
                 print(profile == nil ? "No story has been finished yet." : "\(StoreCommandSupport.safe(profile ?? "")) has not finished a story yet.")
-                return
             }
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -179,7 +179,7 @@ struct KioskTmuxTests {
         #expect(!screen.contains("Library,"), "left the time-up screen without the PIN")
         try unlock(tmux)
         try tmux.send("Down", "Down")
-        try tmux.waitFor("❯[Add 30 seconds]")
+        try tmux.waitFor("❯[Add 30 seconds")
         try tmux.send("Enter")
         try tmux.waitFor("Added 30 seconds.")
         try tmux.waitFor("Library,")

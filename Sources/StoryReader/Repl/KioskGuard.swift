@@ -20,20 +20,25 @@ enum KioskGuard {
     /// Signals of a crash: the terminal is restored before the default action (a core, a message).
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
 
+    /// The crash handlers that were there before (the Swift runtime's backtracer), put back after
+    /// the terminal is restored.
+    nonisolated(unsafe) static var previous: [Glibc.sigaction] = Array(repeating: Glibc.sigaction(), count: 65)
+
     /// Ignores the keyboard and job-control signals; restores the terminal on a crash.
     static func harden() {
         for signal in ignoredSignals { _ = Glibc.signal(signal, SIG_IGN) }
         let handler: @convention(c) (Int32) -> Void = { signal in
             TerminalMode.restore()
-            // SA_RESETHAND put the default action back: raising again ends the program as it would have.
+            // The previous handler (or the default action) then does what it would have done.
+            sigaction(signal, &KioskGuard.previous[Int(signal)], nil)
             raise(signal)
         }
         for signal in crashSignals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = handler
             sigemptyset(&action.sa_mask)
-            action.sa_flags = Int32(SA_RESETHAND)
-            sigaction(signal, &action, nil)
+            action.sa_flags = 0
+            sigaction(signal, &action, &previous[Int(signal)])
         }
     }
 
