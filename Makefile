@@ -24,7 +24,10 @@ test: setup-test
 
 bench: setup-test
 	$(SWIFT) build -c release
-	.build/release/storyreader bench
+	.build/release/storyreader bench library
+	.build/release/storyreader bench speech
+	.build/release/storyreader bench store
+	.build/release/storyreader bench repl
 
 clean:
 	rm -rf .build

@@ -54,13 +54,11 @@ struct KioskCommand: ParsableCommand {
             throw UserFailure(message: error.description)
         }
         let library = global.loadLibrary()
-        // The REPL's session store (profiles, positions); the same one `storyreader` uses.
-        let store = JSONSessionStore(url: global.dataDirectory().appendingPathComponent("session.json"))
         let snapshot: SessionSnapshot
         do {
-            snapshot = try store.load()
+            snapshot = try database.sessionSnapshot()
         } catch {
-            throw UserFailure(message: "cannot read \(store.url.path): \(error.localizedDescription). Move it away to start afresh.")
+            throw StoreCommandSupport.fail(error.description)
         }
         if let profile, !snapshot.profiles.contains(where: { $0.name.lowercased() == profile.lowercased() }) {
             let names = snapshot.profiles.map(\.name)
@@ -79,12 +77,12 @@ struct KioskCommand: ParsableCommand {
         let clock = SystemKioskClock()
         session.startKiosk(KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),
                            now: clock.now())
-        let shell = ReplShell(session: session, store: store, interactive: true, clock: .paced,
+        let shell = ReplShell(session: session, store: database, interactive: true, clock: .paced,
                               presentation: presentation, scaling: capabilities.scaling)
-        shell.kiosk = KioskHooks(clock: clock, checkPIN: { KioskGuard.check($0, with: database) })
+        shell.kiosk = KioskHooks(clock: clock)
 
         // The log for parents: a row now, completed at the end (a killed kiosk leaves it open).
-        let logID = try? database.beginKioskSession(profile: session.state.profileName ?? ProfileRecord.guest.name)
+        let logID = try? database.beginKioskSession(profile: session.state.profileName ?? ChildProfile.guest.name)
         var status: Int32 = 1
         var reason = "error"
         defer {

@@ -23,7 +23,7 @@ struct ReplBenchmark: ParsableCommand {
             throw UserFailure(message: "eSpeak NG could not start: install espeak-ng-data")
         }
         var session = Session(catalog: StoryCatalog(library: library),
-                              snapshot: SessionSnapshot(profiles: [ProfileRecord(name: "Bench", interests: ["animals", "space"])]),
+                              snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Bench", age: 6, interests: ["animals", "space"])]),
                               profile: "Bench")
         _ = session.start()
         var queue = AnnouncementQueue()

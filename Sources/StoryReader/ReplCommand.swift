@@ -32,12 +32,13 @@ struct ReplCommand: ParsableCommand {
 
     func run() throws {
         let library = global.loadLibrary()
-        let store = JSONSessionStore(url: global.dataDirectory().appendingPathComponent("session.json"))
+        // The same database as the profile, pin, history and list commands.
+        let store = try StoreCommandSupport.openStore(global)
         let snapshot: SessionSnapshot
         do {
-            snapshot = try store.load()
+            snapshot = try store.sessionSnapshot()
         } catch {
-            throw UserFailure(message: "cannot read \(store.url.path): \(error.localizedDescription). Move it away to start afresh.")
+            throw StoreCommandSupport.fail(error.description)
         }
         let interactive = TerminalMode.isInteractive()
         let size = TerminalMode.size()

@@ -139,8 +139,9 @@ extension SessionFixtures {
     public static var catalog: StoryCatalog { StoryCatalog(library: library) }
 }
 
-/// A small story folder and data folder for end-to-end REPL tests: three short stories, and
-/// optionally two profiles (Maya, 5, likes animals; Sam, 9).
+/// A small story folder and data folder for end-to-end REPL tests: three short stories, the
+/// database with its default profile (Reader, 6), and optionally two more (Maya, 5, likes
+/// animals; Sam, 9).
 public struct ReplFixture: Sendable {
     public let folder: TemporaryFolder
     public var stories: String { folder.url.appendingPathComponent("stories").path }
@@ -180,11 +181,18 @@ public struct ReplFixture: Sendable {
 
             Five, four, three, two, one. Up went the rocket!
             """)
+        let store = try openStore()
         if withProfiles {
-            let store = JSONSessionStore(url: URL(fileURLWithPath: data).appendingPathComponent("session.json"))
-            try store.apply(.saveProfile(ProfileRecord(name: "Maya", age: 5, interests: ["animals"]), replacing: nil))
-            try store.apply(.saveProfile(ProfileRecord(name: "Sam", age: 9), replacing: nil))
+            let parent = try store.authorize(pin: nil)
+            try store.addProfile(ChildProfile(name: "Maya", age: 5, interests: ["animals"]), authorization: parent)
+            try store.addProfile(ChildProfile(name: "Sam", age: 9), authorization: parent)
         }
+    }
+
+    /// The real database in the fixture's data folder (the one `storyreader` opens), with a cheap
+    /// PIN hash for PINs set here.
+    public func openStore() throws -> StoryStore {
+        try StoryStore(dataDirectory: URL(fileURLWithPath: data), pinCost: .testing)
     }
 
     /// The arguments that point storyreader at the fixture.

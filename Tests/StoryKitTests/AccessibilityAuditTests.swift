@@ -16,9 +16,9 @@ import StoryKitTestSupport
 
     /// Every element of every screen the session can show has a label and a trait.
     @Test func everyScreenOfTheSessionIsClean() throws {
-        var snapshot = SessionSnapshot(profiles: [ProfileRecord(name: "Maya", age: 5, interests: ["animals", "space"])])
-        snapshot.apply(.setFavourite(profile: "Maya", story: "pip-and-the-puddle", true))
-        snapshot.apply(.savePosition(profile: "Maya", story: "the-lighthouse-cat", word: 120))
+        var snapshot = SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals", "space"])])
+        snapshot.apply(.setFavourite(profileID: 1, story: "pip-and-the-puddle", true))
+        snapshot.apply(.savePosition(profileID: 1, story: "the-lighthouse-cat", sentence: 8))
         var session = Session(catalog: SessionFixtures.catalog, snapshot: snapshot)
         var screens: [Screen] = [session.screen]
         let scripts: [[Command]] = [
@@ -38,11 +38,25 @@ import StoryKitTestSupport
         _ = locked.handle(.command(.settings))
         screens.append(locked.screen)
         var guest = Session(catalog: SessionFixtures.catalog, snapshot: SessionSnapshot())
+        _ = guest.start()
         _ = guest.handle(.command(.activate))   // New profile
+        #expect(guest.state.route == .profileForm)
         screens.append(guest.screen)
         _ = guest.handle(.command(.set(name: "age", value: "40")))
+        guest.state.focusedID = "save"
         _ = guest.handle(.command(.activate))
+        #expect(guest.state.warning != nil)
         screens.append(guest.screen)
+        _ = guest.handle(.command(.back))   // unsaved changes: asks first
+        #expect(guest.state.form?.isConfirmingCancel == true)
+        screens.append(guest.screen)
+        _ = session.handle(.command(.home))
+        _ = session.handle(.command(.settings))
+        screens.append(session.screen)
+        session.state.focusedID = "edit-profile"
+        _ = session.handle(.command(.activate))
+        #expect(session.state.route == .profileForm)
+        screens.append(session.screen)
         let kinds = Set(screens.map(\.kind))
         #expect(kinds.isSuperset(of: [.profiles, .library, .story, .reader, .settings, .help, .pinPrompt, .profileForm]))
         for screen in screens {

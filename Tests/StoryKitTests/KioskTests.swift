@@ -9,8 +9,8 @@ import StoryKitTestSupport
 
     func kiosk(idle: TimeInterval? = 300, limit: TimeInterval? = nil, profile: String? = "Maya") -> Session {
         let snapshot = SessionSnapshot(
-            profiles: [ProfileRecord(name: "Maya", age: 5, interests: ["animals"]), ProfileRecord(name: "Sam", age: 9,
-                       speech: SpeechSettings(rate: 200))],
+            profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals"]),
+                       ChildProfile(id: 2, name: "Sam", age: 9, settings: ReadingSettings(speech: SpeechSettings(rate: 200)))],
             pinIsSet: true)
         var session = Session(catalog: SessionFixtures.catalog, snapshot: snapshot, profile: profile)
         session.startKiosk(KioskOptions(idleTimeout: idle, timeLimit: limit), now: Self.start)
@@ -158,7 +158,7 @@ import StoryKitTestSupport
         session.state.focusedID = "leave"
         let effects = session.handle(.key(.enter))
         #expect(effects.contains(.exit))
-        #expect(effects.contains { if case .save(.savePosition(profile: "Maya", story: "the-lighthouse-cat", _)) = $0 { true } else { false } })
+        #expect(effects.contains { if case .save(.savePosition(profileID: 1, story: "the-lighthouse-cat", _)) = $0 { true } else { false } })
         #expect(session.state.kiosk?.leftWithPIN == true)
     }
 
@@ -166,12 +166,12 @@ import StoryKitTestSupport
         var session = kiosk()
         _ = session.handle(.key(.control("]")))
         _ = typePIN(&session, "0000")
-        var effects = session.handle(.pinRejected(triesLeft: 4, lockedSeconds: nil))
-        #expect(spoken(effects) == ["That PIN is not right. That's all right: try again. 4 tries left before a wait."])
+        var effects = session.handle(.pinChecked(false))
+        #expect(spoken(effects) == ["That PIN is not right. That's all right: try again."])
         #expect(session.state.route == .pinPrompt)
         #expect(session.state.pinEntry.isEmpty)
         _ = typePIN(&session, "0000")
-        effects = session.handle(.pinRejected(triesLeft: 0, lockedSeconds: 60))
+        effects = session.handle(.pinLocked(remaining: 59.2))
         #expect(spoken(effects) == ["Too many tries. The PIN is locked: try again in 1 minute."])
         #expect(session.screen.elements.first?.label.contains("try again in 1 minute") == true)
         _ = session.handle(.tick(Self.start + 31))
@@ -235,7 +235,7 @@ import StoryKitTestSupport
         let effects = session.handle(.tick(Self.start + 120))
         #expect(session.state.route == .library)
         #expect(session.state.stack == [.library])
-        #expect(effects.contains { if case .save(.savePosition(profile: "Maya", story: "the-lighthouse-cat", _)) = $0 { true } else { false } })
+        #expect(effects.contains { if case .save(.savePosition(profileID: 1, story: "the-lighthouse-cat", _)) = $0 { true } else { false } })
         #expect(spoken(effects).first?.hasPrefix("Nobody pressed a key for a while") == true)
         // Nothing more to reset: the next idle period is quiet.
         #expect(spoken(session.handle(.tick(Self.start + 300))).isEmpty)
@@ -329,7 +329,7 @@ import StoryKitTestSupport
         #expect(end.contains(.pauseNarration))
         #expect(session.state.route == .timeUp)
         #expect(spoken(end).contains("Time is up. Your place in the story is kept."))
-        #expect(session.state.snapshot.readings["Maya"]?["the-lighthouse-cat"]?.position != nil)
+        #expect(session.state.snapshot.readings["Maya"]?["the-lighthouse-cat"]?.sentenceIndex != nil)
     }
 
     @Test func aSentenceThatNeverEndsIsCutAfterTheGrace() {

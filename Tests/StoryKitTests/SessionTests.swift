@@ -3,8 +3,9 @@ import Testing
 import StoryKitTestSupport
 
 @Suite struct SessionTests {
-    func maya(interests: [String] = ["animals"]) -> SessionSnapshot {
-        SessionSnapshot(profiles: [ProfileRecord(name: "Maya", age: 5, interests: interests), ProfileRecord(name: "Sam", age: 9)])
+    func maya(interests: [String] = ["animals"], pinIsSet: Bool = false) -> SessionSnapshot {
+        SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: interests), ChildProfile(id: 2, name: "Sam", age: 9)],
+                        pinIsSet: pinIsSet)
     }
 
     func spoken(_ effects: [Effect]) -> [String] {
@@ -81,20 +82,47 @@ import StoryKitTestSupport
         let narrate = read.first { if case .narrate = $0 { true } else { false } }
         #expect(narrate == .narrate(storyID: "pip-and-the-puddle", fromWord: 0, settings: .storyDefaults, stepMode: false))
         #expect(session.handle(.narration(.sentenceStarted(0))).contains(.caption(session.state.reader!.story.sentences[0].text)))
-        _ = session.handle(.narration(.word(3)))
+        let story = session.state.reader!.story
+        // A word in the second sentence: the store keeps the sentence, not the word.
+        let word = story.sentences[0].words.count + 1
+        _ = session.handle(.narration(.word(word)))
         let pause = session.handle(.command(.pause))
         #expect(pause.first == .pauseNarration)
-        #expect(pause.contains(.save(.savePosition(profile: "Maya", story: "pip-and-the-puddle", word: 3))))
+        #expect(pause.contains(.save(.savePosition(profileID: 1, story: "pip-and-the-puddle", sentence: 1))))
+        #expect(session.state.reading("pip-and-the-puddle").sentenceIndex == 1)
         #expect(spoken(pause) == ["Paused at page 1 of 6."])
         let resume = session.handle(.command(.resume))
         // Resumes at the start of the sentence that was paused.
-        let start = session.state.reader!.story.sentences[0].words.count
-        #expect(resume.contains(.narrate(storyID: "pip-and-the-puddle", fromWord: 3 >= start ? start : 0, settings: .storyDefaults, stepMode: false)))
+        #expect(resume.contains(.narrate(storyID: "pip-and-the-puddle", fromWord: story.sentences[0].words.count, settings: .storyDefaults, stepMode: false)))
         let end = session.handle(.narration(.finished))
-        #expect(end.contains(.save(.recordFinished(profile: "Maya", story: "pip-and-the-puddle"))))
-        #expect(spoken(end) == ["The end. Maya, you have read Pip and the Puddle once. Press Escape to go back."])
-        #expect(session.state.reading("pip-and-the-puddle").readCount == 1)
-        #expect(session.state.reading("pip-and-the-puddle").position == nil)
+        // The store counts the read (in one transaction) and its count is what is announced.
+        #expect(end == [.save(.recordFinished(profileID: 1, story: "pip-and-the-puddle")), .render])
+        #expect(session.state.reading("pip-and-the-puddle").sentenceIndex == nil)
+        let answer = session.handle(.stored(.readRecorded(story: "pip-and-the-puddle", count: 4)))
+        #expect(spoken(answer) == ["The end. Maya, you have read Pip and the Puddle 4 times. Press Escape to go back."])
+        #expect(session.state.reading("pip-and-the-puddle").readCount == 4)
+    }
+
+    @Test func theGuestsReadsAreCountedHereAndNeverSaved() {
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: maya())
+        _ = session.handle(.command(.read("pip")))
+        let end = session.handle(.narration(.finished))
+        #expect(!end.contains { if case .save = $0 { true } else { false } })
+        #expect(spoken(end) == ["The end. You have read Pip and the Puddle once. Press Escape to go back."])
+    }
+
+    @Test func resumeStartsTheSavedSentence() throws {
+        var snapshot = maya()
+        snapshot.readings["Maya"] = ["pip-and-the-puddle": ReadingRecord(readCount: 1, sentenceIndex: 3)]
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: snapshot, profile: "Maya")
+        let story = try #require(SessionFixtures.catalog.story(id: "pip-and-the-puddle"))
+        let firstWord = story.sentences.prefix(3).reduce(0) { $0 + $1.words.count }
+        _ = session.push(.story("pip-and-the-puddle"))
+        let resume = try #require(FocusEngine(screen: session.screen).order.first { $0.id == "resume" })
+        #expect(resume.value == "from " + Screens.pageText(story: story, word: firstWord))
+        session.state.focusedID = "resume"
+        let effects = session.handle(.command(.activate))
+        #expect(effects.contains(.narrate(storyID: "pip-and-the-puddle", fromWord: firstWord, settings: .storyDefaults, stepMode: false)))
     }
 
     @Test func stepModeStopsAfterEachSentence() {
@@ -131,28 +159,133 @@ import StoryKitTestSupport
     }
 
     @Test func theProfileFormExplainsAMistakeAndSaves() {
-        var session = Session(catalog: SessionFixtures.catalog, snapshot: SessionSnapshot())
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: maya())
         _ = session.start()
+        _ = session.handle(.command(.jump("n")))
         #expect(session.state.focusedID == "new-profile")
         _ = session.handle(.command(.activate))
         #expect(session.state.route == .profileForm)
         #expect(session.state.focusedID == "field-name")
-        _ = session.handle(.command(.type("Ada")))
+        // The store's form: every field, in its focus order, with its label, hint and rule.
+        let fields = FocusEngine(screen: session.screen).order.map(\.id).filter { $0.hasPrefix("field-") }
+        #expect(fields == ProfileField.inputs.map { "field-" + $0.rawValue })
+        #expect(session.focusedElement?.hint == "The name shown and spoken to your child: 1 to 40 characters, not used by another profile.")
+        _ = session.handle(.command(.type("maya")))
         _ = session.handle(.command(.set(name: "age", value: "40")))
-        let mistake = session.handle(.command(.jump("s")))
-        #expect(session.state.focusedID == "save")
-        _ = mistake
+        _ = session.handle(.command(.set(name: "text-size", value: "huge")))
+        session.state.focusedID = "save"
         let refused = session.handle(.command(.activate))
-        #expect(spoken(refused).first == "Age must be a number from 2 to 12. You typed 40.")
-        #expect(session.state.focusedID == "field-age")
+        // Every problem names its field and what to do; the first invalid field takes focus.
+        #expect(spoken(refused).first == "3 problems. Name: a profile named \"Maya\" already exists (names ignore case): choose another name or edit that profile. "
+            + "Age: 40 is out of range: type a whole number of years from 2 to 12. Text size: \"huge\" is not a text size: use \(ProfileField.textSize.constraint).")
+        #expect(session.state.focusedID == "field-name")
         #expect(refused.contains { if case .speak(let u) = $0 { u.priority == .important } else { false } })
+        #expect(!refused.contains { if case .save = $0 { true } else { false } })
+        _ = session.handle(.command(.type("Ada")))
+        // Enter on a field checks it and moves on.
+        let submitted = session.handle(.key(.enter))
+        #expect(session.state.focusedID == "field-age")
+        #expect(spoken(submitted).first?.hasPrefix("Age, 40, problem: 40 is out of range") == true)
         _ = session.handle(.command(.type("6")))
-        _ = session.handle(.command(.jump("s")))
+        _ = session.handle(.command(.set(name: "text-size", value: "large")))
+        session.state.focusedID = "save"
         let saved = session.handle(.command(.activate))
-        #expect(saved.contains(.save(.saveProfile(ProfileRecord(name: "Ada", age: 6), replacing: nil))))
-        #expect(spoken(saved).first == "Profile Ada saved.")
+        var ada = ChildProfile(name: "Ada", age: 6)
+        #expect(saved.filter { $0 != .render } == [.save(.saveProfile(ada))])
+        #expect(session.state.route == .profileForm)
+        // The store answers with the saved profile (and its id); then it is announced and chosen.
+        ada.id = 7
+        let answer = session.handle(.stored(.profileSaved(ada)))
+        #expect(spoken(answer).first == "Profile Ada saved.")
         #expect(session.state.route == .library)
         #expect(session.state.profileName == "Ada")
+        #expect(session.state.profile.id == 7)
+    }
+
+    @Test func aRefusedSaveKeepsTheFormOpenWithTheStoresMessage() {
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: maya())
+        _ = session.asParent(.newProfile)
+        _ = session.handle(.command(.type("Zoe")))
+        _ = session.handle(.command(.set(name: "age", value: "4")))
+        let change = StoreChange.saveProfile(ChildProfile(name: "Zoe", age: 4))
+        let effects = session.handle(.stored(.failed(change, message: "a parental PIN is set: type it to make this change")))
+        #expect(spoken(effects) == ["Could not save: a parental PIN is set: type it to make this change."])
+        #expect(session.state.route == .profileForm)
+        #expect(session.state.warning?.hasPrefix("Could not save") == true)
+    }
+
+    @Test func cancelWithUnsavedChangesAsksFirst() {
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: maya(), profile: "Maya")
+        _ = session.handle(.command(.settings))
+        session.state.focusedID = "edit-profile"
+        _ = session.handle(.command(.activate))
+        #expect(session.state.route == .profileForm)
+        #expect(session.state.form?.text(of: .name) == "Maya")
+        // Nothing changed: Cancel leaves at once.
+        session.state.focusedID = "cancel"
+        _ = session.handle(.command(.activate))
+        #expect(session.state.route == .settings)
+        session.state.focusedID = "edit-profile"
+        _ = session.handle(.command(.activate))
+        _ = session.handle(.command(.set(name: "age", value: "6")))
+        session.state.focusedID = "cancel"
+        let asked = session.handle(.command(.activate))
+        #expect(spoken(asked).first == "Discard the changes to this profile? Your changes are not saved.")
+        #expect(session.state.route == .profileForm)
+        #expect(session.state.focusedID == "discard")
+        _ = session.handle(.command(.next))
+        #expect(session.state.focusedID == "keep-editing")
+        _ = session.handle(.command(.activate))
+        #expect(session.state.route == .profileForm)
+        #expect(session.state.form?.text(of: .age) == "6")
+        // Escape asks too; then Discard leaves without saving.
+        let escape = session.handle(.key(.escape))
+        #expect(spoken(escape).first == "Discard the changes to this profile? Your changes are not saved.")
+        let discarded = session.handle(.command(.activate))
+        #expect(spoken(discarded).first == "Changes discarded.")
+        #expect(session.state.route == .settings)
+        #expect(session.state.profile.age == 5)
+        #expect(!discarded.contains { if case .save = $0 { true } else { false } })
+    }
+
+    @Test func aWrongPINIsRefusedKindlyTheLockoutIsSaidAndTheRightOneOpensSettings() {
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: maya(pinIsSet: true), profile: "Maya")
+        _ = session.handle(.command(.settings))
+        #expect(session.state.route == .pinPrompt)
+        #expect(spoken(session.handle(.command(.type("1111")))) == ["4 digits entered."])
+        #expect(session.handle(.command(.activate)) == [.checkPIN("1111")])
+        let wrong = session.handle(.pinChecked(false))
+        #expect(spoken(wrong) == ["That PIN is not right. Try again."])
+        #expect(session.state.route == .pinPrompt)
+        let locked = session.handle(.pinLocked(remaining: 30))
+        #expect(spoken(locked) == ["Too many tries. Try again in 30 seconds."])
+        #expect(session.state.warning == "Too many tries. Try again in 30 seconds.")
+        _ = session.handle(.pinChecked(true))
+        #expect(session.state.route == .settings)
+        #expect(session.state.settingsUnlocked)
+        // In the visit, a setting is saved; leaving Settings ends the visit.
+        let changed = session.handle(.command(.set(name: "rate", value: "200")))
+        #expect(changed.contains { if case .save(.saveSettings) = $0 { true } else { false } })
+        _ = session.handle(.command(.back))
+        #expect(!session.state.settingsUnlocked)
+        let later = session.handle(.command(.set(name: "rate", value: "180")))
+        #expect(!later.contains { if case .save = $0 { true } else { false } })
+        #expect(spoken(later).last == "This change is for now: a parent keeps it from Settings, with the PIN.")
+        #expect(session.state.profile.speech.rate == 180)
+    }
+
+    @Test func aNewProfileNeedsThePINWhenOneIsSet() {
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: maya(pinIsSet: true))
+        session.state.focusedID = "new-profile"
+        _ = session.handle(.command(.activate))
+        #expect(session.state.route == .pinPrompt)
+        _ = session.handle(.pinChecked(true))
+        #expect(session.state.route == .profileForm)
+        #expect(session.state.focusedID == "field-name")
+        session.state.focusedID = "cancel"
+        _ = session.handle(.command(.activate))
+        #expect(session.state.route == .profiles)
+        #expect(!session.state.settingsUnlocked)
     }
 
     @Test func learnModeDescribesKeysUntilEscape() {

@@ -30,8 +30,8 @@ import StoryKitTestSupport
     }
 
     @Test func libraryCardFromTheSession() throws {
-        var snapshot = SessionSnapshot(profiles: [ProfileRecord(name: "Maya", interests: ["animals"])])
-        for _ in 0..<3 { snapshot.apply(.recordFinished(profile: "Maya", story: "the-lighthouse-cat")) }
+        var snapshot = SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals"])])
+        for _ in 0..<3 { snapshot.apply(.recordFinished(profileID: 1, story: "the-lighthouse-cat")) }
         let session = Session(catalog: SessionFixtures.catalog, snapshot: snapshot, profile: "Maya")
         let card = try #require(FocusEngine(screen: session.screen).order.first { $0.id == "interest-animals/the-lighthouse-cat" })
         #expect(SpokenForm.describe(card) == "Story: The Lighthouse Cat, read 3 times, ages 4 to 7, button. Press Enter to open. Actions: Read, Save to favourites.")

@@ -9,10 +9,12 @@ import StoryKitTestSupport
     static let folder = TestPaths.repository.appendingPathComponent("Tests/StoryReaderTests/Transcripts")
 
     /// Runs `script` and compares the captions with `name`.txt.
-    func check(_ name: String, script: String, profiles: Bool, expectStatus: Int32 = 0) throws -> String {
+    func check(_ name: String, script: String, profiles: Bool, expectStatus: Int32 = 0, extra: [String] = [],
+               prepare: (ReplFixture) throws -> Void = { _ in }, verify: (ReplFixture) throws -> Void = { _ in }) throws -> String {
         let fixture = try ReplFixture(withProfiles: profiles)
         defer { fixture.remove() }
-        let result = try StoryReaderProcess.run(fixture.arguments, input: script, dataDirectory: fixture.data)
+        try prepare(fixture)
+        let result = try StoryReaderProcess.run(fixture.arguments + extra, input: script, dataDirectory: fixture.data)
         #expect(result.status == expectStatus, "stderr: \(result.standardError)")
         #expect(result.standardError.isEmpty, "stderr: \(result.standardError)")
         // The transcript interleaves each command with the captions it produced.
@@ -28,6 +30,7 @@ import StoryKitTestSupport
             break
         }
         #expect(actualLines.count == goldenLines.count, "\(name).txt: \(goldenLines.count) lines expected, got \(actualLines.count)")
+        try verify(fixture)
         return result.standardOutput
     }
 
@@ -66,23 +69,157 @@ import StoryKitTestSupport
 
     @Test func createAProfileWithOneMistakeExplainedAndCorrected() throws {
         let output = try check("create-profile", script: """
+            where
+            next
             activate
             type Ada
             next
             type 40
             next
             type animals
-            next
+            :set volume 100
+            jump s
+            jump s
             activate
             type 6
             :set interests animals
-            next
+            jump s
+            jump s
             activate
             where
             quit
-            """, profiles: false)
-        #expect(output.contains("Age must be a number from 2 to 12. You typed 40."))
+            """, profiles: false, prepare: { fixture in
+            let names = try fixture.openStore().profiles().map(\.name)
+            #expect(names == ["Reader"])
+        }, verify: { fixture in
+            let ada = try fixture.openStore().requireProfile(named: "Ada")
+            #expect(ada.age == 6 && ada.interests == ["animals"] && ada.settings.speech.volume == 100)
+        })
+        // The default profile is there before anyone acts.
+        #expect(output.contains("Profiles. Reader, age 6, button."))
+        #expect(output.contains("Age: 40 is out of range: type a whole number of years from 2 to 12."))
         #expect(output.contains("Profile Ada saved."))
+    }
+
+    /// The profile is in the database the command line reads.
+    @Test func aProfileMadeInTheReplIsStoredForTheCommandLine() throws {
+        let fixture = try ReplFixture(withProfiles: false)
+        defer { fixture.remove() }
+        let script = "next\nactivate\ntype Ada\n:set age 7\n:set interests space, trains\n:set rate 120\njump s\njump s\nactivate\nquit\n"
+        let repl = try StoryReaderProcess.run(fixture.arguments, input: script, dataDirectory: fixture.data)
+        #expect(repl.standardOutput.contains("Profile Ada saved."), "\(repl.standardOutput)")
+        let shown = try StoryReaderProcess.run(["profile", "show", "Ada", "--json", "--data-dir", fixture.data], dataDirectory: fixture.data)
+        #expect(shown.status == 0, "\(shown.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(shown.standardOutput.utf8)) as? [String: Any])
+        #expect(json["age"] as? Int == 7)
+        #expect(json["interests"] as? [String] == ["space", "trains"])
+        #expect(try fixture.openStore().requireProfile(named: "Ada").settings.speech.rate == 120)
+    }
+
+    /// A profile added with `storyreader profile add` is picked in the REPL, a story is read to the
+    /// end, and `storyreader list --profile` counts it.
+    @Test func aProfileAddedOnTheCommandLineReadsInTheReplAndTheListCountsIt() throws {
+        let fixture = try ReplFixture(withProfiles: false)
+        defer { fixture.remove() }
+        let added = try StoryReaderProcess.run(["profile", "add", "--name", "Zoe", "--age", "5", "--interests", "animals", "--data-dir", fixture.data],
+                                               dataDirectory: fixture.data)
+        #expect(added.status == 0, "\(added.standardError)")
+        let repl = try StoryReaderProcess.run(fixture.arguments, input: "next\nactivate\nread tiny fox\nwait\nquit\n", dataDirectory: fixture.data)
+        #expect(repl.status == 0, "\(repl.standardError)")
+        #expect(repl.standardOutput.contains("Hello Zoe."), "\(repl.standardOutput)")
+        #expect(repl.standardOutput.contains("The end. Zoe, you have read The Tiny Fox once."), "\(repl.standardOutput)")
+        let list = try StoryReaderProcess.run(["list", "--profile", "Zoe", "--json", "--stories", fixture.stories, "--data-dir", fixture.data],
+                                              dataDirectory: fixture.data)
+        #expect(list.status == 0, "\(list.standardError)")
+        let stories = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        let fox = try #require(stories.first { $0["title"] as? String == "The Tiny Fox" })
+        #expect(fox["readCount"] as? Int == 1)
+        #expect(stories.filter { $0["title"] as? String != "The Tiny Fox" }.allSatisfy { $0["readCount"] as? Int == 0 })
+    }
+
+    /// The announced count is the store's: reads recorded elsewhere (the command line, another
+    /// terminal) after the REPL started are counted too.
+    @Test func theAnnouncedCountIsTheStoresCount() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        defer { fixture.remove() }
+        let store = try fixture.openStore()
+        let maya = try store.requireProfile(named: "Maya")
+        for _ in 0..<4 { try store.recordFinishedRead(profileID: maya.id!, storyID: "tiny-fox") }
+        let result = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"], input: "read tiny fox\nwait\nquit\n", dataDirectory: fixture.data)
+        #expect(result.standardOutput.contains("you have read The Tiny Fox 5 times."), "\(result.standardOutput)")
+        #expect(try store.readCount(profileID: maya.id!, storyID: "tiny-fox") == 5)
+    }
+
+    /// Favourites and positions are the store's; Resume starts the saved sentence again.
+    @Test func favouritesAndPositionsPersistAndResumeStartsTheSavedSentence() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        defer { fixture.remove() }
+        let first = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"],
+                                               input: "read tiny fox\nwait 1\npause\nback\njump s\nactivate\nquit\n", dataDirectory: fixture.data)
+        #expect(first.standardOutput.contains("The Tiny Fox saved to favourites."), "\(first.standardOutput)")
+        let store = try fixture.openStore()
+        let maya = try store.requireProfile(named: "Maya")
+        #expect(try store.position(profileID: maya.id!, storyID: "tiny-fox") == 1)
+        #expect(try store.favourites(profileID: maya.id!) == ["tiny-fox"])
+        let second = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"],
+                                                input: "heading\nnext\nactivate\nnext\nactivate\nwait 1\nquit\n", dataDirectory: fixture.data)
+        let lines = second.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("Favourites, contains 1 story, heading.") }, "\(second.standardOutput)")
+        #expect(lines.contains("Resume, from page 1 of 1, button. Press Enter to go on where you stopped."), "\(second.standardOutput)")
+        let reading = try #require(lines.firstIndex { $0.hasPrefix("Reading The Tiny Fox, from page 1 of 1.") }, "\(second.standardOutput)")
+        #expect(lines[reading + 1] == "She looked for the moon.")
+    }
+
+    /// A wrong PIN is refused kindly; the right one opens Settings, whose changes are saved with it.
+    @Test func aWrongPINIsRefusedAndTheRightOneOpensSettings() throws {
+        let output = try check("pin-prompt", script: """
+            set rate 180
+            settings
+            type 1357
+            activate
+            type 2468
+            activate
+            set rate 200
+            back
+            set rate 220
+            quit
+            """, profiles: true, extra: ["--profile", "Maya"], prepare: { fixture in
+            try fixture.openStore().setPIN("2468")
+            return
+        }, verify: { fixture in
+            // Only the change made in the parent's visit is kept.
+            let maya = try fixture.openStore().requireProfile(named: "Maya")
+            #expect(maya.settings.speech.rate == 200)
+        })
+        #expect(output.contains("That PIN is not right. Try again."))
+        #expect(output.contains("\nSettings. "))
+    }
+
+    @Test func fiveWrongPINsLockItAndTheWaitIsSaid() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        defer { fixture.remove() }
+        try fixture.openStore().setPIN("2468")
+        let wrong = String(repeating: "type 1111\nactivate\n", count: 5)
+        let result = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"], input: "settings\n" + wrong + "type 2468\nactivate\nquit\n",
+                                                dataDirectory: fixture.data)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0 == "That PIN is not right. Try again." }.count == 4, "\(result.standardOutput)")
+        #expect(lines.filter { $0 == "Too many tries. Try again in 30 seconds." }.count == 2, "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("Settings. "))
+        #expect(try fixture.openStore().pinLockout().failedAttempts == 5)
+    }
+
+    @Test func aDatabaseThatIsNotSQLiteStopsTheReplWithTheStoresMessage() throws {
+        let fixture = try ReplFixture(withProfiles: false)
+        defer { fixture.remove() }
+        let other = try TemporaryFolder("not-sqlite")
+        defer { other.remove() }
+        try other.write(StoryStore.fileName, "these are not the droids")
+        let result = try StoryReaderProcess.run(["--no-audio", "--stories", fixture.stories, "--data-dir", other.path], input: "quit\n", dataDirectory: other.path)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("is not a storyreader database (not an SQLite file)"), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(try String(contentsOf: other.url.appendingPathComponent(StoryStore.fileName), encoding: .utf8) == "these are not the droids")
     }
 
     @Test func helpAndLearnMode() throws {

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Something the session asks the shell to do. Data only: tests assert on it.
 public enum Effect: Sendable, Hashable {
     /// Say this (through the announcement queue) and print it as a caption.
@@ -16,8 +17,9 @@ public enum Effect: Sendable, Hashable {
     case preview(SpeechSettings, text: String)
     /// Draw the screen again.
     case render
+    /// Keep a change in the store; the shell answers some with `Input.stored`.
     case save(StoreChange)
-    /// Check a PIN (the shell asks the store) and answer with `Input.pinChecked`.
+    /// Check a PIN (the shell asks the store) and answer with `Input.pinChecked` or `Input.pinLocked`.
     case checkPIN(String)
     case exit
 }
@@ -40,9 +42,10 @@ public enum Input: Sendable, Hashable {
     case narration(NarrationEvent)
     case resize(columns: Int, rows: Int)
     case pinChecked(Bool)
-    /// A wrong PIN with what the store said: tries left before the lockout, or the lockout's wait
-    /// in seconds (also the answer when the PIN is locked already).
-    case pinRejected(triesLeft: Int?, lockedSeconds: Int?)
+    /// Too many wrong PINs: the store is locked for `remaining` seconds more.
+    case pinLocked(remaining: TimeInterval)
+    /// The store's answer to a `.save`.
+    case stored(StoreReply)
     /// Time passes (kiosk: idle reset, time limit, PIN lockout countdown), in seconds of a
     /// monotonic clock (`KioskClock`).
     case tick(TimeInterval)

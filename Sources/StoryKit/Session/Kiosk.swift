@@ -85,7 +85,7 @@ public struct KioskState: Sendable, Hashable {
         endsAt = options.timeLimit.map { now + $0 }
         limitLength = options.timeLimit
         self.baseRate = baseRate
-        profilesUsed = [profile ?? ProfileRecord.guest.name]
+        profilesUsed = [profile ?? ChildProfile.guest.name]
     }
 
     /// Seconds left before the time is up (nil: no limit).

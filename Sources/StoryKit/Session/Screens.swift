@@ -34,8 +34,7 @@ public enum Screens {
             AccessibilityElement(id: "heading", label: "Who is reading?", value: count == 1 ? "1 profile" : "\(count) profiles", traits: .header),
         ]
         for profile in state.snapshot.profiles {
-            var facts: [String] = []
-            if let age = profile.age { facts.append("age \(age)") }
+            var facts: [String] = ["age \(profile.age)"]
             if !profile.interests.isEmpty { facts.append("likes " + profile.interests.joined(separator: " and ")) }
             elements.append(AccessibilityElement(
                 id: "profile-" + profile.name, label: profile.name, value: facts.isEmpty ? nil : facts.joined(separator: ", "),
@@ -55,8 +54,8 @@ public enum Screens {
     static func sections(_ state: State, catalog: StoryCatalog) -> [(id: String, title: String, entries: [StoryEntry])] {
         let profile = state.profile
         var remaining = catalog.entries.filter { entry in
-            guard let age = profile.age, let ages = entry.ages else { return true }
-            return ages.contains(age)
+            guard state.profileName != nil, let ages = entry.ages else { return true }
+            return ages.contains(profile.age)
         }
         var sections: [(id: String, title: String, entries: [StoryEntry])] = []
         let favourites = remaining.filter { state.reading($0.id).isFavourite }
@@ -101,7 +100,7 @@ public enum Screens {
                 let reading = state.reading(entry.id)
                 var value = readCountText(reading.readCount)
                 if reading.isFavourite { value += ", favourite" }
-                if reading.position != nil { value += ", started" }
+                if reading.sentenceIndex != nil { value += ", started" }
                 let details = AccessibilityElement(id: section.id + "/" + entry.id + "/ages", label: entry.ages.map { "ages \($0.lower) to \($0.upper)" } ?? "all ages")
                 return AccessibilityElement(
                     id: section.id + "/" + entry.id, label: "Story: \(entry.title)", value: value, hint: "Press Enter to open.",
@@ -148,9 +147,9 @@ public enum Screens {
         var actions: [AccessibilityElement] = [
             AccessibilityElement(id: "read", label: "Read", hint: "Press Enter to read from the beginning.", traits: .button),
         ]
-        if let position = reading.position, let story {
+        if let sentence = reading.sentenceIndex, let story {
             actions.append(AccessibilityElement(id: "resume", label: "Resume",
-                value: "from " + pageText(story: story, word: position), hint: "Press Enter to go on where you stopped.",
+                value: "from " + pageText(story: story, word: story.firstWord(ofSentence: sentence)), hint: "Press Enter to go on where you stopped.",
                 traits: .button))
         }
         actions.append(AccessibilityElement(
@@ -236,27 +235,35 @@ public enum Screens {
     // MARK: Profile form
 
     static func profileForm(_ state: State) -> Screen {
-        let draft = state.form ?? ProfileDraft(knownInterests: [])
-        var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "heading", label: draft.editing == nil ? "New profile" : "Edit profile", traits: .header),
-        ]
-        for field in ProfileDraft.Field.allCases {
-            let value = draft.value(field)
+        let form = state.form ?? ProfileForm()
+        let title = form.original == nil ? "New profile" : "Edit profile"
+        var elements: [AccessibilityElement] = [AccessibilityElement(id: "heading", label: title, traits: .header)]
+        for field in form.fields {
+            // The field's purpose and its rule, in the form's own words.
+            guard field.field.isInput else {
+                elements.append(AccessibilityElement(id: field.field.rawValue, label: field.label,
+                                                     hint: field.hint.capitalizedFirst + ".", traits: .button))
+                continue
+            }
+            let hint = field.hint.capitalizedFirst + ": " + field.constraint + "."
+            var value = field.value.isEmpty ? "empty" : field.value
+            if let problem = field.problem { value += ", problem: " + problem.message }
             elements.append(AccessibilityElement(
-                id: "field-" + field.rawValue, label: field.label, value: value.isEmpty ? "empty" : value,
-                hint: field == .interests ? field.hint + " Known: " + draft.knownInterests.joined(separator: ", ") + "." : field.hint,
-                traits: .textField, content: .field(text: value, cursor: value.count)))
+                id: "field-" + field.field.rawValue, label: field.label, value: value, hint: hint,
+                traits: .textField, content: .field(text: field.value, cursor: field.value.count)))
         }
-        elements.append(AccessibilityElement(id: "save", label: "Save profile", hint: "Press Enter to save.", traits: .button))
-        elements.append(AccessibilityElement(id: "cancel", label: "Cancel", hint: "Press Enter to leave without saving.", traits: .button))
-        return Screen(kind: .profileForm, title: draft.editing == nil ? "New profile" : "Edit profile", elements: warningElement(state) + elements)
+        if form.isConfirmingCancel {
+            elements.append(AccessibilityElement(id: "discard", label: "Discard changes", hint: "Press Enter to leave without saving.", traits: .button, sortPriority: 1))
+            elements.append(AccessibilityElement(id: "keep-editing", label: "Keep editing", hint: "Press Enter to go back to the form.", traits: .button, sortPriority: 1))
+        }
+        return Screen(kind: .profileForm, title: title, elements: warningElement(state) + elements)
     }
 
     // MARK: Settings
 
     static let voices: [String?] = [nil, "en", "en-us", "en+f3", "es", "fr", "de"]
 
-    public static func settingValue(_ setting: SettingName, _ profile: ProfileRecord) -> String {
+    public static func settingValue(_ setting: SettingName, _ profile: ChildProfile) -> String {
         switch setting {
         case .voice: profile.speech.voice ?? "the story's language"
         case .rate: "\(profile.speech.rate) words per minute"
@@ -278,6 +285,10 @@ public enum Screens {
             elements.append(AccessibilityElement(
                 id: "setting-" + setting.rawValue, label: setting.spokenName, value: settingValue(setting, profile),
                 hint: "Left and Right arrows change it.", traits: .adjustable))
+        }
+        if state.profileName != nil {
+            elements.append(AccessibilityElement(id: "edit-profile", label: "Edit profile",
+                hint: "Press Enter to change \(profile.name)'s name, age, interests and every reading setting.", traits: .button))
         }
         if state.snapshot.pinIsSet {
             elements.append(AccessibilityElement(id: "pin", label: "Parental PIN", value: "set", traits: .staticText))

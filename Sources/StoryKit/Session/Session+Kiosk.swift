@@ -62,9 +62,11 @@ extension Session {
             state.kiosk!.blockedKeys += 1
             effects = handleDirect(input)
         case .pinChecked(let correct):
-            effects = correct ? kioskPINAccepted() : kioskPINRejected(triesLeft: nil, lockedSeconds: nil)
-        case .pinRejected(let triesLeft, let lockedSeconds):
-            effects = kioskPINRejected(triesLeft: triesLeft, lockedSeconds: lockedSeconds)
+            effects = correct ? kioskPINAccepted() : kioskPINRejected(lockedSeconds: nil)
+        case .pinLocked(let remaining):
+            effects = kioskPINRejected(lockedSeconds: max(1, Int(remaining.rounded(.up))))
+        case .stored:
+            effects = handleDirect(input)
         case .narration:
             effects = handleDirect(input)
             if state.kiosk!.timeUpPendingSince != nil, state.reader?.status != .playing { effects += enterTimeUp() }
@@ -108,7 +110,7 @@ extension Session {
             return kioskActivate()
         case .read(let name):
             // Only the stories this child's library shows.
-            if case .success(let entry) = catalog.resolve(name), let age = state.profile.age, let ages = entry.ages, !ages.contains(age) {
+            if case .success(let entry) = catalog.resolve(name), state.profileName != nil, let ages = entry.ages, !ages.contains(state.profile.age) {
                 return [speak("That story is not in this library. Go home to see the stories here.", .important)]
             }
             return handleDirect(.command(command))
@@ -180,7 +182,7 @@ extension Session {
         return announceScreen(prefix: "PIN accepted.")
     }
 
-    mutating func kioskPINRejected(triesLeft: Int?, lockedSeconds: Int?) -> [Effect] {
+    mutating func kioskPINRejected(lockedSeconds: Int?) -> [Effect] {
         state.pinEntry = ""
         guard state.route == .pinPrompt else { return [] }
         if let seconds = lockedSeconds, seconds > 0 {
@@ -188,8 +190,7 @@ extension Session {
             state.warning = lockWarning()
             return [speak(state.warning ?? "", .important)]
         }
-        var text = "That PIN is not right. That's all right: try again."
-        if let triesLeft, triesLeft > 0 { text += triesLeft == 1 ? " 1 try left before a wait." : " \(triesLeft) tries left before a wait." }
+        let text = "That PIN is not right. That's all right: try again."
         state.warning = text
         return [speak(text, .important)]
     }
@@ -329,7 +330,7 @@ extension Session {
         if state.profileName != before.profileName {
             // A parent switched profile: the new child's speed and time limit start afresh.
             kiosk.baseRate = state.profile.speech.rate
-            kiosk.profilesUsed.append(state.profileName ?? ProfileRecord.guest.name)
+            kiosk.profilesUsed.append(state.profileName ?? ChildProfile.guest.name)
             kiosk.parentUnlocked = false
             if let limit = kiosk.options.timeLimit {
                 kiosk.endsAt = kiosk.now + limit
@@ -365,7 +366,7 @@ extension Session {
                 state.profile = profile
                 effects = effects.compactMap { effect in
                     switch effect {
-                    case .preview, .save(.saveProfile): return nil
+                    case .preview, .save(.saveProfile), .save(.saveSettings): return nil
                     case .changeSpeech: return refused ? nil : .changeSpeech(profile.speech)
                     case .speak(let utterance) where utterance.text.contains("words per minute") || (refused && utterance.priority != .important):
                         return nil
@@ -382,7 +383,12 @@ extension Session {
             }
         }
         // A child's changes last for this session only: the profile as the parent set it stays.
-        effects.removeAll { if case .save(.saveProfile) = $0 { true } else { false } }
+        effects.removeAll {
+            switch $0 {
+            case .save(.saveProfile), .save(.saveSettings): true
+            default: false
+            }
+        }
         // Screens a child never reaches, whatever the path.
         if state.route == .profileForm || (state.route == .profiles && !state.kiosk!.parentUnlocked) {
             state.stack.removeAll { $0 == .profileForm || $0 == .profiles }

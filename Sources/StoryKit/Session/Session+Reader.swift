@@ -11,7 +11,8 @@ extension Session {
         }
         let start = story.words.isEmpty ? 0 : min(max(fromWord, 0), story.words.count - 1)
         let wordIndex = sentenceStart(story, containing: start)
-        var reader = ReaderState(story: story, wordIndex: wordIndex, status: .playing, stepMode: state.reader?.stepMode ?? false)
+        var reader = ReaderState(story: story, wordIndex: wordIndex, status: .playing,
+                                 stepMode: state.reader?.stepMode ?? state.profile.settings.stepMode)
         reader.stopsAfterSentence = reader.stepMode
         state.reader = reader
         if state.route != .story(storyID) { state.stack.append(.story(storyID)) }
@@ -22,6 +23,12 @@ extension Session {
         effects.append(speak("Reading \(story.title)\(from). \(Screens.pageText(story: story, word: wordIndex).capitalizedFirst).", .message))
         effects.append(narrate())
         return effects
+    }
+
+    /// Reads the story from the start of the sentence saved for this profile.
+    mutating func resumeReading(_ storyID: String) -> [Effect] {
+        guard let story = catalog.story(id: storyID) else { return startReading(storyID, fromWord: 0) }
+        return startReading(storyID, fromWord: story.firstWord(ofSentence: state.reading(storyID).sentenceIndex ?? 0))
     }
 
     func narrate() -> Effect {
@@ -93,11 +100,13 @@ extension Session {
         return effects
     }
 
+    /// Keeps the sentence being read (the store keeps sentences; resuming starts that sentence again).
     mutating func savePosition() -> [Effect] {
         guard let reader = state.reader else { return [] }
-        let change = StoreChange.savePosition(profile: state.profile.name, story: reader.story.id, word: reader.wordIndex)
-        state.snapshot.apply(change)
-        return state.profileName == nil ? [] : [.save(change)]
+        let sentence = reader.story.sentence(containingWord: reader.wordIndex)
+        updateReading(reader.story.id) { $0.sentenceIndex = sentence }
+        guard state.profileName != nil, let id = state.profile.id else { return [] }
+        return [.save(.savePosition(profileID: id, story: reader.story.id, sentence: sentence))]
     }
 
     mutating func moveInStory(bySentence delta: Int) -> [Effect] {
@@ -159,7 +168,7 @@ extension Session {
             effects.append(speak("\(faster ? "Faster" : "Slower"): \(profile.speech.rate) words per minute."))
         }
         if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
-        if state.profileName != nil { effects.append(.save(.saveProfile(profile, replacing: profile.name))) }
+        effects += saveSettings(profile)
         return effects
     }
 
@@ -189,15 +198,42 @@ extension Session {
         case .finished:
             reader.status = .finished
             state.reader = reader
-            let change = StoreChange.recordFinished(profile: state.profile.name, story: reader.story.id)
-            state.snapshot.apply(change)
-            let count = state.reading(reader.story.id).readCount
-            var effects: [Effect] = state.profileName == nil ? [] : [.save(change)]
-            let times = count == 1 ? "once" : "\(count) times"
-            let who = state.profileName.map { "\($0), you have" } ?? "You have"
-            effects.append(speak("The end. \(who) read \(reader.story.title) \(times). Press Escape to go back.", .message))
-            return effects
+            updateReading(reader.story.id) { $0.sentenceIndex = nil }
+            // A profile's read is counted by the store, in one transaction; its answer (the
+            // store's count) is announced. The guest's reads are counted here and never saved.
+            if state.profileName != nil, let id = state.profile.id {
+                return [.save(.recordFinished(profileID: id, story: reader.story.id))]
+            }
+            updateReading(reader.story.id) { $0.readCount += 1 }
+            return announceEnd(reader.story.id)
         }
+    }
+
+    /// "The end. Maya, you have read The Tiny Fox 3 times."
+    func announceEnd(_ storyID: String) -> [Effect] {
+        let count = state.reading(storyID).readCount
+        let title = catalog.entry(id: storyID)?.title ?? state.reader?.story.title ?? storyID
+        let times = count == 1 ? "once" : "\(count) times"
+        let who = state.profileName.map { "\($0), you have" } ?? "You have"
+        return [speak("The end. \(who) read \(title) \(times). Press Escape to go back.", .message)]
+    }
+}
+
+extension Story {
+    /// The index (into `sentences`) of the sentence holding word `word`.
+    func sentence(containingWord word: Int) -> Int {
+        var first = 0
+        for (index, sentence) in sentences.enumerated() {
+            if word < first + sentence.words.count { return index }
+            first += sentence.words.count
+        }
+        return max(0, sentences.count - 1)
+    }
+
+    /// The first word (an index into `words`) of sentence `index`; past the end, the last sentence's.
+    func firstWord(ofSentence index: Int) -> Int {
+        let clamped = min(max(index, 0), max(sentences.count - 1, 0))
+        return sentences.prefix(clamped).reduce(0) { $0 + $1.words.count }
     }
 }
 

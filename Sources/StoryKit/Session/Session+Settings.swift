@@ -3,9 +3,10 @@ import Foundation
 /// Settings, and the profile form's fields.
 extension Session {
     mutating func set(_ name: String, _ value: String) -> [Effect] {
-        if state.route == .profileForm, let field = ProfileDraft.Field(rawValue: name.lowercased()) {
-            state.form?.values[field] = value
-            state.focusedID = "field-" + field.rawValue
+        if state.route == .profileForm, let field = ProfileField(loose: name), field.isInput {
+            state.form?.setText(value, for: field)
+            if state.form?.problems.isEmpty == true { state.warning = nil }
+            state.focusedID = Self.elementID(field)
             return [speak("\(field.label): \(value.isEmpty ? "empty" : Sanitizer.sanitizeLine(value)).")]
         }
         guard let setting = SettingName(loose: name) else {
@@ -71,7 +72,7 @@ extension Session {
         return apply(profile, setting: setting, note: note)
     }
 
-    mutating func apply(_ profile: ProfileRecord, setting: SettingName, note: String = "") -> [Effect] {
+    mutating func apply(_ profile: ChildProfile, setting: SettingName, note: String = "") -> [Effect] {
         state.profile = profile
         // A text size says what is really shown ("accessibility2, shown at 2× (double-size lines)").
         let value = setting == .textSize
@@ -82,8 +83,18 @@ extension Session {
             effects.append(.preview(profile.speech, text: "This is how stories will sound."))
             if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
         }
-        if state.profileName != nil { effects.append(.save(.saveProfile(profile, replacing: profile.name))) }
+        effects += saveSettings(profile)
         return effects
+    }
+
+    /// Keeps a changed reading setting: saved at once while no PIN is set or in a parent's visit;
+    /// otherwise kept for this run only, and the child is told so.
+    mutating func saveSettings(_ profile: ChildProfile) -> [Effect] {
+        guard state.profileName != nil, profile.id != nil else { return [] }
+        if state.snapshot.pinIsSet, !state.settingsUnlocked {
+            return [speak("This change is for now: a parent keeps it from Settings, with the PIN.", .notification)]
+        }
+        return [.save(.saveSettings(profile))]
     }
 
     mutating func adjust(_ setting: SettingName, up: Bool) -> [Effect] {
@@ -110,38 +121,124 @@ extension Session {
 
     // MARK: Profile form
 
-    mutating func openForm(editing: ProfileRecord?) -> [Effect] {
+    /// The element id of a form field ("field-age"; the buttons are "save" and "cancel").
+    static func elementID(_ field: ProfileField) -> String { field.isInput ? "field-" + field.rawValue : field.rawValue }
+
+    /// The form field an element id names.
+    func formField(_ id: String) -> ProfileField? {
+        id.hasPrefix("field-") ? ProfileField(rawValue: String(id.dropFirst("field-".count))) : nil
+    }
+
+    mutating func openForm(editing: ChildProfile?) -> [Effect] {
         if state.options.isLocked { return [speak("That is not available here.", .message)] }
-        state.form = ProfileDraft(knownInterests: catalog.tags, editing: editing)
+        let names = state.snapshot.profiles.map(\.name)
+        state.form = editing.map { ProfileForm(editing: $0, existingNames: names) } ?? ProfileForm(existingNames: names)
         state.focus["profileForm"] = nil
         return push(.profileForm)
     }
 
     mutating func type(_ text: String) -> [Effect] {
-        guard state.route == .profileForm, let focused = focusedElement, focused.id.hasPrefix("field-"),
-              let field = ProfileDraft.Field(rawValue: String(focused.id.dropFirst("field-".count))) else {
+        if state.route == .pinPrompt {
+            state.pinEntry = String(text.filter(\.isNumber).prefix(8))
+            let count = state.pinEntry.count
+            return [speak(count == 1 ? "1 digit entered." : "\(count) digits entered.")]
+        }
+        guard state.route == .profileForm, let focused = focusedElement, let field = formField(focused.id) else {
             return [speak("Move to a text field first.")]
         }
         return set(field.rawValue, text)
     }
 
-    mutating func saveForm() -> [Effect] {
-        guard let draft = state.form else { return [] }
-        let others = state.snapshot.profiles.map(\.name)
-        if let problem = draft.problem(existingNames: others) {
-            state.warning = problem.message
-            state.focusedID = "field-" + problem.field.rawValue
-            let field = focusedElement.map { SpokenForm.describe($0, hints: hints) } ?? ""
-            return [speak(problem.message, .important), speak(field)]
+    /// Enter on a field: checks it, says its problem if it has one, and moves to the next field.
+    mutating func submitField(_ field: ProfileField) -> [Effect] {
+        guard var form = state.form else { return [] }
+        form.focus(on: field)
+        guard case .moved(let next, let problem) = form.submit() else { state.form = form; return [] }
+        state.form = form
+        state.focusedID = Self.elementID(next)
+        var effects: [Effect] = []
+        if let problem {
+            state.warning = problem.description
+            effects.append(speak(SpokenForm.finish(problem.description), .important))
         }
-        let base = draft.editing.flatMap { name in state.snapshot.profiles.first { $0.name == name } } ?? ProfileRecord(name: "")
-        let record = draft.record(base: base)
-        let change = StoreChange.saveProfile(record, replacing: draft.editing)
-        state.snapshot.apply(change)
+        if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: hints))) }
+        return effects
+    }
+
+    /// Save: every field is checked; the first invalid one takes focus and every problem is said.
+    /// A valid profile goes to the store, and the session moves on when the store has kept it.
+    mutating func saveForm() -> [Effect] {
+        guard var form = state.form else { return [] }
+        form.existingNames = state.snapshot.profiles.map(\.name)
+        let outcome = form.save()
+        state.form = form
+        switch outcome {
+        case .valid(let profile):
+            return [.save(.saveProfile(profile))]
+        case .invalid(let problems):
+            guard let first = problems.first else { return [] }
+            state.focusedID = Self.elementID(form.focus)
+            state.warning = problems.count == 1 ? first.description : "\(problems.count) problems. \(first.description)"
+            let said = (problems.count == 1 ? "" : "\(problems.count) problems. ") + problems.map { SpokenForm.finish($0.description) }.joined(separator: " ")
+            let field = focusedElement.map { SpokenForm.describe($0, hints: hints) } ?? ""
+            return [speak(said, .important), speak(field)]
+        }
+    }
+
+    /// The store kept a profile: a form's Save is announced and the profile chosen; a settings
+    /// change is taken in quietly.
+    mutating func profileSaved(_ profile: ChildProfile) -> [Effect] {
+        let old = state.snapshot.replace(profile)
+        if let old, state.profileName == old { state.profileName = profile.name }
+        guard state.route == .profileForm else { return [] }
         state.form = nil
         state.warning = nil
-        var effects: [Effect] = [.save(change), speak("Profile \(record.name) saved.", .message)]
-        effects += choose(profile: record.name)
-        return effects
+        return [speak("Profile \(profile.name) saved.", .message)] + choose(profile: profile.name)
+    }
+
+    /// Cancel: leaves at once when nothing changed; otherwise asks first.
+    mutating func cancelForm() -> [Effect] {
+        guard var form = state.form else { return leaveForm() }
+        switch form.cancel() {
+        case .cancelled:
+            return leaveForm()
+        case .needsConfirmation(let question):
+            state.form = form
+            state.warning = question
+            state.focusedID = "discard"
+            let choice = focusedElement.map { SpokenForm.describe($0, hints: hints) } ?? ""
+            return [speak(question, .important), speak(choice)]
+        }
+    }
+
+    mutating func discardForm() -> [Effect] {
+        _ = state.form?.confirmCancel()
+        return [speak("Changes discarded.", .message)] + leaveForm()
+    }
+
+    mutating func keepEditing() -> [Effect] {
+        state.form?.keepEditing()
+        state.warning = nil
+        state.focusedID = "cancel"
+        return [speak("Still editing.", .message)] + (focusedElement.map { [speak(SpokenForm.describe($0, hints: hints))] } ?? [])
+    }
+
+    mutating func leaveForm() -> [Effect] {
+        state.form = nil
+        state.warning = nil
+        if state.route == .profileForm { state.stack.removeLast() }
+        endParentVisitIfLeft()
+        return announceScreen()
+    }
+}
+
+extension ProfileField {
+    /// A field named loosely in a command ("text-size", "step_mode", "Age").
+    init?(loose: String) {
+        let folded = loose.lowercased().filter { $0 != "-" && $0 != "_" }
+        guard let field = ProfileField.allCases.first(where: { $0.rawValue.lowercased() == folded })
+            ?? (["speed": .rate, "size": .textSize, "reducedmotion": .motion, "step": .stepMode] as [String: ProfileField])[folded]
+        else { return nil }
+        self = field
     }
 }

@@ -58,7 +58,8 @@ public struct Session: Sendable {
             state.options.rows = rows
             effects = []
         case .pinChecked(let correct): effects = pinChecked(correct)
-        case .pinRejected: effects = pinChecked(false)
+        case .pinLocked(let remaining): effects = pinLocked(remaining)
+        case .stored(let reply): effects = stored(reply)
         case .tick: effects = []
         case .shutdown: effects = shutdown()
         }
@@ -95,15 +96,29 @@ public struct Session: Sendable {
     }
 
     mutating func goBack() -> [Effect] {
+        if state.route == .profileForm, let form = state.form, form.hasUnsavedChanges, !form.isConfirmingCancel {
+            return cancelForm()
+        }
         var effects: [Effect] = []
         if state.route == .reader { effects += leaveReader(stopping: true) }
         if state.route == .pinPrompt { state.pinEntry = "" }
+        if state.route == .profileForm { state.form = nil }
         state.warning = nil
         guard state.stack.count > 1 else {
             return effects + [speak(state.route == .library ? "This is the library, the first screen." : "This is the first screen.")]
         }
         state.stack.removeLast()
+        endParentVisitIfLeft()
         return effects + announceScreen()
+    }
+
+    /// The parent's visit (and the authorization the PIN gave) ends once Settings, the profile
+    /// form and the PIN prompt are all left.
+    mutating func endParentVisitIfLeft() {
+        if !state.stack.contains(where: { [.settings, .profileForm, .pinPrompt].contains($0) }) {
+            state.settingsUnlocked = false
+            state.form = nil
+        }
     }
 
     mutating func goHome() -> [Effect] {
@@ -111,6 +126,7 @@ public struct Session: Sendable {
         if state.stack.contains(.reader) { effects += leaveReader(stopping: true) }
         state.warning = nil
         state.stack = [.library]
+        endParentVisitIfLeft()
         return effects + announceScreen()
     }
 
@@ -162,19 +178,25 @@ public struct Session: Sendable {
             }
         }
         if let focused = focusedElement, focused.traits.contains(.textField), state.route == .profileForm,
-           let field = ProfileDraft.Field(rawValue: String(focused.id.dropFirst("field-".count))) {
+           let field = formField(focused.id), var form = state.form {
+            var text = form.text(of: field)
             switch key {
             case .character(let character):
-                state.form?.values[field, default: ""].append(character)
+                text.append(character)
+                form.setText(text, for: field)
+                state.form = form
                 return [speak(String(character), .notification)]
             case .space:
-                state.form?.values[field, default: ""].append(" ")
+                form.setText(text + " ", for: field)
+                state.form = form
                 return [speak("space", .notification)]
             case .backspace:
-                let removed = state.form?.values[field]?.popLast()
+                let removed = text.popLast()
+                form.setText(text, for: field)
+                state.form = form
                 return [speak(removed.map { "\($0) deleted" } ?? "Empty.", .notification)]
             case .enter:
-                return handleCommand(.next)
+                return submitField(field)
             default: break
             }
         }
@@ -272,7 +294,7 @@ public struct Session: Sendable {
         return effects + [.exit]
     }
 
-    func findProfile(_ name: String) -> ProfileRecord? {
+    func findProfile(_ name: String) -> ChildProfile? {
         let folded = name.trimmingCharacters(in: .whitespaces).lowercased()
         let profiles = state.snapshot.profiles
         return profiles.first { $0.name.lowercased() == folded }
@@ -286,28 +308,74 @@ public struct Session: Sendable {
         state.stack = [.library]
         state.focus["library"] = nil
         state.warning = nil
+        endParentVisitIfLeft()
         return effects + announceScreen(prefix: name.map { "Hello \($0)." } ?? "Reading without a profile.")
     }
 
     mutating func openSettings() -> [Effect] {
         if state.route == .settings { return announceScreen() }
+        return asParent(.settings)
+    }
+
+    /// Does what a parent asked for, first asking for the PIN when one is set and this visit has
+    /// not typed it yet.
+    mutating func asParent(_ action: ParentAction) -> [Effect] {
         if state.snapshot.pinIsSet, !state.settingsUnlocked {
             state.pinEntry = ""
+            state.afterPIN = action
             return push(.pinPrompt)
         }
-        return push(.settings)
+        state.settingsUnlocked = true
+        switch action {
+        case .settings: return push(.settings)
+        case .newProfile: return openForm(editing: nil)
+        case .editProfile:
+            guard state.profileName != nil else { return [speak("Choose a profile first: the guest has no profile to edit.")] }
+            return openForm(editing: state.profile)
+        }
     }
 
     mutating func pinChecked(_ correct: Bool) -> [Effect] {
         state.pinEntry = ""
         guard state.route == .pinPrompt else { return [] }
         if correct {
-            state.settingsUnlocked = true
             state.stack.removeLast()
-            return push(.settings)
+            state.settingsUnlocked = true
+            return asParent(state.afterPIN)
         }
         state.warning = "That PIN is not right. Try again."
         return [speak("That PIN is not right. Try again.", .important)]
+    }
+
+    /// Too many wrong tries: the wait is spoken and shown.
+    mutating func pinLocked(_ remaining: TimeInterval) -> [Effect] {
+        state.pinEntry = ""
+        guard state.route == .pinPrompt else { return [] }
+        let message = "Too many tries. Try again in \(PINLockout.describe(remaining))."
+        state.warning = message
+        return [speak(message, .important)]
+    }
+
+    /// The store's answer to a save.
+    mutating func stored(_ reply: StoreReply) -> [Effect] {
+        switch reply {
+        case .profileSaved(let profile): return profileSaved(profile)
+        case .readRecorded(let storyID, let count):
+            updateReading(storyID) { $0.readCount = count }
+            return announceEnd(storyID)
+        case .failed(let change, let message):
+            let text = "Could not save: \(SpokenForm.finish(message))"
+            switch change {
+            case .saveProfile:
+                guard state.route == .profileForm else { return [speak(text, .important)] }
+                state.warning = text
+                return [speak(text, .important)]
+            case .recordFinished(_, let storyID):
+                return [speak(text, .important)] + announceEnd(storyID)
+            default:
+                return [speak(text + " Your change is kept until you leave.", .important)]
+            }
+        }
     }
 
     // MARK: - Activate
@@ -317,7 +385,7 @@ public struct Session: Sendable {
         let id = focused.id
         switch state.route {
         case .profiles:
-            if id == "new-profile" { return openForm(editing: nil) }
+            if id == "new-profile" { return asParent(.newProfile) }
             if id == "guest" { return choose(profile: nil) }
             if id.hasPrefix("profile-") { return choose(profile: String(id.dropFirst("profile-".count))) }
         case .library:
@@ -327,7 +395,7 @@ public struct Session: Sendable {
             if let slash = id.firstIndex(of: "/") { return push(.story(String(id[id.index(after: slash)...]))) }
         case .story(let storyID):
             if id == "read" { return startReading(storyID, fromWord: 0) }
-            if id == "resume" { return startReading(storyID, fromWord: state.reading(storyID).position ?? 0) }
+            if id == "resume" { return resumeReading(storyID) }
             if id == "save" { return toggleFavourite(storyID) }
         case .reader:
             switch id {
@@ -344,12 +412,15 @@ public struct Session: Sendable {
             }
         case .profileForm:
             if id == "save" { return saveForm() }
-            if id == "cancel" { state.form = nil; return goBack() }
+            if id == "cancel" { return cancelForm() }
+            if id == "discard" { return discardForm() }
+            if id == "keep-editing" { return keepEditing() }
             if focused.traits.contains(.textField) {
                 return [speak("Editing \(focused.label). Type, then press Enter. On a script, use: type and the text.")]
             }
         case .settings:
             if id == "done" { return goBack() }
+            if id == "edit-profile" { return asParent(.editProfile) }
             if let setting = SettingName(rawValue: String(id.dropFirst("setting-".count))) { return adjust(setting, up: true) }
         case .help:
             if id == "learn" { return handleCommand(.learn) }
@@ -361,13 +432,17 @@ public struct Session: Sendable {
         return [speak(SpokenForm.describe(focused, hints: false))]
     }
 
+    /// Changes the profile's record of one story in memory (the guest's too, which is never saved).
+    mutating func updateReading(_ storyID: String, _ change: (inout ReadingRecord) -> Void) {
+        change(&state.snapshot.readings[state.profile.name, default: [:]][storyID, default: ReadingRecord()])
+    }
+
     mutating func toggleFavourite(_ storyID: String) -> [Effect] {
         let now = !state.reading(storyID).isFavourite
-        let change = StoreChange.setFavourite(profile: state.profile.name, story: storyID, now)
-        state.snapshot.apply(change)
+        updateReading(storyID) { $0.isFavourite = now }
         let title = catalog.entry(id: storyID)?.title ?? storyID
         var effects: [Effect] = [speak(now ? "\(title) saved to favourites." : "\(title) removed from favourites.", .message)]
-        if state.profileName != nil { effects.append(.save(change)) }
+        if state.profileName != nil, let id = state.profile.id { effects.append(.save(.setFavourite(profileID: id, story: storyID, now))) }
         if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: false))) }
         return effects
     }

@@ -1,129 +1,172 @@
 import Foundation
 
-/// A child's profile as the session needs it. Stands in for the profile issue's `ChildProfile`
-/// until the store lands: the session only reads these fields.
-public struct ProfileRecord: Sendable, Hashable, Codable {
-    public var name: String
-    public var age: Int?
-    public var interests: [String]
-    public var speech: SpeechSettings
-    public var textSize: TextSizePreset
-    public var theme: ThemeName
-    public var motion: MotionPreference
-    public var hints: Bool
-
-    public init(name: String, age: Int? = nil, interests: [String] = [], speech: SpeechSettings = .storyDefaults,
-                textSize: TextSizePreset = .default, theme: ThemeName = .default, motion: MotionPreference = .auto, hints: Bool = true) {
-        self.name = name
-        self.age = age
-        self.interests = interests
-        self.speech = speech
-        self.textSize = textSize
-        self.theme = theme
-        self.motion = motion
-        self.hints = hints
-    }
-
-    /// Settings used before anyone picks a profile.
-    public static let guest = ProfileRecord(name: "Guest")
-}
-
-/// What a profile has done with one story.
+/// What a profile has done with one story, as the session shows it.
 public struct ReadingRecord: Sendable, Hashable, Codable {
     public var readCount: Int = 0
     public var isFavourite: Bool = false
-    /// The word to resume from (an index into `Story.words`), when reading stopped midway.
-    public var position: Int?
-    public init(readCount: Int = 0, isFavourite: Bool = false, position: Int? = nil) {
+    /// The sentence to resume from (an index into `Story.sentences`), when reading stopped midway.
+    /// The session turns it into the first word of that sentence when it resumes.
+    public var sentenceIndex: Int?
+    public init(readCount: Int = 0, isFavourite: Bool = false, sentenceIndex: Int? = nil) {
         self.readCount = readCount
         self.isFavourite = isFavourite
-        self.position = position
+        self.sentenceIndex = sentenceIndex
     }
 }
 
-/// Everything the session loads at start.
-public struct SessionSnapshot: Sendable, Hashable, Codable {
-    public var profiles: [ProfileRecord]
+/// Everything the session loads at start (from ``StoryStore/sessionSnapshot()``).
+public struct SessionSnapshot: Sendable, Hashable {
+    public var profiles: [ChildProfile]
     /// profile name → story id → record.
     public var readings: [String: [String: ReadingRecord]]
     public var pinIsSet: Bool
 
-    public init(profiles: [ProfileRecord] = [], readings: [String: [String: ReadingRecord]] = [:], pinIsSet: Bool = false) {
+    public init(profiles: [ChildProfile] = [], readings: [String: [String: ReadingRecord]] = [:], pinIsSet: Bool = false) {
         self.profiles = profiles
         self.readings = readings
         self.pinIsSet = pinIsSet
     }
 }
 
-/// A change the session asks the store to keep (`Effect.save`).
+/// A change the session asks the store to keep (`Effect.save`). Profiles are named by their
+/// database id: only profiles the store has saved are saved to.
 public enum StoreChange: Sendable, Hashable {
-    /// Adds a profile, or replaces the one called `replacing`.
-    case saveProfile(ProfileRecord, replacing: String?)
-    /// The story was read to the end: one more read, position cleared.
-    case recordFinished(profile: String, story: String)
-    case savePosition(profile: String, story: String, word: Int?)
-    case setFavourite(profile: String, story: String, Bool)
+    /// The profile form's Save: adds the profile (no id) or replaces the one with its id. Needs the
+    /// parent's authorization when a PIN is set; answered with `StoreReply.profileSaved`.
+    case saveProfile(ChildProfile)
+    /// A reading setting changed (settings screen, `set`, faster, slower): replaces the stored
+    /// profile quietly. Needs the parent's authorization when a PIN is set.
+    case saveSettings(ChildProfile)
+    /// The story was read to the end: one more read and the position forgotten, in one transaction;
+    /// answered with `StoreReply.readRecorded` and the store's count.
+    case recordFinished(profileID: Int64, story: String)
+    /// The sentence (an index into `Story.sentences`) to resume the story from.
+    case savePosition(profileID: Int64, story: String, sentence: Int)
+    case setFavourite(profileID: Int64, story: String, Bool)
 }
 
-/// Where profiles and reading records live. The profile issue's GRDB store plugs in here.
-public protocol SessionStore: Sendable {
-    func load() throws -> SessionSnapshot
-    func apply(_ change: StoreChange) throws
+/// What the store answered to a change, fed back to the session as `Input.stored`.
+public enum StoreReply: Sendable, Hashable {
+    /// The profile as stored (with its id).
+    case profileSaved(ChildProfile)
+    /// The read was recorded: the profile's read count of the story, this read included.
+    case readRecorded(story: String, count: Int)
+    /// Nothing was saved: the store's message, which says what to do.
+    case failed(StoreChange, message: String)
 }
 
 extension SessionSnapshot {
-    /// Applies a change to the snapshot (what a store does, in memory).
+    /// The name readings are kept under for the profile with this id.
+    func name(ofProfile id: Int64) -> String? { profiles.first { $0.id == id }?.name }
+
+    /// Applies a change to the snapshot (what the store does, in memory, so the screen shows it at
+    /// once). A saved profile without an id is matched by name.
     public mutating func apply(_ change: StoreChange) {
         switch change {
-        case .saveProfile(let profile, let replacing):
-            if let replacing, let index = profiles.firstIndex(where: { $0.name == replacing }) {
-                profiles[index] = profile
-                if replacing != profile.name, let old = readings.removeValue(forKey: replacing) { readings[profile.name] = old }
-            } else if let index = profiles.firstIndex(where: { $0.name == profile.name }) {
-                profiles[index] = profile
-            } else {
-                profiles.append(profile)
+        case .saveProfile(let profile), .saveSettings(let profile):
+            replace(profile)
+        case .recordFinished(let id, let story):
+            guard let name = name(ofProfile: id) else { return }
+            readings[name, default: [:]][story, default: ReadingRecord()].readCount += 1
+            readings[name, default: [:]][story]?.sentenceIndex = nil
+        case .savePosition(let id, let story, let sentence):
+            guard let name = name(ofProfile: id) else { return }
+            readings[name, default: [:]][story, default: ReadingRecord()].sentenceIndex = sentence
+        case .setFavourite(let id, let story, let value):
+            guard let name = name(ofProfile: id) else { return }
+            readings[name, default: [:]][story, default: ReadingRecord()].isFavourite = value
+        }
+    }
+
+    /// Puts `profile` in place of the one with its id (or, without an id, its name), moving its
+    /// readings when it was renamed; adds it when it is new. Returns the old name.
+    @discardableResult
+    public mutating func replace(_ profile: ChildProfile) -> String? {
+        let key = ChildProfile.nameKey(profile.name)
+        let index = profile.id.flatMap { id in profiles.firstIndex { $0.id == id } }
+            ?? profiles.firstIndex { ChildProfile.nameKey($0.name) == key }
+        guard let index else {
+            profiles.append(profile)
+            profiles.sort { ChildProfile.nameKey($0.name) < ChildProfile.nameKey($1.name) }
+            return nil
+        }
+        let old = profiles[index].name
+        profiles[index] = profile
+        if old != profile.name, let moved = readings.removeValue(forKey: old) { readings[profile.name] = moved }
+        return old
+    }
+}
+
+// MARK: - The store behind the session
+
+extension StoryStore {
+    /// Every profile, the PIN state, and each profile's read counts, favourites and positions.
+    public func sessionSnapshot() throws(StoreError) -> SessionSnapshot {
+        let profiles = try profiles()
+        var readings: [String: [String: ReadingRecord]] = [:]
+        for profile in profiles {
+            guard let id = profile.id else { continue }
+            let progress = try progress(profileID: id)
+            if progress.isEmpty { continue }
+            readings[profile.name] = progress.mapValues {
+                ReadingRecord(readCount: $0.readCount, isFavourite: $0.isFavourite, sentenceIndex: $0.sentenceIndex)
             }
-        case .recordFinished(let profile, let story):
-            readings[profile, default: [:]][story, default: ReadingRecord()].readCount += 1
-            readings[profile, default: [:]][story]?.position = nil
-        case .savePosition(let profile, let story, let word):
-            readings[profile, default: [:]][story, default: ReadingRecord()].position = word
-        case .setFavourite(let profile, let story, let value):
-            readings[profile, default: [:]][story, default: ReadingRecord()].isFavourite = value
+        }
+        return SessionSnapshot(profiles: profiles, readings: readings, pinIsSet: try isPINSet())
+    }
+
+    /// Keeps a change the session asked for.
+    ///
+    /// - Parameter authorization: the parent's, for profile and settings changes (obtained when
+    ///   the PIN was typed for this visit); without one they succeed only while no PIN is set.
+    /// - Returns: what to tell the session, or `nil` when there is nothing to tell.
+    public func apply(_ change: StoreChange, authorization: ParentalAuthorization?) -> StoreReply? {
+        do {
+            switch change {
+            case .saveProfile(let profile), .saveSettings(let profile):
+                let authorization = try authorization ?? authorize(pin: nil)
+                let saved = profile.id == nil
+                    ? try addProfile(profile, authorization: authorization)
+                    : try updateProfile(profile, authorization: authorization)
+                if case .saveSettings = change { return nil }
+                return .profileSaved(saved)
+            case .recordFinished(let id, let story):
+                return .readRecorded(story: story, count: try recordFinishedRead(profileID: id, storyID: story))
+            case .savePosition(let id, let story, let sentence):
+                try setPosition(profileID: id, storyID: story, sentenceIndex: sentence)
+            case .setFavourite(let id, let story, let value):
+                if try isFavourite(profileID: id, storyID: story) != value { try toggleFavourite(profileID: id, storyID: story) }
+            }
+            return nil
+        } catch {
+            return .failed(change, message: (error as? StoreError)?.description ?? "\(error)")
         }
     }
 }
 
-/// A store in one JSON file, used until the profile issue's database is wired in.
-public final class JSONSessionStore: SessionStore, @unchecked Sendable {
-    public let url: URL
-    private let lock = NSLock()
-
-    public init(url: URL) { self.url = url }
-
-    public func load() throws -> SessionSnapshot {
-        lock.lock(); defer { lock.unlock() }
-        guard FileManager.default.fileExists(atPath: url.path) else { return SessionSnapshot() }
-        return try JSONDecoder().decode(SessionSnapshot.self, from: Data(contentsOf: url))
+/// Direct access to a profile's reading settings (they live in `settings`).
+extension ChildProfile {
+    public var speech: SpeechSettings {
+        get { settings.speech }
+        set { settings.speech = newValue }
+    }
+    public var textSize: TextSizePreset {
+        get { settings.textSize }
+        set { settings.textSize = newValue }
+    }
+    public var theme: ThemeName {
+        get { settings.theme }
+        set { settings.theme = newValue }
+    }
+    public var motion: MotionPreference {
+        get { settings.motion }
+        set { settings.motion = newValue }
+    }
+    public var hints: Bool {
+        get { settings.hints }
+        set { settings.hints = newValue }
     }
 
-    public func apply(_ change: StoreChange) throws {
-        var snapshot = try load()
-        lock.lock(); defer { lock.unlock() }
-        snapshot.apply(change)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(snapshot).write(to: url, options: .atomic)
-    }
-}
-
-/// A store in memory (tests, guests).
-public final class MemorySessionStore: SessionStore, @unchecked Sendable {
-    private let lock = NSLock()
-    private var snapshot: SessionSnapshot
-    public init(_ snapshot: SessionSnapshot = SessionSnapshot()) { self.snapshot = snapshot }
-    public func load() throws -> SessionSnapshot { lock.lock(); defer { lock.unlock() }; return snapshot }
-    public func apply(_ change: StoreChange) throws { lock.lock(); defer { lock.unlock() }; snapshot.apply(change) }
+    /// Settings used before anyone picks a profile ("Read without a profile"): never saved.
+    public static let guest = ChildProfile(name: "Guest", age: ChildProfile.defaultProfile.age)
 }

@@ -85,14 +85,20 @@ public struct State: Sendable, Hashable {
     /// The profile reading now; nil is the guest.
     public var profileName: String?
     /// Settings used when no profile is chosen.
-    public var guest: ProfileRecord
+    public var guest: ChildProfile
     public var reader: ReaderState?
-    public var form: ProfileDraft?
+    /// The profile form being filled in (the store's form: every field, its rules and messages).
+    public var form: ProfileForm?
     public var isLearning: Bool
     /// A warning shown at the top of the screen until the next move (the form's mistakes).
     public var warning: String?
     public var pinEntry: String
+    /// A parent's visit is open: the PIN was typed, and the saves until the parent leaves Settings
+    /// or the profile form use the authorization it gave (the shell holds it and drops it when
+    /// this turns false).
     public var settingsUnlocked: Bool
+    /// What the PIN prompt opens once the PIN is right.
+    public var afterPIN: ParentAction
     public var options: SessionOptions
     public var hasQuit: Bool
     /// Kiosk mode's clock, limits and log (nil outside the kiosk; see `Session+Kiosk.swift`).
@@ -110,6 +116,7 @@ public struct State: Sendable, Hashable {
         warning = nil
         pinEntry = ""
         settingsUnlocked = false
+        afterPIN = .settings
         self.options = options
         hasQuit = false
         kiosk = nil
@@ -118,7 +125,7 @@ public struct State: Sendable, Hashable {
     public var route: Route { stack.last ?? .library }
 
     /// The profile in use (the guest when none is chosen).
-    public var profile: ProfileRecord {
+    public var profile: ChildProfile {
         get { profileName.flatMap { name in snapshot.profiles.first { $0.name == name } } ?? guest }
         set {
             if let name = profileName, let index = snapshot.profiles.firstIndex(where: { $0.name == name }) {
@@ -137,6 +144,13 @@ public struct State: Sendable, Hashable {
         get { focus[route.focusKey] }
         set { focus[route.focusKey] = newValue }
     }
+}
+
+/// What a parent asked for that needs the PIN (when one is set).
+public enum ParentAction: Sendable, Hashable {
+    case settings
+    case newProfile
+    case editProfile
 }
 
 /// The settings `set NAME VALUE` knows.

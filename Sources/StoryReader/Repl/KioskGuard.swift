@@ -4,12 +4,10 @@ import StoryKit
 import Glibc
 #endif
 
-/// What the shell needs for kiosk mode: the clock that feeds `Input.tick`, the PIN check against
-/// the store (with its lockout), and the process-level hardening.
+/// What the shell needs for kiosk mode: the clock that feeds `Input.tick`. (The PIN is checked
+/// by the store as in the REPL, with its lockout.)
 struct KioskHooks {
     var clock: any KioskClock
-    /// Answers `Effect.checkPIN`: `.pinChecked(true)` or `.pinRejected(…)`.
-    var checkPIN: (String) -> Input
 }
 
 enum KioskGuard {
@@ -42,20 +40,4 @@ enum KioskGuard {
         }
     }
 
-    /// The store's answer to a typed PIN, as the session's input.
-    static func check(_ pin: String, with store: StoryStore) -> Input {
-        do {
-            try store.verifyPIN(pin)
-            return .pinChecked(true)
-        } catch {
-            switch error {
-            case .wrongPIN(let left, let lockedFor):
-                return .pinRejected(triesLeft: left, lockedSeconds: lockedFor.map { Int($0.rounded(.up)) })
-            case .pinLocked(let remaining):
-                return .pinRejected(triesLeft: nil, lockedSeconds: max(1, Int(remaining.rounded(.up))))
-            default:
-                return .pinRejected(triesLeft: nil, lockedSeconds: nil)
-            }
-        }
-    }
 }

@@ -10,7 +10,9 @@ import Glibc
 /// nothing redrawn).
 final class ReplShell {
     private(set) var session: Session
-    let store: any SessionStore
+    let store: StoryStore
+    /// The parent's authorization from the PIN typed in this visit; dropped when the visit ends.
+    private var authorization: ParentalAuthorization?
     let interactive: Bool
     let narrator: Narrator
     let speaker: Speaker
@@ -38,7 +40,7 @@ final class ReplShell {
     /// Kiosk mode (nil in the REPL): ticks, the PIN check, hardening (`KioskGuard.swift`).
     var kiosk: KioskHooks?
 
-    init(session: Session, store: any SessionStore, interactive: Bool, clock: Narrator.Clock,
+    init(session: Session, store: StoryStore, interactive: Bool, clock: Narrator.Clock,
          presentation: PresentationOptions, scaling: TextScaling) {
         self.session = session
         self.presentation = presentation
@@ -275,20 +277,33 @@ final class ReplShell {
             case .render:
                 needsRender = true
             case .save(let change):
-                do {
-                    try store.apply(change)
-                } catch {
-                    let message = "Could not save: \(error). Your change is kept until you leave."
-                    caption(message)
-                    speaker.submit(Utterance(message, priority: .important), now: now)
-                }
-            case .checkPIN(let pin) where kiosk != nil:
-                perform(session.handle(kiosk!.checkPIN(pin)))
-            case .checkPIN:
-                // The profile store (issue 4) checks PINs; until it is wired no PIN is accepted.
-                perform(session.handle(.pinChecked(false)))
+                if let reply = store.apply(change, authorization: authorization) { perform(session.handle(.stored(reply))) }
+            case .checkPIN(let pin):
+                checkPIN(pin)
             case .exit:
                 exitRequested = true
+            }
+        }
+        // The authorization serves the saves of one parent's visit only.
+        if !session.state.settingsUnlocked { authorization = nil }
+    }
+
+    /// The store checks the PIN (counting wrong tries, locking after five).
+    private func checkPIN(_ pin: String) {
+        do {
+            authorization = try store.authorize(pin: pin)
+            perform(session.handle(.pinChecked(true)))
+        } catch {
+            switch error {
+            case .pinLocked(let remaining), .wrongPIN(_, lockedFor: .some(let remaining)):
+                perform(session.handle(.pinLocked(remaining: remaining)))
+            case .wrongPIN, .pinFormat, .pinRequired:
+                perform(session.handle(.pinChecked(false)))
+            default:
+                let message = "Could not check the PIN: \(SpokenForm.finish(error.description))"
+                caption(message)
+                speaker.submit(Utterance(message, priority: .important), now: monotonicNanoseconds())
+                perform(session.handle(.pinChecked(false)))
             }
         }
     }

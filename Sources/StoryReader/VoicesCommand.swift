@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// `storyreader voices [--json]`: the languages and variants eSpeak NG has.
+struct VoicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "voices",
+        abstract: "List the voices: languages (en, fr, de, es, …) and variants (f3, klatt, …).",
+        discussion: "Use a language with --voice (read --voice fr), optionally with a variant: --voice en+f3.")
+
+    @Flag(help: "Print JSON: {\"languages\": [{name, identifier, languages, gender}], \"variants\": [...]}.")
+    var json = false
+
+    func run() throws {
+        let catalog: VoiceCatalog
+        do {
+            catalog = try EspeakEngine.shared.voices()
+        } catch {
+            throw UserFailure(message: "\(error)")
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(catalog), as: UTF8.self))
+            return
+        }
+        print("Languages (\(catalog.languages.count)):")
+        for voice in catalog.languages.sorted(by: { $0.selector < $1.selector }) {
+            print("  \(voice.selector.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Sanitizer.sanitizeLine(voice.name))")
+        }
+        print("Variants (\(catalog.variants.count)), added with + (en+f3):")
+        for voice in catalog.variants.sorted(by: { $0.selector < $1.selector }) {
+            let gender = voice.gender == .unspecified ? "" : " (\(voice.gender.rawValue))"
+            print("  \(voice.selector.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Sanitizer.sanitizeLine(voice.name))\(gender)")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import StoryKitTestSupport
+@testable import StoryKit
+@testable import StoryReader
+
+@Suite struct ReadTerminalTests {
+    /// The keys `read` maps, as the shared decoder gives them.
+    @Test func theKeysReadUsesAreDecoded() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(Array("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D".utf8)) == [.up, .down, .right, .left])
+        #expect(decoder.feed([0x20, 0x71, 0x2B, 0x2D, 0x73, 0x03]) == [.space, .character("q"), .character("+"), .character("-"), .character("s"), .control("c")])
+        #expect(decoder.feed([0x1B]) == [])
+        #expect(decoder.flush() == [.escape])
+    }
+
+    @Test func theWordBeingHeardIsInReverseVideo() throws {
+        let story = try StoryParser.parse(text: "Title: T\n\nThe little red hen found a grain of wheat.\n", path: "t.txt").story
+        let narration = try Narration(story: story)
+        let screen = ReaderScreen(title: "T", narration: narration, blocks: story.blocks, sentence: 0, word: 2,
+                                  status: "Reading", columns: 20, lines: 12)
+        let lines = screen.render()
+        let body = lines.dropFirst(4).joined(separator: "\n")
+        #expect(body.contains("\u{1B}[7mred\u{1B}[27m"), "\(lines)")
+        #expect(lines.dropFirst(4).allSatisfy { $0.replacingOccurrences(of: "\u{1B}[7m", with: "").replacingOccurrences(of: "\u{1B}[27m", with: "").count <= 20 })
+    }
+
+    /// The real terminal, under tmux: the highlight shows, Space pauses, q quits, and the terminal
+    /// is back in its normal mode afterwards. Also a SIGTERM mid-story restores it.
+    @Test func readingUnderTmuxHighlightsPausesQuitsAndRestores() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+            print("skipped: tmux is not installed")
+            return
+        }
+        let session = "sr-read-\(getpid())"
+        let folder = try TemporaryFolder("tmux")
+        defer {
+            _ = try? tmux(["kill-server"])
+            folder.remove()
+        }
+        let binary = TestPaths.binary.path
+        let command = "cd \(folder.path) && NO_COLOR=1 STORYREADER_DATA_DIR=\(folder.path) \(binary) read pip-and-the-puddle --device no-such-device 2>/dev/null; echo EXIT=$?; stty -a | tr '\\n' ' ' > stty.txt; echo DONE"
+        try startSession(session, command)
+        #expect(waitForPane(session, timeout: 10) { $0.contains("\u{1B}[7m") }, "a word is shown in reverse video")
+        #expect(waitForPane(session) { $0.contains("Reading") })
+        #expect(waitForPane(session) { $0.contains("Note: cannot open audio device 'no-such-device'") }, "the fallback notice stays on screen")
+        try tmux(["send-keys", "-t", session, " "])
+        #expect(waitForPane(session) { $0.contains("Paused") }, "Space pauses")
+        try tmux(["send-keys", "-t", session, " "])
+        #expect(waitForPane(session) { $0.contains("Reading") }, "Space resumes")
+        try tmux(["send-keys", "-t", session, "q"])
+        #expect(waitForPane(session) { $0.contains("DONE") }, "q quits")
+        let pane = try capture(session)
+        #expect(pane.contains("EXIT=0"), "\(pane)")
+        let stty = (try? String(contentsOfFile: folder.url.appendingPathComponent("stty.txt").path, encoding: .utf8)) ?? ""
+        #expect(stty.contains(" icanon") && stty.contains(" echo") && !stty.contains("-icanon"), "terminal restored: \(stty)")
+
+        // SIGTERM while reading: the terminal is restored too.
+        try tmux(["kill-session", "-t", session])
+        try? FileManager.default.removeItem(atPath: folder.url.appendingPathComponent("stty.txt").path)
+        try startSession(session, command)
+        #expect(waitForPane(session, timeout: 10) { $0.contains("\u{1B}[7m") })
+        let pids = try shell("pgrep -f '^\(binary) read pip-and-the-puddle --device no-such-device' | head -1")
+        if let pid = Int32(pids.trimmingCharacters(in: .whitespacesAndNewlines)) { kill(pid, SIGTERM) }
+        #expect(waitForPane(session) { $0.contains("DONE") })
+        #expect(try capture(session).contains("EXIT=143"))
+        let stty2 = (try? String(contentsOfFile: folder.url.appendingPathComponent("stty.txt").path, encoding: .utf8)) ?? ""
+        #expect(stty2.contains(" icanon") && !stty2.contains("-icanon") && !stty2.contains("-echo "), "terminal restored after SIGTERM: \(stty2)")
+    }
+
+    /// A tmux server of our own, so that other tests' sessions and ours never meet.
+    let socket = "storyreader-read-\(getpid())"
+
+    /// Starts a detached session. The tmux server it may start must not inherit the pipes other
+    /// tests running in parallel have open (their reads would never end), so bash closes every
+    /// descriptor above 2 before it becomes tmux (dash cannot name descriptors above 9).
+    func startSession(_ session: String, _ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        let closeAll = "for fd in $(ls /proc/$$/fd); do [ \"$fd\" -gt 2 ] 2>/dev/null && eval \"exec $fd>&-\"; done; "
+        process.arguments = ["-c", closeAll + "exec /usr/bin/tmux -L \"$0\" new-session -d -s \"$1\" -x 80 -y 24 sh -c \"$2\"",
+                             socket, session, command + "; sleep 30"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String { try run("/usr/bin/tmux", ["-L", socket] + arguments) }
+    func capture(_ session: String) throws -> String { try tmux(["capture-pane", "-e", "-p", "-t", session]) }
+    func shell(_ command: String) throws -> String { try run("/bin/sh", ["-c", command]) }
+
+    func run(_ path: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func waitForPane(_ session: String, timeout: Double = 5, until condition: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let pane = try? capture(session), condition(pane) { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+}
