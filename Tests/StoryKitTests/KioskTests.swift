@@ -44,7 +44,12 @@ import StoryKitTestSupport
         #expect(session.state.route == .settings, "the child's settings need no PIN")
         let ids = Set(session.screen.elements.map(\.id))
         #expect(ids.isSuperset(of: ["setting-text-size", "setting-motion", "setting-theme", "setting-rate"]))
-        #expect(ids.isDisjoint(with: ["setting-voice", "setting-pitch", "setting-volume", "setting-hints"]))
+        #expect(ids.isDisjoint(with: ["setting-voice", "setting-pitch", "setting-volume", "setting-hints", "edit-profile"]))
+        // Whatever the path, the profile form is not reached.
+        _ = session.handle(.command(.activate))
+        session.state.stack.append(.profileForm)
+        _ = session.handle(.command(.next))
+        #expect(session.state.route != .profileForm)
     }
 
     @Test(arguments: [Key.control("c"), .control("z"), .unknown("28"), .control("d"), .control("s"), .control("q"),

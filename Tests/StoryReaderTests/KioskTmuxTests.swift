@@ -215,6 +215,21 @@ struct KioskTmuxTests {
         #expect(try history(fixture).first?["endReason"] as? String == "signal \(signal == "TERM" ? SIGTERM : SIGHUP)")
     }
 
+    @Test(arguments: [SIGSEGV, SIGABRT])
+    func aCrashRestoresTheTerminal(signal: Int32) throws {
+        let fixture = try fixture()
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        // Without the runtime's interactive backtracer, the crash ends at once with its signal.
+        try tmux.start(script: "export SWIFT_BACKTRACE=enable=no; " + fixture.paneScript(subcommand: ["kiosk"], extra: "--profile Maya"))
+        try tmux.waitFor("Hello Maya.")
+        #expect(Foundation.kill(try pid(fixture), signal) == 0)
+        try tmux.waitFor("DONE")
+        #expect(status(fixture) == "\(128 + signal)")
+        #expect(!fixture.file("before").isEmpty)
+        #expect(fixture.file("before") == fixture.file("after"))
+    }
+
     @Test func closedInputEndsTheKioskWithoutSpinning() throws {
         let fixture = try fixture()
         let tmux = TmuxSession()

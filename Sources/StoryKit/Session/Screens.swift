@@ -286,7 +286,7 @@ public enum Screens {
                 id: "setting-" + setting.rawValue, label: setting.spokenName, value: settingValue(setting, profile),
                 hint: "Left and Right arrows change it.", traits: .adjustable))
         }
-        if state.profileName != nil {
+        if state.profileName != nil, !state.options.isLocked {
             elements.append(AccessibilityElement(id: "edit-profile", label: "Edit profile",
                 hint: "Press Enter to change \(profile.name)'s name, age, interests and every reading setting.", traits: .button))
         }
