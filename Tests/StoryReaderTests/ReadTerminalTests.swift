@@ -41,7 +41,7 @@ import StoryKitTestSupport
         let binary = TestPaths.binary.path
         let command = "cd \(folder.path) && NO_COLOR=1 STORYREADER_DATA_DIR=\(folder.path) \(binary) read pip-and-the-puddle --device no-such-device 2>/dev/null; echo EXIT=$?; stty -a | tr '\\n' ' ' > stty.txt; echo DONE"
         try startSession(session, command)
-        #expect(waitForPane(session, timeout: 10) { $0.contains("\u{1B}[7m") }, "a word is shown in reverse video")
+        #expect(waitForPane(session, timeout: 30) { $0.contains("\u{1B}[7m") }, "a word is shown in reverse video")
         #expect(waitForPane(session) { $0.contains("Reading") })
         #expect(waitForPane(session) { $0.contains("Note: cannot open audio device 'no-such-device'") }, "the fallback notice stays on screen")
         try tmux(["send-keys", "-t", session, " "])
@@ -58,12 +58,14 @@ import StoryKitTestSupport
         // SIGTERM while reading: the terminal is restored too.
         try tmux(["kill-session", "-t", session])
         try? FileManager.default.removeItem(atPath: folder.url.appendingPathComponent("stty.txt").path)
-        try startSession(session, command)
-        #expect(waitForPane(session, timeout: 10) { $0.contains("\u{1B}[7m") })
+        // A new session name: the old one may still be closing on a loaded machine.
+        let second = session + "-term"
+        try startSession(second, command)
+        #expect(waitForPane(second, timeout: 30) { $0.contains("\u{1B}[7m") })
         let pids = try shell("pgrep -f '^\(binary) read pip-and-the-puddle --device no-such-device' | head -1")
         if let pid = Int32(pids.trimmingCharacters(in: .whitespacesAndNewlines)) { kill(pid, SIGTERM) }
-        #expect(waitForPane(session) { $0.contains("DONE") })
-        #expect(try capture(session).contains("EXIT=143"))
+        #expect(waitForPane(second, timeout: 30) { $0.contains("DONE") })
+        #expect(try capture(second).contains("EXIT=143"))
         let stty2 = (try? String(contentsOfFile: folder.url.appendingPathComponent("stty.txt").path, encoding: .utf8)) ?? ""
         #expect(stty2.contains(" icanon") && !stty2.contains("-icanon") && !stty2.contains("-echo "), "terminal restored after SIGTERM: \(stty2)")
     }
