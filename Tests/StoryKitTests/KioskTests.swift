@@ -266,6 +266,15 @@ import StoryKitTestSupport
         #expect(!spoken(reset).isEmpty)
     }
 
+    @Test func keysTheShellKeepsCountAsActivity() {
+        var session = kiosk(idle: 60)
+        _ = session.handle(.command(.next))
+        _ = session.handle(.tick(Self.start + 50))
+        session.noteKioskActivity()  // typing on the `:` command line
+        #expect(session.handle(.tick(Self.start + 100)).isEmpty)
+        #expect(!spoken(session.handle(.tick(Self.start + 110))).isEmpty)
+    }
+
     @Test func idleResetFromThePINPromptLocksAgain() {
         var session = kiosk(idle: 60)
         _ = session.handle(.key(.unknown("CSI 24~")))

@@ -38,6 +38,12 @@ extension Session {
         return times.filter { $0 > kiosk.now }.min()
     }
 
+    /// A key arrived (also one the shell keeps, such as typing on the `:` command line).
+    public mutating func noteKioskActivity() {
+        guard let now = state.kiosk?.now else { return }
+        state.kiosk!.lastActivity = now
+    }
+
     // MARK: - Input
 
     mutating func handleInKiosk(_ input: Input) -> [Effect] {

@@ -179,6 +179,7 @@ final class ReplShell {
     // MARK: - Input
 
     private func handleKeys(_ keys: [Key]) {
+        if kiosk != nil, !keys.isEmpty { session.noteKioskActivity() }  // also keys typed on the command line
         for key in keys where !exitRequested {
             if isEditingCommand {
                 switch lineEditor.handle(key) {
