@@ -82,6 +82,16 @@ import StoryKitTestSupport
         #expect(spoken(session.handle(.key(.control("w")))).first?.hasPrefix("You are on Library") == true)
     }
 
+    @Test func helpOnlyOffersWhatWorksHere() {
+        var session = kiosk()
+        _ = session.handle(.command(.help))
+        let labels = session.screen.elements.map(\.label)
+        #expect(!labels.contains("Control Q"))
+        let commands = session.screen.elements.first { $0.id == "command-list" }?.value ?? ""
+        #expect(commands.contains("read"))
+        #expect(!commands.contains("quit") && !commands.contains("profile"))
+    }
+
     @Test func theProfileCannotBeChangedFromTheLibrary() {
         var session = kiosk()
         #expect(session.screen.elements.contains { $0.id == "profile" && $0.traits.contains(.staticText) })

@@ -325,12 +325,13 @@ public enum Screens {
 
     static func help(_ state: State) -> Screen {
         var elements: [AccessibilityElement] = [AccessibilityElement(id: "keys", label: "Keys", traits: .header)]
-        for (index, entry) in keyHelp.enumerated() {
+        for (index, entry) in keyHelp.enumerated() where !(state.options.isLocked && entry.keys == "Control Q") {
             elements.append(AccessibilityElement(id: "key-\(index)", label: entry.keys, value: entry.does))
         }
         elements.append(AccessibilityElement(id: "commands", label: "Commands", traits: .header))
         elements.append(AccessibilityElement(id: "command-list", label: "Type a command and press Enter",
-            value: Command.names.filter { !["jump", "type"].contains($0) }.joined(separator: ", ")))
+            value: Command.names.filter { !["jump", "type"].contains($0) && (!state.options.isLocked || state.options.allowedCommands.contains($0)) }
+                .joined(separator: ", ")))
         elements.append(AccessibilityElement(id: "learn", label: "Learn mode", value: state.isLearning ? "on" : "off",
             hint: "Press Enter, then any key to hear what it does. Escape leaves.", traits: .button, sortPriority: 1))
         return Screen(kind: .help, title: "Help", elements: elements)
