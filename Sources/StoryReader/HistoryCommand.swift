@@ -2,15 +2,27 @@ import ArgumentParser
 import Foundation
 import StoryKit
 
-/// `storyreader history [--profile NAME] [--json]`: the finished reads, newest first.
+/// `storyreader history [--profile NAME] [--kiosk] [--json]`: the finished reads, newest first,
+/// then the kiosk sessions (only those with `--kiosk`).
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Show the finished reads, newest first.")
+        abstract: "Show the finished reads and kiosk sessions, newest first.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "Only this child's reads.") var profile: String?
     @Option(help: "At most this many reads.") var limit: Int?
     @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Only the kiosk sessions: profile, start, end, stories read, blocked key presses.") var kiosk = false
+
+    struct KioskEntry: Encodable {
+        var profiles: [String]
+        var startedAt: Date
+        /// Missing while the kiosk runs, or when it was killed.
+        var endedAt: Date?
+        var storiesRead: [String]
+        var blockedKeyPresses: Int
+        var endReason: String?
+    }
 
     struct Entry: Encodable {
         var profile: String
@@ -27,6 +39,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         let store = try StoreCommandSupport.openStore(global)
+        if kiosk { return try runKiosk(store) }
         do {
             let profileID = try profile.map { try store.requireProfile(named: $0).id ?? 0 }
             let records = try store.history(profileID: profileID, limit: limit)
@@ -41,7 +54,6 @@ struct HistoryCommand: ParsableCommand {
             if json { return try StoreCommandSupport.printJSON(entries) }
             if entries.isEmpty {
                 print(profile == nil ? "No story has been finished yet." : "\(StoreCommandSupport.safe(profile ?? "")) has not finished a story yet.")
-                return
             }
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -49,8 +61,47 @@ struct HistoryCommand: ParsableCommand {
             for entry in entries {
                 print("\(formatter.string(from: entry.finishedAt))  \(entry.profile)  \(entry.title ?? entry.story)")
             }
+            let sessions = try store.kioskSessions(profile: profile, limit: limit)
+            if !sessions.isEmpty {
+                print("")
+                printKiosk(sessions)
+            }
         } catch let error as StoreError {
             throw StoreCommandSupport.fail(error.description)
+        }
+    }
+
+    func runKiosk(_ store: StoryStore) throws {
+        do {
+            let sessions = try store.kioskSessions(profile: profile, limit: limit)
+            if json {
+                return try StoreCommandSupport.printJSON(sessions.map {
+                    KioskEntry(profiles: $0.profiles.map(StoreCommandSupport.safe), startedAt: $0.startedAt, endedAt: $0.endedAt,
+                               storiesRead: $0.storiesRead.map(StoreCommandSupport.safe), blockedKeyPresses: $0.blockedKeys,
+                               endReason: $0.endReason)
+                })
+            }
+            if sessions.isEmpty { print("No kiosk session yet."); return }
+            printKiosk(sessions)
+        } catch let error as StoreError {
+            throw StoreCommandSupport.fail(error.description)
+        }
+    }
+
+    /// "Kiosk sessions:" then one line each: start, end, profiles, stories, blocked key presses.
+    func printKiosk(_ sessions: [KioskSessionRecord]) {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        let time = DateFormatter()
+        time.locale = Locale(identifier: "en_US_POSIX")
+        time.dateFormat = "HH:mm"
+        print("Kiosk sessions:")
+        for session in sessions {
+            let end = session.endedAt.map { time.string(from: $0) } ?? "(not ended)"
+            let stories = session.storiesRead.isEmpty ? "no stories" : session.storiesRead.map(StoreCommandSupport.safe).joined(separator: ", ")
+            let blocked = session.blockedKeys == 1 ? "1 blocked key press" : "\(session.blockedKeys) blocked key presses"
+            print("\(formatter.string(from: session.startedAt))–\(end)  \(session.profiles.map(StoreCommandSupport.safe).joined(separator: ", "))  \(stories)  \(blocked)")
         }
     }
 }

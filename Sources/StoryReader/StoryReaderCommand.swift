@@ -26,7 +26,7 @@ struct StoryReaderCommand: AsyncParsableCommand {
             """,
         version: StoryKitInfo.version,
         subcommands: [ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, VoicesCommand.self, ImportCommand.self, PreviewCommand.self, BenchCommand.self,
-                      ProfileCommand.self, PinCommand.self, HistoryCommand.self, LogCommand.self],
+                      ProfileCommand.self, PinCommand.self, HistoryCommand.self, LogCommand.self, KioskCommand.self],
         defaultSubcommand: ReplCommand.self
     )
 

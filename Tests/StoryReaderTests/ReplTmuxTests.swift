@@ -60,16 +60,22 @@ struct TmuxSession {
         return last
     }
 
-    func kill() { _ = try? tmux(["kill-server"]) }
+    /// Ends the pane's processes, then the server: servers started from the test runner ignore
+    /// SIGHUP, so kill-server alone can leave them (and what runs in the pane) running.
+    func kill() {
+        let panes = (try? tmux(["list-panes", "-a", "-F", "#{pane_pid}"])) ?? ""
+        for pid in panes.split(separator: "\n").compactMap({ Int32($0) }) where pid > 1 { Foundation.kill(pid, SIGKILL) }
+        _ = try? tmux(["kill-server"])
+    }
 }
 
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
-struct ReplTmuxTests {
-    /// A script run in the pane: records `stty -a` before and after storyreader, and its pid and status.
-    func script(_ fixture: ReplFixture, extra: String = "") -> String {
-        let dir = fixture.folder.path
+extension ReplFixture {
+    /// A script run in the pane: records `stty -a` before and after storyreader, its pid (in
+    /// `pid`) and exit status (in `status`), then prints DONE.
+    func paneScript(subcommand: [String] = [], extra: String = "") -> String {
+        let dir = folder.path
         let binary = TestPaths.binary.path
-        let arguments = fixture.arguments.map { "'\($0)'" }.joined(separator: " ")
+        let arguments = (subcommand + self.arguments).map { "'\($0)'" }.joined(separator: " ")
         return """
             stty -a > \(dir)/before; \
             sh -c 'echo $$ > \(dir)/pid; exec \(binary) \(arguments) \(extra)'; \
@@ -77,9 +83,18 @@ struct ReplTmuxTests {
             """
     }
 
-    func file(_ fixture: ReplFixture, _ name: String) -> String {
-        (try? String(contentsOfFile: fixture.folder.path + "/" + name, encoding: .utf8)) ?? ""
+    /// A file the pane script wrote (empty when missing).
+    func file(_ name: String) -> String {
+        (try? String(contentsOfFile: folder.path + "/" + name, encoding: .utf8)) ?? ""
     }
+}
+
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+struct ReplTmuxTests {
+    /// A script run in the pane: records `stty -a` before and after storyreader, and its pid and status.
+    func script(_ fixture: ReplFixture, extra: String = "") -> String { fixture.paneScript(extra: extra) }
+
+    func file(_ fixture: ReplFixture, _ name: String) -> String { fixture.file(name) }
 
     @Test func pickAProfileReadPauseResumeWithRealKeysAndQuit() throws {
         let fixture = try ReplFixture(withProfiles: true)

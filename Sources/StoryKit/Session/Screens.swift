@@ -3,6 +3,10 @@ import Foundation
 /// Screens are functions from the state to an element tree.
 public enum Screens {
     public static func screen(for state: State, catalog: StoryCatalog) -> Screen {
+        kioskDecorated(route(state, catalog: catalog), state)
+    }
+
+    static func route(_ state: State, catalog: StoryCatalog) -> Screen {
         switch state.route {
         case .profiles: profiles(state)
         case .library: library(state, catalog: catalog)
@@ -12,6 +16,8 @@ public enum Screens {
         case .settings: settings(state)
         case .help: help(state)
         case .pinPrompt: pinPrompt(state)
+        case .parentMenu: parentMenu(state)
+        case .timeUp: timeUp(state)
         }
     }
 
@@ -83,8 +89,10 @@ public enum Screens {
     static func library(_ state: State, catalog: StoryCatalog) -> Screen {
         let profile = state.profile
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "switch-profile", label: "Profile: \(profile.name)",
-                                 hint: "Press Enter to change profile.", traits: .button, sortPriority: 0),
+            state.kiosk == nil
+                ? AccessibilityElement(id: "switch-profile", label: "Profile: \(profile.name)",
+                                       hint: "Press Enter to change profile.", traits: .button, sortPriority: 0)
+                : AccessibilityElement(id: "profile", label: "Profile: \(profile.name)", traits: .staticText, sortPriority: 0),
         ]
         let sections = sections(state, catalog: catalog)
         for section in sections {
@@ -273,12 +281,12 @@ public enum Screens {
         var elements: [AccessibilityElement] = [
             AccessibilityElement(id: "heading", label: "Settings for \(profile.name)", traits: .header),
         ]
-        for setting in SettingName.allCases {
+        for setting in SettingName.allCases where !state.options.isLocked || SettingName.childSettings.contains(setting) {
             elements.append(AccessibilityElement(
                 id: "setting-" + setting.rawValue, label: setting.spokenName, value: settingValue(setting, profile),
                 hint: "Left and Right arrows change it.", traits: .adjustable))
         }
-        if state.profileName != nil {
+        if state.profileName != nil, !state.options.isLocked {
             elements.append(AccessibilityElement(id: "edit-profile", label: "Edit profile",
                 hint: "Press Enter to change \(profile.name)'s name, age, interests and every reading setting.", traits: .button))
         }
@@ -317,12 +325,13 @@ public enum Screens {
 
     static func help(_ state: State) -> Screen {
         var elements: [AccessibilityElement] = [AccessibilityElement(id: "keys", label: "Keys", traits: .header)]
-        for (index, entry) in keyHelp.enumerated() {
+        for (index, entry) in keyHelp.enumerated() where !(state.options.isLocked && entry.keys == "Control Q") {
             elements.append(AccessibilityElement(id: "key-\(index)", label: entry.keys, value: entry.does))
         }
         elements.append(AccessibilityElement(id: "commands", label: "Commands", traits: .header))
         elements.append(AccessibilityElement(id: "command-list", label: "Type a command and press Enter",
-            value: Command.names.filter { !["jump", "type"].contains($0) }.joined(separator: ", ")))
+            value: Command.names.filter { !["jump", "type"].contains($0) && (!state.options.isLocked || state.options.allowedCommands.contains($0)) }
+                .joined(separator: ", ")))
         elements.append(AccessibilityElement(id: "learn", label: "Learn mode", value: state.isLearning ? "on" : "off",
             hint: "Press Enter, then any key to hear what it does. Escape leaves.", traits: .button, sortPriority: 1))
         return Screen(kind: .help, title: "Help", elements: elements)

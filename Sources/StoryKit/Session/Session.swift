@@ -39,8 +39,13 @@ public struct Session: Sendable {
             + announceScreen(prefix: state.profileName.map { "Hello \($0)." }) + [.render]
     }
 
-    /// Handles one input.
+    /// Handles one input (in a kiosk, through its rules first: `Session+Kiosk.swift`).
     public mutating func handle(_ input: Input) -> [Effect] {
+        if state.kiosk != nil { return handleInKiosk(input) }
+        return handleDirect(input)
+    }
+
+    mutating func handleDirect(_ input: Input) -> [Effect] {
         let before = state
         var effects: [Effect]
         switch input {
@@ -55,6 +60,8 @@ public struct Session: Sendable {
         case .pinChecked(let correct): effects = pinChecked(correct)
         case .pinLocked(let remaining): effects = pinLocked(remaining)
         case .stored(let reply): effects = stored(reply)
+        case .tick: effects = []
+        case .shutdown: effects = shutdown()
         }
         if state != before, !effects.contains(.render) { effects.append(.render) }
         return effects
@@ -279,6 +286,14 @@ public struct Session: Sendable {
         }
     }
 
+    /// Leaves at once, keeping the reading position (signals, closed input).
+    mutating func shutdown() -> [Effect] {
+        var effects: [Effect] = []
+        if state.reader != nil { effects += leaveReader(stopping: true) }
+        state.hasQuit = true
+        return effects + [.exit]
+    }
+
     func findProfile(_ name: String) -> ChildProfile? {
         let folded = name.trimmingCharacters(in: .whitespaces).lowercased()
         let profiles = state.snapshot.profiles
@@ -411,6 +426,8 @@ public struct Session: Sendable {
             if id == "learn" { return handleCommand(.learn) }
         case .pinPrompt:
             return [.checkPIN(state.pinEntry)]
+        case .parentMenu, .timeUp:
+            break  // the kiosk's own screens: Session+Kiosk.swift handles them first
         }
         return [speak(SpokenForm.describe(focused, hints: false))]
     }

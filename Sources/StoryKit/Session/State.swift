@@ -8,6 +8,10 @@ public enum Route: Sendable, Hashable {
     case settings
     case help
     case pinPrompt
+    /// Kiosk: what the right PIN opens (leave, switch profile, add time).
+    case parentMenu
+    /// Kiosk: the time limit is over; only the PIN leaves.
+    case timeUp
 
     /// The key focus is remembered by ("story" screens share one memory).
     var focusKey: String {
@@ -20,6 +24,8 @@ public enum Route: Sendable, Hashable {
         case .settings: "settings"
         case .help: "help"
         case .pinPrompt: "pin"
+        case .parentMenu: "parentMenu"
+        case .timeUp: "timeUp"
         }
     }
 }
@@ -95,6 +101,8 @@ public struct State: Sendable, Hashable {
     public var afterPIN: ParentAction
     public var options: SessionOptions
     public var hasQuit: Bool
+    /// Kiosk mode's clock, limits and log (nil outside the kiosk; see `Session+Kiosk.swift`).
+    public var kiosk: KioskState?
 
     public init(snapshot: SessionSnapshot, options: SessionOptions = SessionOptions()) {
         stack = [.profiles]
@@ -111,6 +119,7 @@ public struct State: Sendable, Hashable {
         afterPIN = .settings
         self.options = options
         hasQuit = false
+        kiosk = nil
     }
 
     public var route: Route { stack.last ?? .library }

@@ -62,6 +62,10 @@ enum StoreSchema {
             try StoryStore.insertProfile(ChildProfile.defaultProfile, in: db, at: Date())
             try db.execute(sql: "PRAGMA user_version = 1")
         }
+        migrator.registerMigration("v2: kiosk sessions") { db in
+            try StoreSchema.createKioskSessions(db)
+            try db.execute(sql: "PRAGMA user_version = 2")
+        }
         return migrator
     }()
 }

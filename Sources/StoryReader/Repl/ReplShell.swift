@@ -42,6 +42,8 @@ final class ReplShell {
     /// What the terminal can draw large.
     let scaling: TextScaling
     private let style: TerminalStyle
+    /// Kiosk mode (nil in the REPL): ticks, the PIN check, hardening (`KioskGuard.swift`).
+    var kiosk: KioskHooks?
 
     /// - Parameter audio: where speech goes (nil: no speech engine; `clock` says how time passes).
     init(session: Session, store: StoryStore, interactive: Bool, clock: Narrator.Clock,
@@ -80,6 +82,7 @@ final class ReplShell {
 
     func run() throws -> Int32 {
         TerminalMode.installSignalHandlers()
+        if kiosk != nil { KioskGuard.harden() }
         if interactive {
             try TerminalMode.enterRaw()
             let size = TerminalMode.size()
@@ -109,6 +112,7 @@ final class ReplShell {
     private func step() {
         wake?.drain()
         let now = monotonicNanoseconds()
+        tickKiosk()
         speaker.tick(now: now)
         pumpNarration(now: now)
         if exitRequested { return }
@@ -127,7 +131,7 @@ final class ReplShell {
             perform(session.handle(.command(.quit)))
             return
         }
-        var deadlines = [speaker.deadline, narrator.nextDeadline].compactMap { $0 }
+        var deadlines = [speaker.deadline, narrator.nextDeadline, kioskDeadline(now: now)].compactMap { $0 }
         if waiting.active, narrator.clock == .virtual { driveWait(); return }
         if waiting.active, !narrator.isLoaded { waiting = (false, nil); return }
         var timeout: Int32 = -1
@@ -142,6 +146,7 @@ final class ReplShell {
         if inputClosed || (waiting.active) { fds[0].fd = -1 }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         for signal in TerminalMode.pendingSignals() { handle(signal: signal) }
+        tickKiosk()
         if ready <= 0 {
             if decoder.hasPending { handleKeys(decoder.flush()) }
             return
@@ -152,7 +157,7 @@ final class ReplShell {
             if count <= 0 {
                 if count < 0, errno == EINTR || errno == EAGAIN { return }
                 inputClosed = true
-                if interactive { perform(session.handle(.command(.quit))) }
+                if interactive { perform(session.handle(.shutdown)) }
                 return
             }
             let bytes = Array(buffer[0..<count])
@@ -166,6 +171,18 @@ final class ReplShell {
     }
 
     private var partialLine: [UInt8] = []
+
+    /// Kiosk: time passes (idle reset, time limit, lockout countdown).
+    private func tickKiosk() {
+        guard let kiosk, !exitRequested else { return }
+        perform(session.handle(.tick(kiosk.clock.now())))
+    }
+
+    /// Kiosk: the session's next deadline on the shell's clock.
+    private func kioskDeadline(now: UInt64) -> UInt64? {
+        guard let kiosk, let deadline = session.kioskDeadline else { return nil }
+        return now + UInt64(max(0, deadline - kiosk.clock.now()) * 1_000_000_000)
+    }
 
     private func receive(_ bytes: [UInt8]) {
         for byte in bytes {
@@ -187,7 +204,7 @@ final class ReplShell {
             render()
         default:
             // SIGTERM, SIGHUP, SIGINT, SIGQUIT: keep the reading position, restore the terminal, leave.
-            perform(session.handle(.command(.quit)))
+            perform(session.handle(.shutdown))
             exitStatus = 128 + signal
             exitRequested = true
         }
@@ -196,6 +213,7 @@ final class ReplShell {
     // MARK: - Input
 
     private func handleKeys(_ keys: [Key]) {
+        if kiosk != nil, !keys.isEmpty { session.noteKioskActivity() }  // also keys typed on the command line
         for key in keys where !exitRequested {
             if isEditingCommand {
                 switch lineEditor.handle(key) {

@@ -1,0 +1,134 @@
+import Foundation
+
+/// A monotonic clock in seconds. The shell reads it and feeds `Input.tick`; tests use
+/// `ManualKioskClock` (or pass times to `tick` directly), so no kiosk rule depends on real time.
+public protocol KioskClock: Sendable {
+    func now() -> TimeInterval
+}
+
+/// The system's monotonic clock (never jumps with the wall clock).
+public struct SystemKioskClock: KioskClock {
+    public init() {}
+    public func now() -> TimeInterval { TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000 }
+}
+
+/// A clock that moves only when told (tests).
+public final class ManualKioskClock: KioskClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var time: TimeInterval
+    public init(_ start: TimeInterval = 1000) { time = start }
+    public func now() -> TimeInterval { lock.lock(); defer { lock.unlock() }; return time }
+    public func advance(_ seconds: TimeInterval) { lock.lock(); time += seconds; lock.unlock() }
+}
+
+/// What the operator chose on the command line.
+public struct KioskOptions: Sendable, Hashable {
+    /// Seconds without a key before the reader resets to the library; nil or 0: never.
+    public var idleTimeout: TimeInterval?
+    /// Seconds of use allowed; nil: no limit.
+    public var timeLimit: TimeInterval?
+    /// What "add time" in the parent menu adds.
+    public var addedTime: TimeInterval
+    /// How long reading may go on after the time is up, to end its sentence, before it is cut.
+    public var sentenceGrace: TimeInterval
+
+    public init(idleTimeout: TimeInterval? = 300, timeLimit: TimeInterval? = nil, addedTime: TimeInterval = 600,
+                sentenceGrace: TimeInterval = 20) {
+        self.idleTimeout = idleTimeout.flatMap { $0 > 0 ? $0 : nil }
+        self.timeLimit = timeLimit.flatMap { $0 > 0 ? $0 : nil }
+        self.addedTime = addedTime
+        self.sentenceGrace = sentenceGrace
+    }
+
+    /// Spoken warnings before the time is up, in seconds left.
+    public static let warnings: [TimeInterval] = [300, 60]
+}
+
+/// The kiosk's running state: its clock reading, limits, and the log for parents.
+public struct KioskState: Sendable, Hashable {
+    public var options: KioskOptions
+    /// The latest tick.
+    public var now: TimeInterval
+    /// The last key or command (narration being heard counts too).
+    public var lastActivity: TimeInterval
+    /// When the time limit ends (nil: no limit).
+    public var endsAt: TimeInterval?
+    /// How long the current limit was when it started (warnings longer than it are not said).
+    public var limitLength: TimeInterval?
+    /// Warnings already said (seconds left).
+    public var warned: Set<Int> = []
+    public var isTimeUp = false
+    /// The time is up while a sentence is being read: it ends first (since when).
+    public var timeUpPendingSince: TimeInterval?
+    /// The speed the parent set: the child may move it ±20 %.
+    public var baseRate: Int
+    /// The right PIN was typed: the parent menu and the profiles screen are open.
+    public var parentUnlocked = false
+    /// The parent chose "leave the kiosk".
+    public var leaving = false
+    /// It ended from the parent menu (not a signal or closed input).
+    public var leftWithPIN = false
+    /// While the store's PIN lockout lasts (monotonic seconds).
+    public var pinLockedUntil: TimeInterval?
+
+    // The log for parents.
+    public var blockedKeys = 0
+    /// Stories opened for reading, in order, each once.
+    public var storiesRead: [String] = []
+    /// Profiles used, in order (more than one when the parent switched).
+    public var profilesUsed: [String] = []
+
+    public init(options: KioskOptions, now: TimeInterval, baseRate: Int, profile: String?) {
+        self.options = options
+        self.now = now
+        lastActivity = now
+        endsAt = options.timeLimit.map { now + $0 }
+        limitLength = options.timeLimit
+        self.baseRate = baseRate
+        profilesUsed = [profile ?? ChildProfile.guest.name]
+    }
+
+    /// Seconds left before the time is up (nil: no limit).
+    public var remaining: TimeInterval? { endsAt.map { max(0, $0 - now) } }
+
+    /// The speeds a child may choose: the parent's speed ±20 %.
+    public var rateRange: ClosedRange<Int> {
+        let low = max(SpeechSettings.rateRange.lowerBound, Int((Double(baseRate) * 0.8).rounded(.up)))
+        let high = min(SpeechSettings.rateRange.upperBound, Int((Double(baseRate) * 1.2).rounded(.down)))
+        return low...max(low, high)
+    }
+}
+
+extension SettingName {
+    /// What a child may change in a locked session.
+    public static let childSettings: Set<SettingName> = [.textSize, .motion, .theme, .rate]
+}
+
+extension SessionOptions {
+    /// The kiosk's allowlist: the child's commands, plus the child's settings screen and `set`
+    /// (which refuses every setting but text size, reduced motion, theme and speed).
+    public static let kioskCommands: Set<String> = childCommands.union(["settings", "set"])
+}
+
+extension Key {
+    /// The parent key: F12 (`CSI 24~`, with or without modifiers), or Ctrl-] (byte 0x1D) where
+    /// there is no F12.
+    public var isParentKey: Bool {
+        switch self {
+        case .unknown(let name): name == "29" || name == "CSI 24~" || (name.hasPrefix("CSI 24;") && name.hasSuffix("~"))
+        case .control("]"): true
+        default: false
+        }
+    }
+
+    /// Keys that do nothing in a kiosk and are counted for the log: control keys (Ctrl-C, Ctrl-Z,
+    /// Ctrl-\, Ctrl-D, Ctrl-S, Ctrl-Q …, all but Ctrl-W, "where am I") and escape sequences the
+    /// reader does not know (function keys, Alt combinations it cannot read).
+    public var isBlockedInKiosk: Bool {
+        switch self {
+        case .control(let character): character != "w"
+        case .unknown: !isParentKey
+        default: false
+        }
+    }
+}

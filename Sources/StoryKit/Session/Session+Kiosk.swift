@@ -1,0 +1,453 @@
+import Foundation
+
+/// Kiosk mode: a locked session for a shared machine. Every input passes through these rules
+/// before (and after) the ordinary session handles it: the parent key and PIN, blocked keys, the
+/// child's settings within bounds, the idle reset and the time limit. Time is an input
+/// (`Input.tick`), so every rule here is tested without waiting.
+extension Session {
+    /// Turns this session into a kiosk for its current profile (call before `start()`).
+    public mutating func startKiosk(_ options: KioskOptions, now: TimeInterval) {
+        state.options.isLocked = true
+        state.options.allowedCommands = SessionOptions.kioskCommands
+        // The child's settings screen needs no PIN: it only offers what a child may change.
+        state.settingsUnlocked = true
+        state.stack = [.library]
+        state.focus = [:]
+        state.kiosk = KioskState(options: options, now: now, baseRate: state.profile.speech.rate, profile: state.profileName)
+    }
+
+    /// The next time a kiosk rule may fire (monotonic seconds), so the shell sleeps until then.
+    public var kioskDeadline: TimeInterval? {
+        guard let kiosk = state.kiosk else { return nil }
+        var times: [TimeInterval] = []
+        if let idle = kiosk.options.idleTimeout, !kiosk.isTimeUp, !kiosk.leaving {
+            times.append(kiosk.lastActivity + idle)
+        }
+        if let endsAt = kiosk.endsAt, !kiosk.isTimeUp {
+            for warning in KioskOptions.warnings where !kiosk.warned.contains(Int(warning)) && (kiosk.limitLength ?? 0) > warning {
+                times.append(endsAt - warning)
+            }
+            times.append(endsAt)
+        }
+        if let since = kiosk.timeUpPendingSince { times.append(since + kiosk.options.sentenceGrace) }
+        if let until = kiosk.pinLockedUntil {
+            // Once a second, so the wait shown counts down.
+            times.append(min(until, kiosk.now + 1))
+        }
+        // What is due was handled by the latest tick: only later times (never a busy loop).
+        return times.filter { $0 > kiosk.now }.min()
+    }
+
+    /// A key arrived (also one the shell keeps, such as typing on the `:` command line).
+    public mutating func noteKioskActivity() {
+        guard let now = state.kiosk?.now else { return }
+        state.kiosk!.lastActivity = now
+    }
+
+    // MARK: - Input
+
+    mutating func handleInKiosk(_ input: Input) -> [Effect] {
+        let before = state
+        var effects: [Effect]
+        switch input {
+        case .tick(let now):
+            // Time passing redraws only what shows it (the time left, the lockout's wait).
+            let screenBefore = screen
+            effects = kioskTick(now)
+            effects = enforceKioskRules(before: before, effects)
+            if screen != screenBefore || state.stack != before.stack, !effects.contains(.render) { effects.append(.render) }
+            return effects
+        case .key(let key):
+            state.kiosk!.lastActivity = state.kiosk!.now
+            effects = kioskKey(key)
+        case .command(let command):
+            state.kiosk!.lastActivity = state.kiosk!.now
+            effects = kioskCommand(command)
+        case .invalid:
+            state.kiosk!.lastActivity = state.kiosk!.now
+            state.kiosk!.blockedKeys += 1
+            effects = handleDirect(input)
+        case .pinChecked(let correct):
+            effects = correct ? kioskPINAccepted() : kioskPINRejected(lockedSeconds: nil)
+        case .pinLocked(let remaining):
+            effects = kioskPINRejected(lockedSeconds: max(1, Int(remaining.rounded(.up))))
+        case .stored:
+            effects = handleDirect(input)
+        case .narration:
+            effects = handleDirect(input)
+            if state.kiosk!.timeUpPendingSince != nil, state.reader?.status != .playing { effects += enterTimeUp() }
+        case .shutdown:
+            state.kiosk!.leaving = true
+            effects = handleDirect(input)
+        case .resize:
+            effects = handleDirect(input)
+        }
+        effects = enforceKioskRules(before: before, effects)
+        if state != before, !effects.contains(.render) { effects.append(.render) }
+        return effects
+    }
+
+    mutating func kioskKey(_ key: Key) -> [Effect] {
+        if key.isParentKey { return openParentPIN() }
+        if key.isBlockedInKiosk {
+            state.kiosk!.blockedKeys += 1
+            return [speak("That key does nothing here.", .notification)]
+        }
+        let route = state.route
+        if route == .pinPrompt || route == .parentMenu || route == .profiles {
+            if key == .enter || key == .space, route != .pinPrompt { return kioskActivate() }
+            return handleDirect(.key(key))
+        }
+        if state.kiosk!.isTimeUp { return timeIsUpReminder() }
+        if key == .character("t"), state.kiosk!.endsAt != nil, !state.isLearning { return speakRemaining() }
+        if key == .enter || key == .space, !state.isLearning { return kioskActivate() }
+        return handleDirect(.key(key))
+    }
+
+    mutating func kioskCommand(_ command: Command) -> [Effect] {
+        if !state.options.allowedCommands.contains(command.name) {
+            state.kiosk!.blockedKeys += 1
+            return [speak("That is not available here.", .message)]
+        }
+        let route = state.route
+        if state.kiosk!.isTimeUp, route != .pinPrompt, route != .parentMenu, route != .profiles { return timeIsUpReminder() }
+        switch command {
+        case .activate:
+            return kioskActivate()
+        case .read(let name):
+            // Only the stories this child's library shows.
+            if case .success(let entry) = catalog.resolve(name), state.profileName != nil, let ages = entry.ages, !ages.contains(state.profile.age) {
+                return [speak("That story is not in this library. Go home to see the stories here.", .important)]
+            }
+            return handleDirect(.command(command))
+        default:
+            return handleDirect(.command(command))
+        }
+    }
+
+    /// Enter or Space: the parent menu's buttons, and no way to the profiles screen for a child.
+    mutating func kioskActivate() -> [Effect] {
+        let id = focusedElement?.id
+        switch state.route {
+        case .parentMenu:
+            switch id {
+            case "leave":
+                state.kiosk!.leaving = true
+                state.kiosk!.leftWithPIN = true
+                var effects: [Effect] = []
+                if state.reader != nil { effects += leaveReader(stopping: true) }
+                state.hasQuit = true
+                return effects + [speak("Leaving the kiosk. Goodbye.", .message), .exit]
+            case "switch-profile":
+                return push(.profiles)
+            case "add-time":
+                return addTime()
+            case "resume":
+                return backToChild(announcing: "Back to the stories.")
+            default:
+                return handleDirect(.command(.activate))
+            }
+        case .profiles:
+            guard state.kiosk!.parentUnlocked else { return backToChild(announcing: nil) }
+            return handleDirect(.command(.activate))
+        case .library where id == "profile" || id == "switch-profile":
+            return [speak("Only a grown-up can change the profile.", .message)]
+        default:
+            return handleDirect(.command(.activate))
+        }
+    }
+
+    // MARK: - The PIN and the parent menu
+
+    mutating func openParentPIN() -> [Effect] {
+        if state.route == .pinPrompt { return [speak("Type the parental PIN, then press Enter.")] }
+        if state.route == .parentMenu { return announceScreen() }
+        state.pinEntry = ""
+        state.warning = lockWarning()
+        state.stack.append(.pinPrompt)
+        state.focus["pin"] = nil
+        var effects = announceScreen(prefix: "For grown-ups.")
+        if let warning = state.warning { effects.append(speak(warning, .important)) }
+        return effects
+    }
+
+    func lockWarning() -> String? {
+        guard let kiosk = state.kiosk, let until = kiosk.pinLockedUntil, until > kiosk.now else { return nil }
+        return "Too many tries. The PIN is locked: try again in \(Self.spokenDuration(until - kiosk.now))."
+    }
+
+    mutating func kioskPINAccepted() -> [Effect] {
+        state.pinEntry = ""
+        guard state.route == .pinPrompt else { return [] }
+        state.kiosk!.parentUnlocked = true
+        state.kiosk!.pinLockedUntil = nil
+        state.warning = nil
+        state.stack.removeLast()
+        state.stack.append(.parentMenu)
+        state.focus["parentMenu"] = nil
+        return announceScreen(prefix: "PIN accepted.")
+    }
+
+    mutating func kioskPINRejected(lockedSeconds: Int?) -> [Effect] {
+        state.pinEntry = ""
+        guard state.route == .pinPrompt else { return [] }
+        if let seconds = lockedSeconds, seconds > 0 {
+            state.kiosk!.pinLockedUntil = state.kiosk!.now + TimeInterval(seconds)
+            state.warning = lockWarning()
+            return [speak(state.warning ?? "", .important)]
+        }
+        let text = "That PIN is not right. That's all right: try again."
+        state.warning = text
+        return [speak(text, .important)]
+    }
+
+    mutating func addTime() -> [Effect] {
+        var kiosk = state.kiosk!
+        let now = kiosk.now
+        let added = kiosk.options.addedTime
+        let base = kiosk.isTimeUp ? now : max(now, kiosk.endsAt ?? now)
+        kiosk.endsAt = base + added
+        kiosk.limitLength = (kiosk.endsAt ?? now) - now
+        kiosk.warned = []
+        let wasUp = kiosk.isTimeUp
+        kiosk.isTimeUp = false
+        kiosk.timeUpPendingSince = nil
+        state.kiosk = kiosk
+        let text = "Added \(Self.spokenDuration(added)). \(Self.spokenDuration(kiosk.remaining ?? 0).capitalizedFirst) left."
+        if wasUp { state.stack = [.library] }
+        return backToChild(announcing: text)
+    }
+
+    /// Leaves the parent's screens: the kiosk is locked again.
+    mutating func backToChild(announcing text: String?) -> [Effect] {
+        state.kiosk!.parentUnlocked = false
+        state.pinEntry = ""
+        state.warning = nil
+        state.stack.removeAll { $0 == .pinPrompt || $0 == .parentMenu || $0 == .profiles }
+        if state.stack.isEmpty { state.stack = state.kiosk!.isTimeUp ? [.timeUp] : [.library] }
+        return (text.map { [speak($0, .message)] } ?? []) + announceScreen()
+    }
+
+    // MARK: - Time
+
+    mutating func kioskTick(_ now: TimeInterval) -> [Effect] {
+        var effects: [Effect] = []
+        state.kiosk!.now = max(state.kiosk!.now, now)
+        let kiosk = state.kiosk!
+        // The PIN lockout counts down on the screen, and says when it is over.
+        if let until = kiosk.pinLockedUntil {
+            if now >= until {
+                state.kiosk!.pinLockedUntil = nil
+                if state.route == .pinPrompt {
+                    state.warning = "You can try the PIN again."
+                    effects.append(speak("You can try the PIN again.", .message))
+                }
+            } else if state.route == .pinPrompt {
+                state.warning = lockWarning()
+            }
+        }
+        // Listening to a story is not being idle.
+        if state.reader?.status == .playing { state.kiosk!.lastActivity = now }
+        if let endsAt = kiosk.endsAt, !kiosk.isTimeUp {
+            let left = endsAt - now
+            for warning in KioskOptions.warnings where left <= warning && left > 0
+                && !state.kiosk!.warned.contains(Int(warning)) && (kiosk.limitLength ?? 0) > warning {
+                state.kiosk!.warned.insert(Int(warning))
+                effects.append(speak("\(Self.spokenDuration(warning).capitalizedFirst) left.", .important))
+            }
+            if left <= 0 {
+                if state.kiosk!.timeUpPendingSince == nil, var reader = state.reader, reader.status == .playing {
+                    // Reading stops at the end of the sentence, not mid-word.
+                    state.kiosk!.timeUpPendingSince = now
+                    reader.stopsAfterSentence = true
+                    state.reader = reader
+                    return effects
+                }
+                if let since = state.kiosk!.timeUpPendingSince, state.reader?.status == .playing, now < since + kiosk.options.sentenceGrace {
+                    return effects
+                }
+                return effects + enterTimeUp()
+            }
+        }
+        if let idle = kiosk.options.idleTimeout, !state.kiosk!.isTimeUp, now - state.kiosk!.lastActivity >= idle {
+            state.kiosk!.lastActivity = now
+            effects += idleReset()
+        }
+        return effects
+    }
+
+    /// Nobody pressed a key for the idle timeout: stop, keep the place, back to the library.
+    mutating func idleReset() -> [Effect] {
+        let pristine = state.stack == [.library] && state.pinEntry.isEmpty && !state.isLearning
+            && state.reader.map { $0.status != .playing } ?? true
+            && state.focusedID == FocusEngine(screen: screen).firstMeaningful?.id
+        state.kiosk!.parentUnlocked = false
+        if pristine { return [] }
+        var effects: [Effect] = []
+        if state.reader != nil { effects += leaveReader(stopping: true) }
+        state.isLearning = false
+        state.pinEntry = ""
+        state.warning = nil
+        state.stack = [.library]
+        state.focus = [:]
+        effects.append(speak("Nobody pressed a key for a while, so the story's place is kept and we are back at the library.", .important))
+        return effects + announceScreen()
+    }
+
+    mutating func enterTimeUp() -> [Effect] {
+        var effects: [Effect] = []
+        if state.reader != nil { effects += leaveReader(stopping: true) }
+        state.kiosk!.isTimeUp = true
+        state.kiosk!.timeUpPendingSince = nil
+        state.kiosk!.parentUnlocked = false
+        state.isLearning = false
+        state.pinEntry = ""
+        state.warning = nil
+        state.stack = [.timeUp]
+        state.focus["timeUp"] = nil
+        return effects + [speak("Time is up. Your place in the story is kept.", .important)] + announceScreen()
+    }
+
+    func timeIsUpReminder() -> [Effect] {
+        [speak("Time is up for now. A grown-up can add time with the PIN.", .message)]
+    }
+
+    func speakRemaining() -> [Effect] {
+        guard let left = state.kiosk?.remaining else { return [speak("There is no time limit.")] }
+        return [speak("\(Self.spokenDuration(left).capitalizedFirst) left.", .message)]
+    }
+
+    /// "5 minutes", "1 minute", "40 seconds" (minutes rounded up above one minute).
+    public static func spokenDuration(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded(.up))
+        if whole >= 60 {
+            let minutes = Int((Double(whole) / 60).rounded(.up))
+            return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+        }
+        return whole == 1 ? "1 second" : "\(whole) seconds"
+    }
+
+    // MARK: - Rules after every input
+
+    /// Holds what a child may not change, whatever path an input took.
+    mutating func enforceKioskRules(before: State, _ effects: [Effect]) -> [Effect] {
+        var effects = effects
+        var kiosk = state.kiosk!
+        if state.profileName != before.profileName {
+            // A parent switched profile: the new child's speed and time limit start afresh.
+            kiosk.baseRate = state.profile.speech.rate
+            kiosk.profilesUsed.append(state.profileName ?? ChildProfile.guest.name)
+            kiosk.parentUnlocked = false
+            if let limit = kiosk.options.timeLimit {
+                kiosk.endsAt = kiosk.now + limit
+                kiosk.limitLength = limit
+                kiosk.warned = []
+                kiosk.isTimeUp = false
+                kiosk.timeUpPendingSince = nil
+            }
+            state.kiosk = kiosk
+        } else {
+            var profile = state.profile
+            let old = before.profile
+            // Only text size, reduced motion, theme and speed (within ±20 %) may change.
+            var refused = false
+            if profile.speech.voice != old.speech.voice || profile.speech.pitch != old.speech.pitch
+                || profile.speech.volume != old.speech.volume || profile.hints != old.hints
+                || profile.age != old.age || profile.interests != old.interests {
+                profile.speech.voice = old.speech.voice
+                profile.speech.pitch = old.speech.pitch
+                profile.speech.volume = old.speech.volume
+                profile.hints = old.hints
+                profile.age = old.age
+                profile.interests = old.interests
+                refused = true
+            }
+            let range = kiosk.rateRange
+            var clampedRate: Int?
+            if !range.contains(profile.speech.rate) {
+                profile.speech.rate = min(max(profile.speech.rate, range.lowerBound), range.upperBound)
+                clampedRate = profile.speech.rate
+            }
+            if refused || clampedRate != nil {
+                state.profile = profile
+                effects = effects.compactMap { effect in
+                    switch effect {
+                    case .preview, .save(.saveProfile), .save(.saveSettings): return nil
+                    case .changeSpeech: return refused ? nil : .changeSpeech(profile.speech)
+                    case .speak(let utterance) where utterance.text.contains("words per minute") || (refused && utterance.priority != .important):
+                        return nil
+                    default: return effect
+                    }
+                }
+                if refused { effects.append(speak("That is not available here.", .message)) }
+                if let rate = clampedRate {
+                    effects.append(speak("Speed can go from \(range.lowerBound) to \(range.upperBound) words per minute here, so it is \(rate).", .message))
+                    if state.reader?.status == .playing, !effects.contains(where: { if case .changeSpeech = $0 { true } else { false } }) {
+                        effects.append(.changeSpeech(profile.speech))
+                    }
+                }
+            }
+        }
+        // A child's changes last for this session only: the profile as the parent set it stays.
+        effects.removeAll {
+            switch $0 {
+            case .save(.saveProfile), .save(.saveSettings): true
+            default: false
+            }
+        }
+        // Screens a child never reaches, whatever the path.
+        if state.route == .profileForm || (state.route == .profiles && !state.kiosk!.parentUnlocked) {
+            state.stack.removeAll { $0 == .profileForm || $0 == .profiles }
+            if state.stack.isEmpty { state.stack = [.library] }
+            state.form = nil
+        }
+        // Stories read, for the log.
+        for effect in effects {
+            if case .narrate(let storyID, _, _, _) = effect, !state.kiosk!.storiesRead.contains(storyID) {
+                state.kiosk!.storiesRead.append(storyID)
+            }
+        }
+        // Only the parent menu's "leave" and the end of the program (signals, input closed) exit.
+        if effects.contains(.exit), !state.kiosk!.leaving {
+            effects.removeAll { $0 == .exit }
+            state.hasQuit = false
+        }
+        return effects
+    }
+}
+
+extension Screens {
+    static func parentMenu(_ state: State) -> Screen {
+        var elements: [AccessibilityElement] = [
+            AccessibilityElement(id: "heading", label: "Parent menu", value: "Profile: \(state.profile.name)", traits: .header),
+            AccessibilityElement(id: "leave", label: "Leave the kiosk", hint: "Press Enter to end kiosk mode.", traits: .button),
+            AccessibilityElement(id: "switch-profile", label: "Switch profile", hint: "Press Enter to choose who reads.", traits: .button),
+        ]
+        if let kiosk = state.kiosk, kiosk.endsAt != nil {
+            elements.append(AccessibilityElement(
+                id: "add-time", label: "Add \(Session.spokenDuration(kiosk.options.addedTime))",
+                value: kiosk.isTimeUp ? "time is up" : "\(Session.spokenDuration(kiosk.remaining ?? 0)) left",
+                hint: "Press Enter to give more time.", traits: .button))
+        }
+        elements.append(AccessibilityElement(id: "resume", label: "Back to the stories", hint: "Press Enter to lock the kiosk again.", traits: .button))
+        return Screen(kind: .parentMenu, title: "Parent menu", elements: elements)
+    }
+
+    static func timeUp(_ state: State) -> Screen {
+        Screen(kind: .timeUp, title: "Time is up", elements: [
+            AccessibilityElement(id: "heading", label: "Time is up", value: "see you next time", traits: .header),
+            AccessibilityElement(id: "ask", label: "A grown-up can add time with the PIN", traits: .staticText),
+        ])
+    }
+
+    /// In a kiosk with a time limit, every child's screen shows the time left (t says it).
+    static func kioskDecorated(_ screen: Screen, _ state: State) -> Screen {
+        guard let kiosk = state.kiosk, let left = kiosk.remaining, !kiosk.isTimeUp,
+              [.library, .story, .reader, .help, .settings].contains(screen.kind) else { return screen }
+        var screen = screen
+        screen.elements.append(AccessibilityElement(
+            id: "time-left", label: "Time left", value: Session.spokenDuration(left), hint: "Press t to hear it.",
+            traits: [.staticText, .updatesFrequently], sortPriority: -1))
+        return screen
+    }
+}

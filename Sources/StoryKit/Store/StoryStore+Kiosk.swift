@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// One kiosk session, for parents: who used it, when, what was read, what was blocked.
+public struct KioskSessionRecord: Sendable, Hashable, Codable {
+    public var id: Int64
+    /// The profiles used, in order (more than one when a parent switched profile).
+    public var profiles: [String]
+    public var startedAt: Date
+    /// Nil while the session runs (or when the program was killed without a chance to say so).
+    public var endedAt: Date?
+    /// Story ids opened for reading, in order.
+    public var storiesRead: [String]
+    /// Key presses and commands the kiosk refused (Ctrl-C, Ctrl-Z, escape sequences, `:quit` …).
+    public var blockedKeys: Int
+    /// How it ended: "pin" (a parent left), "signal", "input closed", "error"; nil while running.
+    public var endReason: String?
+}
+
+extension StoreSchema {
+    /// The kiosk log. Profile names are kept as text: a session stays in the log after a profile
+    /// is renamed or removed.
+    static func createKioskSessions(_ db: Database) throws {
+        try db.create(table: "kioskSession") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("profiles", .text).notNull()  // JSON array of names
+            t.column("startedAt", .datetime).notNull()
+            t.column("endedAt", .datetime)
+            t.column("storiesRead", .text).notNull()  // JSON array of story ids
+            t.column("blockedKeys", .integer).notNull().defaults(to: 0)
+            t.column("endReason", .text)
+        }
+        try db.create(index: "kioskSession_started", on: "kioskSession", columns: ["startedAt"])
+    }
+}
+
+extension StoryStore {
+    /// Starts a kiosk session in the log; returns its id.
+    public func beginKioskSession(profile: String, at date: Date? = nil) throws(StoreError) -> Int64 {
+        let startedAt = date ?? clock.now()
+        return try write { db in
+            try db.execute(
+                sql: "INSERT INTO kioskSession (profiles, startedAt, storiesRead, blockedKeys) VALUES (?, ?, '[]', 0)",
+                arguments: [Self.json([profile]), startedAt])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Updates a kiosk session as it goes, and closes it when `endReason` is given.
+    public func updateKioskSession(
+        id: Int64, profiles: [String], storiesRead: [String], blockedKeys: Int, endReason: String? = nil, at date: Date? = nil
+    ) throws(StoreError) {
+        let endedAt: Date? = endReason == nil ? nil : (date ?? clock.now())
+        try write { db in
+            try db.execute(
+                sql: "UPDATE kioskSession SET profiles = ?, storiesRead = ?, blockedKeys = ?, endReason = ?, endedAt = ? WHERE id = ?",
+                arguments: [Self.json(profiles), Self.json(storiesRead), blockedKeys, endReason, endedAt, id])
+        }
+    }
+
+    /// Kiosk sessions, newest first; only those that used `profile` when given.
+    public func kioskSessions(profile: String? = nil, limit: Int? = nil) throws(StoreError) -> [KioskSessionRecord] {
+        let all = try read { db in
+            try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kioskSession ORDER BY startedAt DESC, id DESC").map { row in
+                KioskSessionRecord(
+                    id: row["id"], profiles: Self.strings(row["profiles"]), startedAt: row["startedAt"], endedAt: row["endedAt"],
+                    storiesRead: Self.strings(row["storiesRead"]), blockedKeys: row["blockedKeys"], endReason: row["endReason"])
+            }
+        }
+        let folded = profile?.lowercased()
+        let matching = folded.map { name in all.filter { $0.profiles.contains { $0.lowercased() == name } } } ?? all
+        return limit.map { Array(matching.prefix($0)) } ?? matching
+    }
+
+    static func json(_ strings: [String]) -> String {
+        (try? String(decoding: JSONEncoder().encode(strings), as: UTF8.self)) ?? "[]"
+    }
+
+    static func strings(_ text: String?) -> [String] {
+        guard let text, let decoded = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else { return [] }
+        return decoded
+    }
+}

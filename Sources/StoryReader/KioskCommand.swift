@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// `storyreader kiosk`: the reader locked down for a shared machine (see docs/kiosk.md).
+struct KioskCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiosk",
+        abstract: "Run locked down for a shared machine: only the PIN leaves.",
+        discussion: """
+            Needs a parental PIN (storyreader pin set) and a terminal. The child gets the library \
+            (filtered by the profile's age), stories, help, and text size, reduced motion, theme and \
+            speed within 20 % of the parent's. F12 or Ctrl-] opens the PIN prompt; the right PIN opens \
+            the parent menu: leave the kiosk, switch profile, add time. See docs/kiosk.md.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @OptionGroup var presentation: PresentationOptions
+
+    @Flag(help: "No sound: speech is captions only.")
+    var noAudio = false
+
+    @Option(help: ArgumentHelp("Whose stories and settings (the library is filtered by the profile's age).", valueName: "name"))
+    var profile: String?
+
+    @Option(help: ArgumentHelp("With no key for this long, reading stops, its place is kept and the library comes back; 0 turns it off.", valueName: "seconds"))
+    var idleTimeout: Double = 300
+
+    @Option(help: ArgumentHelp("Time allowed, then a screen only the PIN leaves (fractions allowed: 0.5 is 30 seconds).", valueName: "minutes"))
+    var timeLimit: Double?
+
+    /// What "add time" in the parent menu adds (tests use a few seconds).
+    @Option(help: .hidden)
+    var addTimeSeconds: Double = 600
+
+    func validate() throws {
+        if idleTimeout < 0 { throw ValidationError("--idle-timeout must be 0 (off) or more seconds") }
+        if let timeLimit, !(timeLimit > 0) { throw ValidationError("--time-limit must be more than 0 minutes") }
+        if !(addTimeSeconds > 0) { throw ValidationError("--add-time-seconds must be more than 0") }
+    }
+
+    func run() throws {
+        guard isatty(STDIN_FILENO) == 1, TerminalMode.isInteractive() else {
+            throw UserFailure(message: "kiosk mode needs a terminal (standard input and output, and TERM set): start it in a terminal, not from a pipe, a script or TERM=dumb")
+        }
+        let database = try StoreCommandSupport.openStore(global)
+        do {
+            guard try database.isPINSet() else {
+                throw UserFailure(message: "no parental PIN is set, so nobody could leave the kiosk: set one with 'storyreader pin set', then start the kiosk again")
+            }
+        } catch let error as StoreError {
+            throw UserFailure(message: error.description)
+        }
+        let library = global.loadLibrary()
+        let snapshot: SessionSnapshot
+        do {
+            snapshot = try database.sessionSnapshot()
+        } catch {
+            throw StoreCommandSupport.fail(error.description)
+        }
+        if let profile, !snapshot.profiles.contains(where: { $0.name.lowercased() == profile.lowercased() }) {
+            let names = snapshot.profiles.map(\.name)
+            throw UserFailure(message: "there is no profile called \(Sanitizer.sanitizeLine(profile)): "
+                + (names.isEmpty ? "make one first in storyreader" : "choose one of \(names.joined(separator: ", "))"))
+        }
+        let size = TerminalMode.size()
+        let capabilities = TerminalCapabilities.detect()
+        var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
+                              options: SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling),
+                              profile: profile)
+        session.overridePresentation(
+            textSize: presentation.textSize.flatMap(TextSizePreset.init(name:)),
+            theme: presentation.theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
+            motion: presentation.reduceMotion.map { $0 ? .on : .off })
+        let clock = SystemKioskClock()
+        session.startKiosk(KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),
+                           now: clock.now())
+        let shell = ReplShell(session: session, store: database, interactive: true, clock: .paced,
+                              presentation: presentation, scaling: capabilities.scaling)
+        shell.kiosk = KioskHooks(clock: clock)
+
+        // The log for parents: a row now, completed at the end (a killed kiosk leaves it open).
+        let logID = try? database.beginKioskSession(profile: session.state.profileName ?? ChildProfile.guest.name)
+        var status: Int32 = 1
+        var reason = "error"
+        defer {
+            if let logID, let kiosk = shell.session.state.kiosk {
+                try? database.updateKioskSession(id: logID, profiles: kiosk.profilesUsed, storiesRead: kiosk.storiesRead,
+                                                 blockedKeys: kiosk.blockedKeys, endReason: reason)
+            }
+        }
+        status = try shell.run()
+        let kiosk = shell.session.state.kiosk
+        reason = status >= 128 ? "signal \(status - 128)" : kiosk?.leftWithPIN == true ? "pin" : "input closed"
+        if status != 0 {
+            try? database.updateKioskSession(id: logID ?? -1, profiles: kiosk?.profilesUsed ?? [], storiesRead: kiosk?.storiesRead ?? [],
+                                             blockedKeys: kiosk?.blockedKeys ?? 0, endReason: reason)
+            Foundation.exit(status)
+        }
+    }
+}
