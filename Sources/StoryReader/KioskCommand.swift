@@ -19,7 +19,7 @@ struct KioskCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Flag(help: "No sound: speech is captions only.")
+    @Flag(help: "No sound: speech is captions only (paced in real time).")
     var noAudio = false
 
     @Option(help: ArgumentHelp("Whose stories and settings (the library is filtered by the profile's age).", valueName: "name"))
@@ -77,8 +77,10 @@ struct KioskCommand: ParsableCommand {
         let clock = SystemKioskClock()
         session.startKiosk(KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),
                            now: clock.now())
+        // Spoken like the REPL: the audio device ($STORYREADER_AUDIO_DEVICE, else 'default'), paced silence with one notice.
         let shell = ReplShell(session: session, store: database, interactive: true, clock: .paced,
-                              presentation: presentation, scaling: capabilities.scaling)
+                              presentation: presentation, scaling: capabilities.scaling,
+                              audio: try ReplCommand.openAudio(noAudio: noAudio, device: nil))
         shell.kiosk = KioskHooks(clock: clock)
 
         // The log for parents: a row now, completed at the end (a killed kiosk leaves it open).
