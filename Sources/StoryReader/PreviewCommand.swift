@@ -91,23 +91,19 @@ struct PreviewCommand: ParsableCommand {
         let rows = height ?? environment["LINES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 24
 
         let library = global.loadLibrary()
-        let built: (screen: Screen, focus: String?)
-        switch screen {
-        case .library:
-            if library.entries.isEmpty { throw UserFailure(message: "no stories were found: name a folder with --stories DIR") }
-            built = PreviewScreens.library(library)
-        case .reader:
+        if library.entries.isEmpty { throw UserFailure(message: "no stories were found: name a folder with --stories DIR") }
+        let catalog = StoryCatalog(library: library)
+        var chosen: Story?
+        if screen == .reader || screen == .story {
             let story = try global.resolveStory(self.story, in: library)
             guard page <= story.pages.count else {
                 throw UserFailure(message: "“\(story.title)” has \(story.pages.count) pages: choose --page 1 to \(story.pages.count)")
             }
-            built = PreviewScreens.reader(story, page: page - 1, word: word.map { $0 - 1 })
-        case .story:
-            let story = try global.resolveStory(self.story, in: library)
-            built = PreviewScreens.story(story)
-        case .help:
-            built = PreviewScreens.help()
+            chosen = story
         }
+        // The REPL's own screens, in a sample state.
+        let built = SessionPreview.screen(SessionPreview.Kind(rawValue: screen.rawValue) ?? .library, catalog: catalog, story: chosen,
+                                          page: page - 1, word: word.map { $0 - 1 }, columns: columns, rows: rows)
         let options = RenderOptions(textSize: presentation.textSizePreset(), theme: presentation.themeName(), style: style, scaling: scalingSupport)
         let rendered = ScreenRenderer.render(built.screen, focus: focus ?? built.focus, options: options, width: columns, height: rows)
         if let effect {
@@ -136,7 +132,10 @@ extension PreviewCommand {
             // From the reader's page to the next one (or the story card when there is none).
             let library = global.loadLibrary(reportProblems: false)
             let story = try global.resolveStory(self.story, in: library)
-            let next = page < story.pages.count ? PreviewScreens.reader(story, page: page, word: 0) : PreviewScreens.story(story)
+            let catalog = StoryCatalog(library: library)
+            let next = page < story.pages.count
+                ? SessionPreview.screen(.reader, catalog: catalog, story: story, page: page, word: 0, columns: columns, rows: rows)
+                : SessionPreview.screen(.story, catalog: catalog, story: story, columns: columns, rows: rows)
             let to = ScreenRenderer.render(next.screen, focus: next.focus, options: options, width: columns, height: rows).lines
             motionEffect = .pageTurn(from: rendered.lines, to: to)
         case .celebrate:
@@ -162,120 +161,5 @@ extension PreviewCommand {
             if interactive { usleep(useconds_t(milliseconds) * 1000) }
         })
         if interactive { FileHandle.standardOutput.write(Data("\r\n".utf8)) }
-    }
-}
-
-/// Screens for `preview`, built from the bundled stories with the real accessibility model.
-/// (When the REPL's own screen builders land, preview switches to them.)
-enum PreviewScreens {
-    /// The library: a profile button, sections by age with story cards, settings and help.
-    static func library(_ library: StoryLibrary) -> (screen: Screen, focus: String?) {
-        let entries = library.entries
-        var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "switch-profile", label: "Profile: Guest", hint: "Press Enter to change profile.", traits: .button),
-        ]
-        // Some states, so that the symbols show: the first story read and a favourite, one read
-        // three times, one started.
-        func value(_ index: Int) -> String {
-            switch index {
-            case 0: "read once, favourite"
-            case 1: "read 3 times"
-            case 2: "not read yet, started"
-            default: "not read yet"
-            }
-        }
-        let positions = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.id, $0) })
-        let bands = Dictionary(grouping: entries) { $0.ages }
-        let ordered = bands.keys.sorted { ($0?.lower ?? 99, $0?.upper ?? 99) < ($1?.lower ?? 99, $1?.upper ?? 99) }
-        var firstCard: String?
-        for band in ordered {
-            let stories = bands[band] ?? []
-            let sectionID = "ages-" + (band?.description ?? "all")
-            let cards = stories.map { entry -> AccessibilityElement in
-                let details = AccessibilityElement(id: "ages", label: entry.ages.map { "ages \($0.lower) to \($0.upper)" } ?? "all ages")
-                let id = sectionID + "/" + entry.id
-                if firstCard == nil { firstCard = id }
-                return AccessibilityElement(
-                    id: id, label: entry.title, value: value(positions[entry.id] ?? 99), hint: "Press Enter to open.",
-                    traits: .button,
-                    customActions: [CustomAction(id: "read", name: "Read"), CustomAction(id: "save", name: "Save to favourites")],
-                    combinesChildren: true, children: [details])
-            }
-            let title = band.map { $0.lower == $0.upper ? "Age \($0.lower)" : "Ages \($0.lower) to \($0.upper)" } ?? "All ages"
-            elements.append(AccessibilityElement(id: sectionID, label: title,
-                                                 value: stories.count == 1 ? "contains 1 story" : "contains \(stories.count) stories",
-                                                 traits: .header, children: cards))
-        }
-        elements.append(AccessibilityElement(id: "settings", label: "Settings", hint: "Press Enter to change voice, speed and text size.", traits: .button))
-        elements.append(AccessibilityElement(id: "help", label: "Help", hint: "Press Enter to learn the keys.", traits: .button))
-        let count = entries.count
-        return (Screen(kind: .library, title: "Library, \(count == 1 ? "1 story" : "\(count) stories")", elements: elements), firstCard)
-    }
-
-    /// The reader on `page` of `story`, with word `word` of that page (default: the middle one) being heard.
-    static func reader(_ story: Story, page pageIndex: Int, word: Int?) -> (screen: Screen, focus: String?) {
-        let page = story.pages[pageIndex]
-        let pageWords = page.blocks.filter { if case .picture = $0.kind { false } else { true } }.flatMap { $0.sentences.flatMap(\.words) }
-        let current = pageWords.isEmpty ? nil : pageWords[min(word ?? pageWords.count / 2, pageWords.count - 1)]
-        var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "title", label: story.title, traits: .header, sortPriority: 2),
-            AccessibilityElement(id: "progress", label: "Progress", value: "page \(pageIndex + 1) of \(story.pages.count), reading",
-                                 traits: [.staticText, .updatesFrequently], sortPriority: 2),
-        ]
-        for (index, block) in page.blocks.enumerated() {
-            let highlight: TextRange? = current.flatMap { word in
-                block.range.contains(word.range.start) ? word.range.shifted(by: -block.range.start) : nil
-            }
-            switch block.kind {
-            case .heading:
-                elements.append(AccessibilityElement(id: "block-\(index)", label: block.text, traits: .header,
-                                                     content: .readingText(text: block.text, highlight: highlight, emphasis: [])))
-            case .paragraph:
-                elements.append(AccessibilityElement(id: "block-\(index)", label: block.text,
-                                                     content: .readingText(text: block.text, highlight: highlight,
-                                                                           emphasis: block.emphasis.map { $0.shifted(by: -block.range.start) })))
-            case .picture:
-                elements.append(AccessibilityElement(id: "block-\(index)", label: "Picture: " + block.text, traits: .image, content: .picture(art: nil)))
-            }
-        }
-        let controls: [(String, String, String?)] = [
-            ("play", "Pause", "Press Enter to pause."), ("stop", "Stop", "Press Enter to stop and go back."),
-            ("previous-sentence", "Previous sentence", nil), ("next-sentence", "Next sentence", nil),
-            ("slower", "Slower", nil), ("faster", "Faster", nil),
-        ]
-        for (id, label, hint) in controls {
-            elements.append(AccessibilityElement(id: id, label: label, hint: hint, traits: .button, sortPriority: 1))
-        }
-        return (Screen(kind: .reader, title: "Reading \(story.title)", elements: elements), "play")
-    }
-
-    /// One story's card: title, author, length, summary, actions, pictures.
-    static func story(_ story: Story) -> (screen: Screen, focus: String?) {
-        var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "title", label: story.title, value: "read once", traits: .header),
-        ]
-        if let author = story.author { elements.append(AccessibilityElement(id: "author", label: "by \(author)")) }
-        elements.append(AccessibilityElement(id: "length", label: "Length",
-                                             value: "\(story.wordCount) words, \(story.pages.count == 1 ? "1 page" : "\(story.pages.count) pages")"))
-        if let summary = story.summary { elements.append(AccessibilityElement(id: "summary", label: summary)) }
-        elements.append(AccessibilityElement(id: "read", label: "Read", hint: "Press Enter to read from the beginning.", traits: .button))
-        elements.append(AccessibilityElement(id: "save", label: "Save to favourites", hint: "Press Enter to change.", traits: .button))
-        for (index, picture) in story.pictures.enumerated() {
-            elements.append(AccessibilityElement(id: "picture-\(index)", label: "Picture: " + picture.text, traits: .image, content: .picture(art: nil)))
-        }
-        return (Screen(kind: .story, title: story.title, elements: elements), "read")
-    }
-
-    static func help() -> (screen: Screen, focus: String?) {
-        let keys: [(String, String)] = [
-            ("Arrows or Tab", "move between things"), ("Enter", "choose"), ("Space", "pause or go on reading"),
-            ("Escape", "go back"), (":", "type a command, such as :help or :text-size accessibility2"),
-        ]
-        var elements: [AccessibilityElement] = [AccessibilityElement(id: "heading", label: "Keys", traits: .header)]
-        for (index, key) in keys.enumerated() {
-            elements.append(AccessibilityElement(id: "key-\(index)", label: key.0, value: key.1))
-        }
-        elements.append(AccessibilityElement(id: "back", label: "Back", hint: "Press Enter to go back.", traits: .button))
-        return (Screen(kind: .help, title: "Help", elements: elements), "back")
     }
 }

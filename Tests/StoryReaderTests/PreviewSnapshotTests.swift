@@ -68,10 +68,11 @@ import StoryKitTestSupport
     func library(_ preset: TextSizePreset, _ width: Int) throws {
         let output = try Self.run("library", preset, width: width)
         let lines = Self.screenLines(output, width: width, preset: preset)
-        #expect(lines.first == "Library, 12 stories")
-        // A section heading and a focused card with its state are on screen.
-        #expect(lines.contains { $0.contains("Ages 3 to 5") })
-        #expect(lines.contains("❯ Bedtime for Bear"))
+        // The REPL's library for the sample child (age 6): the stories for that age.
+        #expect(lines.first == "Library, 9 stories")
+        // The focused profile switcher, a section heading and a card with its state are on screen.
+        #expect(lines.contains { $0.contains("❯[Profile: Reader]") })
+        #expect(lines.contains { $0.contains("Favourites") })
         #expect(lines.contains { $0.contains("✓ read once, ★ favourite") })
         if preset.isAccessibilitySize { #expect(lines.contains { $0.contains("█") }, "headings not drawn large") }
         try Self.compare(output, name: "library-\(preset.rawValue)-\(width)x24")
