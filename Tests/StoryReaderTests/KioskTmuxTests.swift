@@ -88,7 +88,7 @@ struct KioskTmuxTests {
         // A burst of random bytes (not Enter or Ctrl-], which would type PINs and spend tries).
         var generator = SystemRandomNumberGenerator()
         let seed = UInt64.random(in: 0...UInt64.max, using: &generator)
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let bytes = (0..<300).map { _ in UInt8(random.next() % 0x7E + 1) }.filter { ![0x0A, 0x0D, 0x1D].contains($0) }
         for chunk in stride(from: 0, to: bytes.count, by: 30) {
             try tmux.tmux(["send-keys", "-t", tmux.name, "-H"] + bytes[chunk..<min(chunk + 30, bytes.count)].map { String(format: "%02x", $0) })
@@ -258,18 +258,5 @@ struct KioskTmuxTests {
         let piped = try StoryReaderProcess.run(["kiosk", "--data-dir", fixture.data], input: "")
         #expect(piped.status == 1)
         #expect(piped.standardError.contains("kiosk mode needs a terminal"))
-    }
-}
-
-/// A small seeded generator, so a failing burst can be replayed from its seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
