@@ -28,7 +28,9 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let destination = global.userStoriesFolder()
-        let existing = StoryLibrary.load(folders: [destination.path], missingFoldersAreProblems: false)
+        // Every story the library shows (bundled and yours): an import with the same id would be
+        // hidden behind it (or hide it).
+        let existing = global.loadLibrary(reportProblems: false)
         var refused = 0
         var imported = 0
         var createdFolder = false
@@ -50,9 +52,11 @@ struct ImportCommand: ParsableCommand {
             }
             for warning in parsed.warnings { report(warning.description) }
             let target = destination.appendingPathComponent(name)
-            let sameID = existing.entries.first { $0.id == parsed.story.id && ($0.path as NSString).lastPathComponent != name }
+            let sameID = existing.entries.first {
+                $0.id == parsed.story.id && URL(fileURLWithPath: $0.path).standardizedFileURL != target.standardizedFileURL
+            }
             if let sameID {
-                report("\(Sanitizer.sanitizeLine(file)): not imported: the story '\(sameID.title)' in your folder has the same id '\(parsed.story.id)': rename the file")
+                report("\(Sanitizer.sanitizeLine(file)): not imported: the story '\(sameID.title)' (\(Sanitizer.sanitizeLine(sameID.path))) has the same id '\(parsed.story.id)': rename the file")
                 refused += 1
                 continue
             }

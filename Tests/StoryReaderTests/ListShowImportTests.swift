@@ -257,4 +257,16 @@ import Testing
         #expect(result.standardError.contains("\(source.path)/missing.md: cannot be read"))
         #expect(result.standardError.contains("0 imported, 3 refused"))
     }
+
+    /// A story whose id is already a bundled story's would be hidden behind it: refused.
+    @Test func importRefusesAnIDTheLibraryAlreadyShows() throws {
+        let folder = try TemporaryFolder("import-clash")
+        defer { folder.remove() }
+        let file = try folder.write("src/the-lighthouse-cat.md", "---\ntitle: Another Cat\n---\n\nA different cat.\n")
+        let data = folder.url.appendingPathComponent("data").path
+        let result = try run(["import", file.path], dataDirectory: data)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("has the same id 'the-lighthouse-cat': rename the file"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/stories/the-lighthouse-cat.md"))
+    }
 }
