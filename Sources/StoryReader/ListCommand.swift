@@ -51,8 +51,8 @@ struct ListCommand: ParsableCommand {
         let progress = try profile.map { try profileProgress(named: $0) }
         if json {
             print(try StoryListing.json(stories, progress: progress))
-        } else if Output.isTerminal {
-            print(StoryListing.table(stories, width: Output.terminalWidth(), progress: progress), terminator: "")
+        } else if TerminalIO.outputIsTerminal {
+            print(StoryListing.table(stories, width: TerminalIO.size().columns, progress: progress), terminator: "")
             if stories.isEmpty { print("No stories match.") }
         } else {
             for story in stories { print(StoryListing.line(story, progress: progress)) }

@@ -87,7 +87,7 @@ struct PreviewCommand: ParsableCommand {
         case .auto: TerminalCapabilities.detect(environment: environment, isTTY: isTTY)
         }
         let scalingSupport = capabilities.scaling
-        let columns = width ?? Output.terminalWidth()
+        let columns = width ?? TerminalIO.size().columns
         let rows = height ?? environment["LINES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 24
 
         let library = global.loadLibrary()

@@ -211,12 +211,12 @@ struct ReadCommand: ParsableCommand {
             let state = player.state
             let done = state == .finished || state == .stopped || { if case .failed = state { true } else { false } }()
             if changed.take() || done {
-                let size = TerminalSize.current()
+                let size = TerminalIO.size()
                 let position = player.position
                 let screen = ReaderScreen(
                     title: Sanitizer.sanitizeLine(story.title), narration: player.narration, blocks: blocks,
                     sentence: position.sentence, word: position.word,
-                    status: statusLine(player: player, state: state, position: position), columns: size.columns, lines: size.lines,
+                    status: statusLine(player: player, state: state, position: position), columns: size.columns, lines: size.rows,
                     notice: notice)
                 let lines = screen.render()
                 if lines != lastDrawn {

@@ -20,23 +20,12 @@ enum TerminalMode {
     static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l"
 
     /// Whether standard input and output are a terminal worth drawing on (`TERM=dumb` is not).
-    static func isInteractive() -> Bool {
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-        return isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && term != "dumb" && !term.isEmpty
-    }
+    static func isInteractive() -> Bool { TerminalIO.isInteractive() }
 
     /// Enters raw mode and the alternate screen.
     static func enterRaw() throws {
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { throw UserFailure(message: "cannot read the terminal's settings") }
-        var raw = saved
-        raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
-        raw.c_oflag &= ~tcflag_t(OPOST)
-        raw.c_cflag |= tcflag_t(CS8)
-        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
+        var raw = TerminalIO.rawSettings(from: saved, translateNewlines: false, minimumBytes: 1)
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw UserFailure(message: "cannot put the terminal in raw mode") }
         isRaw = true
         atexit { TerminalMode.restore() }
@@ -51,15 +40,7 @@ enum TerminalMode {
         _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
     }
 
-    static func write(_ text: String) {
-        var data = Array(text.utf8)
-        var offset = 0
-        while offset < data.count {
-            let written = data.withUnsafeMutableBufferPointer { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { if errno == EINTR { continue }; return }
-            offset += written
-        }
-    }
+    static func write(_ text: String) { TerminalIO.write(text) }
 
     /// Sends SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGWINCH to the self-pipe.
     static func installSignalHandlers() {
@@ -90,13 +71,9 @@ enum TerminalMode {
         return signals
     }
 
-    /// Columns and rows: `COLUMNS`/`LINES` first (fixed widths for tests), then the terminal, then 80×24.
+    /// Columns and rows (`COLUMNS`/`LINES` first), at least 20×5 so a screen can be drawn.
     static func size() -> (columns: Int, rows: Int) {
-        let environment = ProcessInfo.processInfo.environment
-        var window = winsize()
-        let asked = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0
-        let columns = environment["COLUMNS"].flatMap(Int.init) ?? (asked && window.ws_col > 0 ? Int(window.ws_col) : 80)
-        let rows = environment["LINES"].flatMap(Int.init) ?? (asked && window.ws_row > 0 ? Int(window.ws_row) : 24)
-        return (max(columns, 20), max(rows, 5))
+        let size = TerminalIO.size()
+        return (max(size.columns, 20), max(size.rows, 5))
     }
 }

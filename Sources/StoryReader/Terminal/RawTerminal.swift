@@ -15,8 +15,8 @@ final class RawTerminal {
     private var decoder = KeyDecoder()
     private var pendingKeys: [Key] = []
 
-    /// True when both standard input and standard output are terminals.
-    static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+    /// True when standard input and output are a terminal worth drawing on (`TERM=dumb` is not).
+    static var isInteractive: Bool { TerminalIO.isInteractive() }
 
     /// Enters raw mode. `onSignal` runs (on a background queue) before the process exits on SIGINT,
     /// SIGTERM or SIGHUP, after the terminal was restored: stop the audio there.
@@ -27,15 +27,7 @@ final class RawTerminal {
         var original = termios()
         guard tcgetattr(input, &original) == 0 else { throw TerminalError.notATerminal }
         TerminalRestore.save(original, fd: input, output: output, alternateScreen: alternateScreen)
-        var raw = original
-        raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
-        raw.c_oflag |= tcflag_t(OPOST | ONLCR)
-        raw.c_cflag |= tcflag_t(CS8)
-        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
-        withUnsafeMutableBytes(of: &raw.c_cc) { bytes in
-            bytes[Int(VMIN)] = 0
-            bytes[Int(VTIME)] = 0
-        }
+        var raw = TerminalIO.rawSettings(from: original, translateNewlines: true, minimumBytes: 0)
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { throw TerminalError.notATerminal }
         atexit { TerminalRestore.restore() }
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
@@ -69,16 +61,7 @@ final class RawTerminal {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] { signal(signalNumber, SIG_DFL) }
     }
 
-    func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Foundation.write(output, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { if errno == EINTR { continue } else { return } }
-            offset += written
-        }
-        bytes.removeAll()
-    }
+    func write(_ text: String) { TerminalIO.write(text, to: output) }
 
     /// What came from the keyboard.
     enum Input: Equatable {
@@ -148,17 +131,5 @@ enum TerminalRestore {
         let reset = "\u{1B}[0m\u{1B}[?25h" + (state.alternateScreen ? "\u{1B}[?1049l" : "")
         _ = reset.withCString { Foundation.write(state.output, $0, strlen($0)) }
         tcsetattr(state.input, TCSAFLUSH, &state.original)
-    }
-}
-
-/// Terminal size, honouring `COLUMNS` and `LINES` first (tests fix them).
-enum TerminalSize {
-    static func current(fd: Int32 = STDOUT_FILENO) -> (columns: Int, lines: Int) {
-        let environment = ProcessInfo.processInfo.environment
-        var size = winsize()
-        let measured = ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
-        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? (measured ? Int(size.ws_col) : 80)
-        let lines = environment["LINES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? (measured ? Int(size.ws_row) : 24)
-        return (columns, lines)
     }
 }
