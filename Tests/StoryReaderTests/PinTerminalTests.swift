@@ -6,72 +6,7 @@ import StoryKitTestSupport
 /// The PIN and the profile form on a real terminal, under tmux: the PIN is not echoed, and the form
 /// asks field by field with label, hint and constraint.
 @Suite(.serialized) struct PinTerminalTests {
-    static let hasTmux = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
-
-    struct Session {
-        let name = "storyreader-test-\(UUID().uuidString.prefix(8))"
-        /// A tmux server of its own (`-L`), so other tmux users on the machine are never touched.
-        var socket: String { name }
-
-        func start(_ command: String) throws {
-            try tmux(["new-session", "-d", "-s", name, "-x", "160", "-y", "40", command], capture: false)
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline, !(try tmux(["list-sessions", "-F", "#{session_name}"]).contains(name)) {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
-
-        func type(_ text: String) throws {
-            try tmux(["send-keys", "-t", name, "-l", text])
-            try tmux(["send-keys", "-t", name, "Enter"])
-        }
-
-        func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
-
-        /// Waits until the screen contains `text` (or 10 s pass) and returns the screen.
-        @discardableResult
-        func wait(for text: String) throws -> String {
-            let deadline = Date().addingTimeInterval(10)
-            var last = ""
-            while Date() < deadline {
-                last = try screen()
-                if last.contains(text) { return last }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            Issue.record("timed out waiting for \(text.debugDescription); screen:\n\(last)")
-            return last
-        }
-
-        /// Ends the pane's processes (they may ignore SIGHUP, inherited from the test runner, and
-        /// then kill-server alone would leave the server waiting for them) and the server.
-        func stop() {
-            let panes = (try? tmux(["list-panes", "-a", "-F", "#{pane_pid}"])) ?? ""
-            for pid in panes.split(separator: "\n").compactMap({ Int32($0) }) where pid > 1 { kill(pid, SIGKILL) }
-            _ = try? tmux(["kill-server"])
-        }
-
-        @discardableResult
-        private func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-            process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
-            process.standardInput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard capture else {
-                // Not waited for: the server this forks inherits Foundation's exit-watching
-                // descriptor, so waitUntilExit would wait for the server too. `start` polls instead.
-                process.standardOutput = FileHandle.nullDevice
-                try process.run()
-                return ""
-            }
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
-    }
+    static let hasTmux = TmuxSession.isAvailable
 
     func command(_ arguments: String, folder: TemporaryFolder) -> String {
         "\(TestPaths.binary.path) \(arguments) --data-dir \(folder.path); echo EXIT=$?; sleep 10"
@@ -80,14 +15,14 @@ import StoryKitTestSupport
     @Test(.enabled(if: hasTmux)) func aPINTypedOnATerminalIsNotShown() throws {
         let folder = try TemporaryFolder("pin-tty")
         defer { folder.remove() }
-        let session = Session()
-        defer { session.stop() }
-        try session.start(command("pin set", folder: folder))
-        try session.wait(for: "New PIN (4 to 8 digits):")
+        let session = TmuxSession(columns: 160, rows: 40)
+        defer { session.kill() }
+        try session.start(script: command("pin set", folder: folder))
+        try session.waitFor("New PIN (4 to 8 digits):")
         try session.type("97531")
-        try session.wait(for: "Type the new PIN again:")
+        try session.waitFor("Type the new PIN again:")
         try session.type("97531")
-        let screen = try session.wait(for: "EXIT=")
+        let screen = try session.waitFor("EXIT=")
         #expect(screen.contains("The parental PIN is set"))
         #expect(screen.contains("EXIT=0"))
         #expect(!screen.contains("97531"))
@@ -97,26 +32,26 @@ import StoryKitTestSupport
     @Test(.enabled(if: hasTmux)) func theFormOnATerminalAsksFieldByFieldAndExplainsMistakes() throws {
         let folder = try TemporaryFolder("form-tty")
         defer { folder.remove() }
-        let session = Session()
-        defer { session.stop() }
-        try session.start(command("profile add", folder: folder))
-        try session.wait(for: "Name, the name shown and spoken to your child (1 to 40 characters, not used by another profile):")
+        let session = TmuxSession(columns: 160, rows: 40)
+        defer { session.kill() }
+        try session.start(script: command("profile add", folder: folder))
+        try session.waitFor("Name, the name shown and spoken to your child (1 to 40 characters, not used by another profile):")
         try session.type("reader")
-        try session.wait(for: "Name: a profile named \"Reader\" already exists")
+        try session.waitFor("Name: a profile named \"Reader\" already exists")
         try session.type("Ada")
-        try session.wait(for: "Age, your child's age in years")
+        try session.waitFor("Age, your child's age in years")
         try session.type("6.5")
-        try session.wait(for: "Age: \"6.5\" is not a whole number: type a whole number of years from 2 to 12")
+        try session.waitFor("Age: \"6.5\" is not a whole number: type a whole number of years from 2 to 12")
         try session.type("8")
-        try session.wait(for: "Interests,")
+        try session.waitFor("Interests,")
         try session.type("space, robots")
         for label in ["Voice,", "Rate,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,"] {
-            try session.wait(for: label)
+            try session.waitFor(label)
             try session.type("")
         }
-        try session.wait(for: "Save or Cancel?")
+        try session.waitFor("Save or Cancel?")
         try session.type("save")
-        let screen = try session.wait(for: "EXIT=")
+        let screen = try session.waitFor("EXIT=")
         #expect(screen.contains("Added Ada, age 8."))
         let ada = try StoryStore(dataDirectory: folder.url, pinCost: .testing).requireProfile(named: "ada")
         #expect(ada.age == 8)
@@ -127,22 +62,22 @@ import StoryKitTestSupport
     @Test(.enabled(if: hasTmux)) func cancellingTheFormWithChangesAsksFirst() throws {
         let folder = try TemporaryFolder("form-tty")
         defer { folder.remove() }
-        let session = Session()
-        defer { session.stop() }
-        try session.start(command("profile edit Reader", folder: folder))
-        try session.wait(for: "Name,")
+        let session = TmuxSession(columns: 160, rows: 40)
+        defer { session.kill() }
+        try session.start(script: command("profile edit Reader", folder: folder))
+        try session.waitFor("Name,")
         try session.type("")
-        try session.wait(for: "Age,")
+        try session.waitFor("Age,")
         try session.type("9")
         for label in ["Interests,", "Voice,", "Rate,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,"] {
-            try session.wait(for: label)
+            try session.waitFor(label)
             try session.type("")
         }
-        try session.wait(for: "Save or Cancel?")
+        try session.waitFor("Save or Cancel?")
         try session.type("cancel")
-        try session.wait(for: "Discard the changes to this profile?")
+        try session.waitFor("Discard the changes to this profile?")
         try session.type("yes")
-        let screen = try session.wait(for: "EXIT=")
+        let screen = try session.waitFor("EXIT=")
         #expect(screen.contains("Cancelled: Reader was not changed."))
         #expect(try StoryStore(dataDirectory: folder.url, pinCost: .testing).requireProfile(named: "Reader").age == 6)
     }

@@ -3,10 +3,13 @@ import Testing
 import StoryKit
 import StoryKitTestSupport
 
-/// A tmux server of its own (a unique socket), one 80×24 window running a shell script.
+/// A tmux server of its own (a unique socket), one window (80×24 unless asked) running a shell
+/// script. Shared by every suite that drives the real terminal.
 struct TmuxSession {
     let socket = "storyreader-test-\(getpid())-\(UUID().uuidString.prefix(6))"
     let name = "repl"
+    var columns = 80
+    var rows = 24
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
 
@@ -35,7 +38,7 @@ struct TmuxSession {
     }
 
     func start(script: String) throws {
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-s", name, "sh", "-c", script], capture: false)
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", name, "sh", "-c", script], capture: false)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !(try tmux(["list-sessions", "-F", "#{session_name}"]).contains(name)) {
             Thread.sleep(forTimeInterval: 0.05)
@@ -43,6 +46,12 @@ struct TmuxSession {
     }
 
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+
+    /// Types `text` literally, then Enter (an answer at a prompt).
+    func type(_ text: String) throws {
+        try send("-l", text)
+        try send("Enter")
+    }
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
 
