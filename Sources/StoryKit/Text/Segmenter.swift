@@ -174,6 +174,11 @@ public enum Segmenter {
 
     static func isWordCharacter(_ character: Character) -> Bool {
         guard let first = character.unicodeScalars.first else { return false }
+        // Most story text is ASCII: answer it without a Unicode property lookup.
+        if first.isASCII {
+            let value = first.value
+            return (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A)
+        }
         switch first.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
              .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark:
@@ -195,7 +200,7 @@ public enum Segmenter {
     }
 
     static func isEmoji(_ character: Character) -> Bool {
-        guard let first = character.unicodeScalars.first else { return false }
+        guard let first = character.unicodeScalars.first, !first.isASCII else { return false }
         let properties = first.properties
         if properties.isEmojiPresentation { return true }
         // Text-style emoji made pictures by VS16 (❤️); keycaps (1️⃣) start with a digit and stay words.
