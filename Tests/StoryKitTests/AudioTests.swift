@@ -7,9 +7,13 @@ import StoryKitTestSupport
 @Suite struct AudioTests {
     static let text = "The little red hen found a grain of wheat. She asked who would help her plant it, and nobody did."
 
-    /// Same text and settings as `espeak-ng -w`, with the command's own flags: the sample count
-    /// matches within 1 % and the loudness is similar.
-    @Test func engineOutputMatchesTheEspeakCommand() throws {
+    /// The WAV export (`storyreader read --wav`) against `espeak-ng -w` on the same text and
+    /// settings: the sample count matches within 1 % and the loudness is similar.
+    ///
+    /// Run in a fresh process: eSpeak's output matches its command only for a process's first
+    /// synthesis (shared/design/SPEECH.md); in this test process the shared engine has already
+    /// spoken for other tests, and how far it drifts (here 0.6–1.0 %) depends on their order.
+    @Test func wavExportMatchesTheEspeakCommand() throws {
         guard let espeak = espeakCommand() else {
             print("skipped: the espeak-ng command is not installed (scripts/setup.sh --test)")
             return
@@ -20,21 +24,15 @@ import StoryKitTestSupport
         #expect(try runTool(espeak, ["-w", reference, "-s", "140", "-p", "55", "-a", "80", "-v", "en", Self.text]) == 0)
         let expected = try wavSamples(reference)
 
-        var settings = SpeechSettings.storyDefaults
-        settings.voice = "en"
+        try folder.write("stories/hen.txt", "Title: The Little Red Hen\nLanguage: en\n\n\(Self.text)\n")
         let ours = folder.url.appendingPathComponent("ours.wav").path
-        let sink = try WAVFileSink(path: ours)
-        _ = try EspeakEngine.shared.synthesize(
-            SpeechUtterance(text: Self.text, settings: settings, encoding: .commandLineCompatible, endPause: true), stop: nil
-        ) { chunk in
-            _ = try? sink.write(chunk.samples)
-            return .proceed
-        }
-        try sink.close()
+        let export = try StoryReaderProcess.run(["read", "hen", "--stories", folder.path + "/stories", "--wav", ours,
+                                                 "--rate", "140", "--pitch", "55", "--volume", "80", "--voice", "en"])
+        #expect(export.status == 0, "\(export.standardError)")
         let actual = try wavSamples(ours)
         #expect(!expected.isEmpty)
         let countRatio = Double(actual.count) / Double(expected.count)
-        print("engine WAV: \(actual.count) samples, espeak-ng -w \(expected.count), identical: \(actual == expected)")
+        print("read --wav: \(actual.count) samples, espeak-ng -w \(expected.count)")
         #expect(abs(countRatio - 1) <= 0.01, "samples: ours \(actual.count), espeak-ng \(expected.count)")
         let rmsRatio = rms(actual) / rms(expected)
         #expect(abs(rmsRatio - 1) <= 0.05, "RMS ratio \(rmsRatio)")
