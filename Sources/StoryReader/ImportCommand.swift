@@ -100,6 +100,6 @@ struct ImportCommand: ParsableCommand {
     }
 
     private func report(_ line: String) {
-        FileHandle.standardError.write(Data("storyreader: \(line)\n".utf8))
+        FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(line))\n".utf8))
     }
 }

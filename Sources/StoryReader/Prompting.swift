@@ -1,4 +1,5 @@
 import Foundation
+import StoryKit
 
 #if canImport(Glibc)
 import Glibc
@@ -44,7 +45,7 @@ struct Prompter {
     }
 
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        FileHandle.standardError.write(Data(Sanitizer.visibleLines(text).utf8))
     }
 }
 

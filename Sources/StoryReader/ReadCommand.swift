@@ -167,7 +167,13 @@ struct ReadCommand: ParsableCommand {
             player.start(sentence: first)
             let state = player.wait()
             stopper.cancel()
-            try? sink.close()
+            if state == .finished {
+                try sink.close()
+            } else {
+                // A stopped or failed export leaves no file that looks whole.
+                (sink as? WAVFileSink)?.discard()
+                try? sink.close()
+            }
             if case .failed(let message) = state { throw UserFailure(message: message) }
             if state == .stopped { throw ExitCode(130) }
         }
@@ -261,7 +267,7 @@ struct ReadCommand: ParsableCommand {
     }
 
     private func warn(_ message: String) {
-        FileHandle.standardError.write(Data("storyreader: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(message))\n".utf8))
     }
 }
 

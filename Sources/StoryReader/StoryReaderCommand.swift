@@ -40,7 +40,7 @@ struct StoryReaderCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let failure as UserFailure {
-            FileHandle.standardError.write(Data("storyreader: \(failure.message)\n".utf8))
+            FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(failure.message))\n".utf8))
             Foundation.exit(failure.code)
         } catch {
             let code = exitCode(for: error)
@@ -53,7 +53,7 @@ struct StoryReaderCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
-            let message = fullMessage(for: error)
+            let message = Sanitizer.visibleLines(fullMessage(for: error))
             if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
             Foundation.exit(code.rawValue == 0 ? 0 : 1)
         }

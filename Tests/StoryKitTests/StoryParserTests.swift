@@ -337,6 +337,8 @@ func problem(_ body: () throws -> ParsedStory) -> StoryProblem? {
         ("", "write two ages like 4-7"),
         ("4-7-9", "write two ages like 4-7"),
         ("99999999999999999999999", "ages go from 0 to 18"),
+        ("-1", "is below zero"),
+        ("6-", "write two ages like 4-7"),
     ])
     func badAges(_ ages: String, _ advice: String) throws {
         let error = try #require(problem { try parse("---\ntitle: T\nages: \(ages)\n---\n\nText.\n", path: "shelf/a.md") })

@@ -23,7 +23,7 @@ public enum Interests {
         for word in words {
             let lowered = word.lowercased()
             if UnsafeCharacters.containsUnsafe(lowered) || !lowered.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) {
-                let shown = Sanitizer.sanitizeLine(lowered)
+                let shown = Sanitizer.quote(lowered)
                 throw ProfileProblem(
                     field: .interests,
                     message: "\"\(shown.prefix(30))\" is not a word: use letters, digits and hyphens, separated by commas, such as animals, space, trains")

@@ -11,7 +11,7 @@ extension Session {
         }
         guard let setting = SettingName(loose: name) else {
             let names = SettingName.allCases.map(\.rawValue).joined(separator: ", ")
-            return [speak("I don't know the setting \(Sanitizer.sanitizeLine(name)). Settings: \(names).", .important)]
+            return [speak("I don't know the setting \(Sanitizer.quote(name)). Settings: \(names).", .important)]
         }
         if state.options.isLocked, ![.textSize, .motion, .theme, .rate].contains(setting) {
             return [speak("That is not available here.", .message)]
@@ -20,7 +20,7 @@ extension Session {
         var note = ""
         let word = value.trimmingCharacters(in: .whitespaces).lowercased()
         func invalid(_ choices: String) -> [Effect] {
-            [speak("\(setting.spokenName) cannot be \(Sanitizer.sanitizeLine(value)). Choose \(choices).", .important)]
+            [speak("\(setting.spokenName) cannot be \(Sanitizer.quote(value)). Choose \(choices).", .important)]
         }
         switch setting {
         case .rate, .pitch, .volume:

@@ -264,7 +264,7 @@ public struct Session: Sendable {
             if name.isEmpty { return push(.profiles) }
             guard let found = findProfile(name) else {
                 let names = state.snapshot.profiles.map(\.name)
-                return [speak("There is no profile called \(Sanitizer.sanitizeLine(name)). " +
+                return [speak("There is no profile called \(Sanitizer.quote(name)). " +
                               (names.isEmpty ? "Make one from the profiles screen." : "Profiles: \(names.joined(separator: ", ")).") , .important)]
             }
             return choose(profile: found.name)
@@ -453,11 +453,11 @@ extension StoryLookupError {
     var spoken: String {
         switch self {
         case .notFound(let name, let suggestions):
-            let base = "No story is called \(Sanitizer.sanitizeLine(name))"
+            let base = "No story is called \(Sanitizer.quote(name))"
             return suggestions.isEmpty ? base + ". Type help, or go home to see the library."
                 : base + ". Did you mean " + suggestions.map(\.title).joined(separator: " or ") + "?"
         case .ambiguous(let name, let matches):
-            return "\(Sanitizer.sanitizeLine(name)) matches \(matches.count) stories: " + matches.prefix(4).map(\.title).joined(separator: ", ") + ". Type more of the name."
+            return "\(Sanitizer.quote(name)) matches \(matches.count) stories: " + matches.prefix(4).map(\.title).joined(separator: ", ") + ". Type more of the name."
         }
     }
 }

@@ -52,16 +52,26 @@ enum FolderWalker {
             return
         }
         var names: [String] = []
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            let bytes = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)))) }
             }
-            if name.hasPrefix(".") { continue }  // hidden files, `.` and `..`
+            if bytes.first == UInt8(ascii: ".") { continue }  // hidden files, `.` and `..`
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                // Linux names are bytes; every path in this program is text, so a name that is not
+                // UTF-8 could only be opened under a repaired name that does not exist. Say so.
+                let shown = visibleName(bytes)
+                if StoryParser.storyExtensions.contains((shown as NSString).pathExtension.lowercased()) {
+                    problems.append(StoryProblem(.error, .unreadable, path: base + shown,
+                        "its file name is not valid UTF-8 (the bytes shown as \\xNN): rename the file, for example with `mv` and a shell glob, to a name in UTF-8"))
+                }
+                continue
+            }
             names.append(name)
         }
         closedir(directory)
         names.sort()
-        let base = folder.hasSuffix("/") ? folder : folder + "/"
         for name in names {
             let path = base + name
             var child = stat()
@@ -93,6 +103,26 @@ enum FolderWalker {
         }
     }
 
+
+    /// A file name's bytes as text, each byte that is not part of valid UTF-8 shown as `\xNN`.
+    static func visibleName(_ bytes: [UInt8]) -> String {
+        var shown = ""
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                shown.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                offset += encoded.count
+            case .error(let length):
+                for byte in bytes[offset..<offset + length] { shown += "\\x" + String(byte, radix: 16, uppercase: true) }
+                offset += length
+            case .emptyInput:
+                return shown
+            }
+        }
+    }
 
     static func modifiedNanoseconds(_ info: stat) -> Int {
         Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec)

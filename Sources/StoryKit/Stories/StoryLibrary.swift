@@ -133,7 +133,7 @@ public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notFound(let name, let suggestions):
-            var text = "no story is called '\(Sanitizer.sanitizeLine(name))'"
+            var text = "no story is called '\(Sanitizer.quote(name))'"
             if suggestions.isEmpty {
                 text += ": see the stories with 'storyreader list'"
             } else {
@@ -143,7 +143,7 @@ public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
         case .ambiguous(let name, let matches):
             let shown = matches.prefix(5).map { "\($0.title) (\($0.id))" }.joined(separator: ", ")
             let more = matches.count > 5 ? " and \(matches.count - 5) more" : ""
-            return "'\(Sanitizer.sanitizeLine(name))' matches \(matches.count) stories: \(shown)\(more). Type more of the name or use the id"
+            return "'\(Sanitizer.quote(name))' matches \(matches.count) stories: \(shown)\(more). Type more of the name or use the id"
         }
     }
 }

@@ -335,7 +335,12 @@ public enum StoryParser {
         }
         if !current.isEmpty { numbers.append(Int(current) ?? Int.max) }
         let separatorWords = separators.lowercased().replacingOccurrences(of: " ", with: "")
-        let separatorOK = separatorWords.isEmpty || ["-", "–", "—", "to", "a", "à", "bis"].contains(separatorWords)
+        if let first = trimmed.first, ["-", "−", "–", "—"].contains(first), !numbers.isEmpty {
+            // "-1" is a minus sign, not a range with its first age missing.
+            return .failure(StoryProblemReason("ages '\(shorten(trimmed))' is below zero: ages go from \(agesAllowed.lowerBound) to \(agesAllowed.upperBound), like 4-7"))
+        }
+        // A separator needs an age on each side: "6-" is as wrong as "-6".
+        let separatorOK = separatorWords.isEmpty ? true : numbers.count == 2 && ["-", "–", "—", "to", "a", "à", "bis"].contains(separatorWords)
         guard separatorOK, (numbers.count == 1 || numbers.count == 2), !(plus && numbers.count != 1) else {
             return .failure(StoryProblemReason("ages '\(shorten(trimmed))' is not an age range: \(example)"))
         }

@@ -34,10 +34,11 @@ public struct StoryProblem: Error, Sendable, Hashable, CustomStringConvertible {
     public var isError: Bool { severity == .error }
 
     public var description: String {
-        var text = path
+        // The path comes from outside (a file name can hold escape sequences): shown visibly.
+        var text = Sanitizer.visible(path)
         if let line { text += ", line \(line)" }
         text += ": "
         if severity == .warning { text += "warning: " }
-        return text + message
+        return text + Sanitizer.visibleLines(message)
     }
 }

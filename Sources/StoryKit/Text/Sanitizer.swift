@@ -169,6 +169,47 @@ public enum Sanitizer {
         return String(line)
     }
 
+    /// A short, safe quote of what someone typed, for a message that repeats it ("Pitch cannot be
+    /// …"): sanitized like ``sanitizeLine(_:)`` and cut to `limit` characters with "…", so that
+    /// 10,000 typed characters never come back as a 10,000-character caption or utterance.
+    public static func quote(_ text: String, limit: Int = 40) -> String {
+        let line = sanitizeLine(text)
+        guard line.count > limit else { return line }
+        return String(line.prefix(max(1, limit - 1))) + "…"
+    }
+
+    /// Makes outside text that a person must still be able to find — a path, a file name — safe to
+    /// print, by showing each control visibly instead of dropping it: ESC as `\e`, other C0, DEL
+    /// and C1 controls as `\xNN`, line breaks as `\n`/`\r`, bidi controls and tag characters as
+    /// `\u{…}`. Unlike ``sanitize(_:)`` nothing is removed, so `d/w\e]0;pwned\x07x.md` still names
+    /// the file, and no byte of a sequence reaches the terminal.
+    public static func visible(_ text: String) -> String {
+        visibleLines(text, keepLineBreaks: false)
+    }
+
+    /// ``visible(_:)`` for a message of several lines: LF stays a line break, every other control is
+    /// shown visibly. The last guard on what is printed to standard output and standard error.
+    public static func visibleLines(_ text: String, keepLineBreaks: Bool = true) -> String {
+        guard text.unicodeScalars.contains(where: { !passesThrough($0.value) || (!keepLineBreaks && $0.value == 0x0A) }) else { return text }
+        var output = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if passesThrough(value) && (keepLineBreaks || value != 0x0A) {
+                output.unicodeScalars.append(scalar)
+                continue
+            }
+            switch value {
+            case 0x1B: output += "\\e"
+            case 0x0A: output += "\\n"
+            case 0x0D: output += "\\r"
+            case 0x09: output += "\\t"
+            case ..<0x100: output += "\\x" + String(value, radix: 16, uppercase: true).leftPadded(to: 2)
+            default: output += "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return output
+    }
+
     /// Where the scanner is: in text, or inside a sequence whose scalars are all dropped.
     private enum State {
         /// Ordinary text.
@@ -196,5 +237,11 @@ public enum Sanitizer {
         if value >= 0x2066 && value <= 0x2069 { return false }
         if value >= 0xE0000 && value <= 0xE007F { return false }
         return true
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -16,7 +16,7 @@ enum TerminalMode {
     nonisolated(unsafe) static var isRaw = false
     nonisolated(unsafe) static var signalPipe: (read: Int32, write: Int32) = (-1, -1)
     /// What to write when leaving (show the cursor, leave the alternate screen).
-    static let leaveSequence = Array("\u{1B}[?25h\u{1B}[?1049l".utf8)
+    static let leaveSequence = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
     static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l"
 
     /// Whether standard input and output are a terminal worth drawing on (`TERM=dumb` is not).
