@@ -26,7 +26,9 @@ struct ReadCommand: ParsableCommand {
               {"type":"end","ms":N}
             "start" and "end" are offsets in Unicode scalars into the story's plain text (the text \
             'storyreader show STORY --text' prints); "ms" is the time from the start of the \
-            story's audio.
+            story's audio. The times come from eSpeak NG, so the speech is synthesised (not \
+            played) even with --no-audio: about 1,000 short sentences a second here; for the \
+            words without times, 'storyreader show STORY --text' is instant.
 
             Audio goes to the ALSA device 'default' (or --device, or $STORYREADER_AUDIO_DEVICE). \
             When it cannot be opened, the story is read without sound at speaking pace, with one notice.

@@ -86,4 +86,23 @@ import Testing
         for line in lines { #expect(line.count < 200, "a caption of \(line.count) characters: \(line.prefix(120))…") }
         #expect(result.standardOutput.contains("xxxxxxxx…"), "the typed value is quoted, cut: \(result.standardOutput.prefix(400))")
     }
+
+    @Test func aStoryOfEmojiOnlyIsReadAloudByTheirNames() throws {
+        let folder = try TemporaryFolder("emoji-only")
+        defer { folder.remove() }
+        try folder.write("emoji.md", "---\ntitle: Emoji\n---\n\n🐰 🐶 ⭐ 🌙\n")
+        // Listed and shown as today…
+        let list = try StoryReaderProcess.run(["list", "--stories", folder.path])
+        #expect(list.standardOutput.hasPrefix("emoji\tEmoji"), "\(list.standardOutput)")
+        // …and read: each emoji is a word with its own event, said by name (time passes between them).
+        let read = try StoryReaderProcess.run(["read", "emoji", "--stories", folder.path, "--no-audio", "--events", "json"])
+        #expect(read.status == 0, "\(read.standardError)")
+        let words = read.standardOutput.split(separator: "\n").filter { $0.contains("\"type\":\"word\"") }
+        #expect(words.count == 4, "\(read.standardOutput)")
+        let times = words.compactMap { line -> Int? in
+            guard let range = line.range(of: "\"ms\":") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(times.count == 4 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "each emoji takes time to say: \(times)")
+    }
 }

@@ -83,14 +83,23 @@ public struct Narration: Sendable, Hashable {
                 }
             }
         }
+        // A word is something eSpeak NG says: letters, digits, or an emoji (said by its name, "rabbit
+        // face"), as docs/story-format.md promises ("an emoji is a word").
         let speakable = items.contains { item in
-            item.words.contains { $0.text.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil } }
+            item.words.contains { $0.text.unicodeScalars.contains(where: Self.isSpoken) }
         }
         guard speakable else { throw .nothingToSpeak(title: story.title) }
         self.items = items
         self.text = story.text
         self.language = story.language
         self.scalars = Array(story.text.unicodeScalars)
+    }
+
+    /// Whether eSpeak NG says something for this scalar: a letter, a digit, or an emoji (by name;
+    /// the emoji property alone would also take `#`, `*` and digits, which are keycap bases).
+    static func isSpoken(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        return properties.isAlphabetic || properties.numericType != nil || (properties.isEmoji && scalar.value > 0xFF)
     }
 
     /// Number of words in the plan.
