@@ -110,12 +110,20 @@ struct PreviewCommand: ParsableCommand {
             try play(effect, rendered: rendered, built: built, options: options, motion: motion, columns: columns, rows: rows, isTTY: isTTY)
             return
         }
-        var output = rendered.lines.joined(separator: "\n") + "\n"
+        // The lines leave the theme's background set (so erasing paints it): reset before the footer.
+        var output = rendered.lines.joined(separator: "\n") + (style.attributes ? "\u{1B}[0m\n" : "\n")
         let pageLines = rendered.lines.map(TerminalText.stripEscapes)
         let reveal = motion.frames(for: .pageReveal(lines: pageLines), width: columns).count
         let motionText = motion.isReducedMotion ? "reduced motion: on, no animation" : "reduced motion: off, a new page is revealed in \(reveal) frames"
-        output += "— \(rendered.sizeDescription) · theme \(options.theme.rawValue) · \(columns)×\(rows) · \(motionText) · terminal: \(capabilities.reason)\n"
+        output += Self.footer([rendered.sizeDescription, "theme \(options.theme.rawValue)", "\(columns)×\(rows)", motionText,
+                               "terminal: \(capabilities.reason)"], width: columns)
         FileHandle.standardOutput.write(Data(output.utf8))
+    }
+
+    /// What is really shown, wrapped to the terminal's width (never wider): "— accessibility3,
+    /// shown at 2× (double-size lines) · theme dark · 80×24 · … · terminal: xterm (XTERM_VERSION)".
+    static func footer(_ parts: [String], width: Int) -> String {
+        TextWrap.wrap("— " + parts.joined(separator: " · "), width: width).map { $0.text + "\n" }.joined()
     }
 }
 
@@ -154,12 +162,12 @@ extension PreviewCommand {
             if interactive {
                 text = "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n")
             } else {
-                text = lines.joined(separator: "\n") + "\n— frame \(written)\n"
+                text = lines.joined(separator: "\n") + (options.style.attributes ? "\u{1B}[0m" : "") + "\n— frame \(written)\n"
             }
             FileHandle.standardOutput.write(Data(text.utf8))
         }, sleep: { milliseconds in
             if interactive { usleep(useconds_t(milliseconds) * 1000) }
         })
-        if interactive { FileHandle.standardOutput.write(Data("\r\n".utf8)) }
+        if interactive { FileHandle.standardOutput.write(Data("\u{1B}[0m\r\n".utf8)) }
     }
 }

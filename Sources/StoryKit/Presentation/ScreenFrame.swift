@@ -2,7 +2,7 @@
 /// command line (or a key reminder) at the bottom.
 ///
 /// The drop-in for the REPL's plain renderer: `ScreenFrame(…).lines(options:)` gives exactly `rows`
-/// lines at most, none wider than `columns`. Captions wrap (never cut): the newest is shown whole
+/// lines (blank theme rows fill a short screen), none wider than `columns`. Captions wrap (never cut): the newest is shown whole
 /// when it fits the caption area, older ones fill what is left.
 public struct ScreenFrame: Sendable, Hashable {
     public var screen: Screen
@@ -48,7 +48,11 @@ public struct ScreenFrame: Sendable, Hashable {
         footer += TextWrap.wrap(bottom, width: width).suffix(2).map { ($0.text, commandLine == nil ? ThemeRole.secondary : ThemeRole.focus) }
         let screenLines = ScreenRenderer.render(screen, focus: focusedID, options: options, width: width, height: max(4, height - footer.count)).lines
         let builder = Builder(options: options, width: width, focus: nil)
-        return Array((screenLines + footer.map { builder.encodeLine($0.text, role: $0.role) }).prefix(height))
+        let footerLines = footer.map { builder.encodeLine($0.text, role: $0.role) }
+        // Short screens are padded with the theme's blank rows, so the key help stays at the
+        // bottom and no row is left in the terminal's own colours.
+        let padding = Array(repeating: builder.encodeLine("", role: .text), count: max(0, height - screenLines.count - footerLines.count))
+        return Array((screenLines + padding + footerLines).prefix(height))
     }
 }
 

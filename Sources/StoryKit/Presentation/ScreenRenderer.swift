@@ -26,6 +26,9 @@ public struct RenderedScreen: Sendable, Hashable {
     public var focusLine: Int?
     /// How text was drawn large.
     public var method: LargeTextMethod
+    /// The text of each large line on screen (a double-size line, a band of block letters), top
+    /// to bottom: what a child sees big, checked by tests without reading block-letter art.
+    public var largeLines: [String] = []
 }
 
 /// Draws a `Screen` (an element tree) as terminal lines: text size, theme, focus and the word
@@ -80,6 +83,8 @@ struct Row: Hashable {
     /// The rest of a unit begun on an earlier row (the lower half of a double-size line, the
     /// rows of a block letter, a row of `^` marks): never shown without its first row.
     var continuesUnit = false
+    /// The text a large unit draws (on its first row): what the big view shows, in words.
+    var largeText: String?
 
     static let blank = Row(spans: [])
 
@@ -102,8 +107,6 @@ struct Builder {
     let method: LargeTextMethod
     let theme: Theme
     var rows: [Row] = []
-    /// Rows the large band of the sentence being heard may take.
-    var bandRows = 12
 
     init(options: RenderOptions, width: Int, focus: String?) {
         self.options = options
@@ -125,7 +128,6 @@ struct Builder {
             header.append(Row(spans: [Span(text: line.text, role: .heading, bold: true)]))
         }
         rows = []
-        bandRows = max(4, (height - 4) * 3 / 5)
         for element in screen.elements { add(element) }
         while rows.last == .blank { rows.removeLast() }
         if options.style.attributes == false { rows = withCarets(rows) }
@@ -150,9 +152,15 @@ struct Builder {
         if let first = highlightRows.first, let last = highlightRows.last {
             anchor = first...last
             if last - first + 1 > bodyHeight {
-                // The large band and the normal line do not both fit: keep the normal-size line.
+                // The large line with the word being heard and its normal-size line do not both
+                // fit: the large one stays (that is what the preset is for), else the plain line.
+                let large = highlightRows.filter { rows[$0].kind != .normal && rows[$0].kind != .caret }
                 let plain = highlightRows.filter { rows[$0].kind == .normal || rows[$0].kind == .caret }
-                if let line = plain.last { anchor = max(plain.first ?? line, line - bodyHeight + 1)...line }
+                if let start = large.first, let end = large.last, end - start + 1 <= bodyHeight {
+                    anchor = start...end
+                } else if let line = plain.last {
+                    anchor = max(plain.first ?? line, line - bodyHeight + 1)...line
+                }
             }
         } else if let start = rows.firstIndex(where: { $0.isFocusStart }) {
             var end = start
@@ -178,7 +186,8 @@ struct Builder {
         let highlightLine = all.firstIndex { $0.isHighlight && $0.kind == .normal }
         let focusLine = all.firstIndex { $0.isFocusStart }
         return RenderedScreen(lines: Array(lines.prefix(height)), sizeDescription: layout.description(scaling: options.style.attributes ? options.scaling : .none),
-                              highlightLine: highlightLine, focusLine: focusLine, method: method)
+                              highlightLine: highlightLine, focusLine: focusLine, method: method,
+                              largeLines: all.prefix(height).compactMap(\.largeText))
     }
 
     private func focusedElement(in elements: [AccessibilityElement]) -> AccessibilityElement? {
@@ -363,7 +372,7 @@ struct Builder {
             let sentences = Segmenter.sentences(in: text, startingAt: 0)
             if let sentence = sentences.first(where: { $0.range.contains(highlight.start) }) ?? sentences.first {
                 let sentenceText = text.scalars(in: sentence.range)
-                addLarge(sentenceText, role: .text, highlight: highlight.shifted(by: -sentence.range.start), id: id, window: true)
+                addLarge(sentenceText, role: .text, highlight: highlight.shifted(by: -sentence.range.start), id: id)
                 addSpacing(1)
             }
         }
@@ -390,35 +399,25 @@ struct Builder {
     }
 
     /// Large text (headings, the sentence being heard) at scale 2 or 3; nothing at scale 1.
-    /// With `window`, only the large lines around the highlighted word (the plain text follows anyway).
-    private mutating func addLarge(_ text: String, role: ThemeRole, highlight: TextRange?, id: String, window: Bool = false) {
+    /// The whole text is drawn, over as many rows as it takes: the body scrolls to keep the
+    /// large line with the word being heard on screen, so no word is ever left out.
+    private mutating func addLarge(_ text: String, role: ThemeRole, highlight: TextRange?, id: String) {
         guard layout.scale > 1 else { return }
         let scale = layout.scale
         let wrapWidth = columnWidth
-        var lines: [WrappedLine]
-        var rowsPerLine: Int
+        let lines: [WrappedLine]
         switch method {
         case .normal:
             return
         case .decDoubleSize:
             lines = TextWrap.wrap(text, width: wrapWidth, measure: { DisplayWidth.of($0) * 2 })
-            rowsPerLine = 2
         case .kittyTextSizing:
             lines = TextWrap.wrap(text, width: wrapWidth, measure: { DisplayWidth.of($0) * scale })
-            rowsPerLine = scale
         case .blockLetters:
             lines = TextWrap.wrap(text, width: wrapWidth + BlockFont.spacing, measure: { character in
                 let glyph = BlockFont.glyphWidth(character)
                 return glyph == 0 ? 0 : glyph + BlockFont.spacing
             })
-            rowsPerLine = BlockFont.height
-        }
-        if window, let highlight, lines.count > 1 {
-            // The line with the word being heard, and the one before it when room allows.
-            let budget = max(1, bandRows / (rowsPerLine + 1))
-            let at = TextWrap.lines(showing: highlight, in: lines).first ?? 0
-            let start = max(0, min(at - (budget - 1), lines.count - budget))
-            lines = Array(lines[start..<min(lines.count, start + budget)])
         }
         for line in lines {
             let lit: (PlacedGrapheme) -> Bool = { grapheme in
@@ -434,10 +433,10 @@ struct Builder {
                 }
                 spans = merge(spans)
                 if method == .decDoubleSize {
-                    rows.append(Row(spans: spans, kind: .decTop, elementID: id, isHighlight: isHighlight))
+                    rows.append(Row(spans: spans, kind: .decTop, elementID: id, isHighlight: isHighlight, largeText: line.text))
                     rows.append(Row(spans: spans, kind: .decBottom, elementID: id, isHighlight: isHighlight, continuesUnit: true))
                 } else {
-                    rows.append(Row(spans: spans, kind: .kitty(scale), elementID: id, isHighlight: isHighlight))
+                    rows.append(Row(spans: spans, kind: .kitty(scale), elementID: id, isHighlight: isHighlight, largeText: line.text))
                     for _ in 1..<scale { rows.append(Row(spans: [], kind: .spacer, elementID: id, isHighlight: isHighlight, continuesUnit: true)) }
                 }
             case .blockLetters:
@@ -467,7 +466,8 @@ struct Builder {
                     first = false
                 }
                 for row in 0..<BlockFont.height {
-                    rows.append(Row(spans: merge(glyphRows[row]), kind: .block, caretColumns: row == BlockFont.height - 1 ? carets : [], elementID: id, isHighlight: isHighlight, continuesUnit: row > 0))
+                    rows.append(Row(spans: merge(glyphRows[row]), kind: .block, caretColumns: row == BlockFont.height - 1 ? carets : [], elementID: id,
+                                    isHighlight: isHighlight, continuesUnit: row > 0, largeText: row == 0 ? line.text : nil))
                 }
             case .normal:
                 break
@@ -513,15 +513,20 @@ struct Builder {
     private func encode(_ row: Row) -> String {
         let style = options.style
         guard style.attributes else { return row.spans.map(\.text).joined() }
-        if row.kind == .spacer { return "" }
         var line = ""
         switch row.kind {
         case .decTop: line += "\u{1B}#3"
         case .decBottom: line += "\u{1B}#4"
-        default: break
+        default:
+            // A row that was double-size in the last frame stays so until told otherwise.
+            if method == .decDoubleSize { line += "\u{1B}#5" }
         }
         let base = sgr(Span(text: "", role: .text))
         line += base
+        if row.kind == .spacer {
+            // Under kitty's scaled text: the cells it covers, left alone (they are its own).
+            return line
+        }
         var current = base
         for span in row.spans {
             // Only what changes is written.
@@ -534,19 +539,18 @@ struct Builder {
                 line += span.text
             }
         }
-        if style.colors != .none {
-            // Paint the theme's background to the edge.
-            let cells: Int
-            switch row.kind {
-            case .decTop, .decBottom: cells = width / 2
-            case .kitty: cells = width
-            default: cells = width
-            }
-            let used = row.width / (row.kind == .decTop || row.kind == .decBottom ? 2 : 1)
-            let remaining = max(0, cells - used)
-            if case .kitty = row.kind {} else if remaining > 0 { line += (current == base ? "" : base) + String(repeating: " ", count: remaining) }
-        }
-        return line + "\u{1B}[0m"
+        guard style.colors != .none else { return line + "\u{1B}[0m" }
+        // Every cell in the theme's colours, to the right edge: explicit spaces (a double-size
+        // row has half as many cells), then the theme's background left set, so that whatever
+        // erases after the line (EL, ED below the last line, a resize) erases in the theme's
+        // colour rather than the terminal's own (background-colour erase).
+        let doubled = row.kind == .decTop || row.kind == .decBottom
+        let cells = doubled ? width / 2 : width
+        let used = doubled ? row.width / 2 : row.width
+        let remaining = max(0, cells - used)
+        if current != base { line += base }
+        line += String(repeating: " ", count: remaining)
+        return line
     }
 
     private func sgr(_ span: Span) -> String {

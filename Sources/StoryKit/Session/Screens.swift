@@ -283,7 +283,8 @@ public enum Screens {
         ]
         for setting in SettingName.allCases where !state.options.isLocked || SettingName.childSettings.contains(setting) {
             elements.append(AccessibilityElement(
-                id: "setting-" + setting.rawValue, label: setting.spokenName, value: settingValue(setting, profile),
+                id: "setting-" + setting.rawValue, label: setting.spokenName,
+                value: settingValue(setting, profile) + (state.presentationOverride.holds(setting) ? " (for this run)" : ""),
                 hint: "Left and Right arrows change it.", traits: .adjustable))
         }
         if state.profileName != nil, !state.options.isLocked {

@@ -168,7 +168,7 @@ extension Session {
             effects.append(speak("\(faster ? "Faster" : "Slower"): \(profile.speech.rate) words per minute."))
         }
         if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
-        effects += saveSettings(profile)
+        effects += saveSettings(state.storedProfile)
         return effects
     }
 

@@ -73,6 +73,8 @@ extension Session {
     }
 
     mutating func apply(_ profile: ChildProfile, setting: SettingName, note: String = "") -> [Effect] {
+        // A presentation flag from the command line gives way once the child changes it here.
+        state.presentationOverride.release(setting)
         state.profile = profile
         // A text size says what is really shown ("accessibility2, shown at 2× (double-size lines)").
         let value = setting == .textSize
@@ -83,7 +85,8 @@ extension Session {
             effects.append(.preview(profile.speech, text: "This is how stories will sound."))
             if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
         }
-        effects += saveSettings(profile)
+        // What is saved leaves out what the command line still holds for this run.
+        effects += saveSettings(state.storedProfile)
         return effects
     }
 

@@ -7,14 +7,10 @@ import Foundation
 public struct Session: Sendable {
     public internal(set) var state: State
 
-    /// Presentation chosen on the command line for this run: it starts the profile's values
-    /// (without saving them) and live changes still win.
+    /// Presentation chosen on the command line for this run: it holds over whichever profile is
+    /// chosen, is never saved, and a change in Settings ends it for that setting.
     public mutating func overridePresentation(textSize: TextSizePreset?, theme: ThemeName?, motion: MotionPreference?) {
-        var profile = state.profile
-        if let textSize { profile.textSize = textSize }
-        if let theme { profile.theme = theme }
-        if let motion { profile.motion = motion }
-        state.profile = profile
+        state.presentationOverride = PresentationOverride(textSize: textSize, theme: theme, motion: motion)
     }
     public let catalog: StoryCatalog
 

@@ -103,6 +103,8 @@ public struct State: Sendable, Hashable {
     public var hasQuit: Bool
     /// Kiosk mode's clock, limits and log (nil outside the kiosk; see `Session+Kiosk.swift`).
     public var kiosk: KioskState?
+    /// The command line's presentation flags: they hold for the run over any profile chosen.
+    public var presentationOverride = PresentationOverride()
 
     public init(snapshot: SessionSnapshot, options: SessionOptions = SessionOptions()) {
         stack = [.profiles]
@@ -124,10 +126,17 @@ public struct State: Sendable, Hashable {
 
     public var route: Route { stack.last ?? .library }
 
+    /// The profile in use as stored (the guest when none is chosen), without this run's override.
+    public var storedProfile: ChildProfile {
+        profileName.flatMap { name in snapshot.profiles.first { $0.name == name } } ?? guest
+    }
+
     /// The profile in use (the guest when none is chosen).
+    /// With the command line's presentation for this run applied (`presentationOverride`).
     public var profile: ChildProfile {
-        get { profileName.flatMap { name in snapshot.profiles.first { $0.name == name } } ?? guest }
+        get { presentationOverride.applied(to: storedProfile) }
         set {
+            let newValue = presentationOverride.removed(from: newValue, stored: storedProfile)
             if let name = profileName, let index = snapshot.profiles.firstIndex(where: { $0.name == name }) {
                 snapshot.profiles[index] = newValue
             } else {

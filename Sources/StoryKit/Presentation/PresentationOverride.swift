@@ -1,0 +1,55 @@
+/// Presentation chosen on the command line (`--text-size`, `--theme`, `--reduce-motion`): it holds
+/// for the whole run, over whichever profile is chosen (on the first screen or with `--profile`),
+/// and is never saved. Changing one of them in Settings ends the override for that one.
+public struct PresentationOverride: Sendable, Hashable {
+    public var textSize: TextSizePreset?
+    public var theme: ThemeName?
+    public var motion: MotionPreference?
+
+    public init(textSize: TextSizePreset? = nil, theme: ThemeName? = nil, motion: MotionPreference? = nil) {
+        self.textSize = textSize
+        self.theme = theme
+        self.motion = motion
+    }
+
+    public var isEmpty: Bool { textSize == nil && theme == nil && motion == nil }
+
+    /// The profile as shown this run.
+    public func applied(to profile: ChildProfile) -> ChildProfile {
+        var shown = profile
+        if let textSize { shown.textSize = textSize }
+        if let theme { shown.theme = theme }
+        if let motion { shown.motion = motion }
+        return shown
+    }
+
+    /// What to keep of a changed profile: the overridden fields stay as they were stored, so a
+    /// run-only choice never reaches the database.
+    public func removed(from changed: ChildProfile, stored: ChildProfile) -> ChildProfile {
+        var kept = changed
+        if textSize != nil { kept.textSize = stored.textSize }
+        if theme != nil { kept.theme = stored.theme }
+        if motion != nil { kept.motion = stored.motion }
+        return kept
+    }
+
+    /// Whether `setting` is held by the command line this run.
+    public func holds(_ setting: SettingName) -> Bool {
+        switch setting {
+        case .textSize: textSize != nil
+        case .theme: theme != nil
+        case .motion: motion != nil
+        default: false
+        }
+    }
+
+    /// Ends the override of `setting` (the child changed it in Settings).
+    public mutating func release(_ setting: SettingName) {
+        switch setting {
+        case .textSize: textSize = nil
+        case .theme: theme = nil
+        case .motion: motion = nil
+        default: break
+        }
+    }
+}
