@@ -518,8 +518,9 @@ struct Builder {
         case .decTop: line += "\u{1B}#3"
         case .decBottom: line += "\u{1B}#4"
         default:
-            // A row that was double-size in the last frame stays so until told otherwise.
-            if method == .decDoubleSize { line += "\u{1B}#5" }
+            // A row that was double-size in an earlier frame (at this size or another one chosen
+            // since) stays so until told otherwise, and would wrap and scroll the whole screen.
+            if options.scaling.contains(.decDoubleSize) { line += "\u{1B}#5" }
         }
         let base = sgr(Span(text: "", role: .text))
         line += base
