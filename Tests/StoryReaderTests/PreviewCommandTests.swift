@@ -46,7 +46,10 @@ import StoryKitTestSupport
 
     @Test func saysWhatIsShown() throws {
         let blocks = try Self.preview(["reader", "--text-size", "accessibility2", "--width", "40"])
-        #expect(blocks.standardOutput.contains("— accessibility2, shown as block letters · theme default · 40×24"))
+        // The footer is wrapped to the terminal's width (40 here): read it as one line.
+        let footer = blocks.standardOutput.split(separator: "\n").drop { !$0.hasPrefix("— ") }.joined(separator: " ")
+        #expect(footer.hasPrefix("— accessibility2, shown as block letters · theme default · 40×24"), "\(footer)")
+        #expect(blocks.standardOutput.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 40 })
         let dec = try Self.preview(["reader", "--text-size", "accessibility2", "--scaling", "dec", "--color", "always"])
         #expect(dec.standardOutput.contains("accessibility2, shown at 2× (double-size lines)"))
         #expect(dec.standardOutput.contains("\u{1B}#3") && dec.standardOutput.contains("\u{1B}#4"))

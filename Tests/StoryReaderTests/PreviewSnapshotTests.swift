@@ -48,14 +48,17 @@ import StoryKitTestSupport
         #expect(text == expected, "\(name) differs from its snapshot (UPDATE_SNAPSHOTS=1 to accept a deliberate change)")
     }
 
-    /// The screen lines (the last output line says what is shown).
+    /// The screen lines; after them the footer (from the line that starts with "— ", wrapped to
+    /// the width) says what is shown.
     static func screenLines(_ output: [String], width: Int, preset: TextSizePreset) -> [String] {
         #expect(output.count >= 2)
-        let description = output.last ?? ""
+        let footerStart = output.lastIndex { $0.hasPrefix("— ") } ?? output.count
+        let description = output[footerStart...].joined(separator: " ")
         #expect(description.hasPrefix("— \(preset.rawValue)"))
         #expect(description.contains("\(width)×24"))
         if preset.isAccessibilitySize { #expect(description.contains("shown as block letters")) }
-        let lines = Array(output.dropLast())
+        for line in output[footerStart...] { #expect(DisplayWidth.of(line) <= width, "the footer is wider than the terminal: \(line)") }
+        let lines = Array(output[..<footerStart])
         #expect(lines.count <= 24)
         for line in lines {
             #expect(DisplayWidth.of(line) <= width, "too wide (\(DisplayWidth.of(line))): \(line)")
