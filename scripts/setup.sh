@@ -4,9 +4,12 @@
 set -euo pipefail
 
 packages=(libespeak-ng-dev espeak-ng-data libasound2-dev libasound2-plugins pkg-config)
-# The tests also compare against the espeak-ng command, drive the terminal under tmux and analyse audio with sox.
+# The tests also compare against the espeak-ng command, drive the terminal under tmux, analyse audio
+# with sox, and photograph real terminals (xterm, kitty) under Xvfb.
 if [ "${1:-}" = "--test" ]; then
   packages+=(espeak-ng tmux sox)
+  # Real terminals under a private X server, photographed: what a sighted child sees.
+  packages+=(xvfb xterm xdotool imagemagick x11-utils fonts-dejavu-core kitty)
 fi
 
 missing=()

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import StoryKitTestSupport
+
+/// A private X server (Xvfb on a free display) and real terminal windows on it, driven with real
+/// key events (xdotool) and photographed (ImageMagick's `import`). Shared by the screenshot tests.
+final class XServer {
+    let display: String
+    private let process: Process
+
+    static let tools = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/import", "/usr/bin/convert"]
+    /// Why the X tests cannot run here, or nil.
+    static var missing: String? {
+        let absent = tools.filter { !FileManager.default.isExecutableFile(atPath: $0) }
+        return absent.isEmpty ? nil : "X tests skipped: \(absent.joined(separator: ", ")) not installed (scripts/setup.sh --test installs them)"
+    }
+
+    private init(display: String, process: Process) {
+        self.display = display
+        self.process = process
+    }
+
+    /// Starts Xvfb on the first free display from :90; nil when it does not come up in 10 s.
+    static func start() -> XServer? {
+        for number in 90..<160 {
+            let socket = "/tmp/.X11-unix/X\(number)"
+            guard !FileManager.default.fileExists(atPath: socket), !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") else { continue }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+            process.arguments = [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return nil }
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, process.isRunning, !FileManager.default.fileExists(atPath: socket) { Thread.sleep(forTimeInterval: 0.05) }
+            if FileManager.default.fileExists(atPath: socket), process.isRunning { return XServer(display: ":\(number)", process: process) }
+            if process.isRunning { end(process) }
+        }
+        return nil
+    }
+
+    func stop() { Self.end(process) }
+
+    /// Ends `process`: SIGTERM, then SIGKILL if it is still there after `grace` seconds. Never
+    /// waits without bound (an X client that ignores SIGTERM once hung a whole test run).
+    static func end(_ process: Process, grace: Double = 3) {
+        if process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Ends `process` if it has not finished within `seconds` (for tools that should be quick).
+    static func watch(_ process: Process, seconds: Double) {
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [process] in
+            if process.isRunning { kill(pid, SIGKILL) }
+        }
+    }
+
+    /// Runs an X tool on this display; its standard output.
+    @discardableResult
+    func run(_ tool: String, _ arguments: [String]) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "" }
+        Self.watch(process, seconds: 20)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The environment a terminal starts with: nothing that names another terminal or a size.
+    func terminalEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["TMUX", "STY", "TERM_PROGRAM", "VTE_VERSION", "KITTY_WINDOW_ID", "WT_SESSION", "KONSOLE_VERSION", "XTERM_VERSION",
+                     "COLUMNS", "LINES", "NO_COLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "ACCESSIBLE"] {
+            environment[name] = nil
+        }
+        environment["DISPLAY"] = display
+        for (name, value) in extra { environment[name] = value }
+        return environment
+    }
+
+    /// A terminal window running `command`; found by its unique title.
+    func open(_ terminal: [String], title: String, environment: [String: String]) throws -> TerminalWindow? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: terminal[0])
+        process.arguments = Array(terminal.dropFirst())
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, process.isRunning {
+            let found = run("/usr/bin/xdotool", ["search", "--name", "^\(title)$"]).split(separator: "\n").first
+            if let found { return TerminalWindow(x: self, process: process, window: String(found)) }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Self.end(process)
+        return nil
+    }
+
+    /// xterm at 80×24 in DejaVu Sans Mono, no inner border (the window is the text area), its own
+    /// background `background`, and send-events allowed so that xdotool's keys are taken.
+    func xterm(title: String, background: String, command: [String], environment: [String: String]) throws -> TerminalWindow? {
+        try open(["/usr/bin/xterm", "-geometry", "80x24+0+0", "-fa", "DejaVu Sans Mono", "-fs", "12", "-bg", background, "-fg", "#808080",
+                  "-b", "0", "-xrm", "XTerm*allowSendEvents: true", "-title", title, "-e"] + command, title: title, environment: environment)
+    }
+}
+
+/// One terminal window on an `XServer`.
+struct TerminalWindow {
+    let x: XServer
+    let process: Process
+    let window: String
+
+    func type(_ text: String) { x.run("/usr/bin/xdotool", ["type", "--window", window, "--delay", "15", text]) }
+    func key(_ names: String...) { x.run("/usr/bin/xdotool", ["key", "--window", window] + names) }
+
+    /// Types a `:` command and Enter, then lets the screen settle.
+    func command(_ text: String, settle: Double = 0.7) {
+        type(":" + text)
+        key("Return")
+        Thread.sleep(forTimeInterval: settle)
+    }
+
+    /// A PNG of the window's contents.
+    func screenshot(_ path: String) { x.run("/usr/bin/import", ["-window", window, path]) }
+
+    func close() { XServer.end(process) }
+
+    /// Pixels of exactly `color` ("#FF00FF") in a PNG.
+    static func pixels(of color: String, in path: String) -> Int {
+        let histogram = XServerTools.histogram(path)
+        return histogram.split(separator: "\n").filter { $0.uppercased().contains(color.uppercased()) }
+            .compactMap { Int($0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces) ?? "") }.reduce(0, +)
+    }
+}
+
+enum XServerTools {
+    static func histogram(_ path: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+        process.arguments = [path, "-format", "%c", "histogram:info:-"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "" }
+        XServer.watch(process, seconds: 20)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

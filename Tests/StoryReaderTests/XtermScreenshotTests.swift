@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import StoryKit
+import StoryKitTestSupport
+
+/// What a sighted child sees, on a real xterm (Xvfb, DejaVu Sans Mono, 80×24) whose own background
+/// is magenta, a colour no theme uses: driven with real keys, photographed with `import`, and no
+/// magenta pixel may show anywhere in the window (which is all text area: no inner border), on
+/// the library and while reading, for every theme at accessibility1, 3 and 5.
+///
+/// One xterm per text size (three in all): the themes are switched live with `:set theme`, so the
+/// test also sees frames drawn over a different earlier frame. The text size comes from the
+/// command line and must hold after the profile is chosen on the first screen. Screenshots of a
+/// failing run stay in the folder the failure names.
+@Suite(.serialized) struct XtermScreenshotTests {
+    static let terminalBackground = "#FF00FF"
+
+    @Test func noCellInTheTerminalsOwnColoursAtAnySizeOrTheme() throws {
+        if let missing = XServer.missing ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/xterm") ? nil : "X tests skipped: xterm is not installed") {
+            print(missing)
+            return
+        }
+        guard let x = XServer.start() else {
+            print("X tests skipped: Xvfb could not start a display")
+            return
+        }
+        defer { x.stop() }
+        let started = Date()
+        let fixture = try ReplFixture(withProfiles: true)
+        let shots = fixture.folder.url.appendingPathComponent("screenshots").path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        var failures: [String] = []
+        var counts: [String] = []
+        for size in [TextSizePreset.accessibility1, .accessibility3, .accessibility5] {
+            let title = "storyreader-\(size.rawValue)-\(getpid())"
+            let command = [TestPaths.binary.path, "--no-audio", "--stories", TestPaths.stories.path, "--data-dir", fixture.data,
+                           "--text-size", size.rawValue, "--theme", ThemeName.allCases[0].rawValue]
+            guard let window = try x.xterm(title: title, background: Self.terminalBackground, command: command, environment: x.terminalEnvironment()) else {
+                failures.append("\(size.rawValue): the xterm window did not appear")
+                continue
+            }
+            defer { window.close() }
+            Thread.sleep(forTimeInterval: 2.0)
+            // The first screen: choose the first profile (Maya) with Enter.
+            window.key("Return")
+            Thread.sleep(forTimeInterval: 1.0)
+            func photograph(_ screen: String, _ theme: ThemeName) {
+                let path = "\(shots)/\(size.rawValue)-\(theme.rawValue)-\(screen).png"
+                window.screenshot(path)
+                let count = TerminalWindow.pixels(of: Self.terminalBackground, in: path)
+                counts.append("\(size.rawValue) \(theme.rawValue) \(screen): \(count)")
+                if !FileManager.default.fileExists(atPath: path) { failures.append("no screenshot \(path)") }
+                if count > 0 { failures.append("\(count) pixels of the terminal's own background on \(path)") }
+            }
+            for theme in ThemeName.allCases {
+                window.command("set theme \(theme.rawValue)")
+                photograph("library", theme)
+            }
+            window.command("read moon", settle: 1.5)
+            for theme in ThemeName.allCases {
+                window.command("set theme \(theme.rawValue)")
+                photograph("reading", theme)
+            }
+        }
+        print("xterm screenshots: \(counts.count) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; magenta pixels: \(counts.joined(separator: "; "))")
+        #expect(counts.count == 3 * 2 * ThemeName.allCases.count, "every size, theme and screen photographed")
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))\nScreenshots kept in \(shots)")
+        if failures.isEmpty, counts.count == 3 * 2 * ThemeName.allCases.count { fixture.remove() }
+    }
+
+    /// What `preview` detects inside a real terminal (run through `script`, so it has a terminal
+    /// and its footer can be read back).
+    static func detect(in x: XServer, terminal: (String, [String: String]) throws -> TerminalWindow?, folder: URL) throws -> String? {
+        let out = folder.appendingPathComponent("preview-\(UUID().uuidString.prefix(6)).txt").path
+        let preview = "\(TestPaths.binary.path) preview library --stories \(TestPaths.stories.path) --width 80 --height 24 --text-size accessibility3"
+        let shell = "script -qfec '\(preview)' \(out) >/dev/null; sleep 0.2"
+        guard let window = try terminal(shell, x.terminalEnvironment()) else { return nil }
+        defer { window.close() }
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, window.process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        // Without `script`'s own first and last lines ("Script started on …", "Script done …").
+        return TerminalText.stripEscapes(text).replacingOccurrences(of: "\r", with: "")
+            .split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Script started") && !$0.hasPrefix("Script done") }
+            .joined(separator: "\n")
+    }
+
+    /// The footer's lines (from "— "), joined back into one.
+    static func footer(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.lastIndex(where: { $0.hasPrefix("— ") }) else { return "" }
+        return lines[start...].joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func xtermIsDetectedAsDrawingDoubleSizeLinesAndTheFooterFits() throws {
+        if let missing = XServer.missing ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/xterm") ? nil : "X tests skipped: xterm is not installed") {
+            print(missing)
+            return
+        }
+        guard let x = XServer.start() else { print("X tests skipped: Xvfb could not start a display"); return }
+        defer { x.stop() }
+        let folder = try TemporaryFolder("xterm-detect")
+        defer { folder.remove() }
+        let text = try Self.detect(in: x, terminal: { shell, environment in
+            try x.xterm(title: "detect-\(getpid())", background: "#FF00FF", command: ["sh", "-c", shell], environment: environment)
+        }, folder: folder.url)
+        let footer = Self.footer(try #require(text))
+        #expect(footer.contains("shown at 2× (double-size lines)"), "xterm: \(footer)")
+        #expect(footer.contains("terminal: xterm"), "xterm: \(footer)")
+        for line in (text ?? "").split(separator: "\n") { #expect(DisplayWidth.of(String(line)) <= 80, "wider than 80: «\(line)»") }
+
+        // TERM=linux (what the Linux console sets): no double-size lines, block letters instead.
+        let linux = try Self.detect(in: x, terminal: { shell, environment in
+            var environment = environment
+            environment["TERM"] = "linux"
+            return try x.xterm(title: "detect-linux-\(getpid())", background: "#FF00FF", command: ["sh", "-c", "TERM=linux; export TERM; " + shell], environment: environment)
+        }, folder: folder.url)
+        let linuxFooter = Self.footer(try #require(linux))
+        #expect(linuxFooter.contains("shown as block letters") && linuxFooter.contains("linux has no double-size lines"), "TERM=linux: \(linuxFooter)")
+    }
+
+    @Test func kitty026FailsTheTextSizingProbeAndGetsBlockLetters() throws {
+        if let missing = XServer.missing ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/kitty") ? nil : "kitty test skipped: kitty is not installed") {
+            print(missing)
+            return
+        }
+        guard let x = XServer.start() else { print("X tests skipped: Xvfb could not start a display"); return }
+        defer { x.stop() }
+        let folder = try TemporaryFolder("kitty-detect")
+        defer { folder.remove() }
+        let title = "kitty-detect-\(getpid())"
+        let text = try Self.detect(in: x, terminal: { shell, environment in
+            try x.open(["/usr/bin/kitty", "--config", "NONE", "-o", "background=#ff00ff", "--title", title, "sh", "-c", shell], title: title, environment: environment)
+        }, folder: folder.url)
+        guard let text else {
+            print("kitty test skipped: kitty did not open a window under Xvfb (it needs OpenGL 3.3; Mesa's software renderer provides it)")
+            return
+        }
+        let footer = Self.footer(text)
+        #expect(footer.contains("OSC 66 probe failed") && footer.contains("shown as block letters"), "kitty: \(footer)")
+    }
+
+    @Test func tmuxGetsNeitherDoubleSizeLinesNorTextSizing() throws {
+        guard TmuxSession.isAvailable else { print("tmux test skipped: tmux is not installed"); return }
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try tmux.start(script: "\(TestPaths.binary.path) preview library --stories \(TestPaths.stories.path) --height 20 --text-size accessibility3; sleep 30")
+        let screen = try tmux.waitFor("terminal:")
+        let footer = Self.footer(screen.replacingOccurrences(of: "\r", with: ""))
+        #expect(footer.contains("tmux or screen") && footer.contains("shown as block letters"), "tmux: \(footer)")
+    }
+}
