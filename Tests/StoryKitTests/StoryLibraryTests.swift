@@ -325,10 +325,10 @@ struct LibraryFixture {
 
     @Test(arguments: [
         Data(),
-        Data("storyreader story cache 1\n".utf8),
-        Data("storyreader story cache 1\ngarbage\u{1F}more\u{1D}".utf8),
-        Data("storyreader story cache 1\n/x\u{1F}1\u{1F}2\u{1F}id\u{1F}t\u{1F}\u{1F}4-\u{1F}\u{1F}en\u{1F}\u{1F}1\u{1F}1\u{1F}1\u{1F}0\u{1F}\u{1D}".utf8),
-        Data("storyreader story cache 1\n/x\u{1F}1\u{1F}2\u{1F}id\u{1F}t\u{1F}\u{1F}9-4\u{1F}\u{1F}en\u{1F}\u{1F}1\u{1F}1\u{1F}1\u{1F}0\u{1F}\u{1D}".utf8),
+        Data("storyreader story cache 2\n".utf8),
+        Data("storyreader story cache 2\ngarbage\u{1F}more\u{1D}".utf8),
+        Data("storyreader story cache 2\n/x\u{1F}1\u{1F}2\u{1F}id\u{1F}t\u{1F}\u{1F}4-\u{1F}\u{1F}en\u{1F}\u{1F}1\u{1F}1\u{1F}1\u{1F}0\u{1F}\u{1D}".utf8),
+        Data("storyreader story cache 2\n/x\u{1F}1\u{1F}2\u{1F}id\u{1F}t\u{1F}\u{1F}9-4\u{1F}\u{1F}en\u{1F}\u{1F}1\u{1F}1\u{1F}1\u{1F}0\u{1F}\u{1D}".utf8),
         Data([0xFF, 0xFE, 0, 0x41]),
         Data("SQLite format 3\0".utf8),
     ])
@@ -342,7 +342,7 @@ struct LibraryFixture {
         // … and rewritten in good order.
         #expect(fixture.load(cache: cache).entries == expected)
         let rewritten = try String(contentsOf: cache.url, encoding: .utf8)
-        #expect(rewritten.hasPrefix("storyreader story cache 1\n"))
+        #expect(rewritten.hasPrefix("storyreader story cache 2\n"))
     }
 
     @Test func aCacheRecordWithTheRightSizeButDamagedFieldsIsNotTrusted() throws {

@@ -105,4 +105,22 @@ import Testing
         }
         #expect(times.count == 4 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "each emoji takes time to say: \(times)")
     }
+
+    @Test func aStoryOfFiftyThousandTinySentencesIsRefusedAtOnceWithTheSameMessageEverywhere() throws {
+        let folder = try TemporaryFolder("tiny-sentences")
+        defer { folder.remove() }
+        let words = ["Dog.", "Cat ran.", "Sun.", "Hop!", "Yes."]
+        let body = (0..<50_000).map { words[$0 % words.count] }.joined(separator: "\n\n")
+        try folder.write("tiny.md", "---\ntitle: Tiny\n---\n\n" + body + "\n")
+        try folder.write("ok.md", "---\ntitle: Fine\n---\n\nA dog ran.\n")
+        let message = "\(folder.path)/tiny.md: has 50,000 sentences; a story can have at most 20,000: split it into several stories"
+        let list = try StoryReaderProcess.run(["list", "--stories", folder.path])
+        #expect(list.standardError.contains(message), "\(list.standardError)")
+        #expect(!list.standardOutput.contains("tiny"))
+        // Refused, not read for minutes (the export of such a file took minutes before).
+        let read = try StoryReaderProcess.run(["read", "tiny", "--stories", folder.path, "--wav", folder.path + "/tiny.wav"])
+        #expect(read.status == 1)
+        #expect(read.standardError.contains(message), "\(read.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/tiny.wav"))
+    }
 }

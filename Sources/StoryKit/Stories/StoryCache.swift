@@ -22,7 +22,9 @@ public struct StoryCache: Sendable {
     private static let list: Unicode.Scalar = "\u{1E}"
     private static let record: Unicode.Scalar = "\u{1D}"
     private static let problemField: Unicode.Scalar = "\u{1C}"
-    private static let magic = "storyreader story cache 1\n"
+    // Raised whenever the parser's rules change (2: negative ages, emoji words, the sentence
+    // limit), so that files parsed under the old rules are parsed again.
+    private static let magic = "storyreader story cache 2\n"
 
     func read() -> [String: Record] {
         guard let data = try? Data(contentsOf: url), data.count > Self.magic.utf8.count,

@@ -127,6 +127,13 @@ public enum StoryParser {
         if pages.isEmpty || !pages.contains(where: { $0.blocks.contains { !$0.sentences.isEmpty } }) {
             throw StoryProblem(.error, .noText, path: path, line: bodyStart + 1, "has a title but no story text: write the story below the title")
         }
+        let sentenceCount = pages.reduce(0) { $0 + $1.blocks.reduce(0) { $0 + $1.sentences.count } }
+        if sentenceCount > maximumSentences {
+            // Each sentence is one synthesis call (about a millisecond even for one word): a file of
+            // tens of thousands of one-word lines would take minutes to read or export.
+            throw StoryProblem(.error, .tooLarge, path: path,
+                "has \(grouped(sentenceCount)) sentences; a story can have at most \(grouped(maximumSentences)): split it into several stories")
+        }
 
         let story = Story(
             id: storyID(forPath: path),
@@ -315,6 +322,18 @@ public enum StoryParser {
     }
 
     static let agesAllowed = 0...18
+
+    /// The most sentences a story may have (a long novel has about 10,000; reading or exporting
+    /// 20,000 takes well under a minute here).
+    public static let maximumSentences = 20_000
+
+    /// 50000 → "50,000".
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        return String(digits.enumerated().flatMap { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
+        })
+    }
 
     /// `4-7`, `4–7`, `4 to 7`, `6`, `5+` (5 to 18).
     public static func parseAges(_ value: String) -> Result<AgeRange, StoryProblemReason> {
