@@ -123,4 +123,23 @@ import Testing
         #expect(read.standardError.contains(message), "\(read.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/tiny.wav"))
     }
+
+    @Test func underTmuxAFileNameNeitherRetitlesThePaneNorWritesThePasteBuffer() throws {
+        guard TmuxSession.isAvailable else { print("tmux test skipped: tmux is not installed"); return }
+        let folder = try TemporaryFolder("bad-name-tmux")
+        defer { folder.remove() }
+        // OSC 0 (window title) and OSC 52 (clipboard) in file names, each with a warning naming it.
+        try folder.write("t\u{1B}]0;pwned\u{07}x.md", "---\ntitle: T\ncolour: red\n---\n\nA dog ran.\n")
+        try folder.write("c\u{1B}]52;c;cHduZWQ=\u{07}.md", "---\ntitle: C\ncolour: red\n---\n\nA cat sat.\n")
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try tmux.tmux(["set-option", "-g", "set-clipboard", "on"], capture: false)
+        try tmux.start(script: "\(TestPaths.binary.path) list --stories '\(folder.path)'; echo done-listing; sleep 30")
+        let screen = try tmux.waitFor("done-listing")
+        #expect(screen.contains("\\e]0;pwned\\x07x.md"), "the name is shown escaped: \(screen)")
+        let title = try tmux.tmux(["display-message", "-p", "-t", tmux.name, "#{pane_title}"])
+        #expect(!title.contains("pwned"), "the pane was retitled: \(title)")
+        let buffers = (try? tmux.tmux(["list-buffers"])) ?? ""
+        #expect(!buffers.contains("pwned"), "the paste buffer was written: \(buffers)")
+    }
 }
