@@ -96,7 +96,11 @@ public enum StoryReaderProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
         environment["NO_COLOR"] = "1"
-        environment["STORYREADER_DATA_DIR"] = dataDirectory ?? NSTemporaryDirectory() + "storyreader-e2e-\(UUID().uuidString.prefix(8))"
+        // A data folder of its own unless the test names one; removed after the run (no test can
+        // reach it, and thousands were left behind in the temporary folder).
+        let ownData = dataDirectory == nil ? NSTemporaryDirectory() + "storyreader-e2e-\(UUID().uuidString.prefix(8))" : nil
+        defer { if let ownData { try? FileManager.default.removeItem(atPath: ownData) } }
+        environment["STORYREADER_DATA_DIR"] = dataDirectory ?? ownData
         environment.removeValue(forKey: "STORYREADER_STORIES_DIR")
         for (key, value) in extra { environment[key] = value }
         process.environment = environment

@@ -99,7 +99,8 @@ final class XServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(15)
+        // Generous: with the whole suite running on two cores, xterm once took over 15 s to map.
+        let deadline = Date().addingTimeInterval(40)
         while Date() < deadline, process.isRunning {
             let found = run("/usr/bin/xdotool", ["search", "--name", "^\(title)$"]).split(separator: "\n").first
             if let found { return TerminalWindow(x: self, process: process, window: String(found)) }
