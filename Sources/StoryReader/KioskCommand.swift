@@ -70,10 +70,7 @@ struct KioskCommand: ParsableCommand {
         var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
                               options: SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling),
                               profile: profile)
-        session.overridePresentation(
-            textSize: presentation.textSize.flatMap(TextSizePreset.init(name:)),
-            theme: presentation.theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
-            motion: presentation.reduceMotion.map { $0 ? .on : .off })
+        presentation.apply(to: &session)
         let clock = SystemKioskClock()
         session.startKiosk(KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),
                            now: clock.now())

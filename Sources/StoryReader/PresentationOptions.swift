@@ -64,3 +64,13 @@ struct PresentationOptions: ParsableArguments {
         MotionPolicy.resolve(motionPreference(default: fallback), environment: environment, isTTY: isTTY)
     }
 }
+
+extension PresentationOptions {
+    /// The flags hold for this run over any profile chosen, and are never saved.
+    func apply(to session: inout Session) {
+        session.overridePresentation(
+            textSize: textSize.flatMap(TextSizePreset.init(name:)),
+            theme: theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
+            motion: reduceMotion.map { $0 ? .on : .off })
+    }
+}

@@ -53,7 +53,79 @@ import StoryKitTestSupport
             quit
             """, profiles: true)
         #expect(output.contains("The end. Maya, you have read The Tiny Fox once."))
-        #expect(output.contains("Paused at page 1 of 1."))
+        #expect(output.contains("Paused at ‘She’, sentence 2 of 4."))
+    }
+
+    /// A story of two pages, a chapter heading and a picture, for the listening flows.
+    static let lantern = """
+        ---
+        title: The Lantern
+        ages: 3-8
+        tags: animals
+        ---
+
+        # The dark
+
+        Tom had a lantern. It was small and red. It lit the path.
+
+        The path went into the wood. Owls called in the trees.
+
+        ---
+
+        # The light
+
+        ![A small red lantern on a mossy stone](lantern.art)
+
+        Tom sat on a stone. The lantern glowed. He was not afraid.
+        """
+
+    /// The core listening flow, as a blind child hears it: open a story, Right twice, Up, pause and
+    /// go on, where am I, a page break said, stop, quit; then a second run welcomes back to the
+    /// place, `read` goes on from it, and `storyreader read` with the same keys says the same.
+    @Test func listeningMovesPausesSaysThePlaceAndWelcomesBack() throws {
+        let keys = """
+            wait 1
+            sentence next
+            wait 1
+            sentence next
+            wait 1
+            paragraph prev
+            wait 1
+            pause
+            where
+            resume
+            wait 4
+            where
+            stop
+            """
+        var again = ""
+        var alone = ""
+        let output = try check("listening", script: "profile Maya\nread lantern\n" + keys + "\nquit\n", profiles: true,
+            prepare: { fixture in
+                try fixture.folder.write("stories/lantern.md", Self.lantern)
+                try fixture.folder.write("stories/lantern.art", " _\n[*]\n")
+            },
+            verify: { fixture in
+                again = try StoryReaderProcess.run(fixture.arguments, input: "profile Maya\nactivate\nwait 1\nstop\nread lantern\nwait 1\nquit\n",
+                                                   dataDirectory: fixture.data).standardOutput
+                alone = try StoryReaderProcess.run(["read", "lantern", "--from-start", "--profile", "Maya"] + fixture.arguments, input: keys,
+                                                   dataDirectory: fixture.data).standardOutput
+            })
+        #expect(output.contains("Page 2 of 2."), "the page break is said")
+        #expect(output.contains("Picture: A small red lantern on a mossy stone"), "a picture's description says it is one")
+        #expect(output.contains("in ‘The light’"), "where am I names the chapter")
+        let againLines = again.split(separator: "\n").map(String.init)
+        #expect(againLines.contains { $0.hasPrefix("Welcome back Maya. You were reading The Lantern, page 2 of 2.") }, "\(again)")
+        #expect(againLines.contains { $0.hasPrefix("Going on with The Lantern, page 2 of 2.") }, "\(again)")
+        #expect(!againLines.contains("Reading The Lantern."), "the place was never started over: \(again)")
+        // The same keys through `storyreader read` say the same, from the story's first words to Stopped.
+        func reading(_ text: String) -> [Substring] {
+            let lines = text.split(separator: "\n")
+            guard let first = lines.firstIndex(of: "Reading The Lantern."), let last = lines.lastIndex(of: "Stopped.") else { return [] }
+            return Array(lines[first...last])
+        }
+        #expect(!reading(output).isEmpty)
+        #expect(reading(alone) == reading(output), "\(alone)")
     }
 
     @Test func theReadCountGrowsAcrossRuns() throws {

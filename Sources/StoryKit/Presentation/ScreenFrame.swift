@@ -5,6 +5,10 @@
 /// lines (blank theme rows fill a short screen), none wider than `columns`. Captions wrap (never cut): the newest is shown whole
 /// when it fits the caption area, older ones fill what is left.
 public struct ScreenFrame: Sendable, Hashable {
+    /// The keys line at the foot of every screen, and of the reader (its own keys first).
+    public static let screenKeyHelp = "Tab moves · Enter chooses · Esc back · ? help · : command"
+    public static let readingKeyHelp = "Space pause · ←→ sentence · ↑↓ paragraph · PgUp/PgDn page · +- speed · w where · q stop · ? help"
+
     public var screen: Screen
     public var focusedID: String?
     /// Printed twins of what was said, oldest first.
@@ -17,7 +21,7 @@ public struct ScreenFrame: Sendable, Hashable {
     public var rows: Int
 
     public init(screen: Screen, focusedID: String?, captions: [String] = [], commandLine: String? = nil,
-                keyHelp: String = "Tab moves · Enter chooses · Esc back · ? help · : command", columns: Int, rows: Int) {
+                keyHelp: String = ScreenFrame.screenKeyHelp, columns: Int, rows: Int) {
         self.screen = screen
         self.focusedID = focusedID
         self.captions = captions

@@ -100,7 +100,7 @@ extension Session {
         }
         if state.kiosk!.isTimeUp { return timeIsUpReminder() }
         if key == .character("t"), state.kiosk!.endsAt != nil, !state.isLearning { return speakRemaining() }
-        if key == .enter || key == .space, !state.isLearning { return kioskActivate() }
+        if key == .enter || key == .space, !state.isLearning, route != .reader { return kioskActivate() }
         return handleDirect(.key(key))
     }
 
@@ -162,11 +162,19 @@ extension Session {
     mutating func openParentPIN() -> [Effect] {
         if state.route == .pinPrompt { return [speak("Type the parental PIN, then press Enter.")] }
         if state.route == .parentMenu { return announceScreen() }
+        var effects: [Effect] = []
+        if state.route == .reader, var reader = state.reader, reader.status == .playing {
+            // The grown-up needs to hear the prompt: the story waits at its word.
+            reader.status = .paused
+            reader.pausedForParent = true
+            state.reader = reader
+            effects += [.pauseNarration] + savePosition()
+        }
         state.pinEntry = ""
         state.warning = lockWarning()
         state.stack.append(.pinPrompt)
         state.focus["pin"] = nil
-        var effects = announceScreen(prefix: "For grown-ups.")
+        effects += announceScreen(prefix: "For grown-ups.")
         if let warning = state.warning { effects.append(speak(warning, .important)) }
         return effects
     }
@@ -225,7 +233,9 @@ extension Session {
         state.warning = nil
         state.stack.removeAll { $0 == .pinPrompt || $0 == .parentMenu || $0 == .profiles }
         if state.stack.isEmpty { state.stack = state.kiosk!.isTimeUp ? [.timeUp] : [.library] }
-        return (text.map { [speak($0, .message)] } ?? []) + announceScreen()
+        let spoken = text.map { [speak($0, .message)] } ?? []
+        if state.route == .reader, state.reader?.pausedForParent == true { return spoken + resume() }
+        return spoken + announceScreen()
     }
 
     // MARK: - Time

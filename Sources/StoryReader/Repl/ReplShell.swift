@@ -32,10 +32,9 @@ final class ReplShell {
     private var waiting: (active: Bool, sentences: Int?) = (false, nil)
     private var pendingLines: [String] = []
     private var inputClosed = false
-    /// Where captions go without a terminal (standard output).
-    var printCaption: (String) -> Void = { line in
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
+    /// Where captions go without a terminal (standard output); false when they cannot go there
+    /// any more (the reader of the pipe went away).
+    var printCaption: (String) -> Bool = { line in TerminalIO.writeAll(line + "\n", to: STDOUT_FILENO) }
 
     /// The command line's presentation flags (they beat the profile's settings).
     let presentation: PresentationOptions
@@ -80,7 +79,9 @@ final class ReplShell {
 
     // MARK: - Running
 
-    func run() throws -> Int32 {
+    /// Runs until the session exits; `opening` is what the session says and does first (the REPL's
+    /// greeting, or `read`'s story).
+    func run(opening: (inout Session) -> [Effect] = { $0.start() }) throws -> Int32 {
         TerminalMode.installSignalHandlers()
         if kiosk != nil { KioskGuard.harden() }
         if interactive {
@@ -95,7 +96,7 @@ final class ReplShell {
             speaker.submit(Utterance("No sound device: reading silently, with the words shown at speaking pace.", priority: .message),
                            now: monotonicNanoseconds())
         }
-        perform(session.start())
+        perform(opening(&session))
         render()
         while !exitRequested {
             step()
@@ -103,9 +104,23 @@ final class ReplShell {
         }
         render()
         narrator.stop()
+        finishSpeaking()
         speaker.silence()
         try? audio?.sink.close()
         return exitStatus
+    }
+
+    /// The last words ("The end.", "Goodbye.") are heard before the program ends: at most 3 s,
+    /// and only with a voice (captions were printed already).
+    private func finishSpeaking() {
+        guard speaker.voice != nil else { return }
+        let deadline = monotonicNanoseconds() + 3_000_000_000
+        while speaker.queue.speaking != nil || !speaker.queue.pending.isEmpty, monotonicNanoseconds() < deadline {
+            var descriptor = pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 20)
+            wake?.drain()
+            speaker.tick(now: monotonicNanoseconds())
+        }
     }
 
     /// One turn of the loop: wait for input, a signal or a deadline, then handle what came.
@@ -360,8 +375,10 @@ final class ReplShell {
             captions.append(line)
             if captions.count > 50 { captions.removeFirst(captions.count - 50) }
             needsRender = true
-        } else {
-            printCaption(line)
+        } else if !printCaption(line), !exitRequested {
+            // Nobody reads the captions any more: keep the place and leave, as on a closed input.
+            inputClosed = true
+            perform(session.handle(.shutdown))
         }
     }
 
@@ -376,9 +393,11 @@ final class ReplShell {
             textSize: profile.textSize,
             theme: profile.theme,
             style: style, scaling: scaling)
+        let screen = session.screen
         let frame = ScreenFrame(
-            screen: session.screen, focusedID: session.state.focusedID, captions: captions,
+            screen: screen, focusedID: session.state.focusedID, captions: captions,
             commandLine: isEditingCommand ? lineEditor.text : nil,
+            keyHelp: screen.kind == .reader ? ScreenFrame.readingKeyHelp : ScreenFrame.screenKeyHelp,
             columns: options.columns, rows: options.rows)
         let lines = frame.lines(options: renderOptions)
         var output = "\u{1B}[H"
