@@ -111,7 +111,7 @@ public enum Screens {
                 return AccessibilityElement(
                     id: section.id + "/" + entry.id, label: "Story: \(entry.title)", value: value, hint: "Press Enter to open.",
                     traits: .button,
-                    customActions: [CustomAction(id: "read", name: "Read"),
+                    customActions: [reading.sentenceIndex == nil ? CustomAction(id: "read", name: "Read") : CustomAction(id: "resume", name: "Go on reading"),
                                     CustomAction(id: "save", name: reading.isFavourite ? "Remove from favourites" : "Save to favourites")],
                     combinesChildren: true, children: [details])
             }
@@ -162,7 +162,8 @@ public enum Screens {
         if let sentence = reading.sentenceIndex {
             let page = entry.page(ofSentence: sentence) + 1
             actions.append(AccessibilityElement(id: "resume", label: entry.pages > 1 ? "Go on from page \(page)" : "Go on reading",
-                value: placeText(entry: entry, sentence: sentence), hint: "Press Enter to go on where you stopped.", traits: .button))
+                value: entry.pages > 1 ? nil : placeText(entry: entry, sentence: sentence),
+                hint: "Press Enter to go on where you stopped.", traits: .button))
             actions.append(AccessibilityElement(id: "read", label: "Start again", hint: "Press Enter to read from the beginning.", traits: .button))
         } else {
             actions.append(AccessibilityElement(id: "read", label: "Read", hint: "Press Enter to read from the beginning.", traits: .button))

@@ -28,13 +28,14 @@ extension Session {
         state.options.endsWithReading = true
         state.stack = [.library]
         if let sentence, let story = catalog.story(id: storyID) {
-            return startReading(storyID, fromWord: StoryMap(story: story).firstWord(ofSentence: sentence), loaded: story) + [.render]
+            return startReading(storyID, fromWord: StoryMap(story: story).firstWord(ofSentence: sentence), loaded: story, goingOn: false) + [.render]
         }
         if state.reading(storyID).sentenceIndex != nil { return goOnReading(storyID) + [.render] }
         return startReading(storyID, fromWord: 0) + [.render]
     }
 
-    mutating func startReading(_ storyID: String, fromWord: Int, loaded: Story? = nil) -> [Effect] {
+    /// `goingOn`: from the place this child left (said "Going on with…"), not a place asked for.
+    mutating func startReading(_ storyID: String, fromWord: Int, loaded: Story? = nil, goingOn: Bool = true) -> [Effect] {
         guard let story = loaded ?? catalog.story(id: storyID) else {
             return [speak("That story could not be opened. It may have been moved.", .important)]
         }
@@ -52,7 +53,7 @@ extension Session {
         state.focus["reader"] = "play"
         state.warning = nil
         let text = reader.wordIndex == 0 ? "Reading \(story.title)."
-            : "Going on with \(story.title), \(placeText(reader))."
+            : goingOn ? "Going on with \(story.title), \(placeText(reader))." : "Reading \(story.title), from \(placeText(reader))."
         effects.append(speak(text, .message))
         effects.append(narrate())
         return effects
@@ -207,9 +208,13 @@ extension Session {
         }
         let old = profile.speech.rate
         profile.speech = faster ? profile.speech.faster() : profile.speech.slower()
+        let (rate, held) = allowedRate(profile.speech.rate)
+        profile.speech.rate = rate
         state.profile = profile
         var effects: [Effect] = []
-        if profile.speech.rate == old {
+        if let held {
+            effects.append(speak(held, .message))
+        } else if profile.speech.rate == old {
             effects.append(speak(faster ? "This is the fastest: \(old) words per minute." : "This is the slowest: \(old) words per minute."))
         } else {
             effects.append(speak("\(faster ? "Faster" : "Slower"): \(profile.speech.rate) words per minute."))

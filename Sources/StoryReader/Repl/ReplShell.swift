@@ -173,6 +173,8 @@ final class ReplShell {
                 if count < 0, errno == EINTR || errno == EAGAIN { return }
                 inputClosed = true
                 if interactive { perform(session.handle(.shutdown)) }
+                // A last line without its newline (printf 'stop') is a command like the others.
+                if !partialLine.isEmpty { receive([0x0A]) }
                 return
             }
             let bytes = Array(buffer[0..<count])
