@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StoryKit
 import StoryKitTestSupport
@@ -229,5 +230,16 @@ import StoryKitTestSupport
         let end = finishing.handle(.narration(.finished))
         #expect(spoken(end) == ["The end."])
         #expect(end.contains(.exit))
+    }
+
+    /// The README's table of reading keys says what help and learn mode say, key by key.
+    @Test func theReadmeDescribesEveryReadingKeyAsHelpDoes() throws {
+        let readme = try String(contentsOf: TestPaths.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "**While a story is read**"))
+        let section = readme[start.upperBound...].prefix { $0 != "#" }
+        for entry in KeyHelp.readingKeys {
+            #expect(section.contains("| " + entry.does), "README lacks “\(entry.does)” for \(entry.keys)")
+        }
+        #expect(section.components(separatedBy: "\n|").count - 3 == KeyHelp.readingKeys.count, "one row a key (after the header and its rule)")
     }
 }
