@@ -97,7 +97,7 @@ import StoryKitTestSupport
         #expect(spoken(resume).isEmpty)
         let end = session.handle(.narration(.finished))
         // The store counts the read (in one transaction) and its count is what is announced.
-        #expect(end == [.save(.recordFinished(profileID: 1, story: "pip-and-the-puddle")), .render])
+        #expect(end == [.save(.recordFinished(profileID: 1, story: "pip-and-the-puddle")), .motion(.celebration(title: "Pip and the Puddle")), .render])
         #expect(session.state.reading("pip-and-the-puddle").sentenceIndex == nil)
         let answer = session.handle(.stored(.readRecorded(story: "pip-and-the-puddle", count: 4)))
         #expect(spoken(answer) == ["The end. Maya, you have read Pip and the Puddle 4 times. Press Escape to go back."])

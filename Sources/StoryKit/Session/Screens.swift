@@ -200,6 +200,10 @@ public enum Screens {
             AccessibilityElement(id: "progress", label: "Progress", value: "page \(reader.page + 1) of \(reader.map.pageCount), " + status,
                                  traits: [.staticText, .updatesFrequently], sortPriority: 2),
         ]
+        if reader.status == .finished {
+            // What the celebration ends on, and all of it with reduced motion.
+            elements.append(AccessibilityElement(id: "the-end", label: "★ The end!", value: "you finished \(story.title)", sortPriority: 2))
+        }
         for (index, block) in page.blocks.enumerated() {
             let highlight: TextRange? = current.flatMap { word in
                 block.range.contains(word.range.start) ? word.range.shifted(by: -block.range.start) : nil

@@ -76,8 +76,18 @@ public struct Session: Sendable {
         case .tick: effects = []
         case .shutdown: effects = shutdown()
         }
+        effects += motionCues(before: before)
         if state != before, !effects.contains(.render) { effects.append(.render) }
         return effects
+    }
+
+    /// The reader opened, turned a page or finished a story in this input.
+    func motionCues(before: State) -> [Effect] {
+        guard let reader = state.reader, state.route == .reader else { return [] }
+        guard before.route == .reader, let old = before.reader, old.story.id == reader.story.id else { return [.motion(.pageReveal)] }
+        if reader.status == .finished, old.status != .finished { return [.motion(.celebration(title: reader.story.title))] }
+        if reader.page != old.page { return [.motion(.pageTurn)] }
+        return []
     }
 
     // MARK: - Speaking

@@ -103,6 +103,12 @@ final class ReplShell {
             render()
         }
         render()
+        // A celebration as `read` ends is seen to its last frame (about 400 ms at most).
+        while let pending = animation {
+            let now = monotonicNanoseconds()
+            if pending.at > now { usleep(useconds_t((pending.at - now) / 1000)) }
+            advanceAnimation(now: monotonicNanoseconds())
+        }
         narrator.stop()
         finishSpeaking()
         speaker.silence()
@@ -127,6 +133,7 @@ final class ReplShell {
     private func step() {
         wake?.drain()
         let now = monotonicNanoseconds()
+        advanceAnimation(now: now)
         tickKiosk()
         speaker.tick(now: now)
         pumpNarration(now: now)
@@ -146,7 +153,7 @@ final class ReplShell {
             perform(session.handle(.command(.quit)))
             return
         }
-        var deadlines = [speaker.deadline, narrator.nextDeadline, kioskDeadline(now: now)].compactMap { $0 }
+        var deadlines = [speaker.deadline, narrator.nextDeadline, kioskDeadline(now: now), animation?.at].compactMap { $0 }
         if waiting.active, narrator.clock == .virtual { driveWait(); return }
         if waiting.active, !narrator.isLoaded { waiting = (false, nil); return }
         var timeout: Int32 = -1
@@ -217,6 +224,8 @@ final class ReplShell {
         case SIGWINCH:
             let size = TerminalMode.size()
             perform(session.handle(.resize(columns: size.columns, rows: size.rows)))
+            // The terminal may have lost what was drawn: draw it all again.
+            drawn = []
             needsRender = true
             render()
         default:
@@ -333,6 +342,9 @@ final class ReplShell {
             case .preview(let settings, let text):
                 caption("Preview: " + text)
                 speaker.submit(Utterance(text, priority: .text), settings: settings, now: now)
+            case .motion(let cue):
+                motionCue = cue
+                needsRender = true
             case .render:
                 needsRender = true
             case .save(let change):
@@ -386,6 +398,38 @@ final class ReplShell {
 
     // MARK: - Drawing
 
+    /// The frame on the terminal now, so that nothing unchanged is drawn again.
+    private var drawn: [String] = []
+    /// A moment the session asked to show moving, drawn with the next render.
+    private var motionCue: MotionCue?
+    /// Frames still to draw, and when the next one is due.
+    private var animation: (frames: [MotionFrame], next: Int, at: UInt64)?
+
+    private var motion: MotionPolicy {
+        MotionPolicy.resolve(session.state.profile.motion, environment: ProcessInfo.processInfo.environment,
+                             isTTY: interactive && style.attributes)
+    }
+
+    private func draw(_ lines: [String]) {
+        guard lines != drawn else { return }
+        drawn = lines
+        var output = "\u{1B}[H"
+        for (index, line) in lines.enumerated() {
+            output += line + "\u{1B}[K" + (index + 1 < lines.count ? "\r\n" : "")
+        }
+        output += "\u{1B}[J"
+        TerminalMode.write(output)
+    }
+
+    /// Draws the animation's next frame when it is due.
+    private func advanceAnimation(now: UInt64) {
+        guard let current = animation, now >= current.at else { return }
+        let frame = current.frames[current.next]
+        draw(frame.lines)
+        animation = current.next + 1 < current.frames.count
+            ? (current.frames, current.next + 1, now + UInt64(frame.milliseconds) * 1_000_000) : nil
+    }
+
     private func render() {
         guard interactive, needsRender else { return }
         needsRender = false
@@ -402,12 +446,20 @@ final class ReplShell {
             keyHelp: screen.kind == .reader ? ScreenFrame.readingKeyHelp : ScreenFrame.screenKeyHelp,
             columns: options.columns, rows: options.rows)
         let lines = frame.lines(options: renderOptions)
-        var output = "\u{1B}[H"
-        for (index, line) in lines.enumerated() {
-            output += line + "\u{1B}[K" + (index + 1 < lines.count ? "\r\n" : "")
+        // Anything new on screen ends an animation: the word being heard is never held back.
+        animation = nil
+        if let cue = motionCue {
+            motionCue = nil
+            // Never while a command is typed, and one still frame with reduced motion.
+            let frames = isEditingCommand || drawn.isEmpty ? []
+                : motion.liveFrames(for: cue, from: drawn, to: lines, options: renderOptions, width: options.columns)
+            if frames.count > 1 {
+                animation = (frames, 0, 0)
+                advanceAnimation(now: monotonicNanoseconds())
+                return
+            }
         }
-        output += "\u{1B}[J"
-        TerminalMode.write(output)
+        draw(lines)
     }
 }
 
