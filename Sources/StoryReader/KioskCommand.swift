@@ -19,7 +19,8 @@ struct KioskCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Flag(help: "No sound: speech is captions only (paced in real time).")
+    @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
+          help: "No sound (--no-speech: for your own screen reader or braille display): speech is captions only (paced in real time).")
     var noAudio = false
 
     @Option(help: ArgumentHelp("Whose stories and settings (the library is filtered by the profile's age).", valueName: "name"))

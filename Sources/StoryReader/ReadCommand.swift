@@ -63,7 +63,8 @@ struct ReadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the whole story's speech to this WAV file (16-bit mono, 22050 Hz) and exit; nothing is played.", valueName: "file"))
     var wav: String?
 
-    @Flag(help: "Play nothing and do not wait for real time (for scripts and tests).")
+    @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
+          help: "Play nothing (--no-speech: for your own screen reader): on a terminal the words are shown at speaking pace; otherwise time does not wait (scripts and tests).")
     var noAudio = false
 
     @Option(help: ArgumentHelp("Print timed events on standard output: 'json' (see above).", valueName: "format"))

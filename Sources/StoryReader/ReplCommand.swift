@@ -24,7 +24,8 @@ struct ReplCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Flag(help: "No sound: speech is captions only (paced in real time on a terminal); without a terminal, time passes only at 'wait'.")
+    @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
+          help: "No sound (--no-speech: for your own screen reader or braille display): speech is captions only, the cursor on the focus, paced in real time on a terminal; without a terminal, time passes only at 'wait'.")
     var noAudio = false
 
     @Option(help: ArgumentHelp("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default'). Without one, reading goes on silently at speaking pace, with one notice.", valueName: "name"))

@@ -41,6 +41,8 @@ final class ReplShell {
     /// What the terminal can draw large.
     let scaling: TextScaling
     private let style: TerminalStyle
+    /// The cursor is shown (`--cursor`); it is placed on the focus either way.
+    private let showsCursor: Bool
     /// Kiosk mode (nil in the REPL): ticks, the PIN check, hardening (`KioskGuard.swift`).
     var kiosk: KioskHooks?
 
@@ -51,6 +53,7 @@ final class ReplShell {
         self.presentation = presentation
         self.scaling = scaling
         style = presentation.terminalStyle()
+        showsCursor = presentation.showsCursor()
         self.store = store
         self.interactive = interactive
         self.audio = audio
@@ -410,14 +413,27 @@ final class ReplShell {
                              isTTY: interactive && style.attributes)
     }
 
-    private func draw(_ lines: [String]) {
-        guard lines != drawn else { return }
-        drawn = lines
-        var output = "\u{1B}[H"
-        for (index, line) in lines.enumerated() {
-            output += line + "\u{1B}[K" + (index + 1 < lines.count ? "\r\n" : "")
+    /// Where the cursor was put last.
+    private var drawnCursor: TerminalPosition?
+
+    /// Writes what changed; then the cursor goes where screen readers and braille displays look
+    /// (the focused item, the word being heard, the end of a typed command).
+    private func draw(_ lines: [String], cursor: TerminalPosition? = nil) {
+        let cursor = cursor ?? drawnCursor
+        guard lines != drawn || cursor != drawnCursor else { return }
+        var output = ""
+        if lines != drawn {
+            output = "\u{1B}[H"
+            for (index, line) in lines.enumerated() {
+                output += line + "\u{1B}[K" + (index + 1 < lines.count ? "\r\n" : "")
+            }
+            output += "\u{1B}[J"
         }
-        output += "\u{1B}[J"
+        if let cursor {
+            output += "\u{1B}[\(cursor.line + 1);\(cursor.column + 1)H" + (showsCursor ? "\u{1B}[?25h" : "")
+        }
+        drawn = lines
+        drawnCursor = cursor
         TerminalMode.write(output)
     }
 
@@ -445,7 +461,7 @@ final class ReplShell {
             commandLine: isEditingCommand ? lineEditor.text : nil,
             keyHelp: screen.kind == .reader ? ScreenFrame.readingKeyHelp : ScreenFrame.screenKeyHelp,
             columns: options.columns, rows: options.rows)
-        let lines = frame.lines(options: renderOptions)
+        let (lines, cursor) = frame.render(options: renderOptions)
         // Anything new on screen ends an animation: the word being heard is never held back.
         animation = nil
         if let cue = motionCue {
@@ -455,11 +471,12 @@ final class ReplShell {
                 : motion.liveFrames(for: cue, from: drawn, to: lines, options: renderOptions, width: options.columns)
             if frames.count > 1 {
                 animation = (frames, 0, 0)
+                drawnCursor = cursor
                 advanceAnimation(now: monotonicNanoseconds())
                 return
             }
         }
-        draw(lines)
+        draw(lines, cursor: cursor)
     }
 }
 
