@@ -26,7 +26,7 @@ import StoryKitTestSupport
         #expect(SpokenForm.describe(heading) == "Animals, contains 4 stories, heading.")
         let withActions = AccessibilityElement(id: "x", label: "Story: Fox", traits: .button,
                                                customActions: [CustomAction(id: "read", name: "Read"), CustomAction(id: "save", name: "Save")])
-        #expect(SpokenForm.describe(withActions) == "Story: Fox, button. Actions: Read, Save.")
+        #expect(SpokenForm.describe(withActions) == "Story: Fox, button. Press A for actions: Read, Save.")
     }
 
     @Test func libraryCardFromTheSession() throws {
@@ -34,6 +34,6 @@ import StoryKitTestSupport
         for _ in 0..<3 { snapshot.apply(.recordFinished(profileID: 1, story: "the-lighthouse-cat")) }
         let session = Session(catalog: SessionFixtures.catalog, snapshot: snapshot, profile: "Maya")
         let card = try #require(FocusEngine(screen: session.screen).order.first { $0.id == "interest-animals/the-lighthouse-cat" })
-        #expect(SpokenForm.describe(card) == "Story: The Lighthouse Cat, read 3 times, ages 4 to 7, button. Press Enter to open. Actions: Read, Save to favourites.")
+        #expect(SpokenForm.describe(card) == "Story: The Lighthouse Cat, read 3 times, ages 4 to 7, button. Press Enter to open. Press A for actions: Read, Save to favourites.")
     }
 }

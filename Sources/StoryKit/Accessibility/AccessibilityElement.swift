@@ -106,7 +106,7 @@ public struct AccessibilityElement: Sendable, Hashable, Identifiable {
 /// A screen: a title and a tree of elements.
 public struct Screen: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, Codable {
-        case library, story, reader, profileForm, settings, help, pinPrompt, parentMenu, timeUp, profiles
+        case library, story, reader, profileForm, settings, help, pinPrompt, parentMenu, timeUp, profiles, actions
     }
 
     public var kind: Kind

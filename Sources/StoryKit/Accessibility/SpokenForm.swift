@@ -21,7 +21,7 @@ public enum SpokenForm {
         if hints {
             if let hint = element.hint, !hint.isEmpty { sentences.append(hint) }
             if !element.customActions.isEmpty {
-                sentences.append("Actions: " + element.customActions.map(\.name).joined(separator: ", "))
+                sentences.append("Press A for actions: " + element.customActions.map(\.name).joined(separator: ", "))
             }
         }
         return sentences.map(finish).joined(separator: " ")

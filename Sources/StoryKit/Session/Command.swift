@@ -23,12 +23,17 @@ public enum Command: Sendable, Hashable {
     case wait(Int?)
     /// Jumps to the next element starting with this letter.
     case jump(Character)
+    /// Lists the focused item's actions ("Read", "Save to favourites").
+    case actions
+    /// Does one of the focused item's actions, named (a beginning of its name is enough).
+    case action(String)
 
     /// Every command word, for help, completion and suggestions.
     public static let names: [String] = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "set", "profile", "help", "quit", "settings", "learn", "wait", "type",
         "increase", "decrease", "sentence", "paragraph", "page", "beginning", "end", "step", "jump",
+        "actions", "action",
     ]
 
     /// What each command does, for help and learn mode.
@@ -50,6 +55,8 @@ public enum Command: Sendable, Hashable {
         "page": "page next or page prev moves in the story", "beginning": "goes to the story's first sentence",
         "end": "goes to the story's last sentence", "step": "turns step mode on or off",
         "jump": "jumps to the next item starting with a letter",
+        "actions": "lists what you can do with the focused item (the a key)",
+        "action": "does one of the focused item's actions: action and its name, like action save",
     ]
 
     /// The word that names the command (for allowlists, such as the kiosk's).
@@ -85,6 +92,8 @@ public enum Command: Sendable, Hashable {
         case .quit: "quit"
         case .wait: "wait"
         case .jump: "jump"
+        case .actions: "actions"
+        case .action: "action"
         }
     }
 }
@@ -151,6 +160,8 @@ public enum CommandParser {
             if rest.isEmpty { return .wait(nil) }
             guard let count = Int(rest), count > 0 else { throw CommandError(description: "wait takes a number of sentences, like wait 2") }
             return .wait(count)
+        case "actions": return .actions
+        case "action": return .action(try needs("an action's name"))
         case "jump":
             guard let letter = rest.first else { throw CommandError(description: "jump needs a letter: for example, jump L") }
             return .jump(letter)
@@ -175,6 +186,7 @@ public enum CommandParser {
         case "read": "read lighthouse"
         case "set": "set rate 160"
         case "profile": "profile Maya"
+        case "action": "action save"
         default: word
         }
     }

@@ -26,6 +26,9 @@ public enum KeyHelp {
         case .character("{"): return .previousParagraph
         case .character("+"), .character("="): return adjustable ? .increase : .faster
         case .character("-"): return adjustable ? .decrease : .slower
+        // Shift-F10, as on the desktops; `a` where the focused item has actions.
+        case .unknown("CSI 21;2~"): return .actions
+        case .character("a") where !(focused?.customActions.isEmpty ?? true): return .actions
         default: return nil
         }
     }
@@ -87,6 +90,7 @@ public enum KeyHelp {
         case .slower: return route == .reader ? "reads slower" : "reads slower; on a setting, turns it down"
         case .increase: return "turns the focused setting up"
         case .decrease: return "turns the focused setting down"
+        case .actions: return "lists what you can do with the focused item, such as Read or Save to favourites"
         default: return nil
         }
     }

@@ -18,7 +18,26 @@ public enum Screens {
         case .pinPrompt: pinPrompt(state)
         case .parentMenu: parentMenu(state)
         case .timeUp: timeUp(state)
+        case .actions(let id): actions(state, catalog: catalog, of: id)
         }
+    }
+
+    /// The item whose actions are listed, as the screen below shows it.
+    static func actionTarget(_ state: State, catalog: StoryCatalog, id: String) -> AccessibilityElement? {
+        var below = state
+        below.stack.removeLast()
+        return FocusEngine(screen: route(below, catalog: catalog)).order.first { $0.id == id }
+    }
+
+    static func actions(_ state: State, catalog: StoryCatalog, of id: String) -> Screen {
+        let target = actionTarget(state, catalog: catalog, id: id)
+        let name = target.map { $0.label.hasPrefix("Story: ") ? String($0.label.dropFirst(7)) : $0.label } ?? "this item"
+        let actions = target?.customActions ?? []
+        var elements = [AccessibilityElement(id: "heading", label: "Actions for \(name)",
+                                             value: actions.count == 1 ? "1 item" : "\(actions.count) items", traits: .header)]
+        elements += actions.map { AccessibilityElement(id: "action-" + $0.id, label: $0.name, hint: "Press Enter to do it.", traits: .button) }
+        elements.append(AccessibilityElement(id: "cancel", label: "Cancel", hint: "Press Enter or Escape to go back.", traits: .button))
+        return Screen(kind: .actions, title: "Actions for \(name)", elements: elements)
     }
 
     static func warningElement(_ state: State) -> [AccessibilityElement] {
@@ -319,7 +338,8 @@ public enum Screens {
         ("Enter or Space", "press the focused item"),
         ("Escape", "go back"),
         ("h", "next heading; capital H, previous heading"),
-        ("a letter", "jump to the next item starting with it"),
+        ("a or Shift F10", "the focused item's actions, such as Read or Save to favourites, as a list"),
+        ("a letter", "jump to the next item starting with it (a: actions, where there are some)"),
         ("?", "help"),
         (":", "type a command, like read lighthouse; Up arrow for earlier commands, Tab to complete"),
         ("- and +", "slower and faster"),

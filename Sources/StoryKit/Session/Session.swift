@@ -252,6 +252,8 @@ public struct Session: Sendable {
         case .previous: return moveFocus(engine.previous(before: state.focusedID))
         case .nextHeading: return moveFocus(engine.nextHeading(after: state.focusedID))
         case .previousHeading: return moveFocus(engine.previousHeading(before: state.focusedID))
+        case .actions: return openActions()
+        case .action(let name): return doAction(named: name)
         case .jump(let letter):
             guard let found = engine.jump(to: letter, after: state.focusedID) else {
                 return [speak("Nothing starts with \(String(letter).uppercased()).")]
@@ -459,6 +461,9 @@ public struct Session: Sendable {
             return [.checkPIN(state.pinEntry)]
         case .parentMenu, .timeUp:
             break  // the kiosk's own screens: Session+Kiosk.swift handles them first
+        case .actions(let target):
+            if id == "cancel" { return goBack() }
+            if id.hasPrefix("action-") { return perform(action: String(id.dropFirst("action-".count)), on: target) }
         }
         return [speak(SpokenForm.describe(focused, hints: false))]
     }

@@ -12,6 +12,8 @@ public enum Route: Sendable, Hashable {
     case parentMenu
     /// Kiosk: the time limit is over; only the PIN leaves.
     case timeUp
+    /// The actions of an item on the screen below ("Read", "Save to favourites"), as a list.
+    case actions(String)
 
     /// The key focus is remembered by ("story" screens share one memory).
     var focusKey: String {
@@ -25,6 +27,7 @@ public enum Route: Sendable, Hashable {
         case .help: "help"
         case .pinPrompt: "pin"
         case .parentMenu: "parentMenu"
+        case .actions: "actions"
         case .timeUp: "timeUp"
         }
     }
@@ -90,7 +93,7 @@ public struct SessionOptions: Sendable, Hashable {
     public static let childCommands: Set<String> = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "sentence", "paragraph", "page", "beginning", "end", "step", "help", "learn", "wait", "jump",
-        "increase", "decrease",
+        "increase", "decrease", "actions", "action",
     ]
 }
 
