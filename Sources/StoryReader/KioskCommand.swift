@@ -91,7 +91,7 @@ struct KioskCommand: ParsableCommand {
                                                  blockedKeys: kiosk.blockedKeys, endReason: reason)
             }
         }
-        status = try shell.run()
+        status = try shell.run { session in session.start() + session.kioskOpening() }
         let kiosk = shell.session.state.kiosk
         reason = status >= 128 ? "signal \(status - 128)" : kiosk?.leftWithPIN == true ? "pin" : "input closed"
         if status != 0 {

@@ -24,6 +24,9 @@ struct PresentationOptions: ParsableArguments {
         valueName: "when"))
     var cursor: String = "auto"
 
+    @Flag(inversion: .prefixedNo, help: "On the : command line, say each letter typed and deleted, as a screen reader does.")
+    var keyEcho = true
+
     @Option(help: ArgumentHelp(
         "Colour: auto (NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR and TERM=dumb are honoured), always or never. The flag beats the variables.",
         valueName: "when"))

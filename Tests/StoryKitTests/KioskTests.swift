@@ -309,7 +309,8 @@ import StoryKitTestSupport
         #expect(spoken(session.handle(.key(.character("t")))) == ["1 minute left."])
         let up = session.handle(.tick(Self.start + 600))
         #expect(session.state.route == .timeUp)
-        #expect(spoken(up).first == "Time is up. Your place in the story is kept.")
+        #expect(spoken(up) == ["Time is up. Your place in the story is kept. \(Session.wayOut)"], "said once, with the way out")
+        #expect(spoken(session.handle(.key(.enter))) == ["Time is up. F12 is for a grown-up."], "keys after that say it shortly")
         #expect(session.kioskDeadline == nil, "nothing left to wake for")
         // Only the PIN leaves it.
         for key in [Key.escape, .enter, .character("h"), .home, .control("c")] { _ = session.handle(.key(key)) }
@@ -352,7 +353,7 @@ import StoryKitTestSupport
         let end = session.handle(.narration(.sentenceFinished(0)))
         #expect(end.contains(.pauseNarration))
         #expect(session.state.route == .timeUp)
-        #expect(spoken(end).contains("Time is up. Your place in the story is kept."))
+        #expect(spoken(end).contains("Time is up. Your place in the story is kept. \(Session.wayOut)"))
         #expect(session.state.snapshot.readings["Maya"]?["the-lighthouse-cat"]?.sentenceIndex != nil)
     }
 
@@ -422,5 +423,33 @@ import StoryKitTestSupport
         #expect(all[1].endReason == "pin")
         #expect(try store.kioskSessions(profile: "sam").count == 1)
         #expect(try store.kioskSessions(limit: 1).count == 1)
+    }
+}
+
+extension KioskTests {
+    // MARK: Speech (what a child and a grown-up hear)
+
+    @Test(arguments: [(600, [300, 60]), (240, [60, 30]), (60, [30]), (20, [])] as [(TimeInterval, [TimeInterval])])
+    func warningsScaleWithTheLimit(limit: TimeInterval, expected: [TimeInterval]) {
+        #expect(KioskOptions.warnings(forLimit: limit) == expected)
+    }
+
+    @Test func aOneMinuteLimitIsWarnedAndTheTimeIsSaidAtStart() {
+        var session = kiosk(idle: nil, limit: 60)
+        #expect(spoken(session.kioskOpening()) == ["1 minute to read. Press t to hear how much is left."])
+        #expect(spoken(session.handle(.tick(Self.start + 30))) == ["30 seconds left."])
+    }
+
+    /// The limit runs out while a grown-up is at the PIN prompt: the prompt stays, they are told,
+    /// and the time-up screen comes when they go back.
+    @Test func timeUpNeverHidesThePINPrompt() {
+        var session = kiosk(idle: nil, limit: 120)
+        _ = session.handle(.key(.unknown("CSI 24~")))
+        #expect(session.state.route == .pinPrompt)
+        let up = session.handle(.tick(Self.start + 121))
+        #expect(session.state.route == .pinPrompt)
+        #expect(spoken(up).contains("The child's time is up. Add time from the parent menu, or go back."))
+        _ = session.handle(.key(.escape))
+        #expect(session.state.route == .timeUp)
     }
 }

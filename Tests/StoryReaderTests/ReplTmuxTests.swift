@@ -347,3 +347,38 @@ struct ReplTmuxTests {
         try tmux.waitFor("DONE")
     }
 }
+
+extension ReplTmuxTests {
+    /// The `:` command line speaks: "Command." when it opens, each letter typed and deleted (key
+    /// echo, which --no-key-echo turns off), and Tab says the completion or the choices; story
+    /// titles complete after `read `.
+    @Test func theCommandLineSaysWhatIsTypedAndCompletesStoryTitles() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        let log = fixture.folder.url.appendingPathComponent("speech.log").path
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: "export STORYREADER_SPEECH_LOG=\(log); " + script(fixture, extra: "--profile Maya"))
+        try tmux.waitFor("Hello Maya.")
+        try tmux.send(":")
+        try tmux.waitFor("» Command.")
+        try tmux.send("-l", "read tx")
+        try tmux.send("BSpace")
+        try tmux.send("-l", "i")
+        try tmux.send("Tab")
+        let screen = try tmux.waitFor(":read tiny-fox")
+        #expect(screen.contains("» read tiny-fox"), "the completion (an id, here) is said and shown:\n\(screen)")
+        try tmux.send("C-u")
+        try tmux.send("-l", "read the")
+        try tmux.send("Tab")
+        let choices = try tmux.waitFor("» 2 matches: ")
+        #expect(choices.contains("read The Big Owl") && choices.contains("read The Tiny Fox"), "\(choices)")
+        try tmux.send("Escape")
+        try tmux.waitFor("» Cancelled.")
+        try tmux.send("C-q")
+        try tmux.waitFor("DONE")
+        let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        for echo in ["r", "e", "a", "d", "space", "t", "x", "x deleted", "i"] {
+            #expect(said.contains(": \(echo)\n"), "«\(echo)» was said:\n\(said)")
+        }
+    }
+}

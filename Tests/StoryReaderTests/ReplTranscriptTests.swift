@@ -311,6 +311,7 @@ import StoryKitTestSupport
             next
             heading
             read
+            quit
             back
             where
             nxt
@@ -318,6 +319,9 @@ import StoryKitTestSupport
             quit
             """, profiles: true)
         #expect(output.contains("next: moves to the next item."))
+        #expect(output.contains("quit: leaves Magical Stories."), "learn mode says what quit does, and does not quit")
+        #expect(output.contains("Help. ? (question mark), help."), "help opens on its first key")
+        #expect(output.contains("Control Q: quit"), "help printed whole without a screen")
         #expect(output.contains("I don't know 'nxt'. Did you mean next?"))
     }
 

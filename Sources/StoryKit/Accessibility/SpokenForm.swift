@@ -16,8 +16,14 @@ public enum SpokenForm {
                 parts.append(contentsOf: [child.label, child.value ?? ""].filter { !$0.isEmpty })
             }
         }
-        parts.append(contentsOf: element.traits.spokenNames)
-        var sentences = [parts.filter { !$0.isEmpty }.joined(separator: ", ")]
+        // "Picture: a lantern on a stone" says what it is already.
+        parts.append(contentsOf: element.traits.spokenNames.filter { !($0 == "picture" && element.label.hasPrefix("Picture:")) })
+        parts = parts.filter { !$0.isEmpty }
+        // A part that ends a sentence ("…towards it.") is not followed by ", picture".
+        for index in parts.indices.dropLast() where parts[index].hasSuffix(".") && !parts[index].hasSuffix("...") {
+            parts[index].removeLast()
+        }
+        var sentences = [parts.joined(separator: ", ")]
         if hints {
             if let hint = element.hint, !hint.isEmpty { sentences.append(hint) }
             if !element.customActions.isEmpty {

@@ -40,8 +40,11 @@ public struct KioskOptions: Sendable, Hashable {
         self.sentenceGrace = sentenceGrace
     }
 
-    /// Spoken warnings before the time is up, in seconds left.
-    public static let warnings: [TimeInterval] = [300, 60]
+    /// Spoken warnings before the time is up, in seconds left: 5 minutes and 1 minute, and for a
+    /// limit under 5 minutes 1 minute and 30 seconds (a 1-minute limit still gets one).
+    public static func warnings(forLimit limit: TimeInterval) -> [TimeInterval] {
+        (limit > 300 ? [300, 60] : [60, 30]).filter { $0 < limit }
+    }
 }
 
 /// The kiosk's running state: its clock reading, limits, and the log for parents.

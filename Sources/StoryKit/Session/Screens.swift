@@ -144,7 +144,8 @@ public enum Screens {
         }
         elements.append(AccessibilityElement(id: "settings", label: "Settings", hint: "Press Enter to change voice, speed and text size.", traits: .button))
         elements.append(AccessibilityElement(id: "help", label: "Help", hint: "Press Enter to learn the keys.", traits: .button))
-        let count = sections.reduce(0) { $0 + $1.entries.count }
+        // A favourite is listed twice (in Favourites and its own section) but is one story.
+        let count = Set(sections.flatMap { $0.entries.map(\.id) }).count
         return Screen(kind: .library, title: "Library, \(count == 1 ? "1 story" : "\(count) stories")", elements: warningElement(state) + elements)
     }
 
@@ -332,36 +333,56 @@ public enum Screens {
 
     // MARK: Help
 
-    public static let keyHelp: [(keys: String, does: String)] = [
-        ("Tab, Down or Right arrow", "next item"),
-        ("Shift Tab, Up or Left arrow", "previous item"),
-        ("Enter or Space", "press the focused item"),
-        ("Escape", "go back"),
-        ("h", "next heading; capital H, previous heading"),
-        ("a or Shift F10", "the focused item's actions, such as Read or Save to favourites, as a list"),
-        ("a letter", "jump to the next item starting with it (a: actions, where there are some)"),
-        ("?", "help"),
-        (":", "type a command, like read lighthouse; Up arrow for earlier commands, Tab to complete"),
-        ("- and +", "slower and faster"),
-        ("Control W", "where am I"),
-        ("Control Q", "quit"),
+    /// The keys, grouped by where they apply (help shows them in this order; the first is
+    /// focused when help opens).
+    public static let keyGroups: [(title: String, keys: [(keys: String, does: String)])] = [
+        ("Everywhere", [
+            ("? (question mark)", "help"),
+            ("Escape", "go back"),
+            ("Control W", "where am I"),
+            (": (colon)", "type a command, like read lighthouse; each letter is said; Up arrow for earlier commands, Tab to complete a command or a story's name"),
+            ("Control Q", "quit"),
+        ]),
+        ("In lists and on buttons", [
+            ("Tab, Down or Right arrow", "next item"),
+            ("Shift Tab, Up or Left arrow", "previous item"),
+            ("Enter or Space", "press the focused item"),
+            ("h", "next heading; capital H, previous heading"),
+            ("a or Shift F10", "the focused item's actions, such as Read or Save to favourites, as a list"),
+            ("a letter", "jump to the next item starting with it (a: actions, where there are some)"),
+            ("- and + (minus and plus)", "slower and faster; on a setting, turn it down and up"),
+        ]),
+        ("In forms and settings", [
+            ("letters", "type into the focused field; each is said"),
+            ("Backspace", "delete the last letter, and say it"),
+            ("Enter", "check the field and go to the next"),
+            ("Left and Right arrows", "change the focused setting"),
+        ]),
+    ]
+
+    /// The kiosk's own keys, shown in its help.
+    static let kioskKeys: [(keys: String, does: String)] = [
+        ("t", "how much time is left"),
+        ("F12 or Control ]", "for a grown-up: the PIN, to leave, switch profile or add time"),
     ]
 
     static func help(_ state: State) -> Screen {
-        var elements: [AccessibilityElement] = [AccessibilityElement(id: "keys", label: "Keys", traits: .header)]
-        for (index, entry) in keyHelp.enumerated() where !(state.options.isLocked && entry.keys == "Control Q") {
-            elements.append(AccessibilityElement(id: "key-\(index)", label: entry.keys, value: entry.does))
-        }
-        elements.append(AccessibilityElement(id: "reading-keys", label: "While reading", traits: .header))
-        for (index, entry) in KeyHelp.readingKeys.enumerated() {
-            elements.append(AccessibilityElement(id: "reading-key-\(index)", label: entry.keys, value: entry.does))
+        var elements: [AccessibilityElement] = []
+        var groups = keyGroups
+        groups.insert(("While reading", KeyHelp.readingKeys), at: 2)
+        if state.kiosk != nil { groups.append(("In this kiosk", kioskKeys)) }
+        for (group, entry) in groups.enumerated() {
+            elements.append(AccessibilityElement(id: group == 2 ? "reading-keys" : "keys-\(group)", label: entry.title, traits: .header))
+            for (index, key) in entry.keys.enumerated() where !(state.options.isLocked && key.keys == "Control Q") {
+                elements.append(AccessibilityElement(id: "key-\(group)-\(index)", label: key.keys, value: key.does))
+            }
         }
         elements.append(AccessibilityElement(id: "commands", label: "Commands", traits: .header))
         elements.append(AccessibilityElement(id: "command-list", label: "Type a command and press Enter",
             value: Command.names.filter { !["jump", "type"].contains($0) && (!state.options.isLocked || state.options.allowedCommands.contains($0)) }
                 .joined(separator: ", ")))
         elements.append(AccessibilityElement(id: "learn", label: "Learn mode", value: state.isLearning ? "on" : "off",
-            hint: "Press Enter, then any key to hear what it does. Escape leaves.", traits: .button, sortPriority: 1))
+            hint: "Press Enter, then any key to hear what it does. Escape leaves.", traits: .button))
         return Screen(kind: .help, title: "Help", elements: elements)
     }
 }

@@ -16,6 +16,12 @@ extension Session {
         state.kiosk = KioskState(options: options, now: now, baseRate: state.profile.speech.rate, profile: state.profileName)
     }
 
+    /// What the kiosk says as it starts, after the greeting: the time there is.
+    public func kioskOpening() -> [Effect] {
+        guard let left = state.kiosk?.remaining else { return [] }
+        return [speak("\(Self.spokenDuration(left).capitalizedFirst) to read. Press t to hear how much is left.", .message)]
+    }
+
     /// The next time a kiosk rule may fire (monotonic seconds), so the shell sleeps until then.
     public var kioskDeadline: TimeInterval? {
         guard let kiosk = state.kiosk else { return nil }
@@ -24,7 +30,7 @@ extension Session {
             times.append(kiosk.lastActivity + idle)
         }
         if let endsAt = kiosk.endsAt, !kiosk.isTimeUp {
-            for warning in KioskOptions.warnings where !kiosk.warned.contains(Int(warning)) && (kiosk.limitLength ?? 0) > warning {
+            for warning in KioskOptions.warnings(forLimit: kiosk.limitLength ?? 0) where !kiosk.warned.contains(Int(warning)) {
                 times.append(endsAt - warning)
             }
             times.append(endsAt)
@@ -95,6 +101,8 @@ extension Session {
         }
         let route = state.route
         if route == .pinPrompt || route == .parentMenu || route == .profiles {
+            // Back from a grown-up's screen is back to the child's (the time-up screen if time ran out).
+            if key == .escape, route != .profiles { return backToChild(announcing: nil) }
             if key == .enter || key == .space, route != .pinPrompt { return kioskActivate() }
             return handleDirect(.key(key))
         }
@@ -232,7 +240,8 @@ extension Session {
         state.pinEntry = ""
         state.warning = nil
         state.stack.removeAll { $0 == .pinPrompt || $0 == .parentMenu || $0 == .profiles }
-        if state.stack.isEmpty { state.stack = state.kiosk!.isTimeUp ? [.timeUp] : [.library] }
+        if state.kiosk!.isTimeUp { state.stack = [.timeUp] }
+        if state.stack.isEmpty { state.stack = [.library] }
         let spoken = text.map { [speak($0, .message)] } ?? []
         if state.route == .reader, state.reader?.pausedForParent == true { return spoken + resume() }
         return spoken + announceScreen()
@@ -260,8 +269,8 @@ extension Session {
         if state.reader?.status == .playing { state.kiosk!.lastActivity = now }
         if let endsAt = kiosk.endsAt, !kiosk.isTimeUp {
             let left = endsAt - now
-            for warning in KioskOptions.warnings where left <= warning && left > 0
-                && !state.kiosk!.warned.contains(Int(warning)) && (kiosk.limitLength ?? 0) > warning {
+            for warning in KioskOptions.warnings(forLimit: kiosk.limitLength ?? 0) where left <= warning && left > 0
+                && !state.kiosk!.warned.contains(Int(warning)) {
                 state.kiosk!.warned.insert(Int(warning))
                 effects.append(speak("\(Self.spokenDuration(warning).capitalizedFirst) left.", .important))
             }
@@ -275,6 +284,13 @@ extension Session {
                 }
                 if let since = state.kiosk!.timeUpPendingSince, state.reader?.status == .playing, now < since + kiosk.options.sentenceGrace {
                     return effects
+                }
+                if [.pinPrompt, .parentMenu, .profiles].contains(state.route) {
+                    // A grown-up is here (maybe waiting out a PIN lockout): their screen stays, they
+                    // are told, and the time-up screen comes when they go back.
+                    state.kiosk!.isTimeUp = true
+                    if state.reader != nil { effects += leaveReader(stopping: true) }
+                    return effects + [speak("The child's time is up. Add time from the parent menu, or go back.", .important)]
                 }
                 return effects + enterTimeUp()
             }
@@ -315,11 +331,14 @@ extension Session {
         state.warning = nil
         state.stack = [.timeUp]
         state.focus["timeUp"] = nil
-        return effects + [speak("Time is up. Your place in the story is kept.", .important)] + announceScreen()
+        // Said once, whole; the screen's own title would only repeat it.
+        return effects + [speak("Time is up. Your place in the story is kept. \(Self.wayOut)", .important)]
     }
 
+    static let wayOut = "A grown-up can press F12, or Control and the right bracket, and type the PIN to add time."
+
     func timeIsUpReminder() -> [Effect] {
-        [speak("Time is up for now. A grown-up can add time with the PIN.", .message)]
+        [speak("Time is up. F12 is for a grown-up.", .message)]
     }
 
     func speakRemaining() -> [Effect] {
@@ -400,7 +419,7 @@ extension Screens {
     static func timeUp(_ state: State) -> Screen {
         Screen(kind: .timeUp, title: "Time is up", elements: [
             AccessibilityElement(id: "heading", label: "Time is up", value: "see you next time", traits: .header),
-            AccessibilityElement(id: "ask", label: "A grown-up can add time with the PIN", traits: .staticText),
+            AccessibilityElement(id: "ask", label: Session.wayOut, traits: .staticText),
         ])
     }
 

@@ -98,6 +98,9 @@ extension Session {
     mutating func saveSettings(_ profile: ChildProfile) -> [Effect] {
         guard state.profileName != nil, profile.id != nil, keepsSettingChanges else { return [] }
         if state.snapshot.pinIsSet, !state.settingsUnlocked {
+            // Said once a visit to a screen, not after every press of + or -.
+            guard !state.toldChangeIsForNow else { return [] }
+            state.toldChangeIsForNow = true
             return [speak("This change is for now: a parent keeps it from Settings, with the PIN.", .notification)]
         }
         return [.save(.saveSettings(profile))]

@@ -52,6 +52,9 @@ public struct Session: Sendable {
         return announceScreen(prefix: state.profileName.map { "Hello \($0)." } ?? otherwise)
     }
 
+    /// Without a screen (a pipe, a braille display's log) `help` says all of its lines.
+    public mutating func runsWithoutScreen(_ without: Bool) { state.options.readsWholeHelp = without }
+
     /// Handles one input (in a kiosk, through its rules first: `Session+Kiosk.swift`).
     public mutating func handle(_ input: Input) -> [Effect] {
         if state.kiosk != nil { return handleInKiosk(input) }
@@ -111,10 +114,13 @@ public struct Session: Sendable {
 
     mutating func push(_ route: Route) -> [Effect] {
         state.warning = nil
+        state.toldChangeIsForNow = false
         state.stack.append(route)
         state.focus[route.focusKey] = state.focus[route.focusKey].flatMap { id in
             FocusEngine(screen: screen).element(id: id) == nil ? nil : id
         }
+        // Help opens on its first key, to be read down (its learn mode button is last).
+        if route == .help, state.focus["help"] == nil { state.focus["help"] = "key-0-0" }
         return announceScreen()
     }
 
@@ -128,9 +134,11 @@ public struct Session: Sendable {
         if state.route == .profileForm { state.form = nil }
         state.warning = nil
         guard state.stack.count > 1 else {
-            return effects + [speak(state.route == .library ? "This is the library, the first screen." : "This is the first screen.")]
+            let quit = state.options.isLocked ? "" : " Control Q leaves Magical Stories."
+            return effects + [speak((state.route == .library ? "This is the library, the first screen." : "This is the first screen.") + quit)]
         }
         state.stack.removeLast()
+        state.toldChangeIsForNow = false
         endParentVisitIfLeft()
         return effects + announceScreen()
     }
@@ -243,7 +251,6 @@ public struct Session: Sendable {
         }
         if state.isLearning {
             if command == .back { return handleKey(.escape) }
-            if command == .quit { state.isLearning = false; return handleCommand(.quit) }
             return [speak("\(command.name): \(Command.summaries[command.name] ?? "a command").")]
         }
         let engine = FocusEngine(screen: screen)
@@ -302,8 +309,12 @@ public struct Session: Sendable {
             return choose(profile: found.name)
         case .settings: return openSettings()
         case .help:
-            if state.route == .help { return announceScreen() }
-            return push(.help)
+            let opened = state.route == .help ? announceScreen() : push(.help)
+            guard state.options.readsWholeHelp else { return opened }
+            // No screen to move through (a pipe, a braille display's log): all of it, a line each.
+            return opened + Screens.help(state).elements.filter { $0.id != "learn" }.map { element in
+                speak(element.traits.contains(.header) ? element.label + ":" : [element.label, element.value].compactMap { $0 }.joined(separator: ": "))
+            }
         case .learn:
             var effects: [Effect] = []
             if state.route != .help { effects += push(.help) }

@@ -79,6 +79,9 @@ public struct SessionOptions: Sendable, Hashable {
     /// `storyreader read STORY`: the session is the reader of one story, and leaving it (stop, the
     /// end of the story) ends the program.
     public var endsWithReading = false
+    /// Without a screen to move through (a pipe, a braille display's log), `help` says all of its
+    /// lines at once.
+    public var readsWholeHelp = false
 
     public init(isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24,
                 textScaling: TextScaling = .none) {
@@ -126,6 +129,8 @@ public struct State: Sendable, Hashable {
     public var kiosk: KioskState?
     /// The command line's presentation flags: they hold for the run over any profile chosen.
     public var presentationOverride = PresentationOverride()
+    /// "This change is for now…" was said on this screen (once a visit is enough).
+    public var toldChangeIsForNow = false
 
     public init(snapshot: SessionSnapshot, options: SessionOptions = SessionOptions()) {
         stack = [.profiles]

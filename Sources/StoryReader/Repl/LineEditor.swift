@@ -14,16 +14,23 @@ struct LineEditor {
     private var historyIndex: Int?
     /// What Tab last offered (spoken and shown).
     private(set) var message: String?
+    /// What to say for the last key, as a screen reader's key echo does ("b", "space", "b
+    /// deleted"); nil when there is nothing to say.
+    private(set) var echo: String?
+    /// Story titles and ids, completed after `read `.
+    var storyNames: [String] = []
 
     mutating func begin() {
         text = ""
         cursor = 0
         historyIndex = nil
         message = nil
+        echo = nil
     }
 
     mutating func handle(_ key: Key) -> Outcome {
         message = nil
+        echo = nil
         switch key {
         case .enter:
             let line = text
@@ -34,8 +41,9 @@ struct LineEditor {
             return .cancelled
         case .backspace:
             if cursor > 0 {
-                text.remove(at: text.index(text.startIndex, offsetBy: cursor - 1))
+                let removed = text.remove(at: text.index(text.startIndex, offsetBy: cursor - 1))
                 cursor -= 1
+                echo = "\(Self.spoken(removed)) deleted"
             } else if text.isEmpty {
                 return .cancelled
             }
@@ -52,6 +60,7 @@ struct LineEditor {
             historyIndex = index
             text = history[index]
             cursor = text.count
+            echo = text
         case .down:
             guard let index = historyIndex else { break }
             if index + 1 < history.count {
@@ -62,26 +71,51 @@ struct LineEditor {
                 text = ""
             }
             cursor = text.count
+            echo = text.isEmpty ? "Empty." : text
         case .tab:
-            let options = CommandParser.completions(of: text)
+            let options = completions()
             if options.count == 1 {
                 text = options[0].hasSuffix(" ") ? options[0] : options[0] + " "
                 cursor = text.count
+                message = text.trimmingCharacters(in: .whitespaces)
             } else if options.count > 1 {
                 let common = options.dropFirst().reduce(options[0]) { String($0.commonPrefix(with: $1)) }
                 if common.count > text.count { text = common; cursor = text.count }
-                message = options.joined(separator: ", ")
+                message = "\(options.count) matches: " + options.prefix(8).joined(separator: ", ") + (options.count > 8 ? "…" : "")
             } else {
-                message = "no completions"
+                message = "No completions."
             }
         case .space:
             insert(" ")
+            echo = "space"
         case .character(let character):
             insert(character)
+            echo = Self.spoken(character)
         default:
             break
         }
         return .editing
+    }
+
+    /// Commands, settings after `set `, and story titles and ids after `read `.
+    func completions() -> [String] {
+        let typed = text.hasPrefix(":") ? String(text.dropFirst()) : text
+        let lowered = typed.lowercased()
+        guard lowered.hasPrefix("read ") else { return CommandParser.completions(of: typed) }
+        let partial = String(lowered.dropFirst("read ".count))
+        var seen = Set<String>()
+        return storyNames.filter { $0.lowercased().hasPrefix(partial) && seen.insert($0.lowercased()).inserted }.map { "read " + $0 }
+    }
+
+    /// A typed character as a screen reader echoes it: letters as they are, signs by name.
+    static func spoken(_ character: Character) -> String {
+        switch character {
+        case " ": "space"
+        case ".": "dot"
+        case "-": "dash"
+        case ":": "colon"
+        default: String(character)
+        }
     }
 
     private mutating func insert(_ character: Character) {

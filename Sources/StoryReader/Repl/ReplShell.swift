@@ -50,6 +50,7 @@ final class ReplShell {
     init(session: Session, store: StoryStore, interactive: Bool, clock: Narrator.Clock,
          presentation: PresentationOptions, scaling: TextScaling, audio: ReplAudio? = nil) {
         self.session = session
+        self.session.runsWithoutScreen(!interactive)
         self.presentation = presentation
         self.scaling = scaling
         style = presentation.terminalStyle()
@@ -247,9 +248,16 @@ final class ReplShell {
             if isEditingCommand {
                 switch lineEditor.handle(key) {
                 case .editing:
-                    if let message = lineEditor.message { caption(message) }
+                    if let message = lineEditor.message {
+                        say(message)
+                    } else if let echo = lineEditor.echo, presentation.keyEcho {
+                        // Key echo is shown by the command line itself, so it is not captioned.
+                        // Interface chatter: each letter replaces the last, and a story is never cut.
+                        speaker.submit(Utterance(echo, priority: .text), now: monotonicNanoseconds())
+                    }
                 case .cancelled:
                     isEditingCommand = false
+                    say("Cancelled.")
                 case .submitted(let line):
                     isEditingCommand = false
                     handleLine(line)
@@ -258,11 +266,19 @@ final class ReplShell {
             } else if key == .character(":"), !session.state.isLearning {
                 isEditingCommand = true
                 lineEditor.begin()
+                lineEditor.storyNames = session.catalog.entries.flatMap { [$0.title, $0.id] }
+                say("Command.")
                 needsRender = true
             } else {
                 perform(session.handle(.key(key)))
             }
         }
+    }
+
+    /// Says and shows something of the shell's own (the command line's words).
+    private func say(_ text: String) {
+        caption(text)
+        speaker.submit(Utterance(text, priority: .text), now: monotonicNanoseconds())
     }
 
     private func handleLine(_ line: String) {
