@@ -34,7 +34,7 @@ struct StoryReaderCommand: AsyncParsableCommand {
     /// Runs the command line with the documented exit codes: 0 ok, 1 user error, 2 bad invocation.
     static func main() async {
         do {
-            var command = try parseAsRoot(try ConfigArguments.apply(to: Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(try ConfigArguments.applyToProcess())
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

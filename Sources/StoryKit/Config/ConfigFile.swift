@@ -80,11 +80,8 @@ public struct ConfigFile: Sendable, Equatable {
     public static func parse(_ text: String, path: String, home: String) throws(ConfigError) -> ConfigFile {
         let sections = Set(settings.map(\.section).filter { !$0.isEmpty })
         var values: [(setting: Setting, value: ConfigValue)] = []
-        for entry in try ConfigLineParser.parse(text, path: path) {
+        for entry in try ConfigLineParser.parse(text, path: path, sections: sections) {
             func fail(_ message: String) -> ConfigError { ConfigError(path: path, line: entry.line, message: message) }
-            guard entry.section.isEmpty || sections.contains(entry.section) else {
-                throw fail("there is no section [\(entry.section)]: use \(sections.sorted().map { "[\($0)]" }.joined(separator: " or ")), or none")
-            }
             guard let setting = settings.first(where: { $0.section == entry.section && $0.key == entry.key }) else {
                 let known = settings.filter { $0.section == entry.section }.map(\.key)
                 let elsewhere = settings.first { $0.key == entry.key }

@@ -45,7 +45,8 @@ struct ConfigLineParser {
     /// A message for the line, without the path and line number (the caller adds them).
     struct LineError: Error { var message: String }
 
-    static func parse(_ text: String, path: String) throws(ConfigError) -> [Entry] {
+    /// - Parameter sections: the `[section]` names allowed.
+    static func parse(_ text: String, path: String, sections: Set<String>) throws(ConfigError) -> [Entry] {
         var entries: [Entry] = []
         var section = ""
         var seen: Set<String> = []
@@ -65,6 +66,9 @@ struct ConfigLineParser {
                     }
                     scanner.advance()
                     try scanner.expectEnd()
+                    guard sections.contains(name) else {
+                        throw LineError(message: "there is no section [\(name)]: use \(sections.sorted().map { "[\($0)]" }.joined(separator: " or ")), or none")
+                    }
                     section = name
                     continue
                 }

@@ -10,24 +10,41 @@ enum ConfigArguments {
     private static let bypass: Set<String> = ["-h", "--help", "--version", "--generate-completion-script",
                                               "--experimental-dump-help", "---completion"]
 
-    /// The command line to parse: `arguments` (without the program name) plus the file's defaults.
+    /// The command line to parse: `arguments` (without the program name) plus the file's
+    /// defaults; and the environment variables to set for settings the command has no option for
+    /// but reads from the environment (the kiosk's audio device: `STORYREADER_AUDIO_DEVICE`).
     /// - Throws: `ConfigError` naming the file and line of the first problem; nothing runs then.
-    static func apply(to arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) -> [String] {
-        let root = CommandInfo.root()
+    static func apply(to arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(ConfigError) -> (arguments: [String], environment: [String: String]) {
         if arguments.contains(where: bypass.contains) || ["help", ManualCommand.configuration.commandName].contains(arguments.first) {
-            return arguments
+            return (arguments, [:])
         }
         guard let file = try ConfigFile.load(path: ConfigFile.location(environment: environment), environment: environment) else {
-            return arguments
+            return (arguments, [:])
         }
-        let (command, path) = root.leaf(for: arguments)
+        let (command, path) = CommandInfo.root().leaf(for: arguments)
+        // Benchmarks measure with their own settings (and `bench store --stories` is a count).
+        if path.first == BenchCommand.configuration.commandName { return (arguments, [:]) }
         let accepted = command.optionSpellings
         let added = file.defaults(given: arguments, environment: environment) { setting in
             accepted.contains(setting.option) && (setting.command == nil || setting.command == path.first)
         }
+        var variables: [String: String] = [:]
+        for (setting, value) in file.values where !accepted.contains(setting.option) && setting.command == nil {
+            if let variable = setting.environment, environment[variable]?.isEmpty != false, case .string(let text) = value {
+                variables[variable] = text
+            }
+        }
         // Before a `--`, after which every word is a value.
         let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
-        return Array(arguments[..<end]) + added + Array(arguments[end...])
+        return (Array(arguments[..<end]) + added + Array(arguments[end...]), variables)
+    }
+
+    /// `apply` for this process: the variables are set, the arguments returned.
+    static func applyToProcess() throws(ConfigError) -> [String] {
+        let (arguments, variables) = try apply(to: Array(CommandLine.arguments.dropFirst()))
+        for (name, value) in variables { setenv(name, value, 1) }
+        return arguments
     }
 }
 
