@@ -1,5 +1,6 @@
 import Foundation
 import StoryKit
+import StoryKitTestSupport
 import Testing
 
 /// config.toml: every setting it may hold, read as its option would read it; any line it cannot
@@ -16,31 +17,14 @@ struct ConfigFileTests {
     }
 
     @Test func aFullFileGivesEverySettingInTheFormItsOptionTakes() throws {
-        let file = try parse("""
-            # Defaults for storyreader
-            stories = ["~/Stories", "/srv/stories", "class"]   # mine, the library's, one beside this file
-            data-dir = '/var/lib/storyreader'
-            device = "plughw:1,0"
-
-            [display]
-            text-size = "Accessibility2"
-            theme = "high-contrast-dark"
-            reduce-motion = true
-            color = "never"
-
-            [kiosk]
-            profile = "Library"
-            idle-timeout = 120
-            time-limit = 0.5
-            no-audio = false
-            """)
+        let file = try parse(ConfigFixtures.everySetting)
         #expect(value(file, "stories") == .array([.string("/home/ana/Stories"), .string("/srv/stories"),
                                                    .string("/home/ana/.config/storyreader/class")]))
         #expect(value(file, "data-dir") == .string("/var/lib/storyreader"))
-        #expect(value(file, "device") == .string("plughw:1,0"))
+        #expect(value(file, "device") == .string("plughw:1"))
         // Choices are spelled as the option spells them, whatever the case in the file.
-        #expect(value(file, "text-size") == .string("accessibility2"))
-        #expect(value(file, "reduce-motion") == .boolean(true))
+        #expect(value(file, "text-size") == .string("accessibility1"))
+        #expect(value(file, "reduce-motion") == .boolean(false))
         #expect(value(file, "idle-timeout") == .number(120))
         #expect(value(file, "time-limit") == .number(0.5))
         #expect(file.values.count == 11)

@@ -15,21 +15,7 @@ import Testing
         return folder
     }
 
-    static let everySetting = """
-        stories = ["/srv/stories"]
-        data-dir = "/var/lib/storyreader"
-        device = "plughw:1"
-        [display]
-        text-size = "accessibility1"
-        theme = "dark"
-        reduce-motion = false
-        color = "never"
-        [kiosk]
-        profile = "Library"
-        idle-timeout = 120
-        time-limit = 30
-        no-audio = true
-        """
+    static let everySetting = ConfigFixtures.everySetting
 
     @Test func theKioskGetsItsSettingsAndAnOptionTypedWins() throws {
         let config = try Self.configFolder(Self.everySetting)
@@ -37,9 +23,10 @@ import Testing
         let environment = ["XDG_CONFIG_HOME": config.path, "HOME": "/home/ana"]
         let (arguments, variables) = try ConfigArguments.apply(to: ["kiosk", "--profile", "Sam", "--no-reduce-motion"], environment: environment)
         #expect(arguments == ["kiosk", "--profile", "Sam", "--no-reduce-motion",
-                              "--stories", "/srv/stories", "--data-dir", "/var/lib/storyreader",
+                              "--stories", "/home/ana/Stories", "--stories", "/srv/stories",
+                              "--stories", config.path + "/storyreader/class", "--data-dir", "/var/lib/storyreader",
                               "--text-size", "accessibility1", "--theme", "dark", "--color", "never",
-                              "--idle-timeout", "120.0", "--time-limit", "30.0", "--no-audio"])
+                              "--idle-timeout", "120.0", "--time-limit", "0.5", "--no-audio"])
         // The kiosk has no --device: the device reaches it the way it reads one, from the environment.
         #expect(variables == ["STORYREADER_AUDIO_DEVICE": "plughw:1"])
     }
