@@ -46,6 +46,7 @@ bench: setup-test
 	.build/release/storyreader bench speech
 	.build/release/storyreader bench store
 	.build/release/storyreader bench repl
+	.build/release/storyreader bench completion
 
 clean:
 	rm -rf .build
