@@ -21,6 +21,10 @@ struct StoryReaderCommand: AsyncParsableCommand {
               storyreader show lighthouse           one story's details (a unique prefix is enough)
               storyreader import my-story.md        add your own story
 
+            Defaults for options (stories folders, the data folder, the sound device, display and \
+            kiosk settings) can be kept in $XDG_CONFIG_HOME/storyreader/config.toml; options typed \
+            win. 'man storyreader' has every command; docs/config.md the file.
+
             Exit status: 0 ok, 1 user error (a story not found, a bad file), 2 bad invocation \
             (an unknown option, a value out of range).
             """,

@@ -122,6 +122,13 @@ import Testing
         // A title, for a child's parent who remembers the name and not the id.
         #expect(try complete(["storyreader", "read", "Grandma"]) == ["Grandma’s Umbrella Boat"])
         #expect(try complete(["storyreader", "pro"]) == ["profile"])
+        // Profile names, from the database in the installed program's default data folder.
+        #expect(try complete(["storyreader", "history", "--profile", ""]) == [], "no database yet, and none made")
+        #expect(!FileManager.default.fileExists(atPath: installed.home.url.appendingPathComponent(".local/share/storyreader/storyreader.sqlite").path))
+        let added = try installed.run(["profile", "add", "--name", "Maya", "--age", "5"])
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(try complete(["storyreader", "history", "--profile", "M"]) == ["Maya"])
+        #expect(try complete(["storyreader", "profile", "show", ""]).contains("Maya"))
         // zsh and fish get theirs too (the shells are not on this machine to run them).
         for file in ["share/zsh/site-functions/_storyreader", "share/fish/vendor_completions.d/storyreader.fish"] {
             let text = try String(contentsOf: installed.root.appendingPathComponent(file), encoding: .utf8)
