@@ -28,9 +28,14 @@ run: build
 
 release: setup
 	$(SWIFT) build -c release --product storyreader
+	@touch $(RELEASE_BIN)
 
-# Builds the release binary only when it is the one being installed.
-install: $(if $(filter $(RELEASE_BIN),$(BIN)),release)
+# `sudo make install` after `make release` builds nothing (root's PATH often has no swift, and a
+# build as root would leave root's files in .build): the binary is rebuilt only when a source is newer.
+$(RELEASE_BIN): Package.swift $(shell find Sources -type f)
+	$(MAKE) release
+
+install: $(if $(filter $(RELEASE_BIN),$(BIN)),$(RELEASE_BIN))
 	@scripts/install.sh install "$(BIN)" "$(PREFIX)" "$(DESTDIR)"
 
 uninstall:

@@ -42,17 +42,34 @@ struct CompletionBenchmark: ParsableCommand {
                      typed, count, candidates, cold, warm[warm.count / 2], warm.last ?? 0, startup[startup.count / 2]))
     }
 
-    /// Runs the program and counts the lines it printed.
+    /// Runs the program as a shell does (posix_spawn, no descriptor sweep: Foundation's Process
+    /// costs tens of milliseconds more here) and counts the lines it printed.
     private static func lines(_ executable: URL, _ arguments: [String], _ environment: [String: String]) throws -> Int {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data.split(separator: UInt8(ascii: "\n")).count
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { throw UserFailure(message: "bench completion: no pipe: \(String(cString: strerror(errno)))") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        posix_spawn_file_actions_addclose(&actions, pipe[1])
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        close(pipe[1])
+        defer { close(pipe[0]) }
+        guard status == 0 else { throw UserFailure(message: "bench completion: cannot start \(executable.path): \(String(cString: strerror(status)))") }
+        var count = 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let read = Glibc.read(pipe[0], &buffer, buffer.count)
+            if read <= 0 { break }
+            count += buffer[0..<read].filter { $0 == UInt8(ascii: "\n") }.count
+        }
+        var exitStatus: Int32 = 0
+        waitpid(pid, &exitStatus, 0)
+        return count
     }
 }
