@@ -115,8 +115,11 @@ put "$here/README.md" share/doc/storyreader/README.md 644
 for doc in "$here"/docs/*.md; do
   put "$doc" "share/doc/storyreader/$(basename "$doc")" 644
 done
+# The examples name the program where this install puts it (they say /usr/local/bin in the repository).
 while IFS= read -r file; do
-  put "$here/contrib/$file" "share/doc/storyreader/contrib/$file" 644
+  mkdir -p "$staging/contrib/$(dirname "$file")"
+  sed "s|/usr/local/bin/storyreader|$prefix/bin/storyreader|g" "$here/contrib/$file" >"$staging/contrib/$file"
+  put "$staging/contrib/$file" "share/doc/storyreader/contrib/$file" 644
 done < <(cd "$here/contrib" && find . -type f | sed 's|^\./||' | sort)
 
 # Files an earlier version installed that this one does not: removed, not left behind.

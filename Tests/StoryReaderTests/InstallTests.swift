@@ -95,6 +95,12 @@ import Testing
         }
         // Options as --help spells them, hyphens and all.
         #expect(man.standardOutput.contains("--idle-timeout <seconds>"))
+        // A machine left in the C locale draws ASCII stand-ins, without a warning.
+        let plain = try ExternalProcess.run(try #require(ExternalProcess.find("man")), ["--warnings", "-l", page.path],
+                                            environment: ["PATH": "/usr/bin:/bin", "MANWIDTH": "120", "MANPAGER": "cat", "LANG": "C"])
+        #expect(plain.status == 0)
+        #expect(plain.standardError == "", "roff warnings in the C locale: \(plain.standardError)")
+        #expect(plain.standardOutput.contains("Words per minute, 80-450."))
     }
 
     @Test func bashCompletesStoryIdsTitlesAndSubcommands() throws {
@@ -170,11 +176,12 @@ import Testing
                                    "systemd-analyze is needed (Debian package systemd; make test installs it)")
         let units = try TemporaryFolder("units")
         defer { units.remove() }
-        // verify checks that ExecStart's program exists: point it at the installed copy (the only change).
-        let unit = try String(contentsOf: TestPaths.repository.appendingPathComponent("contrib/systemd/storyreader-kiosk.service"), encoding: .utf8)
-        #expect(unit.contains("ExecStart=/usr/local/bin/storyreader kiosk\n"))
+        // The installed copy names the program where PREFIX put it.
+        let unit = try String(contentsOf: installed.root.appendingPathComponent("share/doc/storyreader/contrib/systemd/storyreader-kiosk.service"), encoding: .utf8)
+        #expect(unit.contains("ExecStart=/usr/bin/storyreader kiosk\n"))
         #expect(unit.contains("Restart=always\n") && unit.contains("User=storyreader\n") && unit.contains("TTYPath=/dev/tty1\n"))
-        try units.write("storyreader-kiosk.service", unit.replacingOccurrences(of: "/usr/local/bin/storyreader", with: installed.binary.path))
+        // verify checks that ExecStart's program exists: point it at the copy in DESTDIR (the only change).
+        try units.write("storyreader-kiosk.service", unit.replacingOccurrences(of: "/usr/bin/storyreader", with: installed.binary.path))
         var environment = ProcessInfo.processInfo.environment
         // Documentation=man:storyreader(1) is checked against the installed manual page.
         environment["MANPATH"] = installed.root.appendingPathComponent("share/man").path

@@ -128,9 +128,30 @@ private struct Roff {
         }
     }
 
-    /// Backslashes and hyphens made literal, and a line never starting with a control character.
+    /// Backslashes and hyphens made literal, a line never starting with a control character, and
+    /// characters beyond ASCII as groff glyphs, which `man` also draws in a C locale (as `--`,
+    /// `...`, `<-`), where a raw `…` only gets a warning.
     static func escape(_ text: String) -> String {
-        var escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        var escaped = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "\\": escaped += "\\e"
+            case "-": escaped += "\\-"
+            case "\u{2013}": escaped += "\\(en"
+            case "\u{2014}": escaped += "\\(em"
+            case "\u{2018}": escaped += "\\(oq"
+            case "\u{2019}": escaped += "\\(cq"
+            case "\u{201C}": escaped += "\\(lq"
+            case "\u{201D}": escaped += "\\(rq"
+            case "\u{2026}": escaped += "..."
+            case "\u{2190}": escaped += "\\(<-"
+            case "\u{2192}": escaped += "\\(->"
+            case "\u{2191}": escaped += "\\(ua"
+            case "\u{2193}": escaped += "\\(da"
+            case _ where character.isASCII: escaped.unicodeScalars.append(character)
+            default: escaped += String(format: "\\[u%04X]", character.value)
+            }
+        }
         if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
         return escaped
     }
