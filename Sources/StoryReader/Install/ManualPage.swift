@@ -128,28 +128,24 @@ private struct Roff {
         }
     }
 
+    private static let glyphs: [Unicode.Scalar: String] = [
+        "\\": "\\e", "-": "\\-", "\u{2013}": "\\(en", "\u{2014}": "\\(em", "\u{2018}": "\\(oq", "\u{2019}": "\\(cq",
+        "\u{201C}": "\\(lq", "\u{201D}": "\\(rq", "\u{2026}": "...", "\u{2190}": "\\(<-", "\u{2192}": "\\(->",
+        "\u{2191}": "\\(ua", "\u{2193}": "\\(da",
+    ]
+
     /// Backslashes and hyphens made literal, a line never starting with a control character, and
     /// characters beyond ASCII as groff glyphs, which `man` also draws in a C locale (as `--`,
     /// `...`, `<-`), where a raw `…` only gets a warning.
     static func escape(_ text: String) -> String {
         var escaped = ""
         for character in text.unicodeScalars {
-            switch character {
-            case "\\": escaped += "\\e"
-            case "-": escaped += "\\-"
-            case "\u{2013}": escaped += "\\(en"
-            case "\u{2014}": escaped += "\\(em"
-            case "\u{2018}": escaped += "\\(oq"
-            case "\u{2019}": escaped += "\\(cq"
-            case "\u{201C}": escaped += "\\(lq"
-            case "\u{201D}": escaped += "\\(rq"
-            case "\u{2026}": escaped += "..."
-            case "\u{2190}": escaped += "\\(<-"
-            case "\u{2192}": escaped += "\\(->"
-            case "\u{2191}": escaped += "\\(ua"
-            case "\u{2193}": escaped += "\\(da"
-            case _ where character.isASCII: escaped.unicodeScalars.append(character)
-            default: escaped += String(format: "\\[u%04X]", character.value)
+            if let glyph = glyphs[character] {
+                escaped += glyph
+            } else if character.isASCII {
+                escaped.unicodeScalars.append(character)
+            } else {
+                escaped += String(format: "\\[u%04X]", character.value)
             }
         }
         if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
