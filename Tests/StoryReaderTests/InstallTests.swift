@@ -4,7 +4,7 @@ import Testing
 
 /// `make install` and `make uninstall`, into a temporary DESTDIR, with the debug binary the tests
 /// already built (`BIN=`), and the installed program used the way a person on the machine uses it:
-/// a clean environment, its manual page, its bash completion, the kiosk's systemd unit.
+/// a clean environment, its manual page, its completions in bash, zsh and fish, the kiosk's systemd unit.
 @Suite(.serialized) struct InstallTests {
     /// An installed tree under a fresh DESTDIR, with PREFIX=/usr.
     struct Installation {
@@ -135,11 +135,42 @@ import Testing
         #expect(added.status == 0, "\(added.standardError)")
         #expect(try complete(["storyreader", "history", "--profile", "M"]) == ["Maya"])
         #expect(try complete(["storyreader", "profile", "show", ""]).contains("Maya"))
-        // zsh and fish get theirs too (the shells are not on this machine to run them).
-        for file in ["share/zsh/site-functions/_storyreader", "share/fish/vendor_completions.d/storyreader.fish"] {
-            let text = try String(contentsOf: installed.root.appendingPathComponent(file), encoding: .utf8)
-            #expect(text.contains("---completion"), "\(file) does not call the program for story names")
+    }
+
+    /// zsh and fish, typed at for real (in tmux): their scripts ask the program as bash's does.
+    @Test(arguments: ["zsh", "fish"]) func zshAndFishCompleteStoryIdsOnTab(shell: String) throws {
+        let installed = try Installation()
+        defer { installed.remove() }
+        let executable = try #require(ExternalProcess.find(shell, path: "/usr/bin:/bin"), "\(shell) is needed (make test installs it)")
+        let home = installed.home
+        switch shell {
+        case "zsh":
+            try home.write(".zshrc", """
+                fpath=(\(installed.root.path)/share/zsh/site-functions $fpath)
+                autoload -U compinit && compinit -u
+                PS1='ready> '
+                """)
+        default:
+            // fish reads vendor_completions.d from its XDG_DATA_DIRS, as on an installed system.
+            try home.write(".config/fish/config.fish", """
+                set -g fish_greeting
+                function fish_prompt; echo 'ready> '; end
+                """)
         }
+        let environment = installed.cleanEnvironment.merging([
+            "TERM": "xterm-256color", "ZDOTDIR": home.path, "XDG_DATA_DIRS": installed.root.appendingPathComponent("share").path + ":/usr/share",
+        ]) { $1 }
+        let assignments = environment.map { "'\($0.key)=\($0.value)'" }.joined(separator: " ")
+        var tmux = TmuxSession()
+        tmux.columns = 120
+        try tmux.start(script: "cd '\(home.path)' && exec env -i \(assignments) \(executable.path)")
+        defer { tmux.kill() }
+        // capture-pane drops the space after the prompt.
+        try tmux.waitFor("ready>")
+        try tmux.send("-l", "storyreader show the-li")
+        try tmux.send("Tab")
+        let screen = try tmux.waitFor("the-lighthouse-cat")
+        #expect(screen.contains("the-library-ghost"))
     }
 
     @Test func installingTwiceIsSafeAndUninstallRemovesExactlyWhatWasInstalled() throws {
