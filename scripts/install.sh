@@ -63,6 +63,13 @@ if [ "$action" = uninstall ]; then
 fi
 
 [ -x "$bin" ] || { echo "install: $bin is not an executable: build it first (make release)" >&2; exit 1; }
+# Refused before anything is copied, rather than half installed: the nearest folder that exists must be writable.
+existing=$root
+while [ ! -e "$existing" ]; do existing=$(dirname "$existing"); done
+if [ ! -w "$existing" ]; then
+  echo "install: cannot write to $existing: run 'sudo make install', or install for yourself with 'make install PREFIX=\$HOME/.local'" >&2
+  exit 1
+fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 # Generated from the binary before anything is copied: a binary that cannot describe itself is not installed.

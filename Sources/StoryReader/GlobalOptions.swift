@@ -40,9 +40,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// Loads the library; problems go to standard error, one line each.
     func loadLibrary(reportProblems: Bool = true) -> StoryLibrary {
-        let (folders, named) = storyFolderPaths()
-        let cache = StoryCache(url: dataDirectory().appendingPathComponent("story-cache.v1"))
-        let library = StoryLibrary.load(folders: folders, cache: cache, missingFoldersAreProblems: named)
+        let (library, named) = readLibrary()
         if reportProblems {
             for problem in library.problems {
                 FileHandle.standardError.write(Data("storyreader: \(problem)\n".utf8))
@@ -52,6 +50,14 @@ struct GlobalOptions: ParsableArguments {
             FileHandle.standardError.write(Data("storyreader: the bundled stories folder was not found (looked for \(BundledStories.installedFolder().path)): reinstall with 'make install', set STORYREADER_STORIES_DIR or use --stories DIR\n".utf8))
         }
         return library
+    }
+
+    /// The library, printing nothing (a shell completion prints only its candidates); `named`
+    /// when the folders came from --stories.
+    func readLibrary() -> (library: StoryLibrary, named: Bool) {
+        let (folders, named) = storyFolderPaths()
+        let cache = StoryCache(url: dataDirectory().appendingPathComponent("story-cache.v1"))
+        return (StoryLibrary.load(folders: folders, cache: cache, missingFoldersAreProblems: named), named)
     }
 
     /// The whole story called `name` (an id, a title, or a unique prefix of either).

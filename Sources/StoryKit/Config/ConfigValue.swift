@@ -30,7 +30,8 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(path), line \(line): \(message)" }
+    /// `path, line N: message`; a file that cannot be read at all has no line (`path: message`).
+    public var description: String { line > 0 ? "\(path), line \(line): \(message)" : "\(path): \(message)" }
 }
 
 /// Reads `key = value` lines, `[section]` headers and `#` comments into (section, key, value, line).

@@ -8,7 +8,7 @@ import StoryKit
 enum ShellCompletion {
     /// Story ids, then titles, that begin with what was typed (case does not matter).
     static let stories = CompletionKind.custom { words, _, prefix in
-        let library = options(from: words).loadLibrary(reportProblems: false)
+        let library = options(from: words).readLibrary().library
         return storyCandidates(library.entries, prefix: prefix)
     }
 
