@@ -19,7 +19,8 @@ struct KioskCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Flag(help: "No sound: speech is captions only (paced in real time).")
+    @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
+          help: "No sound (--no-speech: for your own screen reader or braille display): speech is captions only (paced in real time).")
     var noAudio = false
 
     @Option(help: ArgumentHelp("Whose stories and settings (the library is filtered by the profile's age).", valueName: "name"))
@@ -72,10 +73,7 @@ struct KioskCommand: ParsableCommand {
         var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
                               options: SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling),
                               profile: profile)
-        session.overridePresentation(
-            textSize: presentation.textSize.flatMap(TextSizePreset.init(name:)),
-            theme: presentation.theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
-            motion: presentation.reduceMotion.map { $0 ? .on : .off })
+        presentation.apply(to: &session)
         let clock = SystemKioskClock()
         session.startKiosk(KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),
                            now: clock.now())

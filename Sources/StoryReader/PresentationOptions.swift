@@ -20,6 +20,11 @@ struct PresentationOptions: ParsableArguments {
     var reduceMotion: Bool?
 
     @Option(help: ArgumentHelp(
+        "The terminal's cursor, which sits on the focused item or the word being heard (for a braille display or your own screen reader): visible, hidden or auto (visible on the Linux console and when BRLTTY runs, else hidden).",
+        valueName: "when"))
+    var cursor: String = "auto"
+
+    @Option(help: ArgumentHelp(
         "Colour: auto (NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR and TERM=dumb are honoured), always or never. The flag beats the variables.",
         valueName: "when"))
     var color: String = "auto"
@@ -30,6 +35,9 @@ struct PresentationOptions: ParsableArguments {
         }
         if let theme, ThemeName(rawValue: theme.lowercased()) == nil {
             throw ValidationError("--theme \(theme) is not a theme: use one of \(ThemeName.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if !["auto", "visible", "hidden"].contains(cursor.lowercased()) {
+            throw ValidationError("--cursor \(cursor) is not a choice: use visible, hidden or auto")
         }
         if ColorChoice(rawValue: color.lowercased()) == nil {
             throw ValidationError("--color \(color) is not a choice: use auto, always or never")
@@ -62,5 +70,25 @@ struct PresentationOptions: ParsableArguments {
                       environment: [String: String] = ProcessInfo.processInfo.environment,
                       isTTY: Bool = isatty(STDOUT_FILENO) == 1) -> MotionPolicy {
         MotionPolicy.resolve(motionPreference(default: fallback), environment: environment, isTTY: isTTY)
+    }
+}
+
+extension PresentationOptions {
+    /// The flags hold for this run over any profile chosen, and are never saved.
+    /// Whether the cursor is shown: `auto` shows it where something follows it (the Linux
+    /// console, where Speakup and BRLTTY read; a running BRLTTY, which sets `BRLTTY`… variables).
+    func showsCursor(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        switch cursor.lowercased() {
+        case "visible": return true
+        case "hidden": return false
+        default: return environment["TERM"] == "linux" || environment.keys.contains { $0.hasPrefix("BRLTTY") }
+        }
+    }
+
+    func apply(to session: inout Session) {
+        session.overridePresentation(
+            textSize: textSize.flatMap(TextSizePreset.init(name:)),
+            theme: theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
+            motion: reduceMotion.map { $0 ? .on : .off })
     }
 }

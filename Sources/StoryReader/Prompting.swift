@@ -5,7 +5,7 @@ import StoryKit
 import Glibc
 #endif
 
-/// Reads answers and PINs: on a terminal with a prompt (a PIN without echo, through termios); from
+/// Reads answers and PINs: on a terminal with a prompt (a PIN without echo, through `TerminalMode`); from
 /// a pipe one line at a time, so scripts and tests can drive every question.
 struct Prompter {
     /// Whether standard input is a terminal.
@@ -21,19 +21,7 @@ struct Prompter {
     func askSecret(_ prompt: String) -> String? {
         guard isTerminal else { return readLine(strippingNewline: true) }
         Self.writeError(prompt)
-        var original = termios()
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return readLine(strippingNewline: true) }
-        var silent = original
-        silent.c_lflag &= ~tcflag_t(ECHO | ECHONL)
-        TerminalEcho.saved = original
-        signal(SIGINT, TerminalEcho.restoreAndExit)
-        signal(SIGTERM, TerminalEcho.restoreAndExit)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
-        let line = readLine(strippingNewline: true)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
-        TerminalEcho.saved = nil
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        let line = TerminalMode.withEchoOff { readLine(strippingNewline: true) }
         Self.writeError("\n")
         return line
     }
@@ -46,15 +34,5 @@ struct Prompter {
 
     static func writeError(_ text: String) {
         FileHandle.standardError.write(Data(Sanitizer.visibleLines(text).utf8))
-    }
-}
-
-/// The terminal settings to put back if the program is interrupted while a PIN is typed.
-private enum TerminalEcho {
-    nonisolated(unsafe) static var saved: termios?
-
-    static let restoreAndExit: @convention(c) (Int32) -> Void = { signalNumber in
-        if var saved = TerminalEcho.saved { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-        _exit(128 + signalNumber)
     }
 }

@@ -10,20 +10,24 @@ struct ReadCommand: ParsableCommand {
         commandName: "read",
         abstract: "Read a story aloud, with the word being heard highlighted.",
         discussion: """
-            On a terminal the story's text is shown with the word being heard in reverse video. Keys:
-              Space     pause / resume (resumes at the word it stopped at)
-              ← →       previous / next sentence
-              ↑ ↓       previous / next paragraph
-              + -       faster / slower (from the next sentence)
-              s         step mode: read one sentence, then wait for Space (s again: off)
-              p         step mode by page: read one page, then wait for Space
-              q, Esc    stop
+            This is the same reader as the REPL's and the kiosk's: the same screen, keys, \
+            announcements and kept place; leaving it (q, or the end of the story) ends the program. \
+            A story this child left midway goes on from its place (--from-start starts again). \
+            On a terminal the word being heard is highlighted. Keys while reading:
+            \(KeyHelp.readingKeys.map { "  " + $0.keys.padding(toLength: 24, withPad: " ", startingAt: 0) + $0.does }.joined(separator: "\n"))
 
-            Without a terminal the sentences are printed as they are heard.
+            Without a terminal it takes the REPL's commands, one a line (pause, resume, sentence \
+            next, paragraph prev, page next, where, stop, wait N…), and prints every utterance and \
+            every sentence heard as a caption line; at the end of the input the story is read to \
+            its end.
 
             --events json prints one JSON object per line on standard output, when heard:
-              {"type":"sentence"|"word","text":"…","start":N,"end":N,"ms":N}
+              {"type":"page","page":N,"of":N,"ms":N}   (a new page starts)
+              {"type":"sentence","kind":"story"|"heading"|"picture","text":"…","start":N,"end":N,"ms":N}
+              {"type":"word","text":"…","start":N,"end":N,"ms":N}
               {"type":"end","ms":N}
+            "kind" tells a picture's description (an audio description) and a heading from the \
+            story's own sentences.
             "start" and "end" are offsets in Unicode scalars into the story's plain text (the text \
             'storyreader show STORY --text' prints); "ms" is the time from the start of the \
             story's audio. The times come from eSpeak NG, so the speech is synthesised (not \
@@ -35,6 +39,8 @@ struct ReadCommand: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
+
+    @OptionGroup var presentation: PresentationOptions
 
     @Argument(help: "The story: its id, its title, or a unique prefix of either.", completion: ShellCompletion.stories)
     var story: String
@@ -57,7 +63,8 @@ struct ReadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the whole story's speech to this WAV file (16-bit mono, 22050 Hz) and exit; nothing is played.", valueName: "file"))
     var wav: String?
 
-    @Flag(help: "Play nothing and do not wait for real time (for scripts and tests).")
+    @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
+          help: "Play nothing (--no-speech: for your own screen reader): on a terminal the words are shown at speaking pace; otherwise time does not wait (scripts and tests).")
     var noAudio = false
 
     @Option(help: ArgumentHelp("Print timed events on standard output: 'json' (see above).", valueName: "format"))
@@ -86,173 +93,147 @@ struct ReadCommand: ParsableCommand {
         }
     }
 
+    @Flag(help: "Start again from the beginning, even when the child left this story midway.")
+    var fromStart = false
+
     func run() throws {
-        let story = try global.resolveStory(self.story)
-        // The child reading: their settings, and where their read and position are recorded.
-        let reader = try childReading()
+        let library = global.loadLibrary()
+        let story = try global.resolveStory(self.story, in: library)
         let narration: Narration
         do {
             narration = try Narration(story: story)
         } catch {
             throw UserFailure(message: error.description)
         }
+        if let from, from > narration.items.count {
+            throw UserFailure(message: "--from \(from): '\(story.title)' has \(narration.items.count) sentences")
+        }
+        if wav != nil || events != nil {
+            try export(story, narration: narration)
+        } else {
+            try listen(story, narration: narration, library: library)
+        }
+    }
+
+    /// Listening: the Session's reader, the same as the REPL's and the kiosk's (keys, screen,
+    /// announcements, the place kept, the read counted), opened on this story; leaving it ends
+    /// the program. Without a terminal it takes the REPL's commands, one a line.
+    private func listen(_ story: Story, narration: Narration, library: StoryLibrary) throws {
+        let store = try StoreCommandSupport.openStore(global)
+        let snapshot: SessionSnapshot
+        do {
+            snapshot = try store.sessionSnapshot()
+        } catch {
+            throw StoreCommandSupport.fail(error.description)
+        }
+        let child = try childProfile(in: snapshot)
+        let interactive = TerminalMode.isInteractive()
+        let size = TerminalMode.size()
+        let capabilities = interactive ? TerminalCapabilities.detect() : .none
+        var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
+                              options: SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling),
+                              profile: child?.name)
+        presentation.apply(to: &session)
+        let voiceChoice = try resolvedVoice(story, over: child?.settings.speech)
+        session.overrideSpeech(rate: rate, pitch: pitch, volume: volume, voice: voiceChoice)
+        let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
+        let audio = clock == .virtual ? nil : try ReplCommand.openAudio(noAudio: noAudio, device: device, warn: warn)
+        let shell = ReplShell(session: session, store: store, interactive: interactive, clock: clock,
+                              presentation: presentation, scaling: capabilities.scaling, audio: audio)
+        let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
+        let status = try shell.run { session in session.startReadingAlone(story.id, fromSentence: sentence) }
+        if let child, shell.session.state.reader?.status == .finished {
+            // Said on standard error too, for scripts that read the captions from standard output.
+            let count = shell.session.state.reading(story.id).readCount
+            warn("\(child.name) has read “\(story.title)” \(count == 1 ? "once" : "\(count) times")")
+        }
+        if status != 0 { Foundation.exit(status) }
+    }
+
+    /// The voice to read with (--voice, else the profile's, else the story's language), said once on
+    /// standard error when it falls back; nil when nothing asks for one (the session chooses).
+    private func resolvedVoice(_ story: Story, over base: SpeechSettings?) throws -> String? {
+        do {
+            let resolution = try EspeakEngine.shared.resolveVoice(voice ?? base?.voice ?? story.language)
+            if let notice = resolution.notice { warn(notice) }
+            return voice == nil && resolution.notice == nil ? nil : resolution.voice
+        } catch {
+            throw UserFailure(message: "\(error)")
+        }
+    }
+
+    /// Exporting (`--wav`) and timed events (`--events json`): the player straight to a file or
+    /// to standard output, as fast as eSpeak NG synthesises. A WAV is not a read; timed events
+    /// with --profile are (scripts listen that way), recorded here once the player is done.
+    private func export(_ story: Story, narration: Narration) throws {
+        let reader = try childReading()
         var first = 0
         if let from {
-            guard from <= narration.items.count else {
-                throw UserFailure(message: "--from \(from): '\(story.title)' has \(narration.items.count) sentences")
-            }
             first = from - 1
-        } else if let reader, wav == nil,
+        } else if let reader, wav == nil, !fromStart,
                   let saved = try? reader.store.position(profileID: reader.id, storyID: story.id),
                   let item = narration.item(forStorySentence: saved), item > 0 {
             first = item
             warn("resuming \(reader.profile.name)'s place at sentence \(item + 1) of \(narration.items.count) (--from 1 starts again)")
         }
-
-        // The voice: --voice, else the story's language; a missing one falls back with a notice.
         var resolved = settings(over: reader?.profile.settings.speech ?? .storyDefaults)
-        var notices: [String] = []
-        do {
-            let resolution = try EspeakEngine.shared.resolveVoice(voice ?? reader?.profile.settings.speech.voice ?? story.language)
-            if let notice = resolution.notice {
-                warn(notice)
-                notices.append(notice)
-            }
-            resolved.voice = resolution.voice
-        } catch {
-            throw UserFailure(message: "\(error)")
-        }
+        resolved.voice = try resolvedVoice(story, over: reader?.profile.settings.speech) ?? story.language
 
         let sink: any PCMSink
         if let wav {
             do { sink = try WAVFileSink(path: wav) } catch { throw UserFailure(message: "\(error)") }
         } else {
             let output = AudioOutput.choose(noAudio: noAudio, deviceOption: device)
-            if let notice = output.notice {
-                warn(notice)
-                notices.append(notice)
-            }
+            if let notice = output.notice { warn(notice) }
             sink = output.sink
         }
-
-        let printer = EventPrinter(narration: narration, json: events == .json, captions: events == nil && wav == nil)
-        let interactive = wav == nil && !noAudio && events == nil && RawTerminal.isInteractive
-        let screenChanged = ChangeFlag()
-        let finished = FinishedRead()
-        let hooks = NarrationPlayer.Hooks(
-            onEvent: { event in
-                if interactive { screenChanged.set() } else { printer.print(event) }
-            },
-            // The reading log: the sentence reached, and a finished read once the last is heard.
-            // Exporting a WAV is not reading, so it records nothing.
-            onPositionChanged: { index in
-                guard let reader, wav == nil, index < narration.items.count else { return }
-                try? reader.store.setPosition(profileID: reader.id, storyID: story.id, sentenceIndex: narration.items[index].storySentenceIndex)
-            },
-            onFinished: {
-                guard let reader, wav == nil else { return }
-                do {
-                    let count = try reader.store.recordFinishedRead(profileID: reader.id, storyID: story.id)
-                    try reader.store.clearPosition(profileID: reader.id, storyID: story.id)
-                    finished.set(count)
-                } catch {
-                    FileHandle.standardError.write(Data("storyreader: could not record the finished read: \(error)\n".utf8))
-                }
-            })
-        let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: resolved, hooks: hooks)
-
-        if interactive {
-            try runInteractive(player: player, story: story, sink: sink, changed: screenChanged, first: first,
-                               notice: notices.isEmpty ? nil : notices.joined(separator: "; "))
-        } else {
-            let stopper = SignalStopper(player: player, sink: sink)
-            player.start(sentence: first)
-            let state = player.wait()
-            stopper.cancel()
-            if state == .finished {
-                try sink.close()
-            } else {
-                // A stopped or failed export leaves no file that looks whole.
-                (sink as? WAVFileSink)?.discard()
-                try? sink.close()
+        let printer = events == .json ? EventPrinter(narration: narration) : nil
+        let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: resolved,
+                                     hooks: NarrationPlayer.Hooks(onEvent: { printer?.print($0) }))
+        // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop the export.
+        TerminalMode.installSignalHandlers()
+        let watcher = Thread {
+            var fds = [pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0)]
+            while poll(&fds, 1, -1) >= 0 {
+                if TerminalMode.pendingSignals().contains(where: { $0 != SIGWINCH }) { player.send(.stop); return }
             }
-            if case .failed(let message) = state { throw UserFailure(message: message) }
-            if state == .stopped { throw ExitCode(130) }
         }
-        if let reader, finished.count > 0 {
-            // Said on standard error so that --events json stays pure JSON lines.
-            let times = finished.count == 1 ? "once" : "\(finished.count) times"
-            warn("\(reader.profile.name) has read “\(story.title)” \(times)")
-        }
-    }
-
-    private func runInteractive(player: NarrationPlayer, story: Story, sink: any PCMSink, changed: ChangeFlag, first: Int, notice: String?) throws {
-        let terminal = try RawTerminal(
-            onSignal: { _ in
-                sink.interrupt()
-                sink.drop()
-            },
-            onResize: { changed.set() })
-        defer { terminal.restore() }
+        watcher.start()
         player.start(sentence: first)
-        let blocks = story.blocks
-        var lastDrawn: [String] = []
-        while true {
-            if let input = terminal.readKey(timeoutMilliseconds: 25) {
-                let key: Key? = if case .key(let key) = input { key } else { nil }
-                switch key {
-                case .character("q"), .character("Q"), .escape, .control("c"), .control("d"), nil:
-                    player.send(.stop)
-                case .space: player.send(.togglePause)
-                case .right: player.send(.nextSentence)
-                case .left: player.send(.previousSentence)
-                case .down: player.send(.nextParagraph)
-                case .up: player.send(.previousParagraph)
-                case .character("+"), .character("="): player.send(.faster)
-                case .character("-"), .character("_"): player.send(.slower)
-                case .character("s"): player.send(.setStepMode(player.stepMode == .sentence ? .off : .sentence))
-                case .character("p"), .character("S"): player.send(.setStepMode(player.stepMode == .page ? .off : .page))
-                default: break
-                }
-                changed.set()
-            }
-            let state = player.state
-            let done = state == .finished || state == .stopped || { if case .failed = state { true } else { false } }()
-            if changed.take() || done {
-                let size = TerminalIO.size()
-                let position = player.position
-                let screen = ReaderScreen(
-                    title: Sanitizer.sanitizeLine(story.title), narration: player.narration, blocks: blocks,
-                    sentence: position.sentence, word: position.word,
-                    status: statusLine(player: player, state: state, position: position), columns: size.columns, lines: size.rows,
-                    notice: notice)
-                let lines = screen.render()
-                if lines != lastDrawn {
-                    terminal.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))
-                    lastDrawn = lines
-                }
-            }
-            if done { break }
+        let state = player.wait()
+        if state == .finished {
+            try sink.close()
+        } else {
+            // A stopped or failed export leaves no file that looks whole.
+            (sink as? WAVFileSink)?.discard()
+            try? sink.close()
         }
-        _ = player.wait()
-        try? sink.close()
-        terminal.restore()
-        if case .failed(let message) = player.state { throw UserFailure(message: message) }
+        if let reader, wav == nil {
+            do {
+                if state == .finished {
+                    let count = try reader.store.recordFinishedRead(profileID: reader.id, storyID: story.id)
+                    warn("\(reader.profile.name) has read “\(story.title)” \(count == 1 ? "once" : "\(count) times")")
+                } else if player.position.sentence < narration.items.count {
+                    try reader.store.setPosition(profileID: reader.id, storyID: story.id,
+                                                 sentenceIndex: narration.items[player.position.sentence].storySentenceIndex)
+                }
+            } catch {
+                warn("could not record the read: \(error)")
+            }
+        }
+        if case .failed(let message) = state { throw UserFailure(message: message) }
+        if state == .stopped { throw ExitCode(130) }
     }
 
-    private func statusLine(player: NarrationPlayer, state: NarrationPlayer.State, position: NarrationPlayer.Position) -> String {
-        let words: String = switch state {
-        case .playing: "Reading"
-        case .paused: "Paused"
-        case .waitingForStep: player.stepMode == .page ? "Step mode: Space for the next page" : "Step mode: Space for the next sentence"
-        case .finished: "The end"
-        case .stopped: "Stopped"
-        case .idle: "Starting"
-        case .failed(let message): "Failed: \(message)"
+    /// The child named by --profile, as the session knows them.
+    private func childProfile(in snapshot: SessionSnapshot) throws -> ChildProfile? {
+        guard let profile else { return nil }
+        let key = ChildProfile.nameKey(profile)
+        guard let child = snapshot.profiles.first(where: { ChildProfile.nameKey($0.name) == key }) else {
+            _ = try childReading()  // the store's own message for a child it does not know
+            return nil
         }
-        let settings = player.settings
-        let step = player.isStepMode && state != .waitingForStep ? (player.stepMode == .page ? " · step mode by page" : " · step mode") : ""
-        return "\(words) · sentence \(min(position.sentence + 1, player.narration.items.count)) of \(player.narration.items.count) · \(settings.rate) words a minute\(step)"
+        return child
     }
 
     /// The child named by --profile, and the store that keeps their reads.
@@ -273,32 +254,33 @@ struct ReadCommand: ParsableCommand {
     }
 }
 
-/// Prints heard events: JSON lines, or sentences as captions.
+/// Prints heard events as JSON lines (`--events json`).
 final class EventPrinter: Sendable {
     let narration: Narration
-    let json: Bool
-    let captions: Bool
 
-    init(narration: Narration, json: Bool, captions: Bool) {
+    init(narration: Narration) {
         self.narration = narration
-        self.json = json
-        self.captions = captions
     }
 
     func print(_ event: NarrationPlayer.Event) {
-        if json, let line = jsonLine(event) {
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        } else if captions, case .sentence(let index) = event.kind {
-            let item = narration.items[index]
-            FileHandle.standardOutput.write(Data((Sanitizer.sanitizeLine(item.prefix + item.text) + "\n").utf8))
-        }
+        if let line = jsonLine(event) { TerminalIO.write(line + "\n") }
     }
 
     func jsonLine(_ event: NarrationPlayer.Event) -> String? {
         switch event.kind {
         case .sentence(let index):
             let item = narration.items[index]
-            return Self.object(type: "sentence", text: item.text, range: item.range, ms: event.milliseconds)
+            let kind = switch item.kind {
+            case .paragraph: "story"
+            case .heading: "heading"
+            case .picture: "picture"
+            }
+            var line = Self.object(type: "sentence", text: item.text, range: item.range, ms: event.milliseconds)
+                .replacingOccurrences(of: "{\"type\":\"sentence\",", with: "{\"type\":\"sentence\",\"kind\":\"\(kind)\",")
+            if index > 0, narration.items[index - 1].pageIndex != item.pageIndex {
+                line = "{\"type\":\"page\",\"page\":\(item.pageIndex + 1),\"of\":\(narration.pageCount),\"ms\":\(event.milliseconds)}\n" + line
+            }
+            return line
         case .word(let sentence, let word):
             let item = narration.items[sentence].words[word]
             return Self.object(type: "word", text: item.text, range: item.range, ms: event.milliseconds)
@@ -332,46 +314,4 @@ final class EventPrinter: Sendable {
         }
         return out + "\""
     }
-}
-
-/// Stops reading on SIGINT, SIGTERM or SIGHUP when there is no terminal UI: the audio device's
-/// buffer is dropped so the sound stops at once.
-final class SignalStopper: Sendable {
-    private let sources: Mutex<[any DispatchSourceSignal]>
-
-    init(player: NarrationPlayer, sink: any PCMSink) {
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { player.send(.stop) }
-            source.resume()
-            sources.append(source)
-        }
-        self.sources = Mutex(sources)
-    }
-
-    func cancel() {
-        sources.withLock { sources in
-            for source in sources { source.cancel() }
-            sources.removeAll()
-        }
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { signal(signalNumber, SIG_DFL) }
-    }
-}
-
-/// "Something changed: draw again", set from any thread.
-/// The new read count, set by the player's thread when the last sentence has been heard.
-final class FinishedRead: Sendable {
-    private let value = Atomic<Int>(0)
-    func set(_ count: Int) { value.store(count, ordering: .releasing) }
-    /// 0 until a finished read was recorded.
-    var count: Int { value.load(ordering: .acquiring) }
-}
-
-final class ChangeFlag: Sendable {
-    private let value = Atomic<Bool>(true)
-    func set() { value.store(true, ordering: .relaxed) }
-    /// True once per change.
-    func take() -> Bool { value.exchange(false, ordering: .relaxed) }
 }

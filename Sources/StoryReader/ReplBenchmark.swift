@@ -64,6 +64,49 @@ struct ReplBenchmark: ParsableCommand {
         print(String(format: "key → speech queued:        p50 %.3f ms  p99 %.3f ms", percentile(toQueue, 0.5), percentile(toQueue, 0.99)))
         print(String(format: "key → first PCM sample:     p50 %.3f ms  p99 %.3f ms  (aim: p50 ≤ 5 ms, p99 ≤ 15 ms)",
                      percentile(toFirstSample, 0.5), percentile(toFirstSample, 0.99)))
+        try readingKeys(library)
+    }
+
+    /// While a story is read: → (next sentence) from its bytes to the first PCM sample of that
+    /// sentence, through the one reader (Session → narrate effect → PlayerNarrator → NarrationPlayer
+    /// → eSpeak NG → sink), as the shell performs it for the REPL, the kiosk and `read`.
+    private func readingKeys(_ library: StoryLibrary) throws {
+        guard let entry = library.entries.max(by: { $0.sentences < $1.sentences }) else { return }
+        let sink = FirstWriteSink(PacedSilenceSink())
+        let wake = WakePipe()
+        let narrator = PlayerNarrator(sink: sink, wake: wake)
+        var session = Session(catalog: StoryCatalog(library: library),
+                              snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Bench", age: 6)]), profile: "Bench")
+        _ = session.start()
+        func perform(_ effects: [Effect]) {
+            for effect in effects {
+                guard case .narrate(_, let fromWord, let settings, let stepMode) = effect, let story = session.state.reader?.story else { continue }
+                narrator.stop()
+                // From here on, samples are the new sentence's (the old player has ended).
+                sink.arm()
+                narrator.load(story: story, fromWord: fromWord, settings: settings, stepMode: stepMode)
+                // The queue lets the story run at once: nothing else is being said.
+                narrator.run(now: monotonicNanoseconds())
+            }
+        }
+        perform(session.handle(.command(.read(entry.id))))
+        var decoder = KeyDecoder()
+        let right = Array("\u{1B}[C".utf8), home = Array("\u{1B}[H".utf8)
+        var times: [Double] = []
+        let presses = min(keys, 300)
+        for _ in 0..<presses + 10 {
+            let atEnd = (session.state.reader?.sentence ?? 0) >= entry.sentences - 2
+            let start = monotonicNanoseconds()
+            for key in decoder.feed(atEnd ? home : right) { perform(session.handle(.key(key))) }
+            guard let first = sink.waitForFirstWrite() else { continue }
+            times.append(Double(first - start) / 1_000_000)
+            usleep(30_000)
+        }
+        narrator.stop()
+        times.removeFirst(min(10, times.count))
+        print("reading keys: \(times.count) presses of → (next sentence) while reading “\(entry.title)”: Session → narration player → eSpeak NG → sink")
+        print(String(format: "key → first PCM sample:     p50 %.3f ms  p99 %.3f ms  (aim: p50 ≤ 5 ms, p99 ≤ 15 ms)",
+                     percentile(times, 0.5), percentile(times, 0.99)))
     }
 
     private func percentile(_ values: [Double], _ fraction: Double) -> Double {
@@ -87,4 +130,46 @@ final class FirstSamples: Sendable {
             sched_yield()
         }
     }
+}
+
+/// A sink that notes when the first samples after `arm()` arrive, and passes everything on.
+final class FirstWriteSink: PCMSink {
+    private let inner: any PCMSink
+    private let first = Mutex<UInt64?>(nil)
+    private let armed = Mutex(false)
+
+    init(_ inner: any PCMSink) { self.inner = inner }
+
+    func arm() {
+        first.withLock { $0 = nil }
+        armed.withLock { $0 = true }
+    }
+
+    /// When the first samples came after `arm()`, waiting up to a second for them.
+    func waitForFirstWrite() -> UInt64? {
+        let deadline = monotonicNanoseconds() + 1_000_000_000
+        while monotonicNanoseconds() < deadline {
+            if let time = first.withLock({ $0 }) { return time }
+            sched_yield()
+        }
+        return nil
+    }
+
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
+        if samples.count > 0, armed.withLock({ $0 }) {
+            let now = monotonicNanoseconds()
+            armed.withLock { $0 = false }
+            first.withLock { $0 = now }
+        }
+        return try inner.write(samples)
+    }
+
+    var framesWritten: Int { inner.framesWritten }
+    var framesPlayed: Int { inner.framesPlayed }
+    func interrupt() { inner.interrupt() }
+    func drop() { inner.drop() }
+    func drain() throws { try inner.drain() }
+    func close() throws { try inner.close() }
+    var isRealTime: Bool { inner.isRealTime }
+    var bufferFrames: Int { inner.bufferFrames }
 }

@@ -24,7 +24,8 @@ struct ReplCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Flag(help: "No sound: speech is captions only (paced in real time on a terminal); without a terminal, time passes only at 'wait'.")
+    @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
+          help: "No sound (--no-speech: for your own screen reader or braille display): speech is captions only, the cursor on the focus, paced in real time on a terminal; without a terminal, time passes only at 'wait'.")
     var noAudio = false
 
     @Option(help: ArgumentHelp("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default'). Without one, reading goes on silently at speaking pace, with one notice.", valueName: "name"))
@@ -50,10 +51,7 @@ struct ReplCommand: ParsableCommand {
         var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
                               options: SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling),
                               profile: profile)
-        session.overridePresentation(
-            textSize: presentation.textSize.flatMap(TextSizePreset.init(name:)),
-            theme: presentation.theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
-            motion: presentation.reduceMotion.map { $0 ? .on : .off })
+        presentation.apply(to: &session)
         // Speech through eSpeak NG onto the audio device (or paced silence); --no-audio on a
         // terminal: paced silence; --no-audio without a terminal: virtual time (scripts, transcripts).
         let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
@@ -66,13 +64,14 @@ struct ReplCommand: ParsableCommand {
 
     /// The speech engine started and the sink chosen as `read` chooses it (paced silence for
     /// `--no-audio`, since a terminal session runs in real time).
-    static func openAudio(noAudio: Bool, device: String?) throws -> ReplAudio {
+    static func openAudio(noAudio: Bool, device: String?, warn: ((String) -> Void)? = nil) throws -> ReplAudio {
         do {
             try EspeakEngine.shared.start()
         } catch {
             throw UserFailure(message: "\(error)")
         }
         let output = AudioOutput.choose(noAudio: noAudio, pacedWithoutAudio: true, deviceOption: device)
+        if let notice = output.notice { warn?(notice) }
         return ReplAudio(sink: output.sink, notice: output.notice)
     }
 }

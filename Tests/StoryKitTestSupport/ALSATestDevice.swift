@@ -18,9 +18,6 @@ public struct ALSATestDevice: Sendable {
 
     /// What reached the device, as 16-bit samples.
     public func samples() throws -> [Int16] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: rawPath))
-        return data.withUnsafeBytes { raw in
-            (0..<(raw.count / 2)).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
-        }
+        WAVSamples.samples(of: try Data(contentsOf: URL(fileURLWithPath: rawPath)))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import StoryKitTestSupport
 @testable import StoryKit
 
 @Suite struct MotionTests {
@@ -91,5 +92,38 @@ import Testing
         }
         #expect(count(MotionPolicy(isReducedMotion: true)) == ["Loading: 0%", "Loading: 25%", "Loading: 50%", "Loading: 75%", "Loading: 100%"])
         #expect(count(MotionPolicy(isReducedMotion: false)).count == 101)
+    }
+
+    // MARK: The live REPL and kiosk
+
+    static let cues: [MotionCue] = [.pageReveal, .pageTurn, .celebration(title: "The Lantern")]
+
+    /// Live frames are whole terminal frames: one (the new screen) with reduced motion; with
+    /// motion a few, ending on the new screen, within about 400 ms, never blinking.
+    @Test(arguments: cues)
+    func liveFramesEndOnTheNewScreenWithinFourHundredMilliseconds(_ cue: MotionCue) {
+        let options = RenderOptions(style: .trueColor)
+        let still = MotionPolicy(isReducedMotion: true).liveFrames(for: cue, from: Self.oldPage, to: Self.page, options: options, width: 40)
+        #expect(still == [MotionFrame(lines: Self.page, milliseconds: 0)])
+        let moving = MotionPolicy(isReducedMotion: false).liveFrames(for: cue, from: Self.oldPage, to: Self.page, options: options, width: 40)
+        #expect(moving.count > 1)
+        #expect(moving.last?.lines == Self.page)
+        #expect(moving.map(\.milliseconds).reduce(0, +) <= 400)
+        #expect(moving.allSatisfy { $0.lines.count == Self.page.count })
+        #expect(!moving.contains { $0.lines.contains(where: TerminalText.blinks) })
+    }
+
+    /// The session names the moments: opening the reader, turning a page, finishing.
+    @Test func theSessionCuesARevealAPageTurnAndACelebration() throws {
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: SessionSnapshot(), profile: nil)
+        _ = session.start()
+        let opened = session.handle(.command(.read("pip")))
+        #expect(opened.contains(.motion(.pageReveal)))
+        let turned = session.handle(.key(.pageDown))
+        #expect(turned.contains(.motion(.pageTurn)))
+        #expect(!session.handle(.key(.right)).contains { if case .motion = $0 { true } else { false } }, "a sentence on the same page does not move")
+        let finished = session.handle(.narration(.finished))
+        #expect(finished.contains(.motion(.celebration(title: "Pip and the Puddle"))))
+        #expect(session.screen.elements.contains { $0.id == "the-end" && $0.value == "you finished Pip and the Puddle" })
     }
 }

@@ -90,25 +90,28 @@ import StoryKitTestSupport
         #expect(pause.first == .pauseNarration)
         #expect(pause.contains(.save(.savePosition(profileID: 1, story: "pip-and-the-puddle", sentence: 1))))
         #expect(session.state.reading("pip-and-the-puddle").sentenceIndex == 1)
-        #expect(spoken(pause) == ["Paused at page 1 of 6."])
+        #expect(spoken(pause) == ["Paused at ‘\(story.words[word].text)’, page 1 of 6."])
         let resume = session.handle(.command(.resume))
-        // Resumes at the start of the sentence that was paused.
-        #expect(resume.contains(.narrate(storyID: "pip-and-the-puddle", fromWord: story.sentences[0].words.count, settings: .storyDefaults, stepMode: false)))
+        // Goes on at the word that was being heard, saying nothing first.
+        #expect(resume.contains(.narrate(storyID: "pip-and-the-puddle", fromWord: word, settings: .storyDefaults, stepMode: false)))
+        #expect(spoken(resume).isEmpty)
         let end = session.handle(.narration(.finished))
         // The store counts the read (in one transaction) and its count is what is announced.
-        #expect(end == [.save(.recordFinished(profileID: 1, story: "pip-and-the-puddle")), .render])
+        #expect(end == [.save(.recordFinished(profileID: 1, story: "pip-and-the-puddle")), .motion(.celebration(title: "Pip and the Puddle")), .render])
         #expect(session.state.reading("pip-and-the-puddle").sentenceIndex == nil)
         let answer = session.handle(.stored(.readRecorded(story: "pip-and-the-puddle", count: 4)))
         #expect(spoken(answer) == ["The end. Maya, you have read Pip and the Puddle 4 times. Press Escape to go back."])
         #expect(session.state.reading("pip-and-the-puddle").readCount == 4)
     }
 
-    @Test func theGuestsReadsAreCountedHereAndNeverSaved() {
+    /// Without a profile nothing is kept, so no count is claimed.
+    @Test func theGuestsReadsAreNeitherSavedNorCounted() {
         var session = Session(catalog: SessionFixtures.catalog, snapshot: maya())
         _ = session.handle(.command(.read("pip")))
         let end = session.handle(.narration(.finished))
         #expect(!end.contains { if case .save = $0 { true } else { false } })
-        #expect(spoken(end) == ["The end. You have read Pip and the Puddle once. Press Escape to go back."])
+        #expect(spoken(end) == ["The end. Press Escape to go back."])
+        #expect(session.state.reading("pip-and-the-puddle").readCount == 0)
     }
 
     @Test func resumeStartsTheSavedSentence() throws {
@@ -118,8 +121,14 @@ import StoryKitTestSupport
         let story = try #require(SessionFixtures.catalog.story(id: "pip-and-the-puddle"))
         let firstWord = story.sentences.prefix(3).reduce(0) { $0 + $1.words.count }
         _ = session.push(.story("pip-and-the-puddle"))
-        let resume = try #require(FocusEngine(screen: session.screen).order.first { $0.id == "resume" })
-        #expect(resume.value == "from " + Screens.pageText(story: story, word: firstWord))
+        let order = FocusEngine(screen: session.screen).order
+        let resume = try #require(order.first { $0.id == "resume" })
+        let page = StoryMap(story: story).page(ofSentence: 3) + 1
+        #expect(resume.label == "Go on from page \(page)")
+        #expect(resume.value == nil, "the label already names the page")
+        // Going on comes first, then starting again.
+        #expect(order.firstIndex { $0.id == "resume" }! < order.firstIndex { $0.id == "read" }!)
+        #expect(order.first { $0.id == "read" }?.label == "Start again")
         session.state.focusedID = "resume"
         let effects = session.handle(.command(.activate))
         #expect(effects.contains(.narrate(storyID: "pip-and-the-puddle", fromWord: firstWord, settings: .storyDefaults, stepMode: false)))

@@ -79,4 +79,31 @@ import StoryKitTestSupport
         let again = try StoryReaderProcess.run(["read", "lighthouse", "--profile", "Ada", "--no-audio", "--events", "json"], dataDirectory: data.path)
         #expect(!again.standardError.contains("resuming"))
     }
+
+    /// ALSA's `null` device takes audio as fast as it is given (a 16-minute story once "finished"
+    /// in 4 s and was counted). The reader is paced by the clock whatever the device does, so a
+    /// long story is still being read after seconds, and stopping it keeps the place uncounted.
+    @Test func theNullDeviceIsReadAtSpeakingPaceAndNotCountedEarly() throws {
+        let data = try TemporaryFolder("read-null-device")
+        defer { data.remove() }
+        _ = try StoryReaderProcess.run(["profile", "add", "--name", "Ada", "--age", "7"], dataDirectory: data.path)
+        let process = Process()
+        process.executableURL = TestPaths.binary
+        process.arguments = ["read", "lighthouse", "--profile", "Ada", "--rate", "450", "--device", "null", "--data-dir", data.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 8)
+        // About 1,000 words at 450 a minute: more than two minutes of speech.
+        #expect(process.isRunning, "the story ended within 8 s: the device was not paced")
+        process.interrupt()
+        process.waitUntilExit()
+        let list = try StoryReaderProcess.run(["list", "--profile", "Ada", "--json"], dataDirectory: data.path)
+        let stories = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        let lighthouse = try #require(stories.first { $0["id"] as? String == "the-lighthouse-cat" })
+        #expect(lighthouse["readCount"] as? Int == 0)
+        let resumed = try StoryReaderProcess.run(["read", "lighthouse", "--profile", "Ada", "--no-audio", "--events", "json"], dataDirectory: data.path)
+        #expect(resumed.standardError.contains("resuming Ada's place at sentence"), "\(resumed.standardError)")
+    }
 }

@@ -14,19 +14,10 @@ import StoryKitTestSupport
         #expect(decoder.flush() == [.escape])
     }
 
-    @Test func theWordBeingHeardIsInReverseVideo() throws {
-        let story = try StoryParser.parse(text: "Title: T\n\nThe little red hen found a grain of wheat.\n", path: "t.txt").story
-        let narration = try Narration(story: story)
-        let screen = ReaderScreen(title: "T", narration: narration, blocks: story.blocks, sentence: 0, word: 2,
-                                  status: "Reading", columns: 20, lines: 12)
-        let lines = screen.render()
-        let body = lines.dropFirst(4).joined(separator: "\n")
-        #expect(body.contains("\u{1B}[7mred\u{1B}[27m"), "\(lines)")
-        #expect(lines.dropFirst(4).allSatisfy { $0.replacingOccurrences(of: "\u{1B}[7m", with: "").replacingOccurrences(of: "\u{1B}[27m", with: "").count <= 20 })
-    }
-
-    /// The real terminal, under tmux: the highlight shows, Space pauses, q quits, and the terminal
-    /// is back in its normal mode afterwards. Also a SIGTERM mid-story restores it.
+    /// The real terminal, under tmux: `read` is the Session's reader (the REPL's screen and keys):
+    /// the highlight shows, Space pauses at the word and says where, Space goes on, Right moves on
+    /// a sentence, q stops and ends the program, and the terminal is back in its normal mode
+    /// afterwards. Also a SIGTERM mid-story restores it.
     @Test func readingUnderTmuxHighlightsPausesQuitsAndRestores() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
             print("skipped: tmux is not installed")
@@ -41,13 +32,17 @@ import StoryKitTestSupport
         let binary = TestPaths.binary.path
         let command = "cd \(folder.path) && NO_COLOR=1 STORYREADER_DATA_DIR=\(folder.path) \(binary) read pip-and-the-puddle --device no-such-device 2>/dev/null; echo EXIT=$?; stty -a | tr '\\n' ' ' > stty.txt; echo DONE"
         try startSession(session, command)
-        #expect(waitForPane(session, timeout: 30) { $0.contains("\u{1B}[7m") }, "a word is shown in reverse video")
-        #expect(waitForPane(session) { $0.contains("Reading") })
-        #expect(waitForPane(session) { $0.contains("Note: cannot open audio device 'no-such-device'") }, "the fallback notice stays on screen")
+        #expect(waitForPane(session, timeout: 30) { Self.showsTheWordHighlighted($0) }, "a word is shown in reverse video")
+        #expect(waitForPane(session) { $0.contains("reading") })
+        #expect(waitForPane(session) { $0.contains("cannot open audio device 'no-such-device'") }, "the fallback notice is shown")
+        #expect(waitForPane(session) { $0.contains("Space pause") }, "the reading keys are shown")
         try tmux(["send-keys", "-t", session, " "])
-        #expect(waitForPane(session) { $0.contains("Paused") }, "Space pauses")
+        #expect(waitForPane(session) { $0.contains("Paused at ‘") && $0.contains("paused") }, "Space pauses and says the word")
         try tmux(["send-keys", "-t", session, " "])
-        #expect(waitForPane(session) { $0.contains("Reading") }, "Space resumes")
+        #expect(waitForPane(session) { $0.contains("▶ reading") }, "Space goes on")
+        try tmux(["send-keys", "-t", session, "Right"])
+        try tmux(["send-keys", "-t", session, "w"])
+        #expect(waitForPane(session) { $0.contains("Pip and the Puddle, reading at ‘") && $0.contains("sentence ") }, "w says where, while reading")
         try tmux(["send-keys", "-t", session, "q"])
         #expect(waitForPane(session) { $0.contains("DONE") }, "q quits")
         let pane = try capture(session)
@@ -61,13 +56,19 @@ import StoryKitTestSupport
         // A new session name: the old one may still be closing on a loaded machine.
         let second = session + "-term"
         try startSession(second, command)
-        #expect(waitForPane(second, timeout: 30) { $0.contains("\u{1B}[7m") })
+        #expect(waitForPane(second, timeout: 30) { Self.showsTheWordHighlighted($0) })
         let pids = try shell("pgrep -f '^\(binary) read pip-and-the-puddle --device no-such-device' | head -1")
         if let pid = Int32(pids.trimmingCharacters(in: .whitespacesAndNewlines)) { kill(pid, SIGTERM) }
         #expect(waitForPane(second, timeout: 30) { $0.contains("DONE") })
         #expect(try capture(second).contains("EXIT=143"))
         let stty2 = (try? String(contentsOfFile: folder.url.appendingPathComponent("stty.txt").path, encoding: .utf8)) ?? ""
         #expect(stty2.contains(" icanon") && !stty2.contains("-icanon") && !stty2.contains("-echo "), "terminal restored after SIGTERM: \(stty2)")
+    }
+
+    /// The word being heard is drawn in reverse video (with bold and underline, so that it shows
+    /// without colour too).
+    static func showsTheWordHighlighted(_ pane: String) -> Bool {
+        pane.components(separatedBy: "\u{1B}[").contains { $0.hasPrefix("7m") || $0.contains(";7m") || $0.contains(";7;") }
     }
 
     /// A tmux server of our own, so that other tests' sessions and ours never meet.

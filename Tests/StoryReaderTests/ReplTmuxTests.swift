@@ -137,8 +137,10 @@ struct ReplTmuxTests {
         screen = try tmux.waitFor("❯[Pause]")
         #expect(screen.contains("Progress: page 1 of 1, ▶ reading"))
         try tmux.send("Space")
-        screen = try tmux.waitFor("Paused at page 1 of 1.")
+        screen = try tmux.waitFor("Paused at ‘")
         #expect(screen.contains("❯[Play]"))
+        #expect(screen.contains("’, sentence "), "the pause says the word and the sentence:\n\(screen)")
+        #expect(screen.contains("Space pause · ←→ sentence"), "the reading keys are on the screen:\n\(screen)")
         try tmux.send(":")
         try tmux.send("-l", "set rate 450")
         try tmux.send("Enter")
@@ -282,6 +284,65 @@ struct ReplTmuxTests {
         try tmux.send("Down")
         let screen = try tmux.waitFor("❯ More stories")
         #expect(screen.contains("Library"))
+        try tmux.send("C-q")
+        try tmux.waitFor("DONE")
+    }
+
+    /// Where the terminal's cursor is (column, row, shown), as tmux reports it.
+    func cursor(_ tmux: TmuxSession) throws -> (x: Int, y: Int, shown: Bool) {
+        let parts = try tmux.tmux(["display", "-p", "-t", tmux.name, "#{cursor_x},#{cursor_y},#{cursor_flag}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+        return parts.count == 3 ? (parts[0], parts[1], parts[2] == 1) : (-1, -1, false)
+    }
+
+    /// The text of the pane from a place on (an ASCII-safe slice: the screens here are ASCII
+    /// around the focus).
+    func text(_ screen: String, at place: (x: Int, y: Int, shown: Bool)) -> String {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        guard place.y >= 0, place.y < lines.count, place.x <= lines[place.y].count else { return "" }
+        return String(lines[place.y][place.x...])
+    }
+
+    /// A braille display or the user's own screen reader follows the cursor: it sits on the
+    /// focused item (just after the ❯ marker), on the word being heard, and at the end of a typed
+    /// command; hidden by default, shown with --cursor visible.
+    @Test func theCursorSitsOnTheFocusTheWordAndTheCommandLine() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture, extra: "--profile Maya --cursor visible"))
+        try tmux.waitFor("Hello Maya.")
+        for key in ["Down", "Down", "Tab"] {
+            try tmux.send(key)
+            Thread.sleep(forTimeInterval: 0.4)
+            let screen = try tmux.screen()
+            let place = try cursor(tmux)
+            #expect(place.shown)
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            let focused = try #require(lines.firstIndex { $0.contains("❯") }, "\(screen)")
+            #expect(place.y == focused, "the cursor is on the focused row after \(key): \(place) in\n\(screen)")
+            let marker = try #require(lines[focused].firstIndex(of: "❯"))
+            let column = lines[focused].distance(from: lines[focused].startIndex, to: marker)
+            #expect(place.x == column + 1 || place.x == column + 2, "just after the marker: \(place), marker at \(column)")
+            #expect(!text(screen, at: place).hasPrefix(" "))
+        }
+        try tmux.send(":")
+        try tmux.send("-l", "rea")
+        Thread.sleep(forTimeInterval: 0.4)
+        let typing = try cursor(tmux)
+        #expect(typing.y == 23 && typing.x == 4, "on the ▏ after “:rea”: \(typing)")
+        try tmux.send("BSpace", "BSpace", "BSpace")
+        try tmux.send("-l", "set rate 80")
+        try tmux.send("Enter")
+        try tmux.send(":")
+        try tmux.send("-l", "read tiny fox")
+        try tmux.send("Enter")
+        try tmux.waitFor("❯[Pause]")
+        Thread.sleep(forTimeInterval: 2.5)
+        let reading = try cursor(tmux)
+        let word = text(try tmux.screen(), at: reading).prefix { $0.isLetter }
+        #expect(["The", "tiny", "fox", "woke", "up", "She", "looked", "for", "the", "moon"].contains(String(word)),
+                "the cursor is on a word of the story being heard: «\(word)» at \(reading)")
         try tmux.send("C-q")
         try tmux.waitFor("DONE")
     }

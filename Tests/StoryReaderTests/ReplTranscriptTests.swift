@@ -53,7 +53,82 @@ import StoryKitTestSupport
             quit
             """, profiles: true)
         #expect(output.contains("The end. Maya, you have read The Tiny Fox once."))
-        #expect(output.contains("Paused at page 1 of 1."))
+        #expect(output.contains("Paused at ‘She’, sentence 2 of 4."))
+    }
+
+    /// A story of two pages, a chapter heading and a picture, for the listening flows.
+    static let lantern = """
+        ---
+        title: The Lantern
+        ages: 3-8
+        tags: animals
+        ---
+
+        # The dark
+
+        Tom had a lantern. It was small and red. It lit the path.
+
+        The path went into the wood. Owls called in the trees.
+
+        ---
+
+        # The light
+
+        ![A small red lantern on a mossy stone](lantern.art)
+
+        Tom sat on a stone. The lantern glowed. He was not afraid.
+        """
+
+    /// The core listening flow, as a blind child hears it: open a story, Right twice, Up, pause and
+    /// go on, where am I, a page break said, stop, quit; then a second run welcomes back to the
+    /// place, `read` goes on from it, and `storyreader read` with the same keys says the same.
+    @Test func listeningMovesPausesSaysThePlaceAndWelcomesBack() throws {
+        let keys = """
+            wait 1
+            sentence next
+            wait 1
+            sentence next
+            wait 1
+            paragraph prev
+            wait 1
+            pause
+            where
+            resume
+            wait 6
+            where
+            stop
+            """
+        var again = ""
+        var alone = ""
+        var aloneErrors = ""
+        let output = try check("listening", script: "profile Maya\nread lantern\n" + keys + "\nquit\n", profiles: true,
+            prepare: { fixture in
+                try fixture.folder.write("stories/lantern.md", Self.lantern)
+                try fixture.folder.write("stories/lantern.art", " _\n[*]\n")
+            },
+            verify: { fixture in
+                again = try StoryReaderProcess.run(fixture.arguments, input: "profile Maya\nactivate\nwait 1\nstop\nread lantern\nwait 1\nquit\n",
+                                                   dataDirectory: fixture.data).standardOutput
+                let read = try StoryReaderProcess.run(["read", "lantern", "--from-start", "--profile", "Maya"] + fixture.arguments, input: keys,
+                                                      dataDirectory: fixture.data)
+                alone = read.standardOutput
+                aloneErrors = read.standardError
+            })
+        #expect(output.contains("Page 2 of 2."), "the page break is said")
+        #expect(output.contains("Picture: A small red lantern on a mossy stone"), "a picture's description says it is one")
+        #expect(output.contains("in ‘The light’"), "where am I names the chapter")
+        let againLines = again.split(separator: "\n").map(String.init)
+        #expect(againLines.contains { $0.hasPrefix("Welcome back Maya. You were reading The Lantern, page 2 of 2.") }, "\(again)")
+        #expect(againLines.contains { $0.hasPrefix("Going on with The Lantern, page 2 of 2.") }, "\(again)")
+        #expect(!againLines.contains("Reading The Lantern."), "the place was never started over: \(again)")
+        // The same keys through `storyreader read` say the same, from the story's first words to Stopped.
+        func reading(_ text: String) -> [Substring] {
+            let lines = text.split(separator: "\n")
+            guard let first = lines.firstIndex(of: "Reading The Lantern."), let last = lines.lastIndex(of: "Stopped.") else { return [] }
+            return Array(lines[first...last])
+        }
+        #expect(!reading(output).isEmpty)
+        #expect(reading(alone) == reading(output), "\(alone)\(aloneErrors)")
     }
 
     @Test func theReadCountGrowsAcrossRuns() throws {
@@ -150,24 +225,29 @@ import StoryKitTestSupport
         #expect(try store.readCount(profileID: maya.id!, storyID: "tiny-fox") == 5)
     }
 
-    /// Favourites and positions are the store's; Resume starts the saved sentence again.
-    @Test func favouritesAndPositionsPersistAndResumeStartsTheSavedSentence() throws {
+    /// Favourites and positions are the store's; the next run welcomes back to the place, and Go on
+    /// reading starts the saved sentence again.
+    @Test func favouritesAndPositionsPersistAndGoOnStartsTheSavedSentence() throws {
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
         let first = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"],
-                                               input: "read tiny fox\nwait 1\npause\nback\njump s\nactivate\nquit\n", dataDirectory: fixture.data)
+                                               input: "read tiny fox\nwait 1\npause\nback\nnext\nnext\nactivate\nquit\n", dataDirectory: fixture.data)
+        #expect(first.standardOutput.contains("Paused at ‘She’, sentence 2 of 4."), "\(first.standardOutput)")
         #expect(first.standardOutput.contains("The Tiny Fox saved to favourites."), "\(first.standardOutput)")
         let store = try fixture.openStore()
         let maya = try store.requireProfile(named: "Maya")
         #expect(try store.position(profileID: maya.id!, storyID: "tiny-fox") == 1)
         #expect(try store.favourites(profileID: maya.id!) == ["tiny-fox"])
-        let second = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"],
-                                                input: "heading\nnext\nactivate\nnext\nactivate\nwait 1\nquit\n", dataDirectory: fixture.data)
+        let browse = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"], input: "heading\nquit\n", dataDirectory: fixture.data)
+        #expect(browse.standardOutput.contains("Favourites, contains 1 story, heading."), "\(browse.standardOutput)")
+        let second = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"], input: "activate\nwait 1\nquit\n", dataDirectory: fixture.data)
         let lines = second.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("Favourites, contains 1 story, heading.") }, "\(second.standardOutput)")
-        #expect(lines.contains("Resume, from page 1 of 1, button. Press Enter to go on where you stopped."), "\(second.standardOutput)")
-        let reading = try #require(lines.firstIndex { $0.hasPrefix("Reading The Tiny Fox, from page 1 of 1.") }, "\(second.standardOutput)")
-        #expect(lines[reading + 1] == "She looked for the moon.")
+        #expect(lines.count > 3, "\(second.standardOutput)")
+        #expect(lines[1].hasPrefix("Welcome back Maya. You were reading The Tiny Fox, sentence 2 of 4."), "\(second.standardOutput)")
+        #expect(lines[1].hasSuffix("Go on reading, The Tiny Fox, sentence 2 of 4, button. Press Enter to go on from your place."), "\(second.standardOutput)")
+        let going = try #require(lines.firstIndex(of: "Going on with The Tiny Fox, sentence 2 of 4."), "\(second.standardOutput)")
+        #expect(lines[going + 1] == "She looked for the moon.")
+        #expect(try store.position(profileID: maya.id!, storyID: "tiny-fox") == 2, "the place moved on only by reading on")
     }
 
     /// A wrong PIN is refused kindly; the right one opens Settings, whose changes are saved with it.

@@ -8,6 +8,10 @@ import Synchronization
 /// few milliseconds; `drop()` discards the device buffer (`snd_pcm_drop`), so a stop is heard at
 /// once. The playback clock is `written − snd_pcm_delay`, sampled by the writing thread and carried
 /// forward in real time between samples.
+///
+/// It never runs ahead of real time: a device that takes audio faster than it could be heard
+/// (ALSA's `null`, a `file` PCM) is paced like the silent fallback, so a story is never "heard" to
+/// its end, and counted as read, in less time than it takes to say it.
 public final class ALSASink: PCMSink {
     /// The PCM handle, only used by the writing thread (and `close`).
     private struct Handle: @unchecked Sendable { var pcm: OpaquePointer? }
@@ -17,6 +21,17 @@ public final class ALSASink: PCMSink {
         var played = 0
         var time: ContinuousClock.Instant
         var running = false
+        /// Since when (and from which frame) audio has been flowing without a gap: no more than
+        /// the time since then can have been heard.
+        var anchor: (time: ContinuousClock.Instant, frame: Int)?
+
+        /// The most that can have been heard by `now`.
+        func heardAtMost(_ now: ContinuousClock.Instant, rate: Int) -> Int {
+            guard let anchor else { return played }
+            let elapsed = now - anchor.time
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            return anchor.frame + Int(seconds * Double(rate))
+        }
     }
 
     public let device: String
@@ -78,7 +93,7 @@ public final class ALSASink: PCMSink {
         let now = clock.now
         clockState.withLock { clock in
             let queued = ok && (running || state == SND_PCM_STATE_PREPARED) ? max(0, Int(delay)) : 0
-            clock.played = max(clock.played, min(clock.written, clock.written - queued))
+            clock.played = max(clock.played, min(clock.written - queued, clock.heardAtMost(now, rate: rate)))
             clock.time = now
             clock.running = running
         }
@@ -98,6 +113,19 @@ public final class ALSASink: PCMSink {
             var offset = 0
             while offset < samples.count {
                 if interrupted.load(ordering: .acquiring) { return false }
+                // Nothing was queued: sound starts flowing now.
+                let now = clock.now
+                let ahead = clockState.withLock { clock -> Bool in
+                    if clock.anchor == nil || clock.played >= clock.written { clock.anchor = (now, clock.written) }
+                    return clock.written - clock.heardAtMost(now, rate: rate) > bufferFrames
+                }
+                if ahead {
+                    // More is queued than the device's buffer holds in real time: a device that
+                    // swallows audio at once waits here, like a real one would.
+                    usleep(5_000)
+                    sample(pcm)
+                    continue
+                }
                 let chunk = min(samples.count - offset, periodFrames)
                 let result = snd_pcm_writei(pcm, base + offset, snd_pcm_uframes_t(chunk))
                 if result == -Int(EAGAIN) {
@@ -125,7 +153,7 @@ public final class ALSASink: PCMSink {
             guard clock.running else { return clock.played }
             let elapsed = now - clock.time
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            return min(clock.written, clock.played + Int(seconds * Double(rate)))
+            return min(clock.written, clock.played + Int(seconds * Double(rate)), clock.heardAtMost(now, rate: rate))
         }
     }
 
@@ -140,6 +168,7 @@ public final class ALSASink: PCMSink {
             clockState.withLock { clock in
                 clock.written = clock.played
                 clock.running = false
+                clock.anchor = nil
             }
         }
         interrupted.store(false, ordering: .releasing)
@@ -162,9 +191,15 @@ public final class ALSASink: PCMSink {
                 if status < 0 || delay <= 0 { break }
                 usleep(UInt32(min(5_000, max(500, Int(delay) * 1_000_000 / rate))))
             }
+            // The device says it is empty; what it took cannot have been heard sooner than in real time.
+            while !interrupted.load(ordering: .acquiring),
+                  clockState.withLock({ $0.heardAtMost(clock.now, rate: rate) < $0.written }) {
+                usleep(5_000)
+            }
             clockState.withLock { clock in
                 if !interrupted.load(ordering: .acquiring) { clock.played = clock.written }
                 clock.running = false
+                clock.anchor = nil
             }
         }
     }

@@ -89,7 +89,8 @@ public struct MotionPolicy: Sendable, Hashable {
             for step in 0..<sparkles.count {
                 let sparkle = sparkles[step]
                 let pad = String(repeating: " ", count: step)
-                frames.append(MotionFrame(lines: ["\(pad)\(sparkle)  \(sparkle)  \(sparkle)", message], milliseconds: 120))
+                // 5 × 70 ms: the whole effect stays under 400 ms.
+                frames.append(MotionFrame(lines: ["\(pad)\(sparkle)  \(sparkle)  \(sparkle)", message], milliseconds: 70))
             }
             frames.append(MotionFrame(lines: [message], milliseconds: 0))
             return frames

@@ -5,6 +5,11 @@ public struct PresentationOverride: Sendable, Hashable {
     public var textSize: TextSizePreset?
     public var theme: ThemeName?
     public var motion: MotionPreference?
+    /// `storyreader read --rate/--pitch/--volume/--voice`: the speech of this run.
+    public var rate: Int?
+    public var pitch: Int?
+    public var volume: Int?
+    public var voice: String?
 
     public init(textSize: TextSizePreset? = nil, theme: ThemeName? = nil, motion: MotionPreference? = nil) {
         self.textSize = textSize
@@ -12,7 +17,7 @@ public struct PresentationOverride: Sendable, Hashable {
         self.motion = motion
     }
 
-    public var isEmpty: Bool { textSize == nil && theme == nil && motion == nil }
+    public var isEmpty: Bool { textSize == nil && theme == nil && motion == nil && rate == nil && pitch == nil && volume == nil && voice == nil }
 
     /// The profile as shown this run.
     public func applied(to profile: ChildProfile) -> ChildProfile {
@@ -20,6 +25,10 @@ public struct PresentationOverride: Sendable, Hashable {
         if let textSize { shown.textSize = textSize }
         if let theme { shown.theme = theme }
         if let motion { shown.motion = motion }
+        if let rate { shown.speech.rate = rate }
+        if let pitch { shown.speech.pitch = pitch }
+        if let volume { shown.speech.volume = volume }
+        if let voice { shown.speech.voice = voice }
         return shown
     }
 
@@ -30,6 +39,10 @@ public struct PresentationOverride: Sendable, Hashable {
         if textSize != nil { kept.textSize = stored.textSize }
         if theme != nil { kept.theme = stored.theme }
         if motion != nil { kept.motion = stored.motion }
+        if rate != nil { kept.speech.rate = stored.speech.rate }
+        if pitch != nil { kept.speech.pitch = stored.speech.pitch }
+        if volume != nil { kept.speech.volume = stored.speech.volume }
+        if voice != nil { kept.speech.voice = stored.speech.voice }
         return kept
     }
 
@@ -39,6 +52,10 @@ public struct PresentationOverride: Sendable, Hashable {
         case .textSize: textSize != nil
         case .theme: theme != nil
         case .motion: motion != nil
+        case .rate: rate != nil
+        case .pitch: pitch != nil
+        case .volume: volume != nil
+        case .voice: voice != nil
         default: false
         }
     }
@@ -49,6 +66,10 @@ public struct PresentationOverride: Sendable, Hashable {
         case .textSize: textSize = nil
         case .theme: theme = nil
         case .motion: motion = nil
+        case .rate: rate = nil
+        case .pitch: pitch = nil
+        case .volume: volume = nil
+        case .voice: voice = nil
         default: break
         }
     }

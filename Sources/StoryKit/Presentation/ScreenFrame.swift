@@ -5,6 +5,10 @@
 /// lines (blank theme rows fill a short screen), none wider than `columns`. Captions wrap (never cut): the newest is shown whole
 /// when it fits the caption area, older ones fill what is left.
 public struct ScreenFrame: Sendable, Hashable {
+    /// The keys line at the foot of every screen, and of the reader (its own keys first).
+    public static let screenKeyHelp = "Tab moves · Enter chooses · Esc back · ? help · : command"
+    public static let readingKeyHelp = "Space pause · ←→ sentence · ↑↓ paragraph · PgUp/PgDn page · +- speed · w where · q stop · ? help"
+
     public var screen: Screen
     public var focusedID: String?
     /// Printed twins of what was said, oldest first.
@@ -17,7 +21,7 @@ public struct ScreenFrame: Sendable, Hashable {
     public var rows: Int
 
     public init(screen: Screen, focusedID: String?, captions: [String] = [], commandLine: String? = nil,
-                keyHelp: String = "Tab moves · Enter chooses · Esc back · ? help · : command", columns: Int, rows: Int) {
+                keyHelp: String = ScreenFrame.screenKeyHelp, columns: Int, rows: Int) {
         self.screen = screen
         self.focusedID = focusedID
         self.captions = captions
@@ -28,7 +32,11 @@ public struct ScreenFrame: Sendable, Hashable {
     }
 
     /// The lines to draw, with escape sequences as `options.style` allows.
-    public func lines(options: RenderOptions) -> [String] {
+    public func lines(options: RenderOptions) -> [String] { render(options: options).lines }
+
+    /// The lines, and where the terminal's cursor belongs: at the end of a `:` command being
+    /// typed, else on the word being heard or the focused element.
+    public func render(options: RenderOptions) -> (lines: [String], cursor: TerminalPosition?) {
         let width = max(columns, 12)
         let height = max(rows, 8)
         var footer: [(text: String, role: ThemeRole)] = [(String(repeating: "─", count: width), .secondary)]
@@ -45,14 +53,22 @@ public struct ScreenFrame: Sendable, Hashable {
         }
         footer += captionLines.map { ($0, ThemeRole.text) }
         let bottom = commandLine.map { ":" + Sanitizer.sanitizeLine($0) + "▏" } ?? keyHelp
-        footer += TextWrap.wrap(bottom, width: width).suffix(2).map { ($0.text, commandLine == nil ? ThemeRole.secondary : ThemeRole.focus) }
-        let screenLines = ScreenRenderer.render(screen, focus: focusedID, options: options, width: width, height: max(4, height - footer.count)).lines
+        let bottomLines = TextWrap.wrap(bottom, width: width).suffix(2)
+        footer += bottomLines.map { ($0.text, commandLine == nil ? ThemeRole.secondary : ThemeRole.focus) }
+        let rendered = ScreenRenderer.render(screen, focus: focusedID, options: options, width: width, height: max(4, height - footer.count))
+        let screenLines = rendered.lines
         let builder = Builder(options: options, width: width, focus: nil)
         let footerLines = footer.map { builder.encodeLine($0.text, role: $0.role) }
         // Short screens are padded with the theme's blank rows, so the key help stays at the
         // bottom and no row is left in the terminal's own colours.
         let padding = Array(repeating: builder.encodeLine("", role: .text), count: max(0, height - screenLines.count - footerLines.count))
-        return Array((screenLines + padding + footerLines).prefix(height))
+        let all = Array((screenLines + padding + footerLines).prefix(height))
+        var cursor = rendered.cursor
+        if commandLine != nil, let last = bottomLines.last {
+            // On the `▏` drawn after the typed text.
+            cursor = TerminalPosition(line: all.count - 1, column: max(0, DisplayWidth.of(last.text) - 1))
+        }
+        return (all, cursor)
     }
 }
 

@@ -24,11 +24,25 @@ public struct RenderedScreen: Sendable, Hashable {
     public var highlightLine: Int?
     /// The first line of the focused element, if it is on screen.
     public var focusLine: Int?
+    /// Where the terminal's own cursor belongs, for screen readers and braille displays that
+    /// follow it: on the word being heard, else at the start of the focused element's label.
+    public var cursor: TerminalPosition?
     /// How text was drawn large.
     public var method: LargeTextMethod
     /// The text of each large line on screen (a double-size line, a band of block letters), top
     /// to bottom: what a child sees big, checked by tests without reading block-letter art.
     public var largeLines: [String] = []
+}
+
+/// A place on the terminal, counted from 0 (line from the top, column from the left).
+public struct TerminalPosition: Sendable, Hashable {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
 }
 
 /// Draws a `Screen` (an element tree) as terminal lines: text size, theme, focus and the word
@@ -87,6 +101,17 @@ struct Row: Hashable {
     var largeText: String?
 
     static let blank = Row(spans: [])
+
+    /// The terminal column where span `index` starts (double-size and kitty-scaled text counted
+    /// at its drawn width).
+    func column(beforeSpan index: Int) -> Int {
+        let scale = switch kind {
+        case .decTop, .decBottom: 2
+        case .kitty(let factor): factor
+        default: 1
+        }
+        return spans.prefix(index).reduce(0) { $0 + DisplayWidth.of($1.text) * ($1.unscaled ? 1 : scale) }
+    }
 
     var width: Int {
         let text = spans.reduce(0) { $0 + ($1.unscaled ? 0 : DisplayWidth.of($1.text)) }
@@ -185,8 +210,15 @@ struct Builder {
         let lines = all.map(encode)
         let highlightLine = all.firstIndex { $0.isHighlight && $0.kind == .normal }
         let focusLine = all.firstIndex { $0.isFocusStart }
+        var cursor: TerminalPosition?
+        if let line = highlightLine, let span = all[line].spans.firstIndex(where: \.isHighlight) {
+            cursor = TerminalPosition(line: line, column: all[line].column(beforeSpan: span))
+        } else if let line = focusLine, let marker = all[line].spans.firstIndex(where: { $0.text.contains(ScreenRenderer.focusMarker) }) {
+            cursor = TerminalPosition(line: line, column: all[line].column(beforeSpan: marker + 1))
+        }
+        if let position = cursor, position.line >= height { cursor = nil }
         return RenderedScreen(lines: Array(lines.prefix(height)), sizeDescription: layout.description(scaling: options.style.attributes ? options.scaling : .none),
-                              highlightLine: highlightLine, focusLine: focusLine, method: method,
+                              highlightLine: highlightLine, focusLine: focusLine, cursor: cursor, method: method,
                               largeLines: all.prefix(height).compactMap(\.largeText))
     }
 

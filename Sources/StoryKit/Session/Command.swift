@@ -7,6 +7,11 @@ public enum Command: Sendable, Hashable {
     case read(String)
     case pause, resume, stop, faster, slower
     case nextSentence, previousSentence, nextParagraph, previousParagraph, stepMode
+    /// Space and Enter while reading: pause, or go on from the word where it paused.
+    case togglePause
+    case nextPage, previousPage
+    /// Home and End while reading: the story's first sentence, its last sentence.
+    case beginning, end
     case set(name: String, value: String)
     case increase, decrease
     /// Types text into the focused field (the profile form).
@@ -23,7 +28,7 @@ public enum Command: Sendable, Hashable {
     public static let names: [String] = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "set", "profile", "help", "quit", "settings", "learn", "wait", "type",
-        "increase", "decrease", "sentence", "paragraph", "step", "jump",
+        "increase", "decrease", "sentence", "paragraph", "page", "beginning", "end", "step", "jump",
     ]
 
     /// What each command does, for help and learn mode.
@@ -31,7 +36,8 @@ public enum Command: Sendable, Hashable {
         "next": "moves to the next item", "prev": "moves to the previous item",
         "activate": "presses the focused item", "back": "goes back to the previous screen",
         "home": "goes to the library", "heading": "moves to the next heading",
-        "where": "says where you are", "read": "reads a story: read followed by its name",
+        "where": "says where you are; while reading, the page and sentence",
+        "read": "reads a story: read followed by its name; a story you started goes on from your place, and read NAME from start starts again",
         "pause": "pauses the story", "resume": "goes on reading", "stop": "stops reading",
         "faster": "reads faster", "slower": "reads slower",
         "set": "changes a setting: set, its name, and a value, like set rate 160",
@@ -40,7 +46,9 @@ public enum Command: Sendable, Hashable {
         "learn": "starts learn mode", "wait": "lets the story go on: wait, or wait and a number of sentences",
         "type": "types text into the focused field", "increase": "turns the focused setting up",
         "decrease": "turns the focused setting down", "sentence": "sentence next or sentence prev moves in the story",
-        "paragraph": "paragraph next or paragraph prev moves in the story", "step": "turns step mode on or off",
+        "paragraph": "paragraph next or paragraph prev moves in the story",
+        "page": "page next or page prev moves in the story", "beginning": "goes to the story's first sentence",
+        "end": "goes to the story's last sentence", "step": "turns step mode on or off",
         "jump": "jumps to the next item starting with a letter",
     ]
 
@@ -55,7 +63,10 @@ public enum Command: Sendable, Hashable {
         case .nextHeading, .previousHeading: "heading"
         case .whereAmI: "where"
         case .read: "read"
-        case .pause: "pause"
+        case .pause, .togglePause: "pause"
+        case .nextPage, .previousPage: "page"
+        case .beginning: "beginning"
+        case .end: "end"
         case .resume: "resume"
         case .stop: "stop"
         case .faster: "faster"
@@ -89,7 +100,7 @@ public enum CommandParser {
         "n": "next", "down": "next", "p": "prev", "previous": "prev", "up": "prev", "enter": "activate",
         "a": "activate", "select": "activate", "open": "activate", "b": "back", "escape": "back", "esc": "back",
         "h": "heading", "w": "where", "whereami": "where", "?": "help", "q": "quit", "exit": "quit",
-        "play": "resume", "continue": "resume", "t": "type",
+        "play": "resume", "continue": "resume", "t": "type", "start": "beginning", "top": "beginning",
     ]
 
     public static func parse(_ line: String) throws(CommandError) -> Command? {
@@ -120,6 +131,9 @@ public enum CommandParser {
         case "slower": return .slower
         case "sentence": return rest.lowercased().hasPrefix("prev") ? .previousSentence : .nextSentence
         case "paragraph": return rest.lowercased().hasPrefix("prev") ? .previousParagraph : .nextParagraph
+        case "page": return rest.lowercased().hasPrefix("prev") ? .previousPage : .nextPage
+        case "beginning": return .beginning
+        case "end": return .end
         case "step": return .stepMode
         case "set":
             let pieces = try needs("a setting and a value").split(separator: " ", maxSplits: 1).map(String.init)

@@ -17,6 +17,9 @@ public enum Effect: Sendable, Hashable {
     case preview(SpeechSettings, text: String)
     /// Draw the screen again.
     case render
+    /// A moment that may move on screen (a page turn, the end of a story); drawn as one still
+    /// frame with reduced motion.
+    case motion(MotionCue)
     /// Keep a change in the store; the shell answers some with `Input.stored`.
     case save(StoreChange)
     /// Check a PIN (the shell asks the store) and answer with `Input.pinChecked` or `Input.pinLocked`.

@@ -1,7 +1,9 @@
-/// What each key does: the key map, and its words for learn mode.
+/// What each key does: the key maps (the screens' and the reader's), and their words for help and
+/// learn mode, so that help, learn mode and the keys can never disagree.
 public enum KeyHelp {
     /// The command a key stands for on this screen; nil when the key is not bound.
     public static func command(for key: Key, focused: AccessibilityElement?, route: Route) -> Command? {
+        if route == .reader { return readingCommand(for: key, focused: focused) }
         let adjustable = focused?.traits.contains(.adjustable) ?? false
         switch key {
         case .tab, .down: return .next
@@ -28,35 +30,94 @@ public enum KeyHelp {
         }
     }
 
-    /// "Down arrow: next item." — learn mode's answer for a key.
-    public static func describe(_ key: Key, route: Route) -> String {
-        let does: String
-        switch command(for: key, focused: nil, route: route) {
-        case .next?: does = "next item"
-        case .previous?: does = "previous item"
-        case .activate?: does = "presses the focused item"
-        case .back?: does = "goes back"
-        case .home?: does = "goes to the library"
-        case .nextHeading?: does = "next heading"
-        case .previousHeading?: does = "previous heading"
-        case .whereAmI?: does = "says where you are"
-        case .quit?: does = "leaves Magical Stories"
-        case .help?: does = "opens help"
-        case .nextSentence?: does = "next sentence while reading"
-        case .previousSentence?: does = "previous sentence while reading"
-        case .nextParagraph?: does = "next paragraph while reading"
-        case .previousParagraph?: does = "previous paragraph while reading"
-        case .faster?: does = "reads faster; on a setting, turns it up"
-        case .slower?: does = "reads slower; on a setting, turns it down"
-        default:
-            if case .character(let character) = key, character.isLetter || character.isNumber {
-                does = "jumps to the next item starting with \(String(character).uppercased())"
-            } else if key == .character(":") {
-                does = "opens the command line"
-            } else {
-                does = "does nothing"
-            }
+    /// The reader's keys: reading keys first; Tab and Shift-Tab still reach the screen's buttons,
+    /// and Enter presses the one focused (the Pause button, unless Tab moved on).
+    static func readingCommand(for key: Key, focused: AccessibilityElement?) -> Command? {
+        switch key {
+        case .space: return .togglePause
+        case .enter: return focused == nil || focused?.id == "play" || !(focused?.traits.contains(.button) ?? false) ? .togglePause : .activate
+        case .right, .character("]"): return .nextSentence
+        case .left, .character("["): return .previousSentence
+        case .down, .character("}"): return .nextParagraph
+        case .up, .character("{"): return .previousParagraph
+        case .pageDown: return .nextPage
+        case .pageUp: return .previousPage
+        case .home: return .beginning
+        case .end: return .end
+        case .character("+"), .character("="): return .faster
+        case .character("-"): return .slower
+        case .character("s"), .character("S"): return .stepMode
+        case .character("w"), .character("W"), .control("w"): return .whereAmI
+        case .character("q"), .character("Q"), .escape: return .stop
+        case .tab: return .next
+        case .shiftTab: return .previous
+        case .character("h"): return .nextHeading
+        case .character("H"): return .previousHeading
+        case .character("?"): return .help
+        case .control("q"), .control("c"), .control("d"): return .quit
+        default: return nil
         }
-        return "\(key.description): \(does)."
     }
+
+    /// What a command does, in a few words (learn mode, help).
+    static func does(_ command: Command, route: Route) -> String? {
+        switch command {
+        case .next: return route == .reader ? "moves to the next button on the reading screen" : "next item"
+        case .previous: return route == .reader ? "moves to the previous button on the reading screen" : "previous item"
+        case .activate: return "presses the focused item"
+        case .back: return "goes back"
+        case .home: return "goes to the library"
+        case .nextHeading: return "next heading"
+        case .previousHeading: return "previous heading"
+        case .whereAmI: return route == .reader ? "says the story, page and sentence you are at" : "says where you are"
+        case .quit: return "leaves Magical Stories"
+        case .help: return "opens help"
+        case .togglePause: return "pauses the story, or goes on from the word where it paused"
+        case .nextSentence: return route == .reader ? "next sentence" : "next sentence while reading"
+        case .previousSentence: return route == .reader ? "previous sentence" : "previous sentence while reading"
+        case .nextParagraph: return route == .reader ? "next paragraph" : "next paragraph while reading"
+        case .previousParagraph: return route == .reader ? "previous paragraph" : "previous paragraph while reading"
+        case .nextPage: return "next page"
+        case .previousPage: return "previous page"
+        case .beginning: return "goes to the beginning of the story"
+        case .end: return "goes to the last sentence of the story"
+        case .stepMode: return "step mode on or off: each sentence waits for Space"
+        case .stop: return "stops reading, keeps your place, and goes back"
+        case .faster: return route == .reader ? "reads faster" : "reads faster; on a setting, turns it up"
+        case .slower: return route == .reader ? "reads slower" : "reads slower; on a setting, turns it down"
+        case .increase: return "turns the focused setting up"
+        case .decrease: return "turns the focused setting down"
+        default: return nil
+        }
+    }
+
+    /// "Down arrow: next item." — learn mode's answer for a key, on the screen where it was pressed.
+    public static func describe(_ key: Key, route: Route, focused: AccessibilityElement? = nil) -> String {
+        let what: String
+        if let command = command(for: key, focused: focused, route: route), let words = does(command, route: route) {
+            what = words
+        } else if key == .character(":") {
+            what = "opens the command line"
+        } else if route != .reader, case .character(let character) = key, character.isLetter || character.isNumber {
+            what = "jumps to the next item starting with \(String(character).uppercased())"
+        } else {
+            what = route == .reader ? "does nothing while reading" : "does nothing"
+        }
+        return "\(key.description): \(what)."
+    }
+
+    /// The reader's keys, for help, `read --help`, the README and learn mode (one list).
+    public static let readingKeys: [(keys: String, does: String)] = [
+        ("Space or Enter", "pause, and go on from the word where it paused"),
+        ("Left and Right arrows", "previous and next sentence"),
+        ("Up and Down arrows", "previous and next paragraph"),
+        ("Page Up and Page Down", "previous and next page"),
+        ("Home and End", "beginning of the story, and its last sentence"),
+        ("- and +", "slower and faster, from the next sentence"),
+        ("s", "step mode: each sentence waits for Space"),
+        ("w or Control W", "where am I: the story, page and sentence"),
+        ("q or Escape", "stop, keep your place, and go back"),
+        ("Tab and Shift Tab", "the reading screen's buttons; Enter presses the one focused"),
+        ("[ ] and { }", "also previous and next sentence, and paragraph"),
+    ]
 }

@@ -10,7 +10,7 @@ public enum Screens {
         switch state.route {
         case .profiles: profiles(state)
         case .library: library(state, catalog: catalog)
-        case .story(let id): story(state, entry: catalog.entry(id: id), story: state.reader?.story.id == id ? state.reader?.story : catalog.story(id: id))
+        case .story(let id): story(state, entry: catalog.entry(id: id))
         case .reader: reader(state)
         case .profileForm: profileForm(state)
         case .settings: settings(state)
@@ -94,18 +94,24 @@ public enum Screens {
                                        hint: "Press Enter to change profile.", traits: .button, sortPriority: 0)
                 : AccessibilityElement(id: "profile", label: "Profile: \(profile.name)", traits: .staticText, sortPriority: 0),
         ]
+        if let storyID = state.snapshot.inProgress[profile.name], let entry = catalog.entry(id: storyID),
+           let sentence = state.reading(storyID).sentenceIndex {
+            elements.append(AccessibilityElement(
+                id: "go-on", label: "Go on reading", value: "\(entry.title), \(placeText(entry: entry, sentence: sentence))",
+                hint: "Press Enter to go on from your place.", traits: .button, sortPriority: 0))
+        }
         let sections = sections(state, catalog: catalog)
         for section in sections {
             let cards = section.entries.map { entry -> AccessibilityElement in
                 let reading = state.reading(entry.id)
                 var value = readCountText(reading.readCount)
                 if reading.isFavourite { value += ", favourite" }
-                if reading.sentenceIndex != nil { value += ", started" }
+                if let sentence = reading.sentenceIndex { value += ", started, " + placeText(entry: entry, sentence: sentence) }
                 let details = AccessibilityElement(id: section.id + "/" + entry.id + "/ages", label: entry.ages.map { "ages \($0.lower) to \($0.upper)" } ?? "all ages")
                 return AccessibilityElement(
                     id: section.id + "/" + entry.id, label: "Story: \(entry.title)", value: value, hint: "Press Enter to open.",
                     traits: .button,
-                    customActions: [CustomAction(id: "read", name: "Read"),
+                    customActions: [reading.sentenceIndex == nil ? CustomAction(id: "read", name: "Read") : CustomAction(id: "resume", name: "Go on reading"),
                                     CustomAction(id: "save", name: reading.isFavourite ? "Remove from favourites" : "Save to favourites")],
                     combinesChildren: true, children: [details])
             }
@@ -130,7 +136,14 @@ public enum Screens {
         return minutes == 1 ? "about 1 minute" : "about \(minutes) minutes"
     }
 
-    static func story(_ state: State, entry: StoryEntry?, story: Story?) -> Screen {
+    /// "page 2 of 5" (a one-page story: "sentence 4 of 30") for a saved place, from the library's
+    /// entry: no story file is read to draw a screen.
+    public static func placeText(entry: StoryEntry, sentence: Int) -> String {
+        entry.pages > 1 ? "page \(entry.page(ofSentence: sentence) + 1) of \(entry.pages)"
+            : "sentence \(min(sentence + 1, max(entry.sentences, 1))) of \(max(entry.sentences, 1))"
+    }
+
+    static func story(_ state: State, entry: StoryEntry?) -> Screen {
         guard let entry else {
             return Screen(kind: .story, title: "Story not found", elements: [
                 AccessibilityElement(id: "missing", label: "This story is no longer in the library", traits: .staticText)])
@@ -144,40 +157,28 @@ public enum Screens {
         elements.append(AccessibilityElement(
             id: "length", label: "Length", value: "\(entry.words) words, \(minutes(words: entry.words, rate: state.profile.speech.rate)), \(pages)"))
         if let summary = entry.summary { elements.append(AccessibilityElement(id: "summary", label: summary)) }
-        var actions: [AccessibilityElement] = [
-            AccessibilityElement(id: "read", label: "Read", hint: "Press Enter to read from the beginning.", traits: .button),
-        ]
-        if let sentence = reading.sentenceIndex, let story {
-            actions.append(AccessibilityElement(id: "resume", label: "Resume",
-                value: "from " + pageText(story: story, word: story.firstWord(ofSentence: sentence)), hint: "Press Enter to go on where you stopped.",
-                traits: .button))
+        // A story left midway offers going on first, then starting again.
+        var actions: [AccessibilityElement] = []
+        if let sentence = reading.sentenceIndex {
+            let page = entry.page(ofSentence: sentence) + 1
+            actions.append(AccessibilityElement(id: "resume", label: entry.pages > 1 ? "Go on from page \(page)" : "Go on reading",
+                value: entry.pages > 1 ? nil : placeText(entry: entry, sentence: sentence),
+                hint: "Press Enter to go on where you stopped.", traits: .button))
+            actions.append(AccessibilityElement(id: "read", label: "Start again", hint: "Press Enter to read from the beginning.", traits: .button))
+        } else {
+            actions.append(AccessibilityElement(id: "read", label: "Read", hint: "Press Enter to read from the beginning.", traits: .button))
         }
         actions.append(AccessibilityElement(
             id: "save", label: reading.isFavourite ? "Remove from favourites" : "Save to favourites",
             hint: "Press Enter to change.", traits: .button))
         elements.append(contentsOf: actions)
-        if let story {
-            for (index, picture) in story.pictures.enumerated() {
-                elements.append(AccessibilityElement(id: "picture-\(index)", label: "Picture: " + picture.text, traits: .image, content: .picture(art: nil)))
-            }
+        for (index, description) in entry.pictureDescriptions.enumerated() {
+            elements.append(AccessibilityElement(id: "picture-\(index)", label: "Picture: " + description, traits: .image, content: .picture(art: nil)))
         }
         return Screen(kind: .story, title: entry.title, elements: elements)
     }
 
     // MARK: Reader
-
-    /// "page 2 of 5" for the word `word`.
-    public static func pageText(story: Story, word: Int) -> String {
-        let page = pageIndex(story: story, word: word)
-        return "page \(page + 1) of \(story.pages.count)"
-    }
-
-    static func pageIndex(story: Story, word: Int) -> Int {
-        let words = story.words
-        guard !words.isEmpty else { return 0 }
-        let offset = words[min(max(word, 0), words.count - 1)].range.start
-        return story.pages.lastIndex { ($0.blocks.first?.range.start ?? 0) <= offset } ?? 0
-    }
 
     static func reader(_ state: State) -> Screen {
         guard let reader = state.reader else {
@@ -186,7 +187,7 @@ public enum Screens {
         let story = reader.story
         let words = story.words
         let current = words.isEmpty ? nil : words[min(max(reader.wordIndex, 0), words.count - 1)]
-        let page = story.pages[min(pageIndex(story: story, word: reader.wordIndex), max(story.pages.count - 1, 0))]
+        let page = story.pages[min(reader.page, max(story.pages.count - 1, 0))]
         let playing = reader.status == .playing
         let status: String = switch reader.status {
         case .playing: "reading"
@@ -196,9 +197,13 @@ public enum Screens {
         }
         var elements: [AccessibilityElement] = [
             AccessibilityElement(id: "title", label: story.title, traits: .header, sortPriority: 2),
-            AccessibilityElement(id: "progress", label: "Progress", value: pageText(story: story, word: reader.wordIndex) + ", " + status,
+            AccessibilityElement(id: "progress", label: "Progress", value: "page \(reader.page + 1) of \(reader.map.pageCount), " + status,
                                  traits: [.staticText, .updatesFrequently], sortPriority: 2),
         ]
+        if reader.status == .finished {
+            // What the celebration ends on, and all of it with reduced motion.
+            elements.append(AccessibilityElement(id: "the-end", label: "★ The end!", value: "you finished \(story.title)", sortPriority: 2))
+        }
         for (index, block) in page.blocks.enumerated() {
             let highlight: TextRange? = current.flatMap { word in
                 block.range.contains(word.range.start) ? word.range.shifted(by: -block.range.start) : nil
@@ -217,8 +222,8 @@ public enum Screens {
         }
         let speech = state.profile.speech
         let controls: [AccessibilityElement] = [
-            AccessibilityElement(id: "play", label: playing ? "Pause" : "Play", hint: playing ? "Press Enter to pause." : "Press Enter to read on.", traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "stop", label: "Stop", hint: "Press Enter to stop and go back.", traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "play", label: playing ? "Pause" : "Play", hint: playing ? "Press Space to pause." : "Press Space to go on.", traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "stop", label: "Stop", hint: "Press q to stop and go back.", traits: .button, sortPriority: 1),
             AccessibilityElement(id: "previous-sentence", label: "Previous sentence", traits: .button, sortPriority: 1),
             AccessibilityElement(id: "next-sentence", label: "Next sentence", traits: .button, sortPriority: 1),
             AccessibilityElement(id: "previous-paragraph", label: "Previous paragraph", traits: .button, sortPriority: 1),
@@ -317,8 +322,6 @@ public enum Screens {
         ("a letter", "jump to the next item starting with it"),
         ("?", "help"),
         (":", "type a command, like read lighthouse; Up arrow for earlier commands, Tab to complete"),
-        ("[ and ]", "previous and next sentence while reading"),
-        ("{ and }", "previous and next paragraph while reading"),
         ("- and +", "slower and faster"),
         ("Control W", "where am I"),
         ("Control Q", "quit"),
@@ -328,6 +331,10 @@ public enum Screens {
         var elements: [AccessibilityElement] = [AccessibilityElement(id: "keys", label: "Keys", traits: .header)]
         for (index, entry) in keyHelp.enumerated() where !(state.options.isLocked && entry.keys == "Control Q") {
             elements.append(AccessibilityElement(id: "key-\(index)", label: entry.keys, value: entry.does))
+        }
+        elements.append(AccessibilityElement(id: "reading-keys", label: "While reading", traits: .header))
+        for (index, entry) in KeyHelp.readingKeys.enumerated() {
+            elements.append(AccessibilityElement(id: "reading-key-\(index)", label: entry.keys, value: entry.does))
         }
         elements.append(AccessibilityElement(id: "commands", label: "Commands", traits: .header))
         elements.append(AccessibilityElement(id: "command-list", label: "Type a command and press Enter",

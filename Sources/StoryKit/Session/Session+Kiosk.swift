@@ -1,8 +1,8 @@
 import Foundation
 
 /// Kiosk mode: a locked session for a shared machine. Every input passes through these rules
-/// before (and after) the ordinary session handles it: the parent key and PIN, blocked keys, the
-/// child's settings within bounds, the idle reset and the time limit. Time is an input
+/// before the ordinary session handles it (the parent key and PIN, blocked keys and commands, the
+/// idle reset and the time limit); what a child may change is one policy (`Session+ChildPolicy`). Time is an input
 /// (`Input.tick`), so every rule here is tested without waiting.
 extension Session {
     /// Turns this session into a kiosk for its current profile (call before `start()`).
@@ -100,7 +100,7 @@ extension Session {
         }
         if state.kiosk!.isTimeUp { return timeIsUpReminder() }
         if key == .character("t"), state.kiosk!.endsAt != nil, !state.isLearning { return speakRemaining() }
-        if key == .enter || key == .space, !state.isLearning { return kioskActivate() }
+        if key == .enter || key == .space, !state.isLearning, route != .reader { return kioskActivate() }
         return handleDirect(.key(key))
     }
 
@@ -162,11 +162,19 @@ extension Session {
     mutating func openParentPIN() -> [Effect] {
         if state.route == .pinPrompt { return [speak("Type the parental PIN, then press Enter.")] }
         if state.route == .parentMenu { return announceScreen() }
+        var effects: [Effect] = []
+        if state.route == .reader, var reader = state.reader, reader.status == .playing {
+            // The grown-up needs to hear the prompt: the story waits at its word.
+            reader.status = .paused
+            reader.pausedForParent = true
+            state.reader = reader
+            effects += [.pauseNarration] + savePosition()
+        }
         state.pinEntry = ""
         state.warning = lockWarning()
         state.stack.append(.pinPrompt)
         state.focus["pin"] = nil
-        var effects = announceScreen(prefix: "For grown-ups.")
+        effects += announceScreen(prefix: "For grown-ups.")
         if let warning = state.warning { effects.append(speak(warning, .important)) }
         return effects
     }
@@ -225,7 +233,9 @@ extension Session {
         state.warning = nil
         state.stack.removeAll { $0 == .pinPrompt || $0 == .parentMenu || $0 == .profiles }
         if state.stack.isEmpty { state.stack = state.kiosk!.isTimeUp ? [.timeUp] : [.library] }
-        return (text.map { [speak($0, .message)] } ?? []) + announceScreen()
+        let spoken = text.map { [speak($0, .message)] } ?? []
+        if state.route == .reader, state.reader?.pausedForParent == true { return spoken + resume() }
+        return spoken + announceScreen()
     }
 
     // MARK: - Time
@@ -327,14 +337,16 @@ extension Session {
         return whole == 1 ? "1 second" : "\(whole) seconds"
     }
 
-    // MARK: - Rules after every input
+    // MARK: - Bookkeeping after every input
 
-    /// Holds what a child may not change, whatever path an input took.
+    /// What the kiosk keeps track of after an input: who reads (a parent switched profile), the
+    /// stories read, and screens a child never reaches. What a child may change is decided before
+    /// the change (`childMayChange`, `allowedRates`), not patched here.
     mutating func enforceKioskRules(before: State, _ effects: [Effect]) -> [Effect] {
         var effects = effects
-        var kiosk = state.kiosk!
         if state.profileName != before.profileName {
             // A parent switched profile: the new child's speed and time limit start afresh.
+            var kiosk = state.kiosk!
             kiosk.baseRate = state.profile.speech.rate
             kiosk.profilesUsed.append(state.profileName ?? ChildProfile.guest.name)
             kiosk.parentUnlocked = false
@@ -346,54 +358,6 @@ extension Session {
                 kiosk.timeUpPendingSince = nil
             }
             state.kiosk = kiosk
-        } else {
-            var profile = state.profile
-            let old = before.profile
-            // Only text size, reduced motion, theme and speed (within ±20 %) may change.
-            var refused = false
-            if profile.speech.voice != old.speech.voice || profile.speech.pitch != old.speech.pitch
-                || profile.speech.volume != old.speech.volume || profile.hints != old.hints
-                || profile.age != old.age || profile.interests != old.interests {
-                profile.speech.voice = old.speech.voice
-                profile.speech.pitch = old.speech.pitch
-                profile.speech.volume = old.speech.volume
-                profile.hints = old.hints
-                profile.age = old.age
-                profile.interests = old.interests
-                refused = true
-            }
-            let range = kiosk.rateRange
-            var clampedRate: Int?
-            if !range.contains(profile.speech.rate) {
-                profile.speech.rate = min(max(profile.speech.rate, range.lowerBound), range.upperBound)
-                clampedRate = profile.speech.rate
-            }
-            if refused || clampedRate != nil {
-                state.profile = profile
-                effects = effects.compactMap { effect in
-                    switch effect {
-                    case .preview, .save(.saveProfile), .save(.saveSettings): return nil
-                    case .changeSpeech: return refused ? nil : .changeSpeech(profile.speech)
-                    case .speak(let utterance) where utterance.text.contains("words per minute") || (refused && utterance.priority != .important):
-                        return nil
-                    default: return effect
-                    }
-                }
-                if refused { effects.append(speak("That is not available here.", .message)) }
-                if let rate = clampedRate {
-                    effects.append(speak("Speed can go from \(range.lowerBound) to \(range.upperBound) words per minute here, so it is \(rate).", .message))
-                    if state.reader?.status == .playing, !effects.contains(where: { if case .changeSpeech = $0 { true } else { false } }) {
-                        effects.append(.changeSpeech(profile.speech))
-                    }
-                }
-            }
-        }
-        // A child's changes last for this session only: the profile as the parent set it stays.
-        effects.removeAll {
-            switch $0 {
-            case .save(.saveProfile), .save(.saveSettings): true
-            default: false
-            }
         }
         // Screens a child never reaches, whatever the path.
         if state.route == .profileForm || (state.route == .profiles && !state.kiosk!.parentUnlocked) {

@@ -1,7 +1,42 @@
-/// Reading aloud: start, pause, resume, stop, move by sentence and paragraph, speed, step mode.
+/// Reading aloud, the one reader of the REPL, the kiosk and `storyreader read`: start, go on from
+/// the place, pause and resume at the word, moves by sentence, paragraph and page, speed, step
+/// mode, where am I, and the place said on pause, at page breaks and on coming back.
 extension Session {
-    mutating func startReading(_ storyID: String, fromWord: Int) -> [Effect] {
-        guard let story = catalog.story(id: storyID) else {
+    // MARK: - Starting
+
+    /// `read NAME`: a story left midway goes on from its place; `read NAME from start` starts over.
+    mutating func read(_ typed: String) -> [Effect] {
+        var name = typed.trimmingCharacters(in: .whitespaces)
+        var fromStart = false
+        for suffix in [" from start", " from the start", " --from-start", " again"] where name.lowercased().hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            fromStart = true
+        }
+        if name.isEmpty { return [speak("read needs a story's name: for example, read lighthouse.", .important)] }
+        switch catalog.resolve(name) {
+        case .success(let entry):
+            if !fromStart, state.reading(entry.id).sentenceIndex != nil { return goOnReading(entry.id) }
+            return startReading(entry.id, fromWord: 0)
+        case .failure(let error):
+            return [speak(SpokenForm.finish(error.spoken), .important)]
+        }
+    }
+
+    /// `storyreader read STORY`: the session opens on the reader of that story, and leaving the
+    /// reader ends the program. `sentence` (from `--from`) wins over the saved place.
+    public mutating func startReadingAlone(_ storyID: String, fromSentence sentence: Int? = nil) -> [Effect] {
+        state.options.endsWithReading = true
+        state.stack = [.library]
+        if let sentence, let story = catalog.story(id: storyID) {
+            return startReading(storyID, fromWord: StoryMap(story: story).firstWord(ofSentence: sentence), loaded: story, goingOn: false) + [.render]
+        }
+        if state.reading(storyID).sentenceIndex != nil { return goOnReading(storyID) + [.render] }
+        return startReading(storyID, fromWord: 0) + [.render]
+    }
+
+    /// `goingOn`: from the place this child left (said "Going on with…"), not a place asked for.
+    mutating func startReading(_ storyID: String, fromWord: Int, loaded: Story? = nil, goingOn: Bool = true) -> [Effect] {
+        guard let story = loaded ?? catalog.story(id: storyID) else {
             return [speak("That story could not be opened. It may have been moved.", .important)]
         }
         var effects: [Effect] = []
@@ -9,26 +44,30 @@ extension Session {
             effects += leaveReader(stopping: true)
             state.stack.removeAll { $0 == .reader }
         }
-        let start = story.words.isEmpty ? 0 : min(max(fromWord, 0), story.words.count - 1)
-        let wordIndex = sentenceStart(story, containing: start)
-        var reader = ReaderState(story: story, wordIndex: wordIndex, status: .playing,
-                                 stepMode: state.reader?.stepMode ?? state.profile.settings.stepMode)
+        var reader = ReaderState(story: story, status: .playing, stepMode: state.reader?.stepMode ?? state.profile.settings.stepMode)
+        reader.wordIndex = reader.map.wordCount == 0 ? 0 : min(max(fromWord, 0), reader.map.wordCount - 1)
         reader.stopsAfterSentence = reader.stepMode
         state.reader = reader
         if state.route != .story(storyID) { state.stack.append(.story(storyID)) }
         state.stack.append(.reader)
         state.focus["reader"] = "play"
         state.warning = nil
-        let from = wordIndex == 0 ? "" : ", from " + Screens.pageText(story: story, word: wordIndex)
-        effects.append(speak("Reading \(story.title)\(from). \(Screens.pageText(story: story, word: wordIndex).capitalizedFirst).", .message))
+        let text = reader.wordIndex == 0 ? "Reading \(story.title)."
+            : goingOn ? "Going on with \(story.title), \(placeText(reader))." : "Reading \(story.title), from \(placeText(reader))."
+        effects.append(speak(text, .message))
         effects.append(narrate())
         return effects
     }
 
-    /// Reads the story from the start of the sentence saved for this profile.
-    mutating func resumeReading(_ storyID: String) -> [Effect] {
+    /// Goes on from the place kept for this profile: the word where it paused in this run, else
+    /// the saved sentence's first word.
+    mutating func goOnReading(_ storyID: String) -> [Effect] {
         guard let story = catalog.story(id: storyID) else { return startReading(storyID, fromWord: 0) }
-        return startReading(storyID, fromWord: story.firstWord(ofSentence: state.reading(storyID).sentenceIndex ?? 0))
+        let record = state.reading(storyID)
+        let map = StoryMap(story: story)
+        var word = map.firstWord(ofSentence: record.sentenceIndex ?? 0)
+        if let kept = record.wordIndex, map.sentence(containingWord: kept) == record.sentenceIndex { word = kept }
+        return startReading(storyID, fromWord: word, loaded: story)
     }
 
     func narrate() -> Effect {
@@ -36,58 +75,44 @@ extension Session {
         return .narrate(storyID: reader.story.id, fromWord: reader.wordIndex, settings: state.profile.speech, stepMode: reader.stopsAfterSentence)
     }
 
-    /// Index of the first word of the sentence holding `word`.
-    func sentenceStart(_ story: Story, containing word: Int) -> Int {
-        let sentences = story.sentences
-        var index = 0
-        for sentence in sentences {
-            if word < index + sentence.words.count { return index }
-            index += sentence.words.count
-        }
-        return max(0, min(word, story.words.count - 1))
-    }
+    // MARK: - Pause, resume, stop
 
-    /// (sentence index, first word) of every sentence with words.
-    func sentenceStarts(_ story: Story) -> [Int] {
-        var starts: [Int] = []
-        var index = 0
-        for sentence in story.sentences {
-            if !sentence.words.isEmpty { starts.append(index) }
-            index += sentence.words.count
-        }
-        return starts
+    mutating func togglePause() -> [Effect] {
+        state.reader?.status == .playing ? pause() : resume()
     }
 
     mutating func pause() -> [Effect] {
         guard var reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
-        guard reader.status == .playing else { return [speak("Already paused. Say resume to go on.")] }
+        guard reader.status == .playing else { return [speak("Already paused. Press Space to go on.")] }
         reader.status = .paused
         state.reader = reader
-        var effects: [Effect] = [.pauseNarration]
-        effects += savePosition()
-        effects.append(speak("Paused at \(Screens.pageText(story: reader.story, word: reader.wordIndex)).", .message))
-        return effects
+        return [.pauseNarration] + savePosition() + [speak("Paused at \(placeText(reader, naming: true)).", .message)]
     }
 
+    /// Goes on from the word where reading paused, saying nothing first: the story itself is the answer.
     mutating func resume() -> [Effect] {
         guard var reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read. Choose a story first.")] }
         guard reader.status != .playing else { return [speak("Already reading.")] }
         if reader.status == .finished { reader.wordIndex = 0 }
         reader.status = .playing
         reader.stopsAfterSentence = reader.stepMode
-        reader.wordIndex = sentenceStart(reader.story, containing: reader.wordIndex)
+        reader.pausedForParent = false
         state.reader = reader
-        return [speak("Reading on.", .message), narrate()]
+        return [narrate()]
     }
 
     mutating func stopReading() -> [Effect] {
         var effects = leaveReader(stopping: true)
+        if state.options.endsWithReading {
+            state.hasQuit = true
+            return effects + [speak("Stopped.", .message), .exit]
+        }
         if state.route == .reader { state.stack.removeLast() }
         effects.append(speak("Stopped.", .message))
         return effects + announceScreen()
     }
 
-    /// Stops the narration and keeps the position (when reading did not finish).
+    /// Stops the narration and keeps the place (when reading did not finish).
     mutating func leaveReader(stopping: Bool) -> [Effect] {
         guard var reader = state.reader else { return [] }
         var effects: [Effect] = []
@@ -100,41 +125,57 @@ extension Session {
         return effects
     }
 
-    /// Keeps the sentence being read (the store keeps sentences; resuming starts that sentence again).
+    /// Keeps the place: the sentence in the store (what `read` and the next run go on from) and
+    /// the word in memory (what this run goes on from).
     mutating func savePosition() -> [Effect] {
         guard let reader = state.reader else { return [] }
-        let sentence = reader.story.sentence(containingWord: reader.wordIndex)
-        updateReading(reader.story.id) { $0.sentenceIndex = sentence }
+        let sentence = reader.sentence
+        updateReading(reader.story.id) {
+            $0.sentenceIndex = sentence
+            $0.wordIndex = reader.wordIndex
+        }
+        state.snapshot.inProgress[state.profile.name] = reader.story.id
         guard state.profileName != nil, let id = state.profile.id else { return [] }
         return [.save(.savePosition(profileID: id, story: reader.story.id, sentence: sentence))]
     }
 
+    // MARK: - Moving
+
     mutating func moveInStory(bySentence delta: Int) -> [Effect] {
         guard let reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
-        let starts = sentenceStarts(reader.story)
-        guard !starts.isEmpty else { return [speak("This story has no sentences.")] }
-        let current = starts.lastIndex { $0 <= reader.wordIndex } ?? 0
-        let target = current + delta
-        guard target >= 0 else { return [speak("Top: this is the first sentence.")] }
-        guard target < starts.count else { return [speak("End: this is the last sentence.")] }
-        return jumpReading(to: starts[target])
+        return move(among: reader.map.spokenSentences, by: delta, unit: "sentence")
     }
 
     mutating func moveInStory(byParagraph delta: Int) -> [Effect] {
         guard let reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
-        var starts: [Int] = []
-        var index = 0
-        for block in reader.story.blocks {
-            let count = block.sentences.reduce(0) { $0 + $1.words.count }
-            if count > 0, block.kind == .paragraph { starts.append(index) }
-            index += count
+        return move(among: reader.map.paragraphStarts, by: delta, unit: "paragraph")
+    }
+
+    mutating func moveInStory(byPage delta: Int) -> [Effect] {
+        guard let reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
+        guard reader.map.pageCount > 1 else { return [speak("This story has one page.")] }
+        return move(among: reader.map.pageStarts, by: delta, unit: "page")
+    }
+
+    /// Home and End: the first sentence, the last one (said, since it is a long way to go).
+    mutating func moveToEdge(end: Bool) -> [Effect] {
+        guard let reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
+        guard let target = end ? reader.map.spokenSentences.last : reader.map.spokenSentences.first else {
+            return [speak("This story has no sentences.")]
         }
-        guard !starts.isEmpty else { return [speak("This story has no paragraphs.")] }
-        let current = starts.lastIndex { $0 <= reader.wordIndex } ?? -1
+        return [speak(end ? "The last sentence." : "The beginning.", .message)] + jumpReading(to: reader.map.firstWord(ofSentence: target))
+    }
+
+    /// Moves `delta` places among `starts` (sentence indices) from the sentence being heard.
+    private mutating func move(among starts: [Int], by delta: Int, unit: String) -> [Effect] {
+        guard let reader = state.reader else { return [] }
+        guard !starts.isEmpty else { return [speak("This story has no \(unit)s.")] }
+        let here = reader.sentence
+        let current = starts.lastIndex { $0 <= here } ?? -1
         let target = current + delta
-        guard target >= 0 else { return [speak("Top: this is the first paragraph.")] }
-        guard target < starts.count else { return [speak("End: this is the last paragraph.")] }
-        return jumpReading(to: starts[target])
+        guard target >= 0 else { return [speak("Top: this is the first \(unit).")] }
+        guard target < starts.count else { return [speak("End: this is the last \(unit).")] }
+        return jumpReading(to: reader.map.firstWord(ofSentence: starts[target]))
     }
 
     /// Goes on reading from `word`: playing, it carries on from there; paused, it reads that sentence.
@@ -153,16 +194,27 @@ extension Session {
         reader.stepMode.toggle()
         reader.stopsAfterSentence = reader.stepMode
         state.reader = reader
-        return [speak(reader.stepMode ? "Step mode on: each sentence waits for Next sentence." : "Step mode off.", .message)]
+        return [speak(reader.stepMode ? "Step mode on: each sentence waits for Space." : "Step mode off.", .message)]
     }
 
     mutating func changeRate(faster: Bool) -> [Effect] {
         var profile = state.profile
+        // A speed given on the command line ends here: the child's choice wins from now on.
+        if state.presentationOverride.holds(.rate) {
+            state.presentationOverride.release(.rate)
+            var stored = state.storedProfile
+            stored.speech.rate = profile.speech.rate
+            state.profile = stored
+        }
         let old = profile.speech.rate
         profile.speech = faster ? profile.speech.faster() : profile.speech.slower()
+        let (rate, held) = allowedRate(profile.speech.rate)
+        profile.speech.rate = rate
         state.profile = profile
         var effects: [Effect] = []
-        if profile.speech.rate == old {
+        if let held {
+            effects.append(speak(held, .message))
+        } else if profile.speech.rate == old {
             effects.append(speak(faster ? "This is the fastest: \(old) words per minute." : "This is the slowest: \(old) words per minute."))
         } else {
             effects.append(speak("\(faster ? "Faster" : "Slower"): \(profile.speech.rate) words per minute."))
@@ -172,25 +224,70 @@ extension Session {
         return effects
     }
 
+    // MARK: - The place, in the child's words
+
+    /// "‘lighthouse’, page 2 of 5" (naming the word), or "page 2 of 5"; a one-page story counts sentences.
+    func placeText(_ reader: ReaderState, naming: Bool = false) -> String {
+        var parts: [String] = []
+        if naming, let word = reader.word { parts.append("‘\(word)’") }
+        if reader.map.pageCount > 1 {
+            parts.append("page \(reader.page + 1) of \(reader.map.pageCount)")
+        } else {
+            let spoken = reader.map.spokenSentences
+            let index = (spoken.lastIndex { $0 <= reader.sentence } ?? 0) + 1
+            parts.append("sentence \(index) of \(spoken.count)")
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Where am I, while reading: the story, what it is doing, page, sentence, paragraph, chapter.
+    func whereAmIReading(_ reader: ReaderState) -> [Effect] {
+        let map = reader.map
+        let spoken = map.spokenSentences
+        let sentence = (spoken.lastIndex { $0 <= reader.sentence } ?? 0) + 1
+        let doing: String = switch reader.status {
+        case .playing: "reading"
+        case .paused: "paused"
+        case .stopped: "stopped"
+        case .finished: "finished"
+        }
+        var text = "\(reader.story.title), \(doing)"
+        if reader.status != .finished, let word = reader.word { text += " at ‘\(word)’" }
+        text += ". Page \(reader.page + 1) of \(map.pageCount), sentence \(sentence) of \(spoken.count)"
+        if let paragraph = map.paragraph(ofSentence: reader.sentence) { text += ", paragraph \(paragraph.number) of \(paragraph.of)" }
+        if let chapter = map.chapter(ofSentence: reader.sentence) { text += ", in ‘\(chapter)’" }
+        if state.route != .reader { text += ". You are on \(SpokenForm.finish(screen.title))" }
+        return [speak(text + ".")]
+    }
+
+    // MARK: - Narration heard
+
     mutating func handleNarration(_ event: NarrationEvent) -> [Effect] {
         guard var reader = state.reader, reader.status == .playing else { return [] }
+        let map = reader.map
         switch event {
         case .sentenceStarted(let index):
-            let sentences = reader.story.sentences
-            guard sentences.indices.contains(index) else { return [] }
-            reader.wordIndex = sentences[..<index].reduce(0) { $0 + $1.words.count }
+            guard index >= 0, index < map.sentenceCount else { return [] }
+            let first = map.firstWord(ofSentence: index)
+            // Going on inside the sentence (a resume): the caption starts at the word heard.
+            let resumed = map.sentence(containingWord: reader.wordIndex) == index && reader.wordIndex > first
+            if !resumed { reader.wordIndex = first }
             state.reader = reader
-            return [.caption(sentences[index].text)]
+            var effects: [Effect] = []
+            if !resumed, map.startsPage(index) {
+                // Said by the narration before the sentence (`Narration.pageAnnouncement`), shown here.
+                effects.append(.caption(Narration.pageAnnouncement(page: map.page(ofSentence: index), of: map.pageCount,
+                                                                   language: reader.story.language)))
+            }
+            effects.append(.caption(captionText(reader, sentence: index, fromWord: resumed ? reader.wordIndex : nil)))
+            return effects
         case .word(let index):
             reader.wordIndex = index
             state.reader = reader
             return []
         case .sentenceFinished(let index):
-            // The position moves on to the next sentence: a pause now resumes there.
-            let sentences = reader.story.sentences
-            if index + 1 < sentences.count, sentences.indices.contains(index) {
-                reader.wordIndex = min(sentences[...index].reduce(0) { $0 + $1.words.count }, max(reader.story.words.count - 1, 0))
-            }
+            // The place moves on to the next sentence: a pause now goes on from there.
+            if let next = map.spokenSentences.first(where: { $0 > index }) { reader.wordIndex = map.firstWord(ofSentence: next) }
             guard reader.stopsAfterSentence else { state.reader = reader; return [] }
             reader.status = .paused
             state.reader = reader
@@ -198,15 +295,33 @@ extension Session {
         case .finished:
             reader.status = .finished
             state.reader = reader
-            updateReading(reader.story.id) { $0.sentenceIndex = nil }
+            updateReading(reader.story.id) {
+                $0.sentenceIndex = nil
+                $0.wordIndex = nil
+            }
+            if state.snapshot.inProgress[state.profile.name] == reader.story.id { state.snapshot.inProgress[state.profile.name] = nil }
             // A profile's read is counted by the store, in one transaction; its answer (the
-            // store's count) is announced. The guest's reads are counted here and never saved.
+            // store's count) is announced. Without a profile nothing is counted, and nothing is said to be.
             if state.profileName != nil, let id = state.profile.id {
                 return [.save(.recordFinished(profileID: id, story: reader.story.id))]
             }
-            updateReading(reader.story.id) { $0.readCount += 1 }
-            return announceEnd(reader.story.id)
+            return endOfStory([speak("The end. Press Escape to go back.", .message)])
         }
+    }
+
+    /// The caption of a story sentence: what is said, with a picture's "Picture: " as it is said.
+    func captionText(_ reader: ReaderState, sentence index: Int, fromWord word: Int?) -> String {
+        let sentences = reader.story.sentences
+        let sentence = sentences[index]
+        if let word, reader.story.words.indices.contains(word) {
+            let start = reader.story.words[word].range.start - sentence.range.start
+            return String(String.UnicodeScalarView(sentence.text.unicodeScalars.dropFirst(max(0, start))))
+        }
+        let block = reader.map.sentenceBlock[index]
+        if case .picture = reader.map.blockKind[block], index == 0 || reader.map.sentenceBlock[index - 1] != block {
+            return Narration.picturePrefix(forLanguage: reader.story.language) + sentence.text
+        }
+        return sentence.text
     }
 
     /// "The end. Maya, you have read The Tiny Fox 3 times."
@@ -215,25 +330,38 @@ extension Session {
         let title = catalog.entry(id: storyID)?.title ?? state.reader?.story.title ?? storyID
         let times = count == 1 ? "once" : "\(count) times"
         let who = state.profileName.map { "\($0), you have" } ?? "You have"
-        return [speak("The end. \(who) read \(title) \(times). Press Escape to go back.", .message)]
+        return endOfStory([speak("The end. \(who) read \(title) \(times). Press Escape to go back.", .message)])
+    }
+
+    /// `storyreader read`: the end of the story is the end of the program, once it is said.
+    func endOfStory(_ effects: [Effect]) -> [Effect] {
+        guard state.options.endsWithReading else { return effects }
+        return effects.map { effect in
+            if case .speak(let utterance) = effect {
+                return .speak(Utterance(utterance.text.replacingOccurrences(of: " Press Escape to go back.", with: ""), priority: utterance.priority))
+            }
+            return effect
+        } + [.exit]
+    }
+
+    // MARK: - Coming back
+
+    /// "Welcome back Mia. You were reading The Lighthouse Cat, page 2 of 5." (nil: nothing in progress).
+    func welcomeBack() -> String? {
+        guard let name = state.profileName, let storyID = state.snapshot.inProgress[name],
+              let entry = catalog.entry(id: storyID), let sentence = state.reading(storyID).sentenceIndex else { return nil }
+        return "Welcome back \(name). You were reading \(entry.title), \(Screens.placeText(entry: entry, sentence: sentence))."
     }
 }
 
 extension Story {
     /// The index (into `sentences`) of the sentence holding word `word`.
-    func sentence(containingWord word: Int) -> Int {
-        var first = 0
-        for (index, sentence) in sentences.enumerated() {
-            if word < first + sentence.words.count { return index }
-            first += sentence.words.count
-        }
-        return max(0, sentences.count - 1)
-    }
+    func sentence(containingWord word: Int) -> Int { StoryMap(story: self).sentence(containingWord: word) }
 
     /// The first word (an index into `words`) of sentence `index`; past the end, the last sentence's.
     func firstWord(ofSentence index: Int) -> Int {
-        let clamped = min(max(index, 0), max(sentences.count - 1, 0))
-        return sentences.prefix(clamped).reduce(0) { $0 + $1.words.count }
+        let map = StoryMap(story: self)
+        return map.firstWord(ofSentence: min(max(index, 0), max(map.sentenceCount - 1, 0)))
     }
 }
 

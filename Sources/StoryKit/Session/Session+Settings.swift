@@ -13,9 +13,7 @@ extension Session {
             let names = SettingName.allCases.map(\.rawValue).joined(separator: ", ")
             return [speak("I don't know the setting \(Sanitizer.quote(name)). Settings: \(names).", .important)]
         }
-        if state.options.isLocked, ![.textSize, .motion, .theme, .rate].contains(setting) {
-            return [speak("That is not available here.", .message)]
-        }
+        guard childMayChange(setting) else { return refusedSetting() }
         var profile = state.profile
         var note = ""
         let word = value.trimmingCharacters(in: .whitespaces).lowercased()
@@ -41,6 +39,10 @@ extension Session {
                 _ = problem
             }
             profile.speech = clamped
+            if setting == .rate, case let (rate, said?) = allowedRate(clamped.rate) {
+                profile.speech.rate = rate
+                return apply(profile, setting: setting, said: said)
+            }
         case .voice:
             if ["default", "story", "none", "auto"].contains(word) {
                 profile.speech.voice = nil
@@ -72,7 +74,8 @@ extension Session {
         return apply(profile, setting: setting, note: note)
     }
 
-    mutating func apply(_ profile: ChildProfile, setting: SettingName, note: String = "") -> [Effect] {
+    /// `said` replaces the usual "Speed: 150 words per minute." when the policy held the value.
+    mutating func apply(_ profile: ChildProfile, setting: SettingName, note: String = "", said: String? = nil) -> [Effect] {
         // A presentation flag from the command line gives way once the child changes it here.
         state.presentationOverride.release(setting)
         state.profile = profile
@@ -80,7 +83,7 @@ extension Session {
         let value = setting == .textSize
             ? TextSizeLayout(profile.textSize).description(scaling: state.options.textScaling)
             : Screens.settingValue(setting, profile)
-        var effects: [Effect] = [speak("\(note)\(setting.spokenName): \(value).", note.isEmpty ? .text : .important)]
+        var effects: [Effect] = [said.map { speak($0, .message) } ?? speak("\(note)\(setting.spokenName): \(value).", note.isEmpty ? .text : .important)]
         if [.voice, .rate, .pitch, .volume].contains(setting) {
             effects.append(.preview(profile.speech, text: "This is how stories will sound."))
             if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
@@ -93,7 +96,7 @@ extension Session {
     /// Keeps a changed reading setting: saved at once while no PIN is set or in a parent's visit;
     /// otherwise kept for this run only, and the child is told so.
     mutating func saveSettings(_ profile: ChildProfile) -> [Effect] {
-        guard state.profileName != nil, profile.id != nil else { return [] }
+        guard state.profileName != nil, profile.id != nil, keepsSettingChanges else { return [] }
         if state.snapshot.pinIsSet, !state.settingsUnlocked {
             return [speak("This change is for now: a parent keeps it from Settings, with the PIN.", .notification)]
         }
@@ -101,6 +104,7 @@ extension Session {
     }
 
     mutating func adjust(_ setting: SettingName, up: Bool) -> [Effect] {
+        guard childMayChange(setting) else { return refusedSetting() }
         var profile = state.profile
         func cycle<T: Equatable>(_ all: [T], _ current: T) -> T {
             let index = all.firstIndex(of: current) ?? 0
@@ -118,6 +122,10 @@ extension Session {
         case .motion: profile.motion = cycle(MotionPreference.allCases, profile.motion)
         case .theme: profile.theme = cycle(ThemeName.allCases, profile.theme)
         case .hints: profile.hints.toggle()
+        }
+        if setting == .rate, case let (rate, said?) = allowedRate(profile.speech.rate) {
+            profile.speech.rate = rate
+            return apply(profile, setting: setting, said: said)
         }
         return apply(profile, setting: setting)
     }

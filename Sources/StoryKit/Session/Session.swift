@@ -14,6 +14,14 @@ public struct Session: Sendable {
     }
     public let catalog: StoryCatalog
 
+    /// `storyreader read --rate/--pitch/--volume/--voice`: speech for this run, never saved.
+    public mutating func overrideSpeech(rate: Int?, pitch: Int?, volume: Int?, voice: String?) {
+        state.presentationOverride.rate = rate
+        state.presentationOverride.pitch = pitch
+        state.presentationOverride.volume = volume
+        state.presentationOverride.voice = voice
+    }
+
     public init(catalog: StoryCatalog, snapshot: SessionSnapshot, options: SessionOptions = SessionOptions(), profile: String? = nil) {
         self.catalog = catalog
         state = State(snapshot: snapshot, options: options)
@@ -31,8 +39,17 @@ public struct Session: Sendable {
 
     /// What is said when the program starts.
     public mutating func start() -> [Effect] {
-        [.speak(Utterance("Magical Stories.", priority: .message))]
-            + announceScreen(prefix: state.profileName.map { "Hello \($0)." }) + [.render]
+        [.speak(Utterance("Magical Stories.", priority: .message))] + greet() + [.render]
+    }
+
+    /// "Hello Mia." — or, with a story left midway, "Welcome back Mia. You were reading …" and the
+    /// focus on Go on reading.
+    mutating func greet(orElse otherwise: String? = nil) -> [Effect] {
+        if state.route == .library, let welcome = welcomeBack() {
+            state.focusedID = "go-on"
+            return announceScreen(prefix: welcome)
+        }
+        return announceScreen(prefix: state.profileName.map { "Hello \($0)." } ?? otherwise)
     }
 
     /// Handles one input (in a kiosk, through its rules first: `Session+Kiosk.swift`).
@@ -59,8 +76,18 @@ public struct Session: Sendable {
         case .tick: effects = []
         case .shutdown: effects = shutdown()
         }
+        effects += motionCues(before: before)
         if state != before, !effects.contains(.render) { effects.append(.render) }
         return effects
+    }
+
+    /// The reader opened, turned a page or finished a story in this input.
+    func motionCues(before: State) -> [Effect] {
+        guard let reader = state.reader, state.route == .reader else { return [] }
+        guard before.route == .reader, let old = before.reader, old.story.id == reader.story.id else { return [.motion(.pageReveal)] }
+        if reader.status == .finished, old.status != .finished { return [.motion(.celebration(title: reader.story.title))] }
+        if reader.page != old.page { return [.motion(.pageTurn)] }
+        return []
     }
 
     // MARK: - Speaking
@@ -159,7 +186,7 @@ public struct Session: Sendable {
                 state.isLearning = false
                 return [speak("Learn mode off.", .message)]
             }
-            return [speak(KeyHelp.describe(key, route: state.route))]
+            return [speak(KeyHelp.describe(key, route: state.route, focused: focusedElement))]
         }
         if state.route == .pinPrompt {
             switch key {
@@ -197,6 +224,9 @@ public struct Session: Sendable {
             }
         }
         guard let command = KeyHelp.command(for: key, focused: focusedElement, route: state.route) else {
+            if state.route == .reader {
+                return [speak("\(key.description.capitalizedFirst) does nothing while reading. Press question mark for help.", .notification)]
+            }
             if case .character(let character) = key, character.isLetter || character.isNumber {
                 return handleCommand(.jump(character))
             }
@@ -230,13 +260,17 @@ public struct Session: Sendable {
         case .activate: return activate()
         case .back: return goBack()
         case .home: return goHome()
-        case .whereAmI: return whereAmI()
-        case .read(let name):
-            if name.isEmpty { return [speak("read needs a story's name: for example, read lighthouse.", .important)] }
-            switch catalog.resolve(name) {
-            case .success(let entry): return startReading(entry.id, fromWord: 0)
-            case .failure(let error): return [speak(SpokenForm.finish(error.spoken), .important)]
-            }
+        case .whereAmI:
+            if let reader = state.reader, state.stack.contains(.reader) { return whereAmIReading(reader) }
+            return whereAmI()
+        case .read(let name): return read(name)
+        case .togglePause:
+            guard state.reader != nil, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
+            return togglePause()
+        case .nextPage: return moveInStory(byPage: 1)
+        case .previousPage: return moveInStory(byPage: -1)
+        case .beginning: return moveToEdge(end: false)
+        case .end: return moveToEdge(end: true)
         case .pause: return pause()
         case .resume: return resume()
         case .stop:
@@ -305,7 +339,7 @@ public struct Session: Sendable {
         state.focus["library"] = nil
         state.warning = nil
         endParentVisitIfLeft()
-        return effects + announceScreen(prefix: name.map { "Hello \($0)." } ?? "Reading without a profile.")
+        return effects + greet(orElse: "Reading without a profile.")
     }
 
     mutating func openSettings() -> [Effect] {
@@ -388,14 +422,15 @@ public struct Session: Sendable {
             if id == "switch-profile" { return push(.profiles) }
             if id == "settings" { return openSettings() }
             if id == "help" { return push(.help) }
+            if id == "go-on", let storyID = state.snapshot.inProgress[state.profile.name] { return goOnReading(storyID) }
             if let slash = id.firstIndex(of: "/") { return push(.story(String(id[id.index(after: slash)...]))) }
         case .story(let storyID):
             if id == "read" { return startReading(storyID, fromWord: 0) }
-            if id == "resume" { return resumeReading(storyID) }
+            if id == "resume" { return goOnReading(storyID) }
             if id == "save" { return toggleFavourite(storyID) }
         case .reader:
             switch id {
-            case "play": return state.reader?.status == .playing ? pause() : resume()
+            case "play": return togglePause()
             case "stop": return stopReading()
             case "previous-sentence": return moveInStory(bySentence: -1)
             case "next-sentence": return moveInStory(bySentence: 1)

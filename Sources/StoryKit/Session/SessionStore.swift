@@ -7,6 +7,9 @@ public struct ReadingRecord: Sendable, Hashable, Codable {
     /// The sentence to resume from (an index into `Story.sentences`), when reading stopped midway.
     /// The session turns it into the first word of that sentence when it resumes.
     public var sentenceIndex: Int?
+    /// The word (an index into `Story.words`) where reading stopped in this run: going on starts
+    /// there, not at the sentence's start. Kept in memory only; the store keeps the sentence.
+    public var wordIndex: Int?
     public init(readCount: Int = 0, isFavourite: Bool = false, sentenceIndex: Int? = nil) {
         self.readCount = readCount
         self.isFavourite = isFavourite
@@ -20,11 +23,15 @@ public struct SessionSnapshot: Sendable, Hashable {
     /// profile name → story id → record.
     public var readings: [String: [String: ReadingRecord]]
     public var pinIsSet: Bool
+    /// profile name → the story left midway most recently (what "welcome back" offers).
+    public var inProgress: [String: String]
 
-    public init(profiles: [ChildProfile] = [], readings: [String: [String: ReadingRecord]] = [:], pinIsSet: Bool = false) {
+    public init(profiles: [ChildProfile] = [], readings: [String: [String: ReadingRecord]] = [:], pinIsSet: Bool = false,
+                inProgress: [String: String] = [:]) {
         self.profiles = profiles
         self.readings = readings
         self.pinIsSet = pinIsSet
+        self.inProgress = inProgress
     }
 }
 
@@ -69,9 +76,11 @@ extension SessionSnapshot {
             guard let name = name(ofProfile: id) else { return }
             readings[name, default: [:]][story, default: ReadingRecord()].readCount += 1
             readings[name, default: [:]][story]?.sentenceIndex = nil
+            if inProgress[name] == story { inProgress[name] = nil }
         case .savePosition(let id, let story, let sentence):
             guard let name = name(ofProfile: id) else { return }
             readings[name, default: [:]][story, default: ReadingRecord()].sentenceIndex = sentence
+            inProgress[name] = story
         case .setFavourite(let id, let story, let value):
             guard let name = name(ofProfile: id) else { return }
             readings[name, default: [:]][story, default: ReadingRecord()].isFavourite = value
@@ -93,6 +102,7 @@ extension SessionSnapshot {
         let old = profiles[index].name
         profiles[index] = profile
         if old != profile.name, let moved = readings.removeValue(forKey: old) { readings[profile.name] = moved }
+        if old != profile.name, let story = inProgress.removeValue(forKey: old) { inProgress[profile.name] = story }
         return old
     }
 }
@@ -104,15 +114,17 @@ extension StoryStore {
     public func sessionSnapshot() throws(StoreError) -> SessionSnapshot {
         let profiles = try profiles()
         var readings: [String: [String: ReadingRecord]] = [:]
+        var inProgress: [String: String] = [:]
         for profile in profiles {
             guard let id = profile.id else { continue }
+            inProgress[profile.name] = try latestPosition(profileID: id)
             let progress = try progress(profileID: id)
             if progress.isEmpty { continue }
             readings[profile.name] = progress.mapValues {
                 ReadingRecord(readCount: $0.readCount, isFavourite: $0.isFavourite, sentenceIndex: $0.sentenceIndex)
             }
         }
-        return SessionSnapshot(profiles: profiles, readings: readings, pinIsSet: try isPINSet())
+        return SessionSnapshot(profiles: profiles, readings: readings, pinIsSet: try isPINSet(), inProgress: inProgress)
     }
 
     /// Keeps a change the session asked for.

@@ -34,18 +34,32 @@ public enum Route: Sendable, Hashable {
 public struct ReaderState: Sendable, Hashable {
     public enum Status: Sendable, Hashable { case playing, paused, stopped, finished }
     public var story: Story
-    /// The word being heard (an index into `story.words`).
+    /// Where sentences, paragraphs, pages and chapters are (counted once).
+    public let map: StoryMap
+    /// The word being heard (an index into `story.words`); paused, the word reading goes on from.
     public var wordIndex: Int
     public var status: Status
     public var stepMode: Bool
     /// The narration stops after the sentence it is reading (step mode, or a sentence move while paused).
     public var stopsAfterSentence: Bool = false
+    /// Reading was paused for a grown-up (the kiosk's PIN prompt): it goes on when the child is back.
+    public var pausedForParent = false
 
     public init(story: Story, wordIndex: Int = 0, status: Status = .stopped, stepMode: Bool = false) {
         self.story = story
+        map = StoryMap(story: story)
         self.wordIndex = wordIndex
         self.status = status
         self.stepMode = stepMode
+    }
+
+    /// The sentence (an index into `story.sentences`) holding the word being heard.
+    public var sentence: Int { map.sentence(containingWord: wordIndex) }
+    public var page: Int { map.page(ofWord: wordIndex) }
+    /// The word being heard, as written.
+    public var word: String? {
+        let words = story.words
+        return words.indices.contains(wordIndex) ? words[wordIndex].text : nil
     }
 }
 
@@ -59,6 +73,9 @@ public struct SessionOptions: Sendable, Hashable {
     public var rows: Int
     /// What the terminal can draw large, so a text-size change says what is really shown.
     public var textScaling: TextScaling
+    /// `storyreader read STORY`: the session is the reader of one story, and leaving it (stop, the
+    /// end of the story) ends the program.
+    public var endsWithReading = false
 
     public init(isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24,
                 textScaling: TextScaling = .none) {
@@ -72,7 +89,8 @@ public struct SessionOptions: Sendable, Hashable {
     /// What a child may do in a locked session.
     public static let childCommands: Set<String> = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
-        "faster", "slower", "sentence", "paragraph", "step", "help", "learn", "wait", "jump", "increase", "decrease",
+        "faster", "slower", "sentence", "paragraph", "page", "beginning", "end", "step", "help", "learn", "wait", "jump",
+        "increase", "decrease",
     ]
 }
 

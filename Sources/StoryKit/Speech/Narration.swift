@@ -33,6 +33,8 @@ public struct Narration: Sendable, Hashable {
     public var text: String
     /// The language the story asks for.
     public var language: String
+    /// Pages in the story (a story without breaks has one).
+    public var pageCount: Int
     /// `text`'s scalars, kept so that cutting a sentence is not a walk through the whole story.
     private let scalars: [Unicode.Scalar]
 
@@ -55,13 +57,30 @@ public struct Narration: Sendable, Hashable {
         }
     }
 
-    /// - Parameter picturePrefix: said before a picture's description; by default in the story's language.
-    public init(story: Story, picturePrefix: String? = nil) throws(NarrationError) {
+    /// "Page 2 of 5." in the story's language: said before the first sentence of a new page while
+    /// listening, so the place is heard at a sentence boundary, never in the middle of a word.
+    public static func pageAnnouncement(page: Int, of count: Int, language: String) -> String {
+        let number = page + 1
+        return switch language.split(separator: "-").first.map({ $0.lowercased() }) ?? "" {
+        case "fr": "Page \(number) sur \(count)."
+        case "de": "Seite \(number) von \(count)."
+        case "es": "Página \(number) de \(count)."
+        default: "Page \(number) of \(count)."
+        }
+    }
+
+    /// - Parameters:
+    ///   - picturePrefix: said before a picture's description; by default in the story's language.
+    ///   - announcingPages: each new page (after the first) is announced before its first sentence
+    ///     (listening); exports leave it out.
+    public init(story: Story, picturePrefix: String? = nil, announcingPages: Bool = false) throws(NarrationError) {
         let picturePrefix = picturePrefix ?? Self.picturePrefix(forLanguage: story.language)
         var items: [Item] = []
         var blockIndex = 0
         var storySentenceIndex = 0
         for page in story.pages {
+            var pageLead = announcingPages && page.index > 0
+                ? Self.pageAnnouncement(page: page.index, of: story.pages.count, language: story.language) + " " : ""
             for block in page.blocks {
                 defer { blockIndex += 1 }
                 let kind: Item.Kind
@@ -78,8 +97,9 @@ public struct Narration: Sendable, Hashable {
                     guard !sentence.words.isEmpty else { continue }
                     items.append(Item(
                         kind: kind, blockIndex: blockIndex, pageIndex: page.index, range: sentence.range,
-                        text: sentence.text, words: sentence.words, prefix: position == 0 ? prefix : "",
+                        text: sentence.text, words: sentence.words, prefix: pageLead + (position == 0 ? prefix : ""),
                         storySentenceIndex: storySentenceIndex))
+                    pageLead = ""
                 }
             }
         }
@@ -92,6 +112,7 @@ public struct Narration: Sendable, Hashable {
         self.items = items
         self.text = story.text
         self.language = story.language
+        self.pageCount = max(story.pages.count, 1)
         self.scalars = Array(story.text.unicodeScalars)
     }
 
@@ -101,6 +122,7 @@ public struct Narration: Sendable, Hashable {
         let properties = scalar.properties
         return properties.isAlphabetic || properties.numericType != nil || (properties.isEmoji && scalar.value > 0xFF)
     }
+
 
     /// Number of words in the plan.
     public var wordCount: Int { items.reduce(0) { $0 + $1.words.count } }

@@ -9,19 +9,16 @@ import Synchronization
 /// are delivered when they are *heard*, i.e. when the sink's playback clock reaches them. Events
 /// are delivered one at a time, in order, on the player's threads.
 public final class NarrationPlayer: Sendable {
+    /// What the player is told. Moving in the story is the Session's (one reader for REPL, kiosk
+    /// and `read`): it starts a player at the new place rather than steering this one.
     public enum Command: Sendable, Hashable {
-        case pause, resume, togglePause, stop
-        case nextSentence, previousSentence, nextParagraph, previousParagraph
-        /// 10 % faster or slower, from the next sentence.
-        case faster, slower
+        case pause, resume, stop
         /// New settings (rate, pitch, volume), from the next sentence.
         case settings(SpeechSettings)
-        /// Step mode by sentence on or off (see `StepMode`).
-        case toggleStepMode
         case setStepMode(StepMode)
     }
 
-    /// Step mode: read one sentence (or one page), then wait for `.resume` or `.togglePause`.
+    /// Step mode: read one sentence (or one page), then wait for `.resume`.
     public enum StepMode: Sendable, Hashable { case off, sentence, page }
 
     public enum State: Sendable, Hashable {
@@ -172,7 +169,7 @@ public final class NarrationPlayer: Sendable {
     public func send(_ command: Command) {
         let interrupts: Bool
         switch command {
-        case .faster, .slower, .settings, .toggleStepMode, .setStepMode, .resume: interrupts = false
+        case .settings, .setStepMode, .resume: interrupts = false
         default: interrupts = true
         }
         wakeUp.lock()
@@ -367,20 +364,11 @@ public final class NarrationPlayer: Sendable {
             var kept: [Command] = []
             for command in control.pending {
                 switch command {
-                case .faster:
-                    control.settings = control.settings.faster()
-                    changes.append(.settingsChanged(control.settings))
-                case .slower:
-                    control.settings = control.settings.slower()
-                    changes.append(.settingsChanged(control.settings))
                 case .settings(let new):
                     var settings = new.clamped().settings
                     settings.voice = control.settings.voice
                     control.settings = settings
                     changes.append(.settingsChanged(settings))
-                case .toggleStepMode:
-                    control.stepMode = control.stepMode == .off ? .sentence : .off
-                    changes.append(.stepModeChanged(control.stepMode))
                 case .setStepMode(let mode):
                     control.stepMode = mode
                     changes.append(.stepModeChanged(mode))
@@ -407,9 +395,8 @@ public final class NarrationPlayer: Sendable {
         return decide(from: here, paused: false)
     }
 
-    /// Applies pending navigation commands to `here`; waits while paused.
-    private func decide(from start: Position, paused startPaused: Bool) -> Next {
-        var here = start
+    /// Applies pending commands at `here`; waits while paused.
+    private func decide(from here: Position, paused startPaused: Bool) -> Next {
         var paused = startPaused
         var wasPaused = startPaused
         while true {
@@ -427,34 +414,17 @@ public final class NarrationPlayer: Sendable {
                     wasPaused = true
                 case .resume:
                     paused = false
-                case .togglePause:
-                    paused.toggle()
-                    wasPaused = wasPaused || paused
-                case .nextSentence:
-                    here = Position(sentence: min(here.sentence + 1, narration.items.count), word: nil)
-                case .previousSentence:
-                    here = Position(sentence: max(here.sentence - 1, 0), word: nil)
-                case .nextParagraph:
-                    let block = here.sentence < narration.items.count ? narration.items[here.sentence].blockIndex : Int.max
-                    let target = narration.items.firstIndex { $0.blockIndex > block } ?? narration.items.count
-                    here = Position(sentence: target, word: nil)
-                case .previousParagraph:
-                    let block = here.sentence < narration.items.count
-                        ? narration.items[here.sentence].blockIndex : (narration.items.last?.blockIndex ?? 0) + 1
-                    let previousBlock = narration.items.last { $0.blockIndex < block }?.blockIndex ?? 0
-                    here = Position(sentence: narration.firstSentence(ofBlock: previousBlock) ?? 0, word: nil)
-                case .faster, .slower, .settings, .toggleStepMode, .setStepMode:
+                case .settings, .setStepMode:
                     break
                 }
             }
-            if here != start { heard.withLock { $0.position = here } }
             if !paused {
                 if wasPaused { announce(.resumed(sentence: here.sentence, word: here.word ?? 0)) }
                 control.withLock { $0.state = .playing }
                 return .play(sentence: here.sentence, word: here.word ?? 0)
             }
             control.withLock { $0.state = .paused }
-            if commands.contains(.pause) || commands.contains(.togglePause) {
+            if commands.contains(.pause) {
                 announce(.paused(sentence: here.sentence, word: here.word ?? 0))
             }
             waitForCommand()
@@ -490,7 +460,7 @@ public final class NarrationPlayer: Sendable {
                 waitForCommand()
                 continue
             }
-            if commands.contains(.resume) || commands.contains(.togglePause) {
+            if commands.contains(.resume) {
                 control.withLock { $0.state = .playing }
                 return .play(sentence: sentence + 1, word: 0)
             }

@@ -77,6 +77,14 @@ extension StoryStore {
         }
     }
 
+    /// The story whose place was kept most recently (the one to welcome a child back to).
+    public func latestPosition(profileID: Int64) throws(StoreError) -> String? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT storyId FROM readingPosition WHERE profileId = ? ORDER BY updatedAt DESC, rowid DESC LIMIT 1",
+                                arguments: [profileID])
+        }
+    }
+
     /// Finished reads, newest first, for one profile or all.
     public func history(profileID: Int64? = nil, limit: Int? = nil) throws(StoreError) -> [ReadRecord] {
         try read { db in

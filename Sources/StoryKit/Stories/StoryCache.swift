@@ -22,9 +22,10 @@ public struct StoryCache: Sendable {
     private static let list: Unicode.Scalar = "\u{1E}"
     private static let record: Unicode.Scalar = "\u{1D}"
     private static let problemField: Unicode.Scalar = "\u{1C}"
-    // Raised whenever the parser's rules change (2: negative ages, emoji words, the sentence
-    // limit), so that files parsed under the old rules are parsed again.
-    private static let magic = "storyreader story cache 2\n"
+    // Raised whenever the parser's rules or the entry's fields change (2: negative ages, emoji
+    // words, the sentence limit; 3: page starts and picture descriptions), so that files parsed
+    // under the old rules are parsed again.
+    private static let magic = "storyreader story cache 3\n"
 
     func read() -> [String: Record] {
         guard let data = try? Data(contentsOf: url), data.count > Self.magic.utf8.count,
@@ -32,7 +33,7 @@ public struct StoryCache: Sendable {
         var records: [String: Record] = [:]
         for line in text.dropFirst(Self.magic.count).split(separator: Character(Self.record)) {
             let fields = line.split(separator: Character(Self.field), omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 15, let size = Int(fields[1]), let modified = Int(fields[2]),
+            guard fields.count == 18, let sentences = Int(fields[17]), let size = Int(fields[1]), let modified = Int(fields[2]),
                   let words = Int(fields[10]), let pages = Int(fields[11]), let paragraphs = Int(fields[12]), let pictures = Int(fields[13])
             else { return [:] }
             var ages: AgeRange?
@@ -54,6 +55,11 @@ public struct StoryCache: Sendable {
             entry.pages = pages
             entry.paragraphs = paragraphs
             entry.pictures = pictures
+            let starts = fields[15].split(separator: Character(Self.list)).map { Int($0) }
+            guard !starts.contains(nil) else { return [:] }
+            entry.pageStarts = starts.compactMap { $0 }
+            entry.sentences = sentences
+            entry.pictureDescriptions = fields[16].isEmpty ? [] : fields[16].split(separator: Character(Self.list), omittingEmptySubsequences: false).map(String.init)
             var warnings: [StoryProblem] = []
             for problem in fields[14].split(separator: Character(Self.list)) {
                 let parts = problem.split(separator: Character(Self.problemField), omittingEmptySubsequences: false).map(String.init)
@@ -78,6 +84,8 @@ public struct StoryCache: Sendable {
                 entry.ages.map { "\($0.lower)-\($0.upper)" } ?? "", entry.tags.joined(separator: String(Self.list)),
                 entry.language, entry.summary ?? "", String(entry.words), String(entry.pages), String(entry.paragraphs),
                 String(entry.pictures), problems,
+                entry.pageStarts.map(String.init).joined(separator: String(Self.list)),
+                entry.pictureDescriptions.joined(separator: String(Self.list)), String(entry.sentences),
             ]
             text += fields.joined(separator: String(Self.field))
             text.unicodeScalars.append(Self.record)

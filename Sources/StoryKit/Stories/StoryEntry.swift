@@ -15,6 +15,13 @@ public struct StoryEntry: Sendable, Hashable, Codable, Identifiable {
     public var pages: Int
     public var paragraphs: Int
     public var pictures: Int
+    /// The first sentence (an index into `Story.sentences`) of each page: the page of a saved
+    /// place is told without reading the story's file again.
+    public var pageStarts: [Int]
+    /// Sentences in the story (a one-page story's place is told by sentence).
+    public var sentences: Int
+    /// Each picture's description, in order (the story card lists them).
+    public var pictureDescriptions: [String]
 
     public init(story: Story) {
         id = story.id
@@ -29,5 +36,20 @@ public struct StoryEntry: Sendable, Hashable, Codable, Identifiable {
         pages = story.pages.count
         paragraphs = story.paragraphs.count
         pictures = story.pictures.count
+        var starts: [Int] = []
+        var sentence = 0
+        for page in story.pages {
+            starts.append(sentence)
+            sentence += page.blocks.reduce(0) { $0 + $1.sentences.count }
+        }
+        pageStarts = starts
+        sentences = sentence
+        pictureDescriptions = story.pictures.map(\.text)
     }
+
+    /// The page (0-based) holding story sentence `sentence`.
+    public func page(ofSentence sentence: Int) -> Int {
+        max(0, (pageStarts.lastIndex { $0 <= sentence } ?? 0))
+    }
+
 }

@@ -109,7 +109,7 @@ final class PlayerNarrator: StoryNarration {
         generation += 1
         let narration: Narration
         do {
-            narration = try Narration(story: story)
+            narration = try Narration(story: story, announcingPages: true)
         } catch {
             // Nothing speakable: the story ends at once.
             inbox.append(generation, .finished)

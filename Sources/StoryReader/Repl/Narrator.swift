@@ -38,7 +38,8 @@ final class Narrator: StoryNarration {
             defer { wordIndex += count }
             if wordIndex + count <= fromWord || count == 0 { continue }
             events.append((time, .sentenceStarted(index)))
-            for offset in 0..<count {
+            // Going on inside a sentence (a resume) starts at its word.
+            for offset in max(0, fromWord - wordIndex)..<count {
                 events.append((time, .word(wordIndex + offset)))
                 time += wordNanoseconds
             }

@@ -32,16 +32,17 @@ final class ReplShell {
     private var waiting: (active: Bool, sentences: Int?) = (false, nil)
     private var pendingLines: [String] = []
     private var inputClosed = false
-    /// Where captions go without a terminal (standard output).
-    var printCaption: (String) -> Void = { line in
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
+    /// Where captions go without a terminal (standard output); false when they cannot go there
+    /// any more (the reader of the pipe went away).
+    var printCaption: (String) -> Bool = { line in TerminalIO.writeAll(line + "\n", to: STDOUT_FILENO) }
 
     /// The command line's presentation flags (they beat the profile's settings).
     let presentation: PresentationOptions
     /// What the terminal can draw large.
     let scaling: TextScaling
     private let style: TerminalStyle
+    /// The cursor is shown (`--cursor`); it is placed on the focus either way.
+    private let showsCursor: Bool
     /// Kiosk mode (nil in the REPL): ticks, the PIN check, hardening (`KioskGuard.swift`).
     var kiosk: KioskHooks?
 
@@ -52,6 +53,7 @@ final class ReplShell {
         self.presentation = presentation
         self.scaling = scaling
         style = presentation.terminalStyle()
+        showsCursor = presentation.showsCursor()
         self.store = store
         self.interactive = interactive
         self.audio = audio
@@ -80,7 +82,9 @@ final class ReplShell {
 
     // MARK: - Running
 
-    func run() throws -> Int32 {
+    /// Runs until the session exits; `opening` is what the session says and does first (the REPL's
+    /// greeting, or `read`'s story).
+    func run(opening: (inout Session) -> [Effect] = { $0.start() }) throws -> Int32 {
         TerminalMode.installSignalHandlers()
         if kiosk != nil { KioskGuard.harden() }
         if interactive {
@@ -95,23 +99,44 @@ final class ReplShell {
             speaker.submit(Utterance("No sound device: reading silently, with the words shown at speaking pace.", priority: .message),
                            now: monotonicNanoseconds())
         }
-        perform(session.start())
+        perform(opening(&session))
         render()
         while !exitRequested {
             step()
             render()
         }
         render()
+        // A celebration as `read` ends is seen to its last frame (about 400 ms at most).
+        while let pending = animation {
+            let now = monotonicNanoseconds()
+            if pending.at > now { usleep(useconds_t((pending.at - now) / 1000)) }
+            advanceAnimation(now: monotonicNanoseconds())
+        }
         narrator.stop()
+        finishSpeaking()
         speaker.silence()
         try? audio?.sink.close()
         return exitStatus
+    }
+
+    /// The last words ("The end.", "Goodbye.") are heard before the program ends: at most 3 s,
+    /// and only with a voice (captions were printed already).
+    private func finishSpeaking() {
+        guard speaker.voice != nil else { return }
+        let deadline = monotonicNanoseconds() + 3_000_000_000
+        while speaker.queue.speaking != nil || !speaker.queue.pending.isEmpty, monotonicNanoseconds() < deadline {
+            var descriptor = pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 20)
+            wake?.drain()
+            speaker.tick(now: monotonicNanoseconds())
+        }
     }
 
     /// One turn of the loop: wait for input, a signal or a deadline, then handle what came.
     private func step() {
         wake?.drain()
         let now = monotonicNanoseconds()
+        advanceAnimation(now: now)
         tickKiosk()
         speaker.tick(now: now)
         pumpNarration(now: now)
@@ -131,7 +156,7 @@ final class ReplShell {
             perform(session.handle(.command(.quit)))
             return
         }
-        var deadlines = [speaker.deadline, narrator.nextDeadline, kioskDeadline(now: now)].compactMap { $0 }
+        var deadlines = [speaker.deadline, narrator.nextDeadline, kioskDeadline(now: now), animation?.at].compactMap { $0 }
         if waiting.active, narrator.clock == .virtual { driveWait(); return }
         if waiting.active, !narrator.isLoaded { waiting = (false, nil); return }
         var timeout: Int32 = -1
@@ -158,6 +183,8 @@ final class ReplShell {
                 if count < 0, errno == EINTR || errno == EAGAIN { return }
                 inputClosed = true
                 if interactive { perform(session.handle(.shutdown)) }
+                // A last line without its newline (printf 'stop') is a command like the others.
+                if !partialLine.isEmpty { receive([0x0A]) }
                 return
             }
             let bytes = Array(buffer[0..<count])
@@ -200,6 +227,8 @@ final class ReplShell {
         case SIGWINCH:
             let size = TerminalMode.size()
             perform(session.handle(.resize(columns: size.columns, rows: size.rows)))
+            // The terminal may have lost what was drawn: draw it all again.
+            drawn = []
             needsRender = true
             render()
         default:
@@ -316,6 +345,9 @@ final class ReplShell {
             case .preview(let settings, let text):
                 caption("Preview: " + text)
                 speaker.submit(Utterance(text, priority: .text), settings: settings, now: now)
+            case .motion(let cue):
+                motionCue = cue
+                needsRender = true
             case .render:
                 needsRender = true
             case .save(let change):
@@ -360,12 +392,59 @@ final class ReplShell {
             captions.append(line)
             if captions.count > 50 { captions.removeFirst(captions.count - 50) }
             needsRender = true
-        } else {
-            printCaption(line)
+        } else if !printCaption(line), !exitRequested {
+            // Nobody reads the captions any more: keep the place and leave, as on a closed input.
+            inputClosed = true
+            perform(session.handle(.shutdown))
         }
     }
 
     // MARK: - Drawing
+
+    /// The frame on the terminal now, so that nothing unchanged is drawn again.
+    private var drawn: [String] = []
+    /// A moment the session asked to show moving, drawn with the next render.
+    private var motionCue: MotionCue?
+    /// Frames still to draw, and when the next one is due.
+    private var animation: (frames: [MotionFrame], next: Int, at: UInt64)?
+
+    private var motion: MotionPolicy {
+        MotionPolicy.resolve(session.state.profile.motion, environment: ProcessInfo.processInfo.environment,
+                             isTTY: interactive && style.attributes)
+    }
+
+    /// Where the cursor was put last.
+    private var drawnCursor: TerminalPosition?
+
+    /// Writes what changed; then the cursor goes where screen readers and braille displays look
+    /// (the focused item, the word being heard, the end of a typed command).
+    private func draw(_ lines: [String], cursor: TerminalPosition? = nil) {
+        let cursor = cursor ?? drawnCursor
+        guard lines != drawn || cursor != drawnCursor else { return }
+        var output = ""
+        if lines != drawn {
+            output = "\u{1B}[H"
+            for (index, line) in lines.enumerated() {
+                output += line + "\u{1B}[K" + (index + 1 < lines.count ? "\r\n" : "")
+            }
+            output += "\u{1B}[J"
+        }
+        if let cursor {
+            output += "\u{1B}[\(cursor.line + 1);\(cursor.column + 1)H" + (showsCursor ? "\u{1B}[?25h" : "")
+        }
+        drawn = lines
+        drawnCursor = cursor
+        TerminalMode.write(output)
+    }
+
+    /// Draws the animation's next frame when it is due.
+    private func advanceAnimation(now: UInt64) {
+        guard let current = animation, now >= current.at else { return }
+        let frame = current.frames[current.next]
+        draw(frame.lines)
+        animation = current.next + 1 < current.frames.count
+            ? (current.frames, current.next + 1, now + UInt64(frame.milliseconds) * 1_000_000) : nil
+    }
 
     private func render() {
         guard interactive, needsRender else { return }
@@ -376,17 +455,28 @@ final class ReplShell {
             textSize: profile.textSize,
             theme: profile.theme,
             style: style, scaling: scaling)
+        let screen = session.screen
         let frame = ScreenFrame(
-            screen: session.screen, focusedID: session.state.focusedID, captions: captions,
+            screen: screen, focusedID: session.state.focusedID, captions: captions,
             commandLine: isEditingCommand ? lineEditor.text : nil,
+            keyHelp: screen.kind == .reader ? ScreenFrame.readingKeyHelp : ScreenFrame.screenKeyHelp,
             columns: options.columns, rows: options.rows)
-        let lines = frame.lines(options: renderOptions)
-        var output = "\u{1B}[H"
-        for (index, line) in lines.enumerated() {
-            output += line + "\u{1B}[K" + (index + 1 < lines.count ? "\r\n" : "")
+        let (lines, cursor) = frame.render(options: renderOptions)
+        // Anything new on screen ends an animation: the word being heard is never held back.
+        animation = nil
+        if let cue = motionCue {
+            motionCue = nil
+            // Never while a command is typed, and one still frame with reduced motion.
+            let frames = isEditingCommand || drawn.isEmpty ? []
+                : motion.liveFrames(for: cue, from: drawn, to: lines, options: renderOptions, width: options.columns)
+            if frames.count > 1 {
+                animation = (frames, 0, 0)
+                drawnCursor = cursor
+                advanceAnimation(now: monotonicNanoseconds())
+                return
+            }
         }
-        output += "\u{1B}[J"
-        TerminalMode.write(output)
+        draw(lines, cursor: cursor)
     }
 }
 

@@ -3,17 +3,21 @@ import Foundation
 import Glibc
 #endif
 
-/// The terminal's settings as they were, restored on every way out (normal exit, error, signals).
+/// The one terminal guard: the terminal's settings as they were, restored on every way out
+/// (normal exit, error, signals, a crash through `KioskGuard`), for the REPL, the kiosk, `read`
+/// and the PIN prompts alike.
 ///
 /// Raw mode here: no echo, no canonical lines, ISIG off (Ctrl-C arrives as a key and quits
 /// cleanly), IXON off (Ctrl-S does not freeze the screen), IEXTEN off. Signals that end the
 /// program (SIGTERM, SIGHUP, SIGINT, SIGQUIT) and SIGWINCH are written to a pipe that the main
-/// loop watches ("self-pipe"); should the loop not get to it, the handler restores the terminal
-/// itself before the default action.
+/// loop watches ("self-pipe"). A prompt blocked in a read has no loop, so while echo is off for a
+/// PIN those signals restore the terminal and exit at once instead.
 enum TerminalMode {
-    /// The settings before raw mode (a global because a signal handler must reach it).
+    /// The settings before they were changed (a global because a signal handler must reach it).
     nonisolated(unsafe) static var saved = termios()
     nonisolated(unsafe) static var isRaw = false
+    /// Whether leaving also leaves the alternate screen (not after a prompt, which never entered it).
+    nonisolated(unsafe) static var leavesScreen = false
     nonisolated(unsafe) static var signalPipe: (read: Int32, write: Int32) = (-1, -1)
     /// What to write when leaving (show the cursor, leave the alternate screen).
     static let leaveSequence = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
@@ -28,6 +32,7 @@ enum TerminalMode {
         var raw = TerminalIO.rawSettings(from: saved, translateNewlines: false, minimumBytes: 1)
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw UserFailure(message: "cannot put the terminal in raw mode") }
         isRaw = true
+        leavesScreen = true
         atexit { TerminalMode.restore() }
         write(enterSequence)
     }
@@ -36,8 +41,32 @@ enum TerminalMode {
     static func restore() {
         guard isRaw else { return }
         isRaw = false
-        leaveSequence.withUnsafeBufferPointer { _ = Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        if leavesScreen {
+            leaveSequence.withUnsafeBufferPointer { _ = Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        }
         _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+    }
+
+    /// Runs `body` (a blocking read of a PIN) with echo off, and puts the settings back after it or
+    /// on a signal that ends the program.
+    static func withEchoOff<T>(_ body: () -> T) -> T {
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return body() }
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0 else { return body() }
+        isRaw = true
+        leavesScreen = false
+        let exiting: @convention(c) (Int32) -> Void = { signal in
+            TerminalMode.restore()
+            _exit(128 + signal)
+        }
+        let ending = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+        for signal in ending { _ = Glibc.signal(signal, exiting) }
+        defer {
+            restore()
+            for signal in ending { _ = Glibc.signal(signal, SIG_DFL) }
+        }
+        return body()
     }
 
     static func write(_ text: String) { TerminalIO.write(text) }
@@ -53,6 +82,12 @@ enum TerminalMode {
             var byte = UInt8(truncatingIfNeeded: signal)
             _ = Glibc.write(TerminalMode.signalPipe.write, &byte, 1)
         }
+        // A parent may start us with these blocked (Foundation's Process does): a blocked SIGINT
+        // would never reach the handler, and Ctrl-C or `kill -INT` would not stop a story.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGWINCH] { sigaddset(&unblock, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for signal in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGWINCH] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = handler

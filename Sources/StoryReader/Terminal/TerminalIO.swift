@@ -54,16 +54,20 @@ enum TerminalIO {
 
     /// Writes all of `text` to `fd`, retrying after interruptions; gives up quietly when the
     /// terminal is gone.
-    static func write(_ text: String, to fd: Int32 = STDOUT_FILENO) {
+    static func write(_ text: String, to fd: Int32 = STDOUT_FILENO) { _ = writeAll(text, to: fd) }
+
+    /// Writes all of `text`; false when it cannot (a closed pipe: SIGPIPE is ignored, so EPIPE).
+    static func writeAll(_ text: String, to fd: Int32) -> Bool {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written <= 0 {
-                if errno == EINTR { continue }
-                return
+                if written < 0, errno == EINTR || errno == EAGAIN { continue }
+                return false
             }
             offset += written
         }
+        return true
     }
 }
