@@ -11,6 +11,7 @@ public enum ConfigFixtures {
         text-size = "Accessibility1"
         theme = "dark"
         reduce-motion = false
+        cursor = "visible"
         color = "never"
 
         [kiosk]

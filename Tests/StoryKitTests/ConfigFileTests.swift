@@ -27,7 +27,8 @@ struct ConfigFileTests {
         #expect(value(file, "reduce-motion") == .boolean(false))
         #expect(value(file, "idle-timeout") == .number(120))
         #expect(value(file, "time-limit") == .number(0.5))
-        #expect(file.values.count == 11)
+        #expect(value(file, "cursor") == .string("visible"))
+        #expect(file.values.count == 12)
     }
 
     @Test func oneFolderNeedsNoList() throws {

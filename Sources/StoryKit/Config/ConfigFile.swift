@@ -39,6 +39,8 @@ public struct ConfigFile: Sendable, Equatable {
         Setting(section: "display", key: "text-size", kind: .choice(TextSizePreset.allCases.map(\.rawValue)), option: "--text-size", spellings: ["--text-size"]),
         Setting(section: "display", key: "theme", kind: .choice(ThemeName.allCases.map(\.rawValue)), option: "--theme", spellings: ["--theme"]),
         Setting(section: "display", key: "reduce-motion", kind: .boolean, option: "--reduce-motion", spellings: ["--reduce-motion", "--no-reduce-motion"]),
+        // The choices `--cursor` takes (PresentationOptions checks the same three).
+        Setting(section: "display", key: "cursor", kind: .choice(["auto", "visible", "hidden"]), option: "--cursor", spellings: ["--cursor"]),
         Setting(section: "display", key: "color", kind: .choice(ColorChoice.allCases.map(\.rawValue)), option: "--color", spellings: ["--color"]),
         Setting(section: "kiosk", key: "profile", kind: .text, option: "--profile", spellings: ["--profile"], command: "kiosk"),
         Setting(section: "kiosk", key: "idle-timeout", kind: .number(minimum: 0, exclusive: false), option: "--idle-timeout", spellings: ["--idle-timeout"], command: "kiosk"),
