@@ -1,10 +1,18 @@
 # Magical Stories — the two commands a fresh Debian 12 machine with Swift needs:
 #   make run    installs what is missing, builds, and starts storyreader on the bundled stories
 #   make test   installs what is missing, builds, and runs every test
+# Installing (see README, "Install"):
+#   make release && sudo make install      PREFIX=/usr/local by default; DESTDIR for packaging
+#   sudo make uninstall                    removes exactly what install put there
 SWIFT ?= swift
-BIN = .build/debug/storyreader
+DEBUG_BIN = .build/debug/storyreader
+RELEASE_BIN = .build/release/storyreader
+# The binary `make install` copies: the release build unless told otherwise (tests pass the debug one).
+BIN ?= $(RELEASE_BIN)
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: run test build setup setup-test bench clean
+.PHONY: run test build setup setup-test bench clean release install uninstall
 
 setup:
 	@scripts/setup.sh
@@ -16,7 +24,22 @@ build: setup
 	$(SWIFT) build
 
 run: build
-	@$(BIN)
+	@$(DEBUG_BIN)
+
+release: setup
+	$(SWIFT) build -c release --product storyreader
+	@touch $(RELEASE_BIN)
+
+# `sudo make install` after `make release` builds nothing (root's PATH often has no swift, and a
+# build as root would leave root's files in .build): the binary is rebuilt only when a source is newer.
+$(RELEASE_BIN): Package.swift $(shell find Sources -type f)
+	$(MAKE) release
+
+install: $(if $(filter $(RELEASE_BIN),$(BIN)),$(RELEASE_BIN))
+	@scripts/install.sh install "$(BIN)" "$(PREFIX)" "$(DESTDIR)"
+
+uninstall:
+	@scripts/install.sh uninstall "$(PREFIX)" "$(DESTDIR)"
 
 test: setup-test
 	$(SWIFT) build --build-tests
@@ -28,6 +51,7 @@ bench: setup-test
 	.build/release/storyreader bench speech
 	.build/release/storyreader bench store
 	.build/release/storyreader bench repl
+	.build/release/storyreader bench completion
 
 clean:
 	rm -rf .build

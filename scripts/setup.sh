@@ -8,6 +8,8 @@ packages=(libespeak-ng-dev espeak-ng-data libasound2-dev libasound2-plugins pkg-
 # with sox, and photograph real terminals (xterm, kitty) under Xvfb.
 if [ "${1:-}" = "--test" ]; then
   packages+=(espeak-ng tmux sox)
+  # The install test: the manual page rendered, completions typed at in each shell, the kiosk unit checked.
+  packages+=(man-db groff-base systemd zsh fish)
   # Real terminals under a private X server, photographed: what a sighted child sees.
   packages+=(xvfb xterm xdotool imagemagick x11-utils fonts-dejavu-core kitty)
 fi

@@ -5,13 +5,13 @@ import StoryKit
 /// Options every command takes: where stories and data live.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("stories"), help: ArgumentHelp(
-        "A folder of stories (repeatable). Default: the bundled stories plus your own folder, <data-dir>/stories.",
-        valueName: "dir"))
+        "A folder of stories (repeatable). Default: the folders in config.toml's 'stories', else the bundled stories plus your own folder, <data-dir>/stories.",
+        valueName: "dir"), completion: .directory)
     var storyFolders: [String] = []
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        "Where profiles, reading progress and your own stories are kept. Default: $STORYREADER_DATA_DIR, else $XDG_DATA_HOME/storyreader, else ~/.local/share/storyreader.",
-        valueName: "dir"))
+        "Where profiles, reading progress and your own stories are kept. Default: $STORYREADER_DATA_DIR, else config.toml's 'data-dir', else $XDG_DATA_HOME/storyreader, else ~/.local/share/storyreader.",
+        valueName: "dir"), completion: .directory)
     var dataDir: String?
 
     /// The data folder (not created here).
@@ -40,18 +40,24 @@ struct GlobalOptions: ParsableArguments {
 
     /// Loads the library; problems go to standard error, one line each.
     func loadLibrary(reportProblems: Bool = true) -> StoryLibrary {
-        let (folders, named) = storyFolderPaths()
-        let cache = StoryCache(url: dataDirectory().appendingPathComponent("story-cache.v1"))
-        let library = StoryLibrary.load(folders: folders, cache: cache, missingFoldersAreProblems: named)
+        let (library, named) = readLibrary()
         if reportProblems {
             for problem in library.problems {
                 FileHandle.standardError.write(Data("storyreader: \(problem)\n".utf8))
             }
         }
         if !named, BundledStories.folder() == nil, library.entries.isEmpty {
-            FileHandle.standardError.write(Data("storyreader: the bundled stories folder was not found: set STORYREADER_STORIES_DIR or use --stories DIR\n".utf8))
+            FileHandle.standardError.write(Data("storyreader: the bundled stories folder was not found (looked for \(BundledStories.installedFolder().path)): reinstall with 'make install', set STORYREADER_STORIES_DIR or use --stories DIR\n".utf8))
         }
         return library
+    }
+
+    /// The library, printing nothing (a shell completion prints only its candidates); `named`
+    /// when the folders came from --stories.
+    func readLibrary() -> (library: StoryLibrary, named: Bool) {
+        let (folders, named) = storyFolderPaths()
+        let cache = StoryCache(url: dataDirectory().appendingPathComponent("story-cache.v1"))
+        return (StoryLibrary.load(folders: folders, cache: cache, missingFoldersAreProblems: named), named)
     }
 
     /// The whole story called `name` (an id, a title, or a unique prefix of either).
@@ -72,11 +78,15 @@ struct GlobalOptions: ParsableArguments {
 
 /// Finds the stories that come with the program.
 enum BundledStories {
-    /// `$STORYREADER_STORIES_DIR`, else `stories/` beside the package the executable was built in
-    /// (`.build/debug/storyreader` → `stories/`), else `../share/storyreader/stories` of an install.
+    /// `$STORYREADER_STORIES_DIR`, else `../share/storyreader/stories` beside the executable (an
+    /// install: `/usr/local/bin/storyreader` → `/usr/local/share/storyreader/stories`), else
+    /// `stories/` of the package the executable was built in (`.build/debug/storyreader` → `stories/`).
     static func folder() -> String? {
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["STORYREADER_STORIES_DIR"], !explicit.isEmpty { return explicit }
+        let installed = installedFolder()
+        if isDirectory(installed.path) { return installed.path }
+        // A build folder sits a few levels under the package (.build/x86_64-unknown-linux-gnu/debug).
         var directory = executableURL().deletingLastPathComponent()
         for _ in 0..<5 {
             let candidate = directory.appendingPathComponent("stories")
@@ -84,11 +94,16 @@ enum BundledStories {
                isDirectory(candidate.path) {
                 return candidate.path
             }
-            let installed = directory.appendingPathComponent("share/storyreader/stories")
-            if isDirectory(installed.path) { return installed.path }
             directory.deleteLastPathComponent()
         }
         return nil
+    }
+
+    /// Where `make install` puts the stories, relative to the running executable (symbolic links
+    /// resolved, so a link in ~/bin to an installed binary still finds them).
+    static func installedFolder() -> URL {
+        executableURL().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/storyreader/stories").standardizedFileURL
     }
 
     static func executableURL() -> URL {

@@ -9,7 +9,7 @@ struct HistoryCommand: ParsableCommand {
         commandName: "history",
         abstract: "Show the finished reads and kiosk sessions, newest first.")
     @OptionGroup var global: GlobalOptions
-    @Option(help: "Only this child's reads.") var profile: String?
+    @Option(help: "Only this child's reads.", completion: ShellCompletion.profiles) var profile: String?
     @Option(help: "At most this many reads.") var limit: Int?
     @Flag(help: "Print JSON.") var json = false
     @Flag(help: "Only the kiosk sessions: profile, start, end, stories read, blocked key presses.") var kiosk = false

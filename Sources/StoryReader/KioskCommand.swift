@@ -35,6 +35,7 @@ struct KioskCommand: ParsableCommand {
     /// What "add time" in the parent menu adds (tests use a few seconds).
     @Option(help: .hidden)
     var addTimeSeconds: Double = 600
+    @Flag(help: "Print what this machine locks and leaves open (SysRq, Ctrl-Alt-Del, switching consoles, tmux or screen, a terminal emulator), with the fix for each, and exit: 0 when all is locked, else 1.") var check = false
 
     func validate() throws {
         if idleTimeout < 0 { throw ValidationError("--idle-timeout must be 0 (off) or more seconds") }
@@ -43,6 +44,7 @@ struct KioskCommand: ParsableCommand {
     }
 
     func run() throws {
+        if check { KioskCheck.run() }
         guard isatty(STDIN_FILENO) == 1, TerminalMode.isInteractive() else {
             throw UserFailure(message: "kiosk mode needs a terminal (standard input and output, and TERM set): start it in a terminal, not from a pipe, a script or TERM=dumb")
         }

@@ -33,7 +33,7 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only stories whose title, author or summary contain these words.", valueName: "words"))
     var search: String?
 
-    @Option(help: ArgumentHelp("Show this child's read counts and favourites.", valueName: "name"))
+    @Option(help: ArgumentHelp("Show this child's read counts and favourites.", valueName: "name"), completion: ShellCompletion.profiles)
     var profile: String?
 
     func validate() throws {

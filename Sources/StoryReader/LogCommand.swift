@@ -18,8 +18,8 @@ struct LogCommand: ParsableCommand {
             commandName: "record-read",
             abstract: "Record finished reads, one transaction each.")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "The profile's name.") var profile: String
-        @Option(help: "The story id.") var story: String
+        @Option(help: "The profile's name.", completion: ShellCompletion.profiles) var profile: String
+        @Option(help: "The story id.", completion: ShellCompletion.stories) var story: String
         @Option(help: "How many reads to record.") var count: Int = 1
         @Flag(help: "Print the running total after each committed read.") var progress = false
 
@@ -47,8 +47,8 @@ struct LogCommand: ParsableCommand {
     struct Favourite: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Toggle a story as a favourite of a profile.")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "The profile's name.") var profile: String
-        @Option(help: "The story id.") var story: String
+        @Option(help: "The profile's name.", completion: ShellCompletion.profiles) var profile: String
+        @Option(help: "The story id.", completion: ShellCompletion.stories) var story: String
 
         func run() throws {
             let store = try StoreCommandSupport.openStore(global)

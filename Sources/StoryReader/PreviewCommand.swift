@@ -48,7 +48,8 @@ struct PreviewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Rows (default: LINES, else the terminal's height, else 24).", valueName: "rows"))
     var height: Int?
 
-    @Option(help: ArgumentHelp("The story for the reader and story screens (an id, a title or a unique prefix).", valueName: "story"))
+    @Option(help: ArgumentHelp("The story for the reader and story screens (an id, a title or a unique prefix).", valueName: "story"),
+            completion: ShellCompletion.stories)
     var story: String = "the-lighthouse-cat"
 
     @Option(help: ArgumentHelp("The reader's page, from 1.", valueName: "number"))

@@ -220,7 +220,7 @@ extension ProfileCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one profile and its reading settings.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The profile's name (case does not matter).") var name: String
+        @Argument(help: "The profile's name (case does not matter).", completion: ShellCompletion.profiles) var name: String
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
@@ -249,7 +249,7 @@ extension ProfileCommand {
             abstract: "Edit a child profile and its reading settings.",
             discussion: "The same three ways as `profile add`: flags, the form on a terminal, or one line per field from a pipe.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The profile's name (case does not matter).") var profileName: String
+        @Argument(help: "The profile's name (case does not matter).", completion: ShellCompletion.profiles) var profileName: String
         @OptionGroup var fields: ProfileFieldOptions
 
         func run() throws {
@@ -277,7 +277,7 @@ extension ProfileCommand {
             abstract: "Remove a child profile with its reads, positions and favourites.",
             discussion: "Asks first (from a pipe, reads yes or no from a line) unless --yes is given.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The profile's name (case does not matter).") var name: String
+        @Argument(help: "The profile's name (case does not matter).", completion: ShellCompletion.profiles) var name: String
         @Flag(help: "Do not ask.") var yes = false
 
         func run() throws {

@@ -42,7 +42,7 @@ struct ReadCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Argument(help: "The story: its id, its title, or a unique prefix of either.")
+    @Argument(help: "The story: its id, its title, or a unique prefix of either.", completion: ShellCompletion.stories)
     var story: String
 
     @Option(help: ArgumentHelp("Words per minute, \(SpeechSettings.rateRange.lowerBound)–\(SpeechSettings.rateRange.upperBound). Default: the profile's, else \(SpeechSettings.storyDefaults.rate).", valueName: "n"))
@@ -57,7 +57,7 @@ struct ReadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Voice: a language with an optional variant (en, en-us, fr, de, es, en+f3). Default: the profile's, else the story's language. See 'storyreader voices'.", valueName: "voice"))
     var voice: String?
 
-    @Option(help: ArgumentHelp("Read as this child: their voice settings, and the finished read and the position are recorded for them (see 'storyreader profile list'). Without --from, a story left midway resumes at its sentence.", valueName: "name"))
+    @Option(help: ArgumentHelp("Read as this child: their voice settings, and the finished read and the position are recorded for them (see 'storyreader profile list'). Without --from, a story left midway resumes at its sentence.", valueName: "name"), completion: ShellCompletion.profiles)
     var profile: String?
 
     @Option(help: ArgumentHelp("Write the whole story's speech to this WAV file (16-bit mono, 22050 Hz) and exit; nothing is played.", valueName: "file"))

@@ -18,7 +18,8 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The story: an id, a title, or a unique beginning of either.", valueName: "story"))
+    @Argument(help: ArgumentHelp("The story: an id, a title, or a unique beginning of either.", valueName: "story"),
+              completion: ShellCompletion.stories)
     var story: String
 
     @Flag(help: "Print JSON: the details, and every page, block and sentence with its offsets.")

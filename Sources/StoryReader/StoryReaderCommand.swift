@@ -21,24 +21,33 @@ struct StoryReaderCommand: AsyncParsableCommand {
               storyreader show lighthouse           one story's details (a unique prefix is enough)
               storyreader import my-story.md        add your own story
 
+            Defaults for options (stories folders, the data folder, the sound device, display and \
+            kiosk settings) can be kept in $XDG_CONFIG_HOME/storyreader/config.toml; options typed \
+            win. 'man storyreader' has every command; docs/config.md the file.
+
             Exit status: 0 ok, 1 user error (a story not found, a bad file), 2 bad invocation \
             (an unknown option, a value out of range).
             """,
         version: StoryKitInfo.version,
         subcommands: [ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, VoicesCommand.self, ImportCommand.self, PreviewCommand.self, BenchCommand.self,
-                      ProfileCommand.self, PinCommand.self, HistoryCommand.self, LogCommand.self, KioskCommand.self],
+                      ProfileCommand.self, PinCommand.self, HistoryCommand.self, LogCommand.self, KioskCommand.self,
+                      ManualCommand.self],
         defaultSubcommand: ReplCommand.self
     )
 
     /// Runs the command line with the documented exit codes: 0 ok, 1 user error, 2 bad invocation.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(try ConfigArguments.applyToProcess())
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
+        } catch let failure as ConfigError {
+            // A bad configuration starts nothing: what was meant cannot be guessed.
+            FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(failure.description))\n".utf8))
+            Foundation.exit(1)
         } catch let failure as UserFailure {
             FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(failure.message))\n".utf8))
             Foundation.exit(failure.code)

@@ -89,10 +89,6 @@ public enum StoryReaderProcess {
     /// `currentDirectory` is where relative paths in `arguments` start (default: the repository).
     public static func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
                            dataDirectory: String? = nil, currentDirectory: URL? = nil) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = TestPaths.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = currentDirectory ?? TestPaths.repository
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
         environment["NO_COLOR"] = "1"
@@ -102,35 +98,11 @@ public enum StoryReaderProcess {
         defer { if let ownData { try? FileManager.default.removeItem(atPath: ownData) } }
         environment["STORYREADER_DATA_DIR"] = dataDirectory ?? ownData
         environment.removeValue(forKey: "STORYREADER_STORIES_DIR")
+        // Never the developer's own config.toml: a folder that does not exist holds none.
+        environment["XDG_CONFIG_HOME"] = (dataDirectory ?? ownData ?? NSTemporaryDirectory()) + "/no-config-here"
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        let standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = standardInput
-        try process.run()
-        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
-        try? standardInput.fileHandleForWriting.close()
-        // Read both pipes while the process runs, so a full pipe never blocks it.
-        let collected = Collected()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { collected.setOutput(output.fileHandleForReading.readDataToEndOfFile()) }
-        DispatchQueue.global().async(group: group) { collected.setError(error.fileHandleForReading.readDataToEndOfFile()) }
-        process.waitUntilExit()
-        group.wait()
-        return ProcessResult(status: process.terminationStatus,
-                             standardOutput: String(decoding: collected.output, as: UTF8.self),
-                             standardError: String(decoding: collected.error, as: UTF8.self))
-    }
-
-    private final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var output = Data()
-        private(set) var error = Data()
-        func setOutput(_ data: Data) { lock.lock(); output = data; lock.unlock() }
-        func setError(_ data: Data) { lock.lock(); error = data; lock.unlock() }
+        return try ExternalProcess.run(TestPaths.binary, arguments, environment: environment,
+                                       currentDirectory: currentDirectory ?? TestPaths.repository, input: input)
     }
 }
 

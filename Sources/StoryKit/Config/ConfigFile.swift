@@ -1,0 +1,152 @@
+import Foundation
+
+/// `config.toml`: defaults for options that would otherwise be typed every time (stories folders,
+/// the data folder, the audio device, how screens are drawn, the kiosk's settings).
+///
+/// Every setting is the default of one command-line option, so an option given on the command line
+/// always wins, and a setting means exactly what its option's `--help` says. See docs/config.md.
+public struct ConfigFile: Sendable, Equatable {
+    /// One allowed setting: where it is written and which option it stands for.
+    public struct Setting: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            case text, folders, folder, boolean
+            case choice([String])
+            /// A number of at least `minimum` (or more than it, when `exclusive`).
+            case number(minimum: Double, exclusive: Bool)
+        }
+
+        /// "" for the top of the file, else the `[section]`.
+        public var section: String
+        public var key: String
+        public var kind: Kind
+        /// The option it sets, like `--text-size`.
+        public var option: String
+        /// Spellings that mean the option was given (`--no-reduce-motion` as well as `--reduce-motion`).
+        public var spellings: [String]
+        /// Only for this command (like `kiosk`); nil for any command that takes the option.
+        public var command: String?
+        /// An environment variable that, when set, wins over this setting as it wins over the default.
+        public var environment: String?
+
+        public var name: String { section.isEmpty ? key : "[\(section)] \(key)" }
+    }
+
+    /// Every setting the file may hold.
+    public static let settings: [Setting] = [
+        Setting(section: "", key: "stories", kind: .folders, option: "--stories", spellings: ["--stories"]),
+        Setting(section: "", key: "data-dir", kind: .folder, option: "--data-dir", spellings: ["--data-dir"], environment: "STORYREADER_DATA_DIR"),
+        Setting(section: "", key: "device", kind: .text, option: "--device", spellings: ["--device"], environment: "STORYREADER_AUDIO_DEVICE"),
+        Setting(section: "display", key: "text-size", kind: .choice(TextSizePreset.allCases.map(\.rawValue)), option: "--text-size", spellings: ["--text-size"]),
+        Setting(section: "display", key: "theme", kind: .choice(ThemeName.allCases.map(\.rawValue)), option: "--theme", spellings: ["--theme"]),
+        Setting(section: "display", key: "reduce-motion", kind: .boolean, option: "--reduce-motion", spellings: ["--reduce-motion", "--no-reduce-motion"]),
+        // The choices `--cursor` takes (PresentationOptions checks the same three).
+        Setting(section: "display", key: "cursor", kind: .choice(["auto", "visible", "hidden"]), option: "--cursor", spellings: ["--cursor"]),
+        Setting(section: "display", key: "color", kind: .choice(ColorChoice.allCases.map(\.rawValue)), option: "--color", spellings: ["--color"]),
+        Setting(section: "kiosk", key: "profile", kind: .text, option: "--profile", spellings: ["--profile"], command: "kiosk"),
+        Setting(section: "kiosk", key: "idle-timeout", kind: .number(minimum: 0, exclusive: false), option: "--idle-timeout", spellings: ["--idle-timeout"], command: "kiosk"),
+        Setting(section: "kiosk", key: "time-limit", kind: .number(minimum: 0, exclusive: true), option: "--time-limit", spellings: ["--time-limit"], command: "kiosk"),
+        Setting(section: "kiosk", key: "no-audio", kind: .boolean, option: "--no-audio", spellings: ["--no-audio"], command: "kiosk"),
+    ]
+
+    /// The file the values came from (for messages).
+    public var path: String
+    /// The settings written in the file, in file order, checked.
+    public var values: [(setting: Setting, value: ConfigValue)]
+
+    public static func == (lhs: ConfigFile, rhs: ConfigFile) -> Bool {
+        lhs.path == rhs.path && lhs.values.map(\.setting) == rhs.values.map(\.setting) && lhs.values.map(\.value) == rhs.values.map(\.value)
+    }
+
+    /// Where the file is: `$XDG_CONFIG_HOME/storyreader/config.toml`, else `~/.config/storyreader/config.toml`.
+    public static func location(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/storyreader/config.toml"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.config/storyreader/config.toml"
+    }
+
+    /// Reads the file at `path`; nil when there is none (no file is the same as an empty one).
+    public static func load(path: String, environment: [String: String]) throws(ConfigError) -> ConfigFile? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(path: path, line: 0, message: "cannot be read: check its permissions")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(path: path, line: 1, message: "is not UTF-8 text: save it as UTF-8")
+        }
+        return try parse(text, path: path, home: environment["HOME"] ?? NSHomeDirectory())
+    }
+
+    /// Checks every line; the first problem is thrown with its line number.
+    public static func parse(_ text: String, path: String, home: String) throws(ConfigError) -> ConfigFile {
+        let sections = Set(settings.map(\.section).filter { !$0.isEmpty })
+        var values: [(setting: Setting, value: ConfigValue)] = []
+        for entry in try ConfigLineParser.parse(text, path: path, sections: sections) {
+            func fail(_ message: String) -> ConfigError { ConfigError(path: path, line: entry.line, message: message) }
+            guard let setting = settings.first(where: { $0.section == entry.section && $0.key == entry.key }) else {
+                let known = settings.filter { $0.section == entry.section }.map(\.key)
+                let elsewhere = settings.first { $0.key == entry.key }
+                throw fail("'\(entry.key)' is not a setting" + (entry.section.isEmpty ? "" : " of [\(entry.section)]")
+                    + (elsewhere.map { ": it belongs " + ($0.section.isEmpty ? "at the top of the file, before any [section]" : "under [\($0.section)]") }
+                       ?? ": use one of \(known.joined(separator: ", "))"))
+            }
+            values.append((setting, try check(entry.value, for: setting, relativeTo: (path as NSString).deletingLastPathComponent, home: home, fail: fail)))
+        }
+        return ConfigFile(path: path, values: values)
+    }
+
+    /// The value in the form the option takes, or why it cannot be.
+    private static func check(_ value: ConfigValue, for setting: Setting, relativeTo folder: String, home: String,
+                              fail: (String) -> ConfigError) throws(ConfigError) -> ConfigValue {
+        switch (setting.kind, value) {
+        case (.text, .string(let text)) where !text.isEmpty:
+            return value
+        case (.folder, .string(let path)) where !path.isEmpty:
+            return .string(expand(path, relativeTo: folder, home: home))
+        case (.folders, .string(let path)) where !path.isEmpty:
+            return .array([.string(expand(path, relativeTo: folder, home: home))])
+        case (.folders, .array(let items)) where !items.isEmpty:
+            var folders: [ConfigValue] = []
+            for item in items {
+                guard case .string(let path) = item, !path.isEmpty else { throw fail("'\(setting.key)' lists folders, each in quotes: stories = [\"~/Stories\"]") }
+                folders.append(.string(expand(path, relativeTo: folder, home: home)))
+            }
+            return .array(folders)
+        case (.boolean, .boolean):
+            return value
+        case (.choice(let choices), .string(let text)):
+            guard let match = choices.first(where: { $0.lowercased() == text.lowercased() }) else {
+                throw fail("'\(text.prefix(40))' is not a \(setting.key): use one of \(choices.joined(separator: ", "))")
+            }
+            return .string(match)
+        case (.number(let minimum, let exclusive), .number(let number)):
+            guard exclusive ? number > minimum : number >= minimum else {
+                throw fail("'\(setting.key)' must be \(exclusive ? "more than" : "at least") \(minimum.formatted())")
+            }
+            return value
+        default:
+            let wanted = switch setting.kind {
+            case .text: "text in quotes"
+            case .folder: "a folder in quotes"
+            case .folders: "a folder in quotes, or a list of them: [\"~/Stories\", \"/srv/stories\"]"
+            case .boolean: "true or false"
+            case .choice(let choices): "one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))"
+            case .number: "a number"
+            }
+            throw fail("'\(setting.key)' must be \(wanted), not \(value.kindName)")
+        }
+    }
+
+    /// `~/x` from the home folder, `x` from the configuration file's folder.
+    private static func expand(_ path: String, relativeTo folder: String, home: String) -> String {
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return home + path.dropFirst(1) }
+        if path.hasPrefix("/") { return path }
+        return (folder as NSString).appendingPathComponent(path)
+    }
+}
+
+private extension Double {
+    func formatted() -> String { rounded() == self ? String(Int(self)) : String(self) }
+}

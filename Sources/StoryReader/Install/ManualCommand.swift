@@ -1,0 +1,15 @@
+import ArgumentParser
+import Foundation
+
+/// `storyreader generate-manual`: the manual page, for `make install` (hidden from --help).
+struct ManualCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate-manual",
+        abstract: "Print the manual page storyreader.1 (roff), made from the command definitions.",
+        shouldDisplay: false
+    )
+
+    func run() throws {
+        print(ManualPage.render(CommandInfo.root()), terminator: "")
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import StoryKit
+
+/// `storyreader kiosk --check`: reads this machine's facts and prints, for each way out that the
+/// program cannot block, whether it is locked, with the fix when it is not.
+enum KioskCheck {
+    /// Prints the report; the exit status is 0 when everything is locked, else 1.
+    static func run() -> Never {
+        let items = KioskLockCheck.check(readFacts())
+        print(report(items), terminator: "")
+        Foundation.exit(items.allSatisfy { $0.state == .locked } ? 0 : 1)
+    }
+
+    static func report(_ items: [KioskLockCheck.Item]) -> String {
+        var text = "What this machine locks for the kiosk (docs/kiosk.md explains each):\n"
+        for item in items {
+            text += "\(item.state == .locked ? "locked" : "OPEN  ")  \(item.name): \(item.finding)\n"
+            if let fix = item.fix { text += "        fix: \(fix)\n" }
+        }
+        let locked = items.filter { $0.state == .locked }.count
+        text += locked == items.count ? "All \(items.count) locked.\n" : "\(locked) of \(items.count) locked.\n"
+        return text
+    }
+
+    static func readFacts(environment: [String: String] = ProcessInfo.processInfo.environment) -> KioskLockCheck.MachineFacts {
+        let logind = systemdSettings("/etc/systemd/logind.conf", keys: ["NAutoVTs", "ReserveVT"])
+        let system = systemdSettings("/etc/systemd/system.conf", keys: ["CtrlAltDelBurstAction"])
+        return KioskLockCheck.MachineFacts(
+            sysrq: try? String(contentsOfFile: "/proc/sys/kernel/sysrq", encoding: .utf8),
+            ctrlAltDelTargetLink: try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/systemd/system/ctrl-alt-del.target"),
+            ctrlAltDelBurstAction: system["CtrlAltDelBurstAction"],
+            autoVTs: logind["NAutoVTs"].flatMap { Int($0) },
+            reserveVT: logind["ReserveVT"].flatMap { Int($0) },
+            terminal: ttyname(STDIN_FILENO).map { String(cString: $0) },
+            environment: environment.filter { ["TMUX", "STY", "TERM", "TERM_PROGRAM", "DISPLAY", "WAYLAND_DISPLAY", "SSH_CONNECTION"].contains($0.key) },
+            ancestors: ancestors())
+    }
+
+    /// `Key=value` settings of a systemd configuration file and its drop-ins (`NAME.d/*.conf`, in
+    /// name order, the last one winning, as systemd reads them).
+    static func systemdSettings(_ path: String, keys: Set<String>) -> [String: String] {
+        let dropIns = ((try? FileManager.default.contentsOfDirectory(atPath: path + ".d")) ?? [])
+            .filter { $0.hasSuffix(".conf") }.sorted().map { path + ".d/" + $0 }
+        var settings: [String: String] = [:]
+        for file in [path] + dropIns {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, keys.contains(parts[0]) { settings[parts[0]] = parts[1] }
+            }
+        }
+        return settings
+    }
+
+    /// The parent processes, nearest first, from /proc (their `comm` names and command lines).
+    static func ancestors() -> [(name: String, commandLine: [String])] {
+        var result: [(name: String, commandLine: [String])] = []
+        var pid = getppid()
+        while pid > 1, result.count < 32 {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { break }
+            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let commandLine = (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data())
+                .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            result.append((name, commandLine))
+            // After "(comm) ": the state, then the parent's id.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = Int32(fields[1]) else { break }
+            pid = parent
+        }
+        return result
+    }
+}
