@@ -325,3 +325,26 @@ import StoryKitTestSupport
         #expect(CommandParser.completions(of: "set ra") == ["set rate "])
     }
 }
+
+extension SessionTests {
+    /// Settings say where the scale ends, and leaving them (Done, Escape or Home) says what became
+    /// of the changes.
+    @Test func settingsSayTheLargestSizeAndWhatLeavingDoes() throws {
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: maya(), profile: "Maya")
+        _ = session.start()
+        _ = session.handle(.command(.settings))
+        #expect(session.state.route == .settings)
+        session.state.focusedID = try #require(session.screen.elements.first { $0.label == "Text size" }?.id)
+        var said: [String] = []
+        for _ in TextSizePreset.allCases { said = spoken(session.handle(.key(.right))) }
+        #expect(session.state.profile.textSize == .accessibility5)
+        #expect(said.first?.hasSuffix("That is the largest.") == true, "\(said)")
+        session.state.focusedID = "done"
+        let done = spoken(session.handle(.key(.enter)))
+        #expect(done.first == "Settings closed: your changes are saved.")
+        #expect(session.state.route == .library)
+        _ = session.handle(.command(.settings))
+        let home = spoken(session.handle(.command(.home)))
+        #expect(home.first == "Settings closed: your changes are saved.", "Home says it too")
+    }
+}

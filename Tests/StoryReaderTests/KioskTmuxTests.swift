@@ -185,7 +185,7 @@ struct KioskTmuxTests {
         try tmux.send(":")
         try tmux.send("-l", "home")
         try tmux.send("Enter")
-        let screen = try tmux.waitFor("A grown-up can add time with the PIN")
+        let screen = try tmux.waitFor("Time is up. F12 is for a grown-up.")
         #expect(!screen.contains("Library,"), "left the time-up screen without the PIN")
         try unlock(tmux)
         try tmux.send("Down", "Down")

@@ -212,10 +212,12 @@ struct ReplTmuxTests {
         #expect(screen.contains("Profile: Ada"))
         try tmux.send("Escape")
         try tmux.send("?")
-        // Help opens on its first meaningful element, the learn-mode button.
-        let help = try tmux.waitFor("Learn mode: off")
+        // Help opens on its first key, to be read down; the learn-mode button is last.
+        let help = try tmux.waitFor("❯ ? (question mark)")
         #expect(help.contains("Help"))
         #expect(!help.contains("✓ read"), "a command name drawn as a state badge")
+        try tmux.send(":")
+        try tmux.send("-l", "learn")
         try tmux.send("Enter")
         try tmux.waitFor("Learn mode. Press any key")
         try tmux.send("Down")

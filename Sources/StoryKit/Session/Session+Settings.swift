@@ -75,7 +75,7 @@ extension Session {
     }
 
     /// `said` replaces the usual "Speed: 150 words per minute." when the policy held the value.
-    mutating func apply(_ profile: ChildProfile, setting: SettingName, note: String = "", said: String? = nil) -> [Effect] {
+    mutating func apply(_ profile: ChildProfile, setting: SettingName, note: String = "", said: String? = nil, end: String = "") -> [Effect] {
         // A presentation flag from the command line gives way once the child changes it here.
         state.presentationOverride.release(setting)
         state.profile = profile
@@ -83,7 +83,7 @@ extension Session {
         let value = setting == .textSize
             ? TextSizeLayout(profile.textSize).description(scaling: state.options.textScaling)
             : Screens.settingValue(setting, profile)
-        var effects: [Effect] = [said.map { speak($0, .message) } ?? speak("\(note)\(setting.spokenName): \(value).", note.isEmpty ? .text : .important)]
+        var effects: [Effect] = [said.map { speak($0, .message) } ?? speak("\(note)\(setting.spokenName): \(value).\(end)", note.isEmpty ? .text : .important)]
         if [.voice, .rate, .pitch, .volume].contains(setting) {
             effects.append(.preview(profile.speech, text: "This is how stories will sound."))
             if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
@@ -130,7 +130,13 @@ extension Session {
             profile.speech.rate = rate
             return apply(profile, setting: setting, said: said)
         }
-        return apply(profile, setting: setting)
+        var end = ""
+        if setting == .textSize, let index = TextSizePreset.allCases.firstIndex(of: profile.textSize) {
+            // The ends of the scale say so (the size stays there).
+            if index == TextSizePreset.allCases.count - 1 { end = " That is the largest." }
+            if index == 0 { end = " That is the smallest." }
+        }
+        return apply(profile, setting: setting, end: end)
     }
 
     // MARK: Profile form

@@ -137,10 +137,11 @@ public struct Session: Sendable {
             let quit = state.options.isLocked ? "" : " Control Q leaves Magical Stories."
             return effects + [speak((state.route == .library ? "This is the library, the first screen." : "This is the first screen.") + quit)]
         }
+        let closing = settingsClosing(leaving: state.stack)
         state.stack.removeLast()
         state.toldChangeIsForNow = false
         endParentVisitIfLeft()
-        return effects + announceScreen()
+        return effects + closing + announceScreen()
     }
 
     /// The parent's visit (and the authorization the PIN gave) ends once Settings, the profile
@@ -156,9 +157,19 @@ public struct Session: Sendable {
         var effects: [Effect] = []
         if state.stack.contains(.reader) { effects += leaveReader(stopping: true) }
         state.warning = nil
+        let closing = settingsClosing(leaving: state.stack)
         state.stack = [.library]
         endParentVisitIfLeft()
-        return effects + announceScreen()
+        return effects + closing + announceScreen()
+    }
+
+    /// Leaving Settings (Done, Escape or Home) says what became of the changes, once.
+    func settingsClosing(leaving stack: [Route]) -> [Effect] {
+        guard stack.last == .settings else { return [] }
+        if state.kiosk != nil { return [speak("Settings closed: your changes last until the kiosk restarts.", .message)] }
+        if state.profileName == nil { return [speak("Settings closed: the guest's changes last for this run.", .message)] }
+        if state.snapshot.pinIsSet, !state.settingsUnlocked { return [speak("Settings closed: your changes are for now.", .message)] }
+        return [speak("Settings closed: your changes are saved." + (state.snapshot.pinIsSet ? " The PIN is asked again next time." : ""), .message)]
     }
 
     mutating func moveFocus(_ move: FocusMove) -> [Effect] {
