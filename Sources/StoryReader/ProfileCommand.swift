@@ -71,11 +71,17 @@ enum ProfileFormDriver {
     }
 
     /// From a pipe: one answer per line in focus order; an empty line keeps the shown value, and the
-    /// end of input keeps the rest. Then Save: every problem is reported and nothing is saved.
+    /// end of input keeps the rest. The first bad line stops it, named by its number, and nothing is
+    /// saved (a later answer never moves into another field).
     static func piped(_ form: inout ProfileForm, prompter: Prompter) throws -> ChildProfile? {
-        for field in ProfileField.inputs {
+        for (index, field) in ProfileField.inputs.enumerated() {
             guard let line = prompter.ask("") else { break }
-            if !line.isEmpty { form.setText(line, for: field) }
+            if line.isEmpty { continue }
+            form.focus(on: field)
+            form.enter(line)
+            if case .moved(_, let problem?) = form.submit() {
+                throw StoreCommandSupport.fail("nothing was saved: line \(index + 1) is the \(field.label.lowercased()): \(problem.message)")
+            }
         }
         switch form.save() {
         case .valid(let profile): return profile
@@ -98,6 +104,8 @@ enum ProfileFormDriver {
                 if !answer.isEmpty { form.enter(answer) }
                 if case .moved(_, let problem?) = form.submit() {
                     Prompter.writeError("\(problem.description)\n")
+                    // Asked again with the value it had, not the bad one: Enter must not repeat the error.
+                    form.setText(current, for: field)
                     form.focus(on: field)
                 }
                 continue

@@ -17,16 +17,18 @@ import Testing
         #expect(form.fields[0].isFocused)
     }
 
-    @Test func submittingMovesFocusToTheNextField() {
+    @Test func submittingMovesFocusToTheNextFieldUnlessTheFieldHasAProblem() {
         var form = ProfileForm()
         form.enter("Mia")
         #expect(form.submit() == .moved(to: .age, problem: nil))
         form.enter("abc")
-        guard case .moved(to: .interests, let problem?) = form.submit() else {
-            Issue.record("expected a move to interests with the age problem")
+        guard case .moved(to: .age, let problem?) = form.submit() else {
+            Issue.record("expected the age to keep the focus, with its problem")
             return
         }
         #expect(problem.field == .age)
+        form.enter("6")
+        #expect(form.submit() == .moved(to: .interests, problem: nil), "put right, it moves on")
         var order: [ProfileField] = [form.focus]
         while form.focus != .save {
             _ = form.submit()

@@ -203,9 +203,21 @@ struct ReplTmuxTests {
         // line at the top has scrolled away to keep the focused field in view).
         #expect(screen.contains("» Age: 40 is out of range: type a whole number of years from 2 to 12."))
         #expect(screen.contains("❯ Age: 40"))
+        // Enter on the field says its problem once and keeps the focus there.
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("❯ Age: 40")
         try tmux.send("BSpace", "BSpace")
         try tmux.send("-l", "6")
-        for _ in 0..<11 { try tmux.send("Tab") }
+        // Put right, Enter says the new value and moves on.
+        try tmux.send("Enter")
+        try tmux.waitFor("» Age: 6. That is right now.")
+        try tmux.waitFor("❯ Interests:")
+        // Text size is a picker: Right says the next size and its place in the list.
+        for _ in 0..<5 { try tmux.send("Tab") }
+        try tmux.waitFor("❯ ◀ Text size: large, 4 of 12")
+        try tmux.send("Right")
+        try tmux.waitFor("» xLarge, 5 of 12.")
+        for _ in 0..<5 { try tmux.send("Tab") }
         try tmux.waitFor("❯[Save]")
         try tmux.send("Enter")
         screen = try tmux.waitFor("Profile Ada saved.")
@@ -228,6 +240,7 @@ struct ReplTmuxTests {
         try tmux.waitFor("DONE")
         #expect(file(fixture, "before") == file(fixture, "after"))
         #expect(try fixture.openStore().requireProfile(named: "Ada").age == 6)
+        #expect(try fixture.openStore().requireProfile(named: "Ada").settings.textSize == .xLarge)
         #expect(!FileManager.default.fileExists(atPath: fixture.data + "/session.json"))
     }
 

@@ -66,4 +66,15 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .save, .cancel: "a button"
         }
     }
+
+    /// The values of a choice field (a picker: Left and Right, or a first letter); nil for text.
+    public var choices: [String]? {
+        switch self {
+        case .textSize: TextSizePreset.allCases.map(\.rawValue)
+        case .theme: ThemeName.allCases.map(\.rawValue)
+        case .motion: MotionPreference.allCases.map(\.rawValue)
+        case .hints, .stepMode: ["on", "off"]
+        default: nil
+        }
+    }
 }

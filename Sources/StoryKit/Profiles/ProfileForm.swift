@@ -135,16 +135,18 @@ public struct ProfileForm: Sendable, Hashable {
         return all[(index + 1) % all.count]
     }
 
-    /// Enter: on a field, checks it (recording its problem) and moves focus to the next field; on
+    /// Enter: on a field, checks it (recording its problem) and, when it is valid, moves focus to
+    /// the next field; on
     /// Save, saves; on Cancel, cancels.
     public mutating func submit() -> SubmitOutcome {
         switch focus {
         case .save: return .saved(save())
         case .cancel: return .cancel(cancel())
         default:
+            // A field with a problem keeps the focus, so it can be put right at once.
             let field = focus
             problems[field] = problem(of: field)
-            focusNext()
+            if problems[field] == nil { focusNext() }
             return .moved(to: focus, problem: problems[field])
         }
     }

@@ -270,8 +270,18 @@ public enum Screens {
                                                      hint: field.hint.capitalizedFirst + ".", traits: .button))
                 continue
             }
-            let hint = field.hint.capitalizedFirst + ": " + field.constraint + "."
             var value = field.value.isEmpty ? "empty" : field.value
+            if let choices = field.field.choices {
+                // A picker: its place in the list, not every name in the hint.
+                if let index = choices.firstIndex(of: field.value.lowercased()) { value += ", \(index + 1) of \(choices.count)" }
+                if let problem = field.problem { value += ", problem: " + problem.message }
+                elements.append(AccessibilityElement(
+                    id: "field-" + field.field.rawValue, label: field.label, value: value,
+                    hint: field.hint.capitalizedFirst + ". Left and Right arrows choose, or type a first letter.",
+                    traits: .adjustable))
+                continue
+            }
+            let hint = field.hint.capitalizedFirst + ": " + field.constraint + "."
             if let problem = field.problem { value += ", problem: " + problem.message }
             elements.append(AccessibilityElement(
                 id: "field-" + field.field.rawValue, label: field.label, value: value, hint: hint,

@@ -169,20 +169,51 @@ extension Session {
         return set(field.rawValue, text)
     }
 
-    /// Enter on a field: checks it, says its problem if it has one, and moves to the next field.
+    /// Enter on a field: checks it. A problem is said once and the field keeps the focus; a valid
+    /// field that had a problem says its new value; then the next field is said.
     mutating func submitField(_ field: ProfileField) -> [Effect] {
         guard var form = state.form else { return [] }
+        // Typing clears a field's problem, so the warning still shown tells it had one.
+        let hadProblem = form.fields.first { $0.field == field }?.problem != nil || state.warning?.hasPrefix(field.label + ":") == true
         form.focus(on: field)
         guard case .moved(let next, let problem) = form.submit() else { state.form = form; return [] }
         state.form = form
         state.focusedID = Self.elementID(next)
-        var effects: [Effect] = []
         if let problem {
             state.warning = problem.description
-            effects.append(speak(SpokenForm.finish(problem.description), .important))
+            return [speak(SpokenForm.finish(problem.description), .important)]
+        }
+        var effects: [Effect] = []
+        if hadProblem {
+            state.warning = nil
+            let value = form.text(of: field)
+            effects.append(speak("\(field.label): \(value.isEmpty ? "empty" : Sanitizer.sanitizeLine(value)). That is right now.", .message))
         }
         if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: hints))) }
         return effects
+    }
+
+    /// A picker's next or previous value ("large, 4 of 12"), stopping at the ends.
+    mutating func choose(in field: ProfileField, step: Int) -> [Effect] {
+        guard var form = state.form, let choices = field.choices else { return [] }
+        let current = choices.firstIndex(of: form.text(of: field).lowercased()) ?? (step > 0 ? -1 : choices.count)
+        let index = min(max(current + step, 0), choices.count - 1)
+        form.setText(choices[index], for: field)
+        state.form = form
+        let end = index == current ? (step > 0 ? " That is the last." : " That is the first.") : ""
+        return [speak("\(choices[index]), \(index + 1) of \(choices.count).\(end)")]
+    }
+
+    /// A first letter typed on a picker: the next value starting with it.
+    mutating func choose(in field: ProfileField, startingWith letter: Character) -> [Effect] {
+        guard let form = state.form, let choices = field.choices else { return [] }
+        let current = choices.firstIndex(of: form.text(of: field).lowercased()) ?? -1
+        let folded = String(letter).lowercased()
+        let order = choices.indices.map { (current + 1 + $0) % choices.count }
+        guard let found = order.first(where: { choices[$0].hasPrefix(folded) }) else {
+            return [speak("No choice starts with \(String(letter).uppercased()).")]
+        }
+        return choose(in: field, step: found - current)
     }
 
     /// Save: every field is checked; the first invalid one takes focus and every problem is said.

@@ -219,6 +219,13 @@ public struct Session: Sendable {
             default: break
             }
         }
+        if state.route == .profileForm, let id = focusedElement?.id, let field = formField(id), field.choices != nil {
+            switch key {
+            case .character(let letter) where letter.isLetter: return choose(in: field, startingWith: letter)
+            case .enter: return submitField(field)
+            default: break
+            }
+        }
         if let focused = focusedElement, focused.traits.contains(.textField), state.route == .profileForm,
            let field = formField(focused.id), var form = state.form {
             var text = form.text(of: field)
@@ -304,6 +311,9 @@ public struct Session: Sendable {
         case .stepMode: return toggleStepMode()
         case .set(let name, let value): return set(name, value)
         case .increase, .decrease:
+            if state.route == .profileForm, let id = focusedElement?.id, let field = formField(id), field.choices != nil {
+                return choose(in: field, step: command == .increase ? 1 : -1)
+            }
             guard let focused = focusedElement, focused.id.hasPrefix("setting-"),
                   let setting = SettingName(rawValue: String(focused.id.dropFirst("setting-".count))) else {
                 return [speak("Move to a setting first.")]
