@@ -208,6 +208,29 @@ import StoryKitTestSupport
         #expect(plain.lines.contains("         ^"))
     }
 
+    /// The terminal's cursor belongs where a screen reader looks: a text field's insertion point,
+    /// a focused item's label (after the ❯), or the word being heard.
+    @Test func theCursorIsOnTheInsertionPointAndTheFocus() throws {
+        let form = Screen(kind: .profileForm, title: "New profile", elements: [
+            AccessibilityElement(id: "name", label: "Name", traits: .textField, content: .field(text: "Ana", cursor: 1)),
+            AccessibilityElement(id: "save", label: "Save", traits: .button),
+        ])
+        for style in [TerminalStyle.plain, .trueColor] {
+            let field = ScreenRenderer.render(form, focus: "name", options: RenderOptions(style: style), width: 40, height: 10)
+            let cursor = try #require(field.cursor)
+            #expect(cursor.column == 9, "on the n of “Ana” (❯ Name: A|na)")
+            #expect(field.focusLine == cursor.line)
+        }
+        let list = Screen(kind: .library, title: "Library", elements: [
+            AccessibilityElement(id: "a", label: "Story: One", traits: .button),
+            AccessibilityElement(id: "b", label: "Story: Two", traits: .button),
+        ])
+        let rendered = ScreenRenderer.render(list, focus: "b", options: RenderOptions(style: .plain), width: 40, height: 10)
+        let cursor = try #require(rendered.cursor)
+        let line = Array(rendered.lines[cursor.line])
+        #expect(String(line[cursor.column...]).hasPrefix("[Story: Two]"), "on the button as drawn")
+    }
+
     @Test func traitsAreShownInWords() {
         let screen = Screen(kind: .settings, title: "Settings", elements: [
             AccessibilityElement(id: "size", label: "Text size", value: "accessibility2", traits: .adjustable),

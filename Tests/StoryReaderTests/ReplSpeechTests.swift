@@ -135,3 +135,28 @@ final class ScriptedRun: @unchecked Sendable {
 
     deinit { if process.isRunning { process.terminate() } }
 }
+
+/// `--no-speech`: for people who bring their own screen reader or braille display. The program
+/// plays nothing at all (the ALSA device receives no sample) and shows the same captions.
+@Suite struct NoSpeechTests {
+    @Test func noSpeechPlaysNothingAndCaptionsTheSame() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        defer { fixture.remove() }
+        let device = try ALSATestDevice(in: fixture.folder)
+        let script = "read tiny fox\nwait\nquit\n"
+        let spoken = try StoryReaderProcess.run(["--stories", fixture.stories, "--data-dir", fixture.data, "--profile", "Maya", "--device", "storytest"],
+                                                input: script, environment: device.environment)
+        #expect(spoken.status == 0, "\(spoken.standardError)")
+        let heard = try device.samples()
+        #expect(heard.count > 22050, "with speech the device hears it")
+        try? FileManager.default.removeItem(atPath: device.rawPath)
+        let silent = try StoryReaderProcess.run(["--stories", fixture.stories, "--data-dir", fixture.data, "--profile", "Maya", "--device", "storytest", "--no-speech"],
+                                                input: script, environment: device.environment)
+        #expect(silent.status == 0, "\(silent.standardError)")
+        let played = FileManager.default.fileExists(atPath: device.rawPath) ? try device.samples().count : 0
+        #expect(played == 0, "no sample was played")
+        // The same captions, but the read count (one more read).
+        let strip = { (text: String) in text.replacingOccurrences(of: "2 times", with: "once") }
+        #expect(strip(silent.standardOutput) == spoken.standardOutput)
+    }
+}

@@ -213,6 +213,10 @@ struct Builder {
         var cursor: TerminalPosition?
         if let line = highlightLine, let span = all[line].spans.firstIndex(where: \.isHighlight) {
             cursor = TerminalPosition(line: line, column: all[line].column(beforeSpan: span))
+        } else if let focus, let line = all.firstIndex(where: { $0.elementID == focus && $0.kind == .normal && !$0.caretColumns.isEmpty }),
+                  let caret = all[line].caretColumns.first {
+            // A text field: at the insertion point.
+            cursor = TerminalPosition(line: line, column: caret.lowerBound)
         } else if let line = focusLine, let marker = all[line].spans.firstIndex(where: { $0.text.contains(ScreenRenderer.focusMarker) }) {
             cursor = TerminalPosition(line: line, column: all[line].column(beforeSpan: marker + 1))
         }
