@@ -90,9 +90,27 @@ public struct StoryLibrary: Sendable {
     /// Every tag used by the stories, sorted.
     public var tags: [String] { Array(Set(entries.flatMap(\.tags))).sorted() }
 
+    /// How names are compared, the same on both sides: case, accents and width ignored; every
+    /// kind of space (a no-break space in "Qui est là ?", a thin one) one plain space; curly
+    /// quotes and apostrophes straight.
     static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            .replacingOccurrences(of: "’", with: "'")
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var out = ""
+        var lastWasSpace = false
+        for scalar in folded.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                if !lastWasSpace, !out.isEmpty { out.append(" ") }
+                lastWasSpace = true
+                continue
+            }
+            lastWasSpace = false
+            switch scalar {
+            case "\u{2018}", "\u{2019}", "\u{201A}", "\u{2032}", "\u{02BC}": out.append("'")
+            case "\u{201C}", "\u{201D}", "\u{201E}", "\u{00AB}", "\u{00BB}": out.append("\"")
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return lastWasSpace && out.hasSuffix(" ") ? String(out.dropLast()) : out
     }
 
     // MARK: - Choosing a story by name
@@ -102,9 +120,11 @@ public struct StoryLibrary: Sendable {
     public func resolve(_ name: String) -> Result<StoryEntry, StoryLookupError> {
         let query = Self.fold(name.trimmedWhitespace())
         guard !query.isEmpty else { return .failure(.notFound(name: name, suggestions: [])) }
-        if let exact = entries.first(where: { $0.id == query || Self.fold($0.title) == query }) {
-            return .success(exact)
-        }
+        if let byID = entries.first(where: { $0.id == query }) { return .success(byID) }
+        // Two stories of the very same title ("Les Fées" by two authors) are not guessed between.
+        let exact = entries.filter { Self.fold($0.title) == query }
+        if exact.count == 1 { return .success(exact[0]) }
+        if exact.count > 1 { return .failure(.ambiguous(name: name, matches: exact)) }
         let prefixed = entries.filter { $0.id.hasPrefix(query) || Self.fold($0.title).hasPrefix(query) }
         if prefixed.count == 1 { return .success(prefixed[0]) }
         if prefixed.count > 1 { return .failure(.ambiguous(name: name, matches: prefixed)) }
@@ -141,7 +161,14 @@ public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
             }
             return text
         case .ambiguous(let name, let matches):
-            let shown = matches.prefix(5).map { "\($0.title) (\($0.id))" }.joined(separator: ", ")
+            // The author only tells apart stories of the same title.
+            let titles = matches.map { StoryLibrary.fold($0.title) }
+            let shown = matches.prefix(5).map { (match: StoryEntry) -> String in
+                let twin = titles.filter { $0 == StoryLibrary.fold(match.title) }.count > 1
+                var text: String = match.title
+                if twin, let author = match.author { text += " by " + author }
+                return text + " (" + match.id + ")"
+            }.joined(separator: ", ")
             let more = matches.count > 5 ? " and \(matches.count - 5) more" : ""
             return "'\(Sanitizer.quote(name))' matches \(matches.count) stories: \(shown)\(more). Type more of the name or use the id"
         }
