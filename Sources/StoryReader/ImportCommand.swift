@@ -11,6 +11,11 @@ struct ImportCommand: ParsableCommand {
             with errors is refused with its message and the good ones are still copied, together \
             with the picture files they name. A story whose file name or id is already in your \
             folder is refused unless you pass --replace. Exit status 1 when any file was refused.
+
+            A Project Gutenberg .txt file (UTF-8 or Latin-1) is recognised by its START marker: \
+            its header and licence are left out, and a collection becomes one story per tale \
+            (found from its contents list), with the book's title, author and language. \
+            --dry-run lists what would be imported and writes nothing.
             """
     )
 
@@ -18,6 +23,9 @@ struct ImportCommand: ParsableCommand {
 
     @Flag(help: "Replace a story already in your folder with the same file name.")
     var replace = false
+
+    @Flag(help: "Show what would be imported (titles, languages, words) and write nothing.")
+    var dryRun = false
 
     @Argument(help: ArgumentHelp("Story files to import.", valueName: "file"))
     var files: [String]
@@ -40,6 +48,23 @@ struct ImportCommand: ParsableCommand {
             guard StoryParser.storyExtensions.contains(ext) else {
                 report("\(Sanitizer.sanitizeLine(file)): not imported: a story file ends in .md, .markdown or .txt")
                 refused += 1
+                continue
+            }
+            if ext == "txt", let data = FileManager.default.contents(atPath: file),
+               case let text = GutenbergBook.decode(data), GutenbergBook.isGutenberg(text) {
+                let (done, failed) = importGutenberg(text, file: file, into: destination, existing: existing)
+                imported += done
+                refused += failed
+                continue
+            }
+            if dryRun {
+                do {
+                    let parsed = try StoryParser.parse(contentsOf: URL(fileURLWithPath: file), path: file)
+                    print("Would import “\(parsed.story.title)” (\(parsed.story.id)), \(parsed.story.language), \(parsed.story.words.count) words")
+                } catch {
+                    report("\(error) (would not be imported)")
+                    refused += 1
+                }
                 continue
             }
             let parsed: ParsedStory
@@ -86,6 +111,49 @@ struct ImportCommand: ParsableCommand {
         if refused > 0 {
             throw UserFailure(message: "\(imported) imported, \(refused) refused")
         }
+    }
+
+    /// A Project Gutenberg file: each tale of a collection (or the whole book) becomes a story
+    /// file of our own format, checked by the same parser before it is written.
+    private func importGutenberg(_ text: String, file: String, into destination: URL, existing: StoryLibrary) -> (imported: Int, refused: Int) {
+        let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let book = GutenbergBook(text: text, fallbackTitle: name)
+        let bookID = GutenbergBook.slug(book.title)
+        var imported = 0, refused = 0
+        if !dryRun { try? FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true) }
+        for (id, markdown) in book.stories(bookID: bookID) {
+            let target = destination.appendingPathComponent(id + ".md")
+            let parsed: ParsedStory
+            do {
+                parsed = try StoryParser.parse(text: markdown, path: target.path)
+            } catch {
+                report("\(Sanitizer.sanitizeLine(file)), \(id): \(error) (not imported)")
+                refused += 1
+                continue
+            }
+            if dryRun {
+                print("Would import “\(parsed.story.title)” (\(parsed.story.id)), \(parsed.story.language), \(parsed.story.words.count) words, from “\(book.title)”")
+                continue
+            }
+            if let same = existing.entries.first(where: { $0.id == parsed.story.id }), URL(fileURLWithPath: same.path).standardizedFileURL != target.standardizedFileURL || !replace {
+                report("\(Sanitizer.sanitizeLine(file)): “\(parsed.story.title)” not imported: the story '\(same.title)' has the same id '\(same.id)'\(replace ? "" : ": pass --replace to replace it")")
+                refused += 1
+                continue
+            }
+            do {
+                let temporary = destination.appendingPathComponent(".\(id).md.import")
+                try Data(markdown.utf8).write(to: temporary)
+                guard rename(temporary.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+                imported += 1
+            } catch {
+                report("could not write \(target.path): \(error.localizedDescription)")
+                refused += 1
+            }
+        }
+        if !dryRun, imported > 0 {
+            print("Imported \(imported) \(imported == 1 ? "story" : "stories") from “\(book.title)” (Project Gutenberg) into \(destination.path)")
+        }
+        return (imported, refused)
     }
 
     private func copyReplacing(_ source: URL, to target: URL) throws {

@@ -270,3 +270,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: data + "/stories/the-lighthouse-cat.md"))
     }
 }
+
+extension ListShowImportTests {
+    /// `import` of a Project Gutenberg collection: a dry run writes nothing; the import gives one
+    /// story per tale, listed with its language.
+    @Test func aGutenbergCollectionImportsAsOneStoryPerTale() throws {
+        guard let book = TestPaths.shared?.appendingPathComponent("testdata/books/english-fairy-tales_7439-0.txt") else {
+            Issue.record("the shared test data is missing")
+            return
+        }
+        let data = try TemporaryFolder("gutenberg")
+        defer { data.remove() }
+        let dry = try StoryReaderProcess.run(["import", "--dry-run", book.path], dataDirectory: data.path)
+        #expect(dry.status == 0, "\(dry.standardError)")
+        #expect(dry.standardOutput.split(separator: "\n").count == 43)
+        #expect(!FileManager.default.fileExists(atPath: data.path + "/stories"), "a dry run writes nothing")
+        let imported = try StoryReaderProcess.run(["import", book.path], dataDirectory: data.path)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("Imported 43 stories from “English Fairy Tales” (Project Gutenberg)"))
+        let list = try StoryReaderProcess.run(["list", "--json"], dataDirectory: data.path)
+        let stories = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        let tales = stories.filter { ($0["id"] as? String)?.hasPrefix("english-fairy-tales-") == true }
+        #expect(tales.count == 43)
+        #expect(tales.allSatisfy { $0["language"] as? String == "en" })
+        #expect(tales.contains { $0["title"] as? String == "Tom Tit Tot" })
+        // Again: refused, the stories are there already.
+        let again = try StoryReaderProcess.run(["import", book.path], dataDirectory: data.path)
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("pass --replace"))
+    }
+}
