@@ -160,9 +160,7 @@ struct KioskTmuxTests {
         let tmux = TmuxSession()
         defer { tmux.kill(); fixture.remove() }
         try start(tmux, fixture, "--idle-timeout 2")
-        try tmux.send(":")
-        try tmux.send("-l", "read tiny fox")
-        try tmux.send("Enter")
+        try tmux.command("read tiny fox")
         try tmux.waitFor("❯[Pause]")
         try tmux.send("Space")
         try tmux.waitFor("Paused at")
@@ -182,9 +180,7 @@ struct KioskTmuxTests {
         #expect(try tmux.screen().contains("Time left:"))
         try tmux.waitFor("Time is up. Your place", seconds: 12)
         for key in ["Escape", "Enter", "Home", "h", "C-q"] { try tmux.send(key) }
-        try tmux.send(":")
-        try tmux.send("-l", "home")
-        try tmux.send("Enter")
+        try tmux.command("home")
         let screen = try tmux.waitFor("Time is up. F12 is for a grown-up.")
         #expect(!screen.contains("Library,"), "left the time-up screen without the PIN")
         try unlock(tmux)
@@ -202,9 +198,7 @@ struct KioskTmuxTests {
         let tmux = TmuxSession()
         defer { tmux.kill(); fixture.remove() }
         try start(tmux, fixture)
-        try tmux.send(":")
-        try tmux.send("-l", "read tiny fox")
-        try tmux.send("Enter")
+        try tmux.command("read tiny fox")
         try tmux.waitFor("❯[Pause]")
         #expect(Foundation.kill(try pid(fixture), signal == "TERM" ? SIGTERM : SIGHUP) == 0)
         try tmux.waitFor("DONE")

@@ -38,9 +38,7 @@ struct MotionTmuxTests {
         defer { tmux.kill(); fixture.remove() }
         try tmux.start(script: fixture.paneScript(extra: "--profile Maya " + (reduceMotion ? "--reduce-motion" : "--no-reduce-motion")))
         try tmux.waitFor("Hello Maya.")
-        try tmux.send(":")
-        try tmux.send("-l", "read lantern")
-        try tmux.send("Enter")
+        try tmux.command("read lantern")
         try tmux.waitFor("❯[Pause]")
         try tmux.send("Space")
         try tmux.waitFor("Paused at")

@@ -47,6 +47,13 @@ struct TmuxSession {
 
     func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
 
+    /// Types a `:` command and Enter, as a person at the keyboard does.
+    func command(_ text: String) throws {
+        try send(":")
+        try send("-l", text)
+        try send("Enter")
+    }
+
     /// Types `text` literally, then Enter (an answer at a prompt).
     func type(_ text: String) throws {
         try send("-l", text)
@@ -129,9 +136,7 @@ struct ReplTmuxTests {
         try tmux.send("Enter")
         try tmux.waitFor("❯[Read]")
         // Slow enough to pause in the middle: 80 words a minute.
-        try tmux.send(":")
-        try tmux.send("-l", "set rate 80")
-        try tmux.send("Enter")
+        try tmux.command("set rate 80")
         try tmux.waitFor("Speed: 80 words per minute.")
         try tmux.send("Enter")
         screen = try tmux.waitFor("❯[Pause]")
@@ -141,9 +146,7 @@ struct ReplTmuxTests {
         #expect(screen.contains("❯[Play]"))
         #expect(screen.contains("’, sentence "), "the pause says the word and the sentence:\n\(screen)")
         #expect(screen.contains("Space pause · ←→ sentence"), "the reading keys are on the screen:\n\(screen)")
-        try tmux.send(":")
-        try tmux.send("-l", "set rate 450")
-        try tmux.send("Enter")
+        try tmux.command("set rate 450")
         try tmux.send("Enter")
         try tmux.waitFor("you have read The Tiny Fox once", seconds: 15)
         try tmux.send("Escape")
@@ -161,12 +164,8 @@ struct ReplTmuxTests {
         defer { tmux.kill(); fixture.remove() }
         try tmux.start(script: script(fixture, extra: "--profile Maya"))
         try tmux.waitFor("Hello Maya.")
-        try tmux.send(":")
-        try tmux.send("-l", "set rate 80")
-        try tmux.send("Enter")
-        try tmux.send(":")
-        try tmux.send("-l", "read tiny fox")
-        try tmux.send("Enter")
+        try tmux.command("set rate 80")
+        try tmux.command("read tiny fox")
         try tmux.waitFor("❯[Pause]")
         Thread.sleep(forTimeInterval: 1.2)
         let styled = try tmux.tmux(["capture-pane", "-p", "-e", "-t", tmux.name])
@@ -228,9 +227,7 @@ struct ReplTmuxTests {
         let help = try tmux.waitFor("❯ ? (question mark)")
         #expect(help.contains("Help"))
         #expect(!help.contains("✓ read"), "a command name drawn as a state badge")
-        try tmux.send(":")
-        try tmux.send("-l", "learn")
-        try tmux.send("Enter")
+        try tmux.command("learn")
         try tmux.waitFor("Learn mode. Press any key")
         try tmux.send("Down")
         try tmux.waitFor("Down arrow: next item.")
@@ -251,9 +248,7 @@ struct ReplTmuxTests {
         try fixture.openStore().setPIN("2468")
         try tmux.start(script: script(fixture, extra: "--profile Maya"))
         try tmux.waitFor("Hello Maya.")
-        try tmux.send(":")
-        try tmux.send("-l", "settings")
-        try tmux.send("Enter")
+        try tmux.command("settings")
         try tmux.waitFor("Type the PIN, then press Enter.")
         try tmux.send("-l", "1357")
         try tmux.send("Enter")
@@ -349,9 +344,7 @@ struct ReplTmuxTests {
         try tmux.send("BSpace", "BSpace", "BSpace")
         try tmux.send("-l", "set rate 80")
         try tmux.send("Enter")
-        try tmux.send(":")
-        try tmux.send("-l", "read tiny fox")
-        try tmux.send("Enter")
+        try tmux.command("read tiny fox")
         try tmux.waitFor("❯[Pause]")
         Thread.sleep(forTimeInterval: 2.5)
         let reading = try cursor(tmux)
