@@ -27,6 +27,12 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Show what would be imported (titles, languages, words) and write nothing.")
     var dryRun = false
 
+    @Flag(help: "An EPUB becomes one story, even when it holds several works.")
+    var asOne = false
+
+    @Flag(help: "An EPUB's works (the articles of a collection) become one story each.")
+    var split = false
+
     @Argument(help: ArgumentHelp("Story files to import.", valueName: "file"))
     var files: [String]
 
@@ -45,8 +51,21 @@ struct ImportCommand: ParsableCommand {
         for file in files {
             let name = (file as NSString).lastPathComponent
             let ext = (name as NSString).pathExtension.lowercased()
+            if ext == "epub" {
+                do {
+                    let book = try EPUBBook(url: URL(fileURLWithPath: file), split: asOne ? false : (split ? true : nil))
+                    for warning in book.warnings { report(warning) }
+                    let (done, failed) = importConverted(book.stories(bookID: GutenbergBook.slug(book.title)), from: book.title, kind: "EPUB", file: file, into: destination, existing: existing)
+                    imported += done
+                    refused += failed
+                } catch {
+                    report("\(Sanitizer.sanitizeLine(file)): \(error) (not imported)")
+                    refused += 1
+                }
+                continue
+            }
             guard StoryParser.storyExtensions.contains(ext) else {
-                report("\(Sanitizer.sanitizeLine(file)): not imported: a story file ends in .md, .markdown or .txt")
+                report("\(Sanitizer.sanitizeLine(file)): not imported: a story file ends in .md, .markdown or .txt, a book in .epub")
                 refused += 1
                 continue
             }
@@ -118,10 +137,16 @@ struct ImportCommand: ParsableCommand {
     private func importGutenberg(_ text: String, file: String, into destination: URL, existing: StoryLibrary) -> (imported: Int, refused: Int) {
         let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let book = GutenbergBook(text: text, fallbackTitle: name)
-        let bookID = GutenbergBook.slug(book.title)
+        return importConverted(book.stories(bookID: GutenbergBook.slug(book.title)), from: book.title, kind: "Project Gutenberg",
+                               file: file, into: destination, existing: existing)
+    }
+
+    /// Stories made from a book, each checked by the story parser, then written beside and renamed.
+    private func importConverted(_ stories: [(id: String, markdown: String)], from bookTitle: String, kind: String, file: String,
+                                 into destination: URL, existing: StoryLibrary) -> (imported: Int, refused: Int) {
         var imported = 0, refused = 0
         if !dryRun { try? FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true) }
-        for (id, markdown) in book.stories(bookID: bookID) {
+        for (id, markdown) in stories {
             let target = destination.appendingPathComponent(id + ".md")
             let parsed: ParsedStory
             do {
@@ -132,7 +157,7 @@ struct ImportCommand: ParsableCommand {
                 continue
             }
             if dryRun {
-                print("Would import “\(parsed.story.title)” (\(parsed.story.id)), \(parsed.story.language), \(parsed.story.words.count) words, from “\(book.title)”")
+                print("Would import “\(parsed.story.title)” (\(parsed.story.id)), \(parsed.story.language), \(parsed.story.words.count) words, \(parsed.story.pictures.count) pictures, from “\(bookTitle)”")
                 continue
             }
             if let same = existing.entries.first(where: { $0.id == parsed.story.id }), URL(fileURLWithPath: same.path).standardizedFileURL != target.standardizedFileURL || !replace {
@@ -151,7 +176,7 @@ struct ImportCommand: ParsableCommand {
             }
         }
         if !dryRun, imported > 0 {
-            print("Imported \(imported) \(imported == 1 ? "story" : "stories") from “\(book.title)” (Project Gutenberg) into \(destination.path)")
+            print("Imported \(imported) \(imported == 1 ? "story" : "stories") from “\(bookTitle)” (\(kind)) into \(destination.path)")
         }
         return (imported, refused)
     }

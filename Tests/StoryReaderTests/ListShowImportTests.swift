@@ -300,3 +300,31 @@ extension ListShowImportTests {
         #expect(again.standardError.contains("pass --replace"))
     }
 }
+
+extension ListShowImportTests {
+    /// `import` of EPUBs: a novel is one story, a collection one story per work; `read --events`
+    /// of the novel begins at its first chapter (no title page or imprint).
+    @Test func epubsImportAsStories() throws {
+        guard let books = TestPaths.shared?.appendingPathComponent("testdata/books") else {
+            Issue.record("the shared test data is missing")
+            return
+        }
+        let data = try TemporaryFolder("epub-import")
+        defer { data.remove() }
+        let willows = try StoryReaderProcess.run(["import", books.appendingPathComponent("wind-in-the-willows.epub").path], dataDirectory: data.path)
+        #expect(willows.status == 0, "\(willows.standardError)")
+        #expect(willows.standardOutput.contains("Imported 1 story from “The Wind in the Willows” (EPUB)"))
+        let fables = try StoryReaderProcess.run(["import", books.appendingPathComponent("aesop-fables.epub").path], dataDirectory: data.path)
+        #expect(fables.standardOutput.contains("Imported 284 stories from “Fables” (EPUB)"), "\(fables.standardOutput)\(fables.standardError)")
+        let list = try StoryReaderProcess.run(["list", "--json"], dataDirectory: data.path)
+        let stories = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+        #expect(stories.contains { $0["id"] as? String == "the-wind-in-the-willows" && $0["language"] as? String == "en" })
+        #expect(stories.filter { ($0["id"] as? String)?.hasPrefix("fables-") == true }.count == 284)
+        let events = try StoryReaderProcess.run(["read", "the-wind-in-the-willows", "--no-audio", "--events", "json", "--from", "1"], dataDirectory: data.path)
+        let first = events.standardOutput.split(separator: "\n").first { $0.contains("\"sentence\"") } ?? ""
+        #expect(first.contains("\"kind\":\"heading\"") && first.contains("The River Bank"), "\(first)")
+        let bad = try StoryReaderProcess.run(["import", books.appendingPathComponent("README.md").path.replacingOccurrences(of: ".md", with: ".epub")], dataDirectory: data.path)
+        #expect(bad.status == 1)
+        #expect(bad.standardError.contains("not an EPUB"), "\(bad.standardError)")
+    }
+}
