@@ -79,6 +79,25 @@ import StoryKitTestSupport
         #expect(!parsed.text.contains("footnote") && !parsed.text.contains("sidebar") && !parsed.text.contains("Published by"))
     }
 
+    /// A chapter in windows-1252 (an old tool's export) is read again in that encoding.
+    @Test func aWindows1252ChapterIsReadInItsEncoding() throws {
+        let folder = try TemporaryFolder("epub-1252")
+        defer { folder.remove() }
+        let url = folder.url.appendingPathComponent("old.epub")
+        let archive = try Archive(url: url, accessMode: .create)
+        func add(_ path: String, _ data: Data) throws {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        try add("META-INF/container.xml", Data(#"<container><rootfiles><rootfile full-path="c.opf"/></rootfiles></container>"#.utf8))
+        try add("c.opf", Data(#"<package><metadata><title>Vieux</title></metadata><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>"#.utf8))
+        let chapter = #"<?xml version="1.0" encoding="windows-1252"?><html><body><p>Le caf&#233; et le th"# + "\u{E9}" + #" « chaud »</p></body></html>"#
+        try add("a.xhtml", try #require(chapter.data(using: .windowsCP1252)))
+        let book = try EPUBBook(url: url)
+        #expect(book.works.first?.blocks == [.paragraph("Le café et le thé « chaud »")], "\(book.warnings)")
+    }
+
     @Test func tooManyFilesIsRefusedAsAZipBomb() throws {
         let folder = try TemporaryFolder("epub-bomb")
         defer { folder.remove() }

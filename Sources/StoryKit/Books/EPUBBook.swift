@@ -104,8 +104,12 @@ public struct EPUBBook: Sendable {
     /// FoundationXML drops named entities it does not know (`&nbsp;` vanishes and the words
     /// around it run together): every HTML5 name becomes a numeric reference first.
     static func numericEntities(_ data: Data) -> Data {
-        guard var text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .windowsCP1252) else { return data }
-        guard text.contains("&") else { return data }
+        // A document that is not UTF-8 is read again as windows-1252 (and said to be UTF-8 after).
+        guard var text = String(data: data, encoding: .utf8)
+            ?? String(data: data, encoding: .windowsCP1252).map({ $0.replacingOccurrences(
+                of: #"^(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"utf-8\"", options: .regularExpression) })
+        else { return data }
+        guard text.contains("&") else { return Data(text.utf8) }
         let pattern = try! NSRegularExpression(pattern: "&([A-Za-z][A-Za-z0-9]*);")
         let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed()
         for match in matches {
