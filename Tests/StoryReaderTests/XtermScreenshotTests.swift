@@ -75,7 +75,9 @@ import StoryKitTestSupport
     static func detect(in x: XServer, terminal: (String, [String: String]) throws -> TerminalWindow?, folder: URL) throws -> String? {
         let out = folder.appendingPathComponent("preview-\(UUID().uuidString.prefix(6)).txt").path
         let preview = "\(TestPaths.binary.path) preview library --stories \(TestPaths.stories.path) --width 80 --height 24 --text-size accessibility3"
-        let shell = "script -qfec '\(preview)' \(out) >/dev/null; sleep 0.2"
+        // The window stays a few seconds after the preview: an idle machine ran it so fast that
+        // xterm had exited before its window was looked for (the detection then saw no window).
+        let shell = "script -qfec '\(preview)' \(out) >/dev/null; sleep 3"
         guard let window = try terminal(shell, x.terminalEnvironment()) else { return nil }
         defer { window.close() }
         let deadline = Date().addingTimeInterval(15)
