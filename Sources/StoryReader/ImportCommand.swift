@@ -55,7 +55,7 @@ struct ImportCommand: ParsableCommand {
                 do {
                     let book = try EPUBBook(url: URL(fileURLWithPath: file), split: asOne ? false : (split ? true : nil))
                     for warning in book.warnings { report(warning) }
-                    let (done, failed) = importConverted(book.stories(bookID: GutenbergBook.slug(book.title)), from: book.title, kind: "EPUB", file: file, into: destination, existing: existing)
+                    let (done, failed) = importConverted(book.stories(bookID: BookStory.slug(book.title)), from: book.title, kind: "EPUB", file: file, into: destination, existing: existing)
                     imported += done
                     refused += failed
                 } catch {
@@ -137,16 +137,17 @@ struct ImportCommand: ParsableCommand {
     private func importGutenberg(_ text: String, file: String, into destination: URL, existing: StoryLibrary) -> (imported: Int, refused: Int) {
         let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let book = GutenbergBook(text: text, fallbackTitle: name)
-        return importConverted(book.stories(bookID: GutenbergBook.slug(book.title)), from: book.title, kind: "Project Gutenberg",
+        return importConverted(book.stories(bookID: BookStory.slug(book.title)), from: book.title, kind: "Project Gutenberg",
                                file: file, into: destination, existing: existing)
     }
 
     /// Stories made from a book, each checked by the story parser, then written beside and renamed.
-    private func importConverted(_ stories: [(id: String, markdown: String)], from bookTitle: String, kind: String, file: String,
+    private func importConverted(_ stories: [BookStory], from bookTitle: String, kind: String, file: String,
                                  into destination: URL, existing: StoryLibrary) -> (imported: Int, refused: Int) {
         var imported = 0, refused = 0
         if !dryRun { try? FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true) }
-        for (id, markdown) in stories {
+        for story in stories {
+            let id = story.id, markdown = story.markdown
             let target = destination.appendingPathComponent(id + ".md")
             let parsed: ParsedStory
             do {

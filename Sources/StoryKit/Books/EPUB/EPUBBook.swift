@@ -9,9 +9,7 @@ import ZIPFoundation
 /// their spoken description (`alt=""` is decorative), and a collection (several `article`s of
 /// stories) split into one story per work.
 public struct EPUBBook: Sendable {
-    public enum Block: Sendable, Hashable {
-        case heading(String), paragraph(String), picture(String), page
-    }
+    public typealias Block = BookBlock
 
     public struct Work: Sendable, Hashable {
         public var title: String
@@ -122,28 +120,11 @@ public struct EPUBBook: Sendable {
         return Data(text.utf8)
     }
 
-    /// Each work as a story in our format.
-    public func stories(bookID: String) -> [(id: String, markdown: String)] {
-        var used = Set<String>()
-        return works.map { work in
-            var id = works.count == 1 ? bookID : bookID + "-" + GutenbergBook.slug(work.title)
-            while !used.insert(id).inserted { id += "-2" }
-            var markdown = "---\ntitle: \(work.title.replacingOccurrences(of: "\n", with: " "))\n"
-            if let author { markdown += "author: \(author)\n" }
-            markdown += "language: \(language)\n"
-            if works.count > 1 { markdown += "summary: From \(title).\n" }
-            markdown += "---\n\n"
-            var lines: [String] = []
-            for block in work.blocks {
-                switch block {
-                case .heading(let text): lines.append("# " + text)
-                case .paragraph(let text): lines.append(GutenbergBook.escapeMarkdown(text))
-                case .picture(let description): lines.append("![\(description.replacingOccurrences(of: "]", with: ")"))]()")
-                case .page: if !lines.isEmpty, lines.last != "---" { lines.append("---") }
-                }
-            }
-            while lines.last == "---" { lines.removeLast() }
-            return (id, markdown + lines.joined(separator: "\n\n") + "\n")
+    /// Each work as a story of ours; a collection's works say which book they are from.
+    public func stories(bookID: String) -> [BookStory] {
+        let ids = BookStory.uniqueIDs(works.map { works.count == 1 ? bookID : bookID + "-" + BookStory.slug($0.title) })
+        return zip(ids, works).map { id, work in
+            BookStory(id: id, title: work.title, author: author, language: language, book: works.count > 1 ? title : nil, blocks: work.blocks)
         }
     }
 }

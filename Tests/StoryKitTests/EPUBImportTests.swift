@@ -5,7 +5,7 @@ import StoryKitTestSupport
 @testable import StoryKit
 
 /// EPUB books read as stories: real Standard Ebooks files, and small ones made here for each rule.
-@Suite struct EPUBBookTests {
+@Suite struct EPUBImportTests {
     static func book(_ name: String) -> URL? { TestPaths.shared?.appendingPathComponent("testdata/books/\(name).epub") }
 
     /// Builds an EPUB from (path, text) pairs, with its container.xml.
