@@ -47,7 +47,7 @@ let package = Package(
         ),
         .target(
             name: "StoryKitTestSupport",
-            dependencies: ["StoryKit"],
+            dependencies: ["StoryKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Tests/StoryKitTestSupport"
         ),
         .testTarget(

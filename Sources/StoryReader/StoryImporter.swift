@@ -47,7 +47,10 @@ struct ImportResult: Encodable {
             guard let title = result.title, let id = result.id else { continue }
             if dryRun {
                 var line = "Would import “\(title)” (\(id)), \(result.language ?? "en"), \(result.words ?? 0) words"
-                if let book = result.book { line += ", \(result.pictures?.count ?? 0) pictures, from “\(book)”" }
+                if let book = result.book {
+                    let pictures = result.pictures?.count ?? 0
+                    line += ", \(pictures) \(pictures == 1 ? "picture" : "pictures"), from “\(book)”"
+                }
                 lines.append(line)
                 for picture in result.pictures ?? [] { lines.append("  picture: \(picture)") }
                 for warning in result.warnings { lines.append("  warning: \(warning)") }

@@ -8,33 +8,11 @@ import StoryKitTestSupport
 @Suite struct EPUBImportTests {
     static func book(_ name: String) -> URL? { TestPaths.shared?.appendingPathComponent("testdata/books/\(name).epub") }
 
-    /// Builds an EPUB from (path, text) pairs, with its container.xml.
     static func make(_ folder: TemporaryFolder, _ name: String, opf: String, files: [(String, String)]) throws -> URL {
-        let url = folder.url.appendingPathComponent(name)
-        let archive = try Archive(url: url, accessMode: .create)
-        func add(_ path: String, _ text: String) throws {
-            let data = Data(text.utf8)
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
-                data.subdata(in: Int(position)..<Int(position) + size)
-            }
-        }
-        try add("mimetype", "application/epub+zip")
-        try add("META-INF/container.xml", """
-            <?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
-            <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
-            """)
-        try add("OEBPS/content.opf", opf)
-        for (path, text) in files { try add(path, text) }
-        return url
+        try EPUBFixtures.make(folder.url.appendingPathComponent(name), opf: opf, files: files)
     }
 
-    static func xhtml(_ body: String) -> String {
-        """
-        <?xml version="1.0" encoding="utf-8"?>
-        <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>x</title></head>
-        <body>\(body)</body></html>
-        """
-    }
+    static func xhtml(_ body: String) -> String { EPUBFixtures.xhtml(body) }
 
     static let opf = """
         <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:opf="http://www.idpf.org/2007/opf">

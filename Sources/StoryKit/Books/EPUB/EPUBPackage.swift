@@ -23,10 +23,14 @@ struct EPUBPackage {
 
     /// The package of `archive`, found through `META-INF/container.xml`.
     init(archive: EPUBArchive) throws(BookProblem) {
+        guard archive.contains("META-INF/container.xml") else {
+            throw BookProblem("\(archive.name) is not an EPUB: it has no META-INF/container.xml")
+        }
         let container = XMLTree(try archive.data("META-INF/container.xml"))
         guard let opfPath = container.first("rootfile")?.attributes["full-path"], !opfPath.isEmpty else {
             throw BookProblem("\(archive.name): META-INF/container.xml names no package file")
         }
+        guard archive.contains(opfPath) else { throw BookProblem("\(archive.name): the package file \(opfPath) is missing") }
         let opf = XMLTree(try archive.data(opfPath))
         guard opf.parsed || !opf.all("itemref").isEmpty else { throw BookProblem("\(archive.name): \(opfPath) is not well-formed XML") }
         self.init(opf: opf, base: (opfPath as NSString).deletingLastPathComponent)
