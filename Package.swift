@@ -43,6 +43,8 @@ let package = Package(
             dependencies: [
                 "StoryKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `bench import` writes a large EPUB to measure.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .target(

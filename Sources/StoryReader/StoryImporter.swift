@@ -78,6 +78,8 @@ struct StoryImporter {
     /// For EPUBs: nil guesses, true splits a collection, false keeps one story.
     let split: Bool?
     var showsProgress = false
+    /// Refusals and warnings on standard error (a benchmark keeps quiet).
+    var reportsProblems = true
     private(set) var results: [ImportResult] = []
 
     init(destination: URL, existing: StoryLibrary, replace: Bool, dryRun: Bool, split: Bool?) {
@@ -211,6 +213,7 @@ struct StoryImporter {
     }
 
     private func report(_ line: String) {
+        guard reportsProblems else { return }
         FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(line))\n".utf8))
     }
 
