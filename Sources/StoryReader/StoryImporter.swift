@@ -32,9 +32,10 @@ struct ImportResult: Encodable {
         self.language = story?.language
         self.words = story?.words.count
         self.pictures = story.map { $0.pictures.map(\.text) }
-        self.book = book
+        // A book's title and warnings come from the file: made safe for the terminal.
+        self.book = book.map(Sanitizer.sanitizeLine)
         self.kind = kind
-        self.warnings = warnings
+        self.warnings = warnings.map(Sanitizer.sanitizeLine)
         self.message = message
     }
 
