@@ -43,11 +43,13 @@ let package = Package(
             dependencies: [
                 "StoryKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `bench import` writes a large EPUB to measure.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .target(
             name: "StoryKitTestSupport",
-            dependencies: ["StoryKit"],
+            dependencies: ["StoryKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             path: "Tests/StoryKitTestSupport"
         ),
         .testTarget(

@@ -13,10 +13,16 @@ public enum TestPaths {
     /// The bundled stories.
     public static var stories: URL { repository.appendingPathComponent("stories") }
 
-    /// `../shared` beside the repository, when present (tests that need it skip with a message otherwise).
+    /// `../shared` beside the repository, or beside a folder above it (a git worktree in
+    /// `wt/NAME` finds the same `shared`), when present (tests that need it skip with a message otherwise).
     public static var shared: URL? {
-        let url = repository.deletingLastPathComponent().appendingPathComponent("shared")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        var folder = repository.deletingLastPathComponent()
+        for _ in 0..<3 {
+            let url = folder.appendingPathComponent("shared")
+            if FileManager.default.fileExists(atPath: url.path) { return url }
+            folder.deleteLastPathComponent()
+        }
+        return nil
     }
 
     /// `../shared/corpus`, when present.

@@ -1,0 +1,123 @@
+import Foundation
+
+/// A piece of a book's text, the same for every kind of book (EPUB, Project Gutenberg).
+public enum BookBlock: Sendable, Hashable {
+    case heading(String)
+    /// A paragraph; a line break inside it is a verse line, kept.
+    case paragraph(String)
+    /// A picture's spoken description (its alt text).
+    case picture(String)
+    /// A page turn (a new chapter, a page of a picture book, a `* * *` break).
+    case page
+}
+
+/// One story made from a book, written as a story file of our own format (docs/story-format.md)
+/// so that the rest of the program reads it like any other.
+public struct BookStory: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var author: String?
+    public var language: String
+    /// The book's title when the story is one work of a collection ("From Fables.").
+    public var book: String?
+    public var blocks: [BookBlock]
+
+    public init(id: String, title: String, author: String?, language: String, book: String?, blocks: [BookBlock]) {
+        self.id = id
+        self.title = title
+        self.author = author
+        self.language = language
+        self.book = book
+        self.blocks = blocks
+    }
+
+    /// The picture descriptions, in order (what the dry run lists).
+    public var pictures: [String] {
+        blocks.compactMap { if case .picture(let description) = $0 { description } else { nil } }
+    }
+
+    /// The story file: a header, then the blocks separated by blank lines.
+    public var markdown: String {
+        var header = "---\ntitle: \(Self.headerValue(title))\n"
+        if let author { header += "author: \(Self.headerValue(author))\n" }
+        header += "language: \(language)\n"
+        if let book { header += "summary: From \(Self.headerValue(book)).\n" }
+        header += "---\n\n"
+        var lines: [String] = []
+        for block in blocks {
+            switch block {
+            case .heading(let text): lines.append("# " + Self.oneLine(text))
+            case .paragraph(let text): lines.append(Self.escapeMarkdown(text))
+            // The description is all a listener gets: the book's picture file is not copied.
+            case .picture(let description): lines.append("![\(Self.oneLine(description).replacingOccurrences(of: "]", with: ")"))]()")
+            case .page: if !lines.isEmpty, lines.last != "---" { lines.append("---") }
+            }
+        }
+        while lines.last == "---" { lines.removeLast() }
+        return header + lines.joined(separator: "\n\n") + "\n"
+    }
+
+    /// Ids made unique within one book: `book-the-fox`, then `book-the-fox-2`.
+    static func uniqueIDs(_ ids: [String]) -> [String] {
+        var used = Set<String>()
+        return ids.map { wanted in
+            var id = wanted
+            var number = 2
+            while !used.insert(id).inserted {
+                id = "\(wanted)-\(number)"
+                number += 1
+            }
+            return id
+        }
+    }
+
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// A header value on one line; quoted when a plain value would be read otherwise (a leading
+    /// quote or spaces would be taken off).
+    static func headerValue(_ text: String) -> String {
+        let line = oneLine(text).trimmingCharacters(in: .whitespaces)
+        return line.first == "\"" || line.first == "'" ? "\"\(line.replacingOccurrences(of: "\"", with: "'"))\"" : line
+    }
+
+    /// Book text is plain text, never Markdown: every character our format would read as markup
+    /// (emphasis, code, links, escapes; a heading, quote or picture at a line's start) is escaped.
+    /// Each verse line is checked, as each starts a line of the file.
+    static func escapeMarkdown(_ paragraph: String) -> String {
+        paragraph.split(separator: "\n").map { line in
+            var escaped = ""
+            for character in line {
+                if "\\`*_[".contains(character) { escaped.append("\\") }
+                escaped.append(character)
+            }
+            if let first = escaped.first, "#>!-+=|".contains(first) { escaped = "\\" + escaped }
+            return escaped
+        }.joined(separator: "\n")
+    }
+
+    /// An id from a title: lower case letters and digits joined by `-` (`The Fox & the Grapes` →
+    /// `the-fox-the-grapes`).
+    public static func slug(_ text: String) -> String {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        var slug = ""
+        for scalar in folded.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar)) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.hasSuffix("-"), !slug.isEmpty {
+                slug.append("-")
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.isEmpty ? "story" : String(String(slug.prefix(60)).trimmingSuffix("-"))
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ character: Character) -> String {
+        var result = self
+        while result.last == character { result.removeLast() }
+        return result
+    }
+}

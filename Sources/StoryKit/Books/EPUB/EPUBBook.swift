@@ -1,0 +1,117 @@
+import Foundation
+
+/// An EPUB (2 or 3) read as stories: the spine's documents in order (see `XHTMLReader` for what
+/// is read), chapter and work names from the book's navigation when the text has no heading, and
+/// a collection (several works with their own titles) split into one story per work.
+public struct EPUBBook: Sendable {
+    public typealias Block = BookBlock
+
+    public struct Work: Sendable, Hashable {
+        public var title: String
+        public var blocks: [BookBlock]
+        /// The work's `id` in its document (what the navigation links to).
+        public var anchor: String?
+        /// The work's own language, when it says one.
+        public var language: String?
+
+        public init(title: String, blocks: [BookBlock], anchor: String? = nil, language: String? = nil) {
+            self.title = title
+            self.blocks = blocks
+            self.anchor = anchor
+            self.language = language
+        }
+    }
+
+    /// What a book may unpack to: more is refused as a zip bomb, before anything is unpacked
+    /// where the archive says its sizes, and while unpacking where it lies.
+    public struct Limits: Sendable {
+        public var entries: Int
+        public var entryBytes: Int
+        public var totalBytes: Int
+
+        public init(entries: Int = 10_000, entryBytes: Int = 64 << 20, totalBytes: Int = 512 << 20) {
+            self.entries = entries
+            self.entryBytes = entryBytes
+            self.totalBytes = totalBytes
+        }
+    }
+
+    public var title: String
+    public var author: String?
+    public var language: String
+    public var works: [Work]
+    /// A fixed-layout picture book: one page per spine document.
+    public var fixedLayout: Bool
+    /// Chapters that could not be read, named (the rest of the book is still imported), and what
+    /// the book has that is not used (Media Overlays).
+    public var warnings: [String] = []
+
+    /// `split`: nil guesses (a book of several works is split, a novel or a fixed-layout picture
+    /// book is not), true or false forces it. `progress` is told each document read (done, total).
+    public init(url: URL, split: Bool? = nil, limits: Limits = Limits(), progress: ((Int, Int) -> Void)? = nil) throws(BookProblem) {
+        let archive = try EPUBArchive(url: url, limits: limits)
+        let package = try EPUBPackage(archive: archive)
+        let navigation = EPUBNavigation(archive: archive, package: package)
+        let name = url.lastPathComponent
+        title = package.title ?? url.deletingPathExtension().lastPathComponent
+        author = package.author
+        fixedLayout = package.fixedLayout
+        var languages: [String] = []
+        var works: [Work] = []
+        var whole: [BookBlock] = []
+        var warnings: [String] = []
+        if package.mediaOverlays {
+            warnings.append("\(name) has Media Overlays (a recorded narration), which storyreader does not play: its text is read by eSpeak NG")
+        }
+        guard !package.spine.isEmpty else { throw BookProblem("\(name): the package lists no document to read (an empty spine)") }
+        for (number, path) in package.spine.enumerated() {
+            progress?(number + 1, package.spine.count)
+            do {
+                let document = XHTMLReader(try archive.data(path))
+                guard document.parsed else { throw BookProblem("not well-formed XHTML") }
+                if document.recovered { warnings.append("\(name), \(path): not well-formed XHTML, read as far as it could be") }
+                var blocks = document.blocks
+                // A chapter without a heading of its own takes its name from the navigation.
+                if !package.fixedLayout, !blocks.isEmpty, !blocks.contains(where: { if case .heading = $0 { true } else { false } }),
+                   let name = navigation.title(path: path) {
+                    blocks.insert(.heading(name), at: 0)
+                }
+                if !whole.isEmpty, !blocks.isEmpty { whole.append(.page) }
+                whole += blocks
+                if let language = document.language, !blocks.isEmpty { languages.append(language) }
+                works += document.works.map { work in
+                    var work = work
+                    if work.title.isEmpty { work.title = work.anchor.flatMap { navigation.title(path: path, fragment: $0) } ?? "" }
+                    work.language = work.language ?? document.language
+                    return work
+                }
+            } catch {
+                warnings.append("\(name), \(path): \(error) (chapter skipped)")
+            }
+        }
+        // dc:language, else what the documents say most.
+        language = package.language ?? Self.mostCommon(languages) ?? "en"
+        let splits = split ?? (works.count > 1 && !package.fixedLayout)
+        let bookTitle = title
+        self.works = splits && !works.isEmpty ? works.enumerated().map { index, work in
+            var work = work
+            if work.title.isEmpty { work.title = "\(bookTitle) \(index + 1)" }
+            return work
+        } : [Work(title: bookTitle, blocks: whole)]
+        self.warnings = warnings
+    }
+
+    static func mostCommon(_ values: [String]) -> String? {
+        let counts: [String: Int] = Dictionary(values.map { ($0, 1) }, uniquingKeysWith: +)
+        return counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.first?.key
+    }
+
+    /// Each work as a story of ours; a collection's works say which book they are from.
+    public func stories(bookID: String) -> [BookStory] {
+        let ids = BookStory.uniqueIDs(works.map { works.count == 1 ? bookID : bookID + "-" + BookStory.slug($0.title) })
+        return zip(ids, works).map { id, work in
+            BookStory(id: id, title: work.title, author: author, language: works.count > 1 ? work.language ?? language : language,
+                      book: works.count > 1 ? title : nil, blocks: work.blocks)
+        }
+    }
+}

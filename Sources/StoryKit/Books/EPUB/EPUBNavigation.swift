@@ -1,0 +1,94 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The book's own names for its chapters and works: the EPUB 3 nav (`epub:type="toc"`), else the
+/// EPUB 2 NCX. Keyed by document path, and by `path#fragment` for a work inside a document.
+struct EPUBNavigation {
+    private(set) var titles: [String: String] = [:]
+
+    init() {}
+
+    init(archive: EPUBArchive, package: EPUBPackage) {
+        if let nav = package.navPath, let data = try? archive.data(nav) {
+            add(Self.entries(data, ncx: false), base: (nav as NSString).deletingLastPathComponent)
+        }
+        if titles.isEmpty, let ncx = package.ncxPath, let data = try? archive.data(ncx) {
+            add(Self.entries(data, ncx: true), base: (ncx as NSString).deletingLastPathComponent)
+        }
+    }
+
+    func title(path: String, fragment: String? = nil) -> String? {
+        if let fragment { return titles[path + "#" + fragment] }
+        return titles[path]
+    }
+
+    private mutating func add(_ entries: [(href: String, title: String)], base: String) {
+        for (href, title) in entries where !title.isEmpty {
+            let path = XHTMLDecoding.resolve(href, against: base)
+            let key = XHTMLDecoding.fragment(href).map { path + "#" + $0 } ?? path
+            if titles[key] == nil { titles[key] = title }
+            // A document's first entry names it too.
+            if titles[path] == nil { titles[path] = title }
+        }
+    }
+
+    /// (href, title) of each link of the nav's table of contents, or each NCX navPoint.
+    static func entries(_ data: Data, ncx: Bool) -> [(href: String, title: String)] {
+        let collector = Collector(ncx: ncx)
+        let parser = XMLParser(data: XHTMLDecoding.prepared(data))
+        parser.delegate = collector
+        _ = parser.parse()
+        return collector.entries
+    }
+
+    private final class Collector: NSObject, XMLParserDelegate {
+        let ncx: Bool
+        var entries: [(href: String, title: String)] = []
+        /// Depth inside the nav's `epub:type="toc"` (nav), 0 outside it.
+        var tocDepth = 0
+        var href: String?
+        var text = ""
+        var collecting = false
+        /// NCX: the open navPoints' labels (a navPoint's content, after its label, completes it:
+        /// entries come in reading order, a chapter before its sections).
+        var points: [String] = []
+
+        init(ncx: Bool) { self.ncx = ncx }
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            if ncx {
+                switch name {
+                case "navPoint": points.append("")
+                case "text" where points.last?.isEmpty == true: text = ""; collecting = true
+                case "content": if let label = points.last, let src = attributes["src"] { entries.append((src, label)) }
+                default: break
+                }
+                return
+            }
+            if tocDepth > 0 {
+                tocDepth += 1
+                if name == "a" { href = attributes["href"]; text = ""; collecting = true }
+            } else if name == "nav", (attributes["epub:type"] ?? "").split(separator: " ").contains("toc") {
+                tocDepth = 1
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if collecting { text += string }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            let clean = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+            if ncx {
+                if name == "text", collecting, !points.isEmpty { points[points.count - 1] = clean(text); collecting = false }
+                if name == "navPoint" { _ = points.popLast() }
+                return
+            }
+            guard tocDepth > 0 else { return }
+            if name == "a", let href { entries.append((href, clean(text))); self.href = nil; collecting = false }
+            tocDepth -= 1
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// One XHTML document of the spine as blocks, and as works when it holds several stories
+/// (Standard Ebooks' `<article epub:type="se:short-story">`, `z3998:fiction`, …).
+///
+/// Never read: front and back matter by `epub:type`, notes and note references (also a link or
+/// superscript that is only a number, as EPUB 2 books mark them), asides, page-break markers,
+/// ruby annotations. Kept: the spaces between inline elements, a verse's lines (`<br/>`), a
+/// picture's alt text as its description (`alt=""` is decorative), a figure's caption.
+struct XHTMLReader {
+    var blocks: [BookBlock] = []
+    var works: [EPUBBook.Work] = []
+    /// The document's `xml:lang` (on `html` or `body`), as a two-letter code.
+    var language: String?
+    var parsed = false
+    /// FoundationXML recovered from an error (a tag left open): what it read is kept.
+    var recovered = false
+
+    static let skippedTypes: Set<String> = [
+        "titlepage", "halftitlepage", "imprint", "colophon", "copyright-page", "loi", "lot", "loa", "toc", "landmarks",
+        "page-list", "index", "endnotes", "endnote", "footnote", "footnotes", "rearnote", "rearnotes", "noteref",
+        "pagebreak", "uncopyright", "annotation",
+    ]
+    static let skippedElements: Set<String> = ["aside", "script", "style", "rt", "rp", "nav", "head", "title", "template"]
+    static let blockElements: Set<String> = ["p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "figcaption", "dt", "dd", "blockquote",
+                                             "pre", "td", "th", "hgroup", "div", "section", "article", "figure", "body", "header", "footer",
+                                             "table", "tr", "ul", "ol", "dl", "caption"]
+    static let headingElements: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+    static let workTypes = ["short-story", "fiction", "fable", "z3998:fiction", "z3998:poem", "z3998:story", "article"]
+    /// What a verse line break becomes until the paragraph is cleaned (never in a book's text).
+    static let lineBreak: Character = "\u{2028}"
+
+    init(_ data: Data) {
+        let walker = Walker()
+        let parser = XMLParser(data: XHTMLDecoding.prepared(data))
+        parser.delegate = walker
+        parsed = parser.parse()
+        recovered = parsed && parser.parserError != nil
+        walker.flush()
+        walker.closeWork()
+        blocks = walker.blocks
+        works = walker.works
+        language = walker.language
+    }
+
+    static func types(_ attributes: [String: String]) -> [String] {
+        (attributes["epub:type"] ?? "").split(separator: " ").map(String.init)
+    }
+
+    /// Whether an element and all inside it is never read.
+    static func isSkipped(_ element: String, _ attributes: [String: String]) -> Bool {
+        if skippedElements.contains(element) { return true }
+        if types(attributes).contains(where: { skippedTypes.contains($0) || $0.hasSuffix(":noteref") || $0.hasSuffix(":footnote") }) { return true }
+        if attributes["role"].map({ ["doc-noteref", "doc-footnote", "doc-endnotes", "doc-pagebreak", "doc-toc"].contains($0) }) == true { return true }
+        let classes = (attributes["class"] ?? "").lowercased().split(separator: " ")
+        return classes.contains { $0.contains("footnote") || $0 == "pagenum" || $0 == "pagebreak" }
+    }
+
+    private final class Walker: NSObject, XMLParserDelegate {
+        var blocks: [BookBlock] = []
+        var works: [EPUBBook.Work] = []
+        var language: String?
+        var current: EPUBBook.Work?
+        var workDepth: Int?
+        var skipDepth: Int?
+        var depth = 0
+        var text = ""
+        var isHeading = false
+        var hgroupDepth: Int?
+        /// Open links and superscripts that may be only a note number: (depth, where their text began).
+        var noteCandidates: [(depth: Int, start: Int)] = []
+
+        func emit(_ block: BookBlock) {
+            blocks.append(block)
+            guard current != nil else { return }
+            if case .heading(let heading) = block, current!.title.isEmpty {
+                current!.title = heading
+                return
+            }
+            current!.blocks.append(block)
+        }
+
+        func flush() {
+            defer { text = ""; isHeading = false }
+            let lines = text.split(separator: XHTMLReader.lineBreak).map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+                .filter { !$0.isEmpty }
+            guard !lines.isEmpty else { return }
+            emit(isHeading ? .heading(lines.joined(separator: " ")) : .paragraph(lines.joined(separator: "\n")))
+        }
+
+        func closeWork() {
+            if let work = current, !work.blocks.isEmpty { works.append(work) }
+            current = nil
+            workDepth = nil
+        }
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            depth += 1
+            guard skipDepth == nil else { return }
+            let element = name.lowercased()
+            if element == "html" || element == "body", let lang = attributes["xml:lang"] ?? attributes["lang"] {
+                language = XHTMLDecoding.languageCode(lang) ?? language
+            }
+            if XHTMLReader.isSkipped(element, attributes) {
+                skipDepth = depth
+                return
+            }
+            let types = XHTMLReader.types(attributes)
+            if element == "article" || element == "section", types.contains(where: { type in XHTMLReader.workTypes.contains { type.hasSuffix($0) } }) {
+                flush()
+                closeWork()
+                current = EPUBBook.Work(title: "", blocks: [], anchor: attributes["id"],
+                                        language: (attributes["xml:lang"] ?? attributes["lang"]).flatMap(XHTMLDecoding.languageCode))
+                workDepth = depth
+            }
+            if (element == "a" && (attributes["href"] ?? "").contains("#")) || element == "sup" { noteCandidates.append((depth, text.utf8.count)) }
+            switch element {
+            case "hgroup":
+                flush()
+                hgroupDepth = depth
+                isHeading = true
+            case "img":
+                flush()
+                if let alt = attributes["alt"]?.trimmingCharacters(in: .whitespacesAndNewlines), !alt.isEmpty { emit(.picture(alt)) }
+            case "br":
+                text.append(XHTMLReader.lineBreak)
+            case _ where hgroupDepth != nil:
+                // "I" and "The River Bank" of a heading group make "I: The River Bank".
+                if XHTMLReader.blockElements.contains(element), !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    while text.last?.isWhitespace == true { text.removeLast() }
+                    text += ": "
+                }
+            case _ where XHTMLReader.blockElements.contains(element):
+                flush()
+                if XHTMLReader.headingElements.contains(element) { isHeading = true }
+            default:
+                break
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard skipDepth == nil else { return }
+            text += string
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            defer { depth -= 1 }
+            if let skip = skipDepth {
+                if depth == skip { skipDepth = nil }
+                return
+            }
+            let element = name.lowercased()
+            if let candidate = noteCandidates.last, candidate.depth == depth {
+                noteCandidates.removeLast()
+                dropNoteNumber(from: candidate.start)
+            }
+            if element == "hgroup" {
+                isHeading = true
+                flush()
+                hgroupDepth = nil
+                return
+            }
+            if hgroupDepth != nil { return }
+            if XHTMLReader.blockElements.contains(element) { flush() }
+            if let workDepth, depth == workDepth {
+                flush()
+                closeWork()
+            }
+        }
+
+        /// A link or superscript whose whole text is a note mark (`1`, `[2]`, `*`, `†`) is a note
+        /// reference: its text is taken back.
+        func dropNoteNumber(from start: Int) {
+            guard start <= text.utf8.count else { return }
+            let added = String(decoding: text.utf8.dropFirst(start), as: UTF8.self)
+            let mark = added.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !mark.isEmpty, mark.range(of: #"^[\[(]?([0-9]{1,3}|[*†‡§¶]{1,3})[\])]?$"#, options: .regularExpression) != nil else { return }
+            text = String(decoding: text.utf8.prefix(start), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+import ZIPFoundation
+
+/// `storyreader bench import`: how long an import takes and how much memory it needs, on the
+/// books given, else on a generated EPUB as large as a big picture book (35 MB, 600 pictures).
+struct ImportBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Time importing books (EPUB or Project Gutenberg) into a temporary folder, and peak memory.",
+        discussion: """
+            Without FILE, a generated EPUB is used: 100 chapters of text and 600 pictures of 60 KB \
+            that do not compress (about 35 MB). Each book is imported --runs times into a fresh \
+            temporary folder; the median time is shown. Example: storyreader bench import book.epub
+            """
+    )
+
+    @Option(help: "Timed imports per book (the median is shown).")
+    var runs = 3
+
+    @Argument(help: ArgumentHelp("Books to import (default: a generated 35 MB EPUB).", valueName: "file"))
+    var files: [String] = []
+
+    func run() throws {
+        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-import-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        var books = files
+        if books.isEmpty {
+            let generated = root.appendingPathComponent("generated.epub")
+            try Self.generate(generated, chapters: 100, pictures: 600, pictureBytes: 60_000)
+            books = [generated.path]
+        }
+        print("import benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(runs) runs")
+        for book in books {
+            let bytes = ((try? FileManager.default.attributesOfItem(atPath: book))?[.size] as? Int) ?? 0
+            var times: [Double] = []
+            var stories = 0
+            for run in 0..<runs {
+                let destination = root.appendingPathComponent("stories-\(run)")
+                var importer = StoryImporter(destination: destination, existing: StoryLibrary(entries: [], problems: []),
+                                             replace: true, dryRun: false, split: nil)
+                importer.reportsProblems = false
+                times.append(try Clock.measure { try importer.importFile(book) })
+                stories = importer.results.filter { $0.status == .imported }.count
+                try? FileManager.default.removeItem(at: destination)
+            }
+            times.sort()
+            print(String(format: "%@ (%.1f MB): %d stories in %.0f ms; peak RSS %.1f MB",
+                         (book as NSString).lastPathComponent, Double(bytes) / 1_048_576, stories, times[times.count / 2],
+                         Memory.peakResidentMegabytes()))
+        }
+    }
+
+    /// An EPUB 3 novel with `chapters` chapters and `pictures` pictures (random bytes, stored:
+    /// they do not compress, as JPEGs do not), each described by its alt text.
+    static func generate(_ url: URL, chapters: Int, pictures: Int, pictureBytes: Int) throws {
+        let archive = try Archive(url: url, accessMode: .create)
+        func add(_ path: String, _ data: Data, compressed: Bool = true) throws {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
+                                 compressionMethod: compressed ? .deflate : .none) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        try add("mimetype", Data("application/epub+zip".utf8), compressed: false)
+        try add("META-INF/container.xml", Data(#"<container><rootfiles><rootfile full-path="book/content.opf"/></rootfiles></container>"#.utf8))
+        var generator = SplitMix(seed: 7)
+        var manifest = ""
+        var spine = ""
+        let perChapter = max(1, pictures / max(chapters, 1))
+        for chapter in 1...chapters {
+            var body = "<h2>Chapter \(chapter)</h2>"
+            for paragraph in 0..<40 {
+                var words: [String] = []
+                for _ in 0..<60 { words.append(StoryGenerator.vocabulary[Int(generator.next() % UInt64(StoryGenerator.vocabulary.count))]) }
+                body += "<p>\(words.joined(separator: " ")).</p>"
+                if paragraph % 8 == 0, (chapter - 1) * perChapter + paragraph / 8 < pictures {
+                    let number = (chapter - 1) * perChapter + paragraph / 8
+                    body += #"<img src="../images/p\#(number).jpg" alt="Picture \#(number): a fox under a bright sky."/>"#
+                }
+            }
+            let xhtml = #"<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>c</title></head><body>"# + body + "</body></html>"
+            try add("book/text/c\(chapter).xhtml", Data(xhtml.utf8))
+            manifest += #"<item id="c\#(chapter)" href="text/c\#(chapter).xhtml" media-type="application/xhtml+xml"/>"#
+            spine += #"<itemref idref="c\#(chapter)"/>"#
+        }
+        for number in 0..<pictures {
+            var bytes = [UInt8](repeating: 0, count: pictureBytes)
+            for index in stride(from: 0, to: bytes.count, by: 8) {
+                withUnsafeBytes(of: generator.next()) { random in
+                    for offset in 0..<min(8, bytes.count - index) { bytes[index + offset] = random[offset] }
+                }
+            }
+            try add("book/images/p\(number).jpg", Data(bytes), compressed: false)
+            manifest += #"<item id="p\#(number)" href="images/p\#(number).jpg" media-type="image/jpeg"/>"#
+        }
+        let opf = """
+            <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <metadata><dc:title>Generated Book</dc:title><dc:creator>Bench</dc:creator><dc:language>en</dc:language></metadata>
+            <manifest>\(manifest)</manifest><spine>\(spine)</spine></package>
+            """
+        try add("book/content.opf", Data(opf.utf8))
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import StoryKit
+
+/// What `import` did (or, in a dry run, would do) with one story.
+struct ImportResult: Encodable {
+    enum Status: String, Encodable {
+        case imported, wouldImport = "would-import", refused
+    }
+
+    var file: String
+    var status: Status
+    var id: String?
+    var title: String?
+    var author: String?
+    var language: String?
+    var words: Int?
+    /// The pictures' spoken descriptions.
+    var pictures: [String]?
+    /// The book a story comes from (an EPUB or Project Gutenberg book), and its kind.
+    var book: String?
+    var kind: String?
+    var warnings: [String] = []
+    /// Why it was refused.
+    var message: String?
+
+    init(file: String, status: Status, story: Story? = nil, book: String? = nil, kind: String? = nil, warnings: [String] = [], message: String? = nil) {
+        self.file = file
+        self.status = status
+        self.id = story?.id
+        self.title = story?.title
+        self.author = story?.author
+        self.language = story?.language
+        self.words = story?.words.count
+        self.pictures = story.map { $0.pictures.map(\.text) }
+        // A book's title and warnings come from the file: made safe for the terminal.
+        self.book = book.map(Sanitizer.sanitizeLine)
+        self.kind = kind
+        self.warnings = warnings.map(Sanitizer.sanitizeLine)
+        self.message = message
+    }
+
+    /// The lines printed for people: each story a dry run would import (with its pictures), and
+    /// what was imported, a book in one line.
+    static func summary(_ results: [ImportResult], dryRun: Bool, destination: String) -> [String] {
+        var lines: [String] = []
+        var booksSaid = Set<String>()
+        for result in results where result.status != .refused {
+            guard let title = result.title, let id = result.id else { continue }
+            if dryRun {
+                var line = "Would import “\(title)” (\(id)), \(result.language ?? "en"), \(result.words ?? 0) words"
+                if let book = result.book {
+                    let pictures = result.pictures?.count ?? 0
+                    line += ", \(pictures) \(pictures == 1 ? "picture" : "pictures"), from “\(book)”"
+                }
+                lines.append(line)
+                for picture in result.pictures ?? [] { lines.append("  picture: \(picture)") }
+                for warning in result.warnings { lines.append("  warning: \(warning)") }
+            } else if let book = result.book, let kind = result.kind {
+                // One line for all the stories of a book.
+                guard booksSaid.insert(result.file).inserted else { continue }
+                let count = results.filter { $0.file == result.file && $0.status == .imported }.count
+                lines.append("Imported \(count) \(count == 1 ? "story" : "stories") from “\(book)” (\(kind)) into \(destination)")
+            } else {
+                lines.append("Imported “\(title)” (\(id)) into \(destination)")
+            }
+        }
+        return lines
+    }
+}
+
+/// Imports files into the user's stories folder: a story file is checked and copied with its
+/// pictures; a book (EPUB, Project Gutenberg) is turned into stories of our own format, each
+/// checked by the story parser before it is written. Nothing is written in a dry run.
+struct StoryImporter {
+    let destination: URL
+    let existing: StoryLibrary
+    let replace: Bool
+    let dryRun: Bool
+    /// For EPUBs: nil guesses, true splits a collection, false keeps one story.
+    let split: Bool?
+    var showsProgress = false
+    /// Refusals and warnings on standard error (a benchmark keeps quiet).
+    var reportsProblems = true
+    private(set) var results: [ImportResult] = []
+
+    init(destination: URL, existing: StoryLibrary, replace: Bool, dryRun: Bool, split: Bool?) {
+        self.destination = destination
+        self.existing = existing
+        self.replace = replace
+        self.dryRun = dryRun
+        self.split = split
+    }
+
+    mutating func importFile(_ file: String) throws {
+        let name = (file as NSString).lastPathComponent
+        let ext = (name as NSString).pathExtension.lowercased()
+        var isFolder: ObjCBool = false
+        if ext == "epub", !FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) || isFolder.boolValue {
+            refuse(file, isFolder.boolValue ? "not imported: a folder, not an EPUB file" : "not imported: no such file")
+        } else if ext == "epub" {
+            importEPUB(file)
+        } else if !StoryParser.storyExtensions.contains(ext) {
+            refuse(file, "not imported: a story file ends in .md, .markdown or .txt, a book in .epub")
+        } else if ext == "txt", let data = FileManager.default.contents(atPath: file),
+                  case let text = GutenbergBook.decode(data), GutenbergBook.isGutenberg(text) {
+            let book = GutenbergBook(text: text, fallbackTitle: (name as NSString).deletingPathExtension)
+            importBook(book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "Project Gutenberg", file: file, warnings: [])
+        } else {
+            try importStoryFile(file)
+        }
+    }
+
+    private mutating func importEPUB(_ file: String) {
+        let name = (file as NSString).lastPathComponent
+        let progress: ((Int, Int) -> Void)? = showsProgress ? { done, total in
+            // A big book must not look frozen; the line is cleared when done.
+            Self.status(done < total ? "Reading \(Sanitizer.sanitizeLine(name)): \(done) of \(total) documents" : "")
+        } : nil
+        do {
+            let book = try EPUBBook(url: URL(fileURLWithPath: file), split: split, progress: progress)
+            for warning in book.warnings { report(warning) }
+            importBook(book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: book.warnings)
+        } catch {
+            if showsProgress { Self.status("") }
+            refuse(file, "\(error) (not imported)", named: false)
+        }
+    }
+
+    /// Stories made from a book, each checked by the story parser, then written beside and renamed.
+    private mutating func importBook(_ stories: [BookStory], title: String, kind: String, file: String, warnings: [String]) {
+        var createdFolder = false
+        for (number, story) in stories.enumerated() {
+            let target = destination.appendingPathComponent(story.id + ".md")
+            let markdown = story.markdown
+            let parsed: ParsedStory
+            do {
+                parsed = try StoryParser.parse(text: markdown, path: target.path)
+            } catch {
+                refuse(file, "\(story.id): \(error) (not imported)")
+                continue
+            }
+            // The book's warnings go with its first story (a dry run lists them there).
+            let bookWarnings = number == 0 ? warnings : []
+            if let same = existing.entries.first(where: { $0.id == parsed.story.id }),
+               URL(fileURLWithPath: same.path).standardizedFileURL != target.standardizedFileURL || !replace {
+                refuse(file, "“\(parsed.story.title)” \(dryRun ? "would not be imported" : "not imported"): the story '\(same.title)' has the same id '\(same.id)'\(replace ? "" : ": pass --replace to replace it")",
+                       story: parsed.story)
+                continue
+            }
+            if dryRun {
+                results.append(ImportResult(file: file, status: .wouldImport, story: parsed.story, book: title, kind: kind, warnings: bookWarnings))
+                continue
+            }
+            do {
+                if !createdFolder {
+                    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+                    createdFolder = true
+                }
+                try Self.writeReplacing(Data(markdown.utf8), to: target)
+                results.append(ImportResult(file: file, status: .imported, story: parsed.story, book: title, kind: kind, warnings: bookWarnings))
+            } catch {
+                refuse(file, "could not write \(target.path): \(error.localizedDescription). Check that the folder is writable, or choose another with --data-dir",
+                       story: parsed.story)
+            }
+        }
+    }
+
+    private mutating func importStoryFile(_ file: String) throws {
+        let name = (file as NSString).lastPathComponent
+        let parsed: ParsedStory
+        do {
+            parsed = try StoryParser.parse(contentsOf: URL(fileURLWithPath: file), path: file)
+        } catch {
+            refuse(file, "\(error) (\(dryRun ? "would not be imported" : "not imported"))", named: false)
+            return
+        }
+        let warnings = parsed.warnings.map(\.description)
+        for warning in warnings { report(warning) }
+        let target = destination.appendingPathComponent(name)
+        let sameID = existing.entries.first {
+            $0.id == parsed.story.id && URL(fileURLWithPath: $0.path).standardizedFileURL != target.standardizedFileURL
+        }
+        if let sameID {
+            refuse(file, "not imported: the story '\(sameID.title)' (\(Sanitizer.sanitizeLine(sameID.path))) has the same id '\(parsed.story.id)': rename the file",
+                   story: parsed.story)
+            return
+        }
+        if FileManager.default.fileExists(atPath: target.path), !replace {
+            refuse(file, "not imported: \(Sanitizer.sanitizeLine(target.path)) already exists: pass --replace to replace it", story: parsed.story)
+            return
+        }
+        if dryRun {
+            results.append(ImportResult(file: file, status: .wouldImport, story: parsed.story, warnings: warnings))
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+            try Self.copyReplacing(URL(fileURLWithPath: file), to: target)
+            for case .picture(let picture?) in parsed.story.pictures.map(\.kind) {
+                let source = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(picture)
+                let pictureTarget = destination.appendingPathComponent(picture)
+                try FileManager.default.createDirectory(at: pictureTarget.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Self.copyReplacing(source, to: pictureTarget)
+            }
+        } catch {
+            throw UserFailure(message: "could not copy \(Sanitizer.sanitizeLine(file)) into \(destination.path): \(error.localizedDescription). Check that the folder is writable, or choose another with --data-dir")
+        }
+        results.append(ImportResult(file: file, status: .imported, story: parsed.story, warnings: warnings))
+    }
+
+    private mutating func refuse(_ file: String, _ message: String, story: Story? = nil, named: Bool = true) {
+        report(named ? "\(Sanitizer.sanitizeLine(file)): \(message)" : message)
+        results.append(ImportResult(file: file, status: .refused, story: story, message: message))
+    }
+
+    private func report(_ line: String) {
+        guard reportsProblems else { return }
+        FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(line))\n".utf8))
+    }
+
+    /// A progress line on standard error, rewritten in place ("" clears it).
+    private static func status(_ text: String) {
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    /// Written beside, then renamed: a failed write never leaves half a story.
+    private static func writeReplacing(_ data: Data, to target: URL) throws {
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).import")
+        try data.write(to: temporary)
+        try rename(temporary, to: target)
+    }
+
+    private static func copyReplacing(_ source: URL, to target: URL) throws {
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).import")
+        try? FileManager.default.removeItem(at: temporary)
+        try FileManager.default.copyItem(at: source, to: temporary)
+        try rename(temporary, to: target)
+    }
+
+    private static func rename(_ temporary: URL, to target: URL) throws {
+        if Foundation.rename(temporary.path, target.path) != 0 {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+}
