@@ -11,7 +11,7 @@ if [ "${1:-}" = "--test" ]; then
   # The install test: the manual page rendered, completions typed at in each shell, the kiosk unit checked.
   packages+=(man-db groff-base systemd zsh fish)
   # Real terminals under a private X server, photographed: what a sighted child sees.
-  packages+=(xvfb xterm xdotool imagemagick x11-utils fonts-dejavu-core kitty)
+  packages+=(xvfb xterm xdotool imagemagick x11-utils fonts-dejavu-core kitty gnome-terminal dbus-daemon)
 fi
 
 missing=()

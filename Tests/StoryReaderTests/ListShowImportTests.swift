@@ -7,7 +7,7 @@ import Testing
 /// Golden files live in `Tests/StoryReaderTests/Golden/`. The repository's path is written there
 /// as `<repo>`. To rewrite them after a deliberate change, run
 ///
-///     UPDATE_GOLDEN=1 swift test --filter ListShowImportTests
+///     UPDATE_SNAPSHOTS=1 swift test --filter ListShowImportTests
 ///
 /// and review the difference with `git diff` before committing: never update goldens blindly.
 @Suite(.serialized) struct ListShowImportTests {
@@ -23,27 +23,9 @@ import Testing
         return result
     }
 
-    /// Compares `output` with the golden file `name`, or rewrites it when UPDATE_GOLDEN=1.
+    /// Compares `output`, with the repository's path as `<repo>`, with the golden file `name`.
     static func expectGolden(_ output: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let file = goldenFolder.appendingPathComponent(name)
-        let actual = normalised(output)
-        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-            try FileManager.default.createDirectory(at: goldenFolder, withIntermediateDirectories: true)
-            try Data(actual.utf8).write(to: file)
-            return
-        }
-        guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
-            Issue.record("missing golden file \(name): run UPDATE_GOLDEN=1 swift test --filter ListShowImportTests", sourceLocation: sourceLocation)
-            return
-        }
-        if actual != expected {
-            let actualLines = actual.components(separatedBy: "\n")
-            let expectedLines = expected.components(separatedBy: "\n")
-            let first = zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actualLines.count, expectedLines.count)
-            let got = first < actualLines.count ? actualLines[first] : "(end)"
-            let wanted = first < expectedLines.count ? expectedLines[first] : "(end)"
-            Issue.record("\(name) differs at line \(first + 1):\n  expected: \(wanted)\n  actual:   \(got)", sourceLocation: sourceLocation)
-        }
+        Snapshot.assertMatches(normalised(output), named: name, in: goldenFolder, sourceLocation: sourceLocation)
     }
 
     func run(_ arguments: [String], dataDirectory: String? = nil) throws -> ProcessResult {

@@ -16,7 +16,6 @@ import StoryKitTestSupport
 /// the word being heard on screen and marked under its letters.
 @Suite struct PreviewSnapshotTests {
     static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
-    static let updating = ProcessInfo.processInfo.environment["UPDATE_SNAPSHOTS"] == "1"
 
     /// The word the reader preview highlights by default: the middle word of page 1 of The Lighthouse Cat.
     static let heardWord: String = {
@@ -33,19 +32,8 @@ import StoryKitTestSupport
         return result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast()
     }
 
-    static func compare(_ output: [String], name: String) throws {
-        let file = snapshots.appendingPathComponent(name + ".txt")
-        let text = output.joined(separator: "\n") + "\n"
-        if updating {
-            try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file)
-            return
-        }
-        guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
-            Issue.record("no snapshot \(file.lastPathComponent): run UPDATE_SNAPSHOTS=1 swift test --filter PreviewSnapshotTests")
-            return
-        }
-        #expect(text == expected, "\(name) differs from its snapshot (UPDATE_SNAPSHOTS=1 to accept a deliberate change)")
+    static func compare(_ output: [String], name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        Snapshot.assertMatches(output.joined(separator: "\n") + "\n", named: name + ".txt", in: snapshots, sourceLocation: sourceLocation)
     }
 
     /// The screen lines; after them the footer (from the line that starts with "— ", wrapped to

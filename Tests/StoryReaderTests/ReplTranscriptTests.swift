@@ -4,7 +4,7 @@ import StoryKit
 import StoryKitTestSupport
 
 /// Golden transcripts: scripted sessions without a terminal, compared line by line with the files
-/// in Transcripts/. Set UPDATE_TRANSCRIPTS=1 to rewrite them (then read the diff before committing).
+/// in Transcripts/. Set UPDATE_SNAPSHOTS=1 to rewrite them (then read the diff before committing).
 @Suite(.serialized) struct ReplTranscriptTests {
     static let folder = TestPaths.repository.appendingPathComponent("Tests/StoryReaderTests/Transcripts")
 
@@ -18,18 +18,7 @@ import StoryKitTestSupport
         #expect(result.status == expectStatus, "stderr: \(result.standardError)")
         #expect(result.standardError.isEmpty, "stderr: \(result.standardError)")
         // The transcript interleaves each command with the captions it produced.
-        let file = Self.folder.appendingPathComponent(name + ".txt")
-        if ProcessInfo.processInfo.environment["UPDATE_TRANSCRIPTS"] == "1" {
-            try result.standardOutput.write(to: file, atomically: true, encoding: .utf8)
-        }
-        let golden = try String(contentsOf: file, encoding: .utf8)
-        let actualLines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
-        let goldenLines = golden.split(separator: "\n", omittingEmptySubsequences: false)
-        for (index, (actual, expected)) in zip(actualLines, goldenLines).enumerated() where actual != expected {
-            Issue.record("\(name).txt line \(index + 1): expected «\(expected)», got «\(actual)»")
-            break
-        }
-        #expect(actualLines.count == goldenLines.count, "\(name).txt: \(goldenLines.count) lines expected, got \(actualLines.count)")
+        Snapshot.assertMatches(result.standardOutput, named: name + ".txt", in: Self.folder)
         try verify(fixture)
         return result.standardOutput
     }

@@ -74,16 +74,24 @@ import StoryKitTestSupport
     /// and its footer can be read back).
     static func detect(in x: XServer, terminal: (String, [String: String]) throws -> TerminalWindow?, folder: URL) throws -> String? {
         let out = folder.appendingPathComponent("preview-\(UUID().uuidString.prefix(6)).txt").path
-        let preview = "\(TestPaths.binary.path) preview library --stories \(TestPaths.stories.path) --width 80 --height 24 --text-size accessibility3"
-        // The window stays a few seconds after the preview: an idle machine ran it so fast that
-        // xterm had exited before its window was looked for (the detection then saw no window).
-        let shell = "script -qfec '\(preview)' \(out) >/dev/null; sleep 3"
-        guard let window = try terminal(shell, x.terminalEnvironment()) else { return nil }
+        guard let window = try terminal(previewShell(writingTo: out), x.terminalEnvironment()) else { return nil }
         defer { window.close() }
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline, window.process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        return transcript(out)
+    }
+
+    /// A shell command that runs `preview` with a terminal (through `script`) and keeps its output.
+    static func previewShell(writingTo out: String) -> String {
+        let preview = "\(TestPaths.binary.path) preview library --stories \(TestPaths.stories.path) --width 80 --height 24 --text-size accessibility3"
+        // The window stays a few seconds after the preview: an idle machine ran it so fast that
+        // xterm had exited before its window was looked for (the detection then saw no window).
+        return "script -qfec '\(preview)' \(out) >/dev/null; sleep 3"
+    }
+
+    /// What `script` kept, as plain lines, without its own first and last lines ("Script started on …", "Script done …").
+    static func transcript(_ out: String) -> String {
         let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-        // Without `script`'s own first and last lines ("Script started on …", "Script done …").
         return TerminalText.stripEscapes(text).replacingOccurrences(of: "\r", with: "")
             .split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("Script started") && !$0.hasPrefix("Script done") }
             .joined(separator: "\n")
@@ -142,6 +150,34 @@ import StoryKitTestSupport
         }
         let footer = Self.footer(text)
         #expect(footer.contains("OSC 66 probe failed") && footer.contains("shown as block letters"), "kitty: \(footer)")
+    }
+
+    /// GNOME Terminal 3.46 on VTE 0.70 (Debian 12): no double-size lines, so block letters. Its
+    /// windows belong to a server started over D-Bus, so it runs in a D-Bus session of its own and
+    /// `--wait` keeps the launcher until the preview has ended.
+    @Test func gnomeTerminalIsVTEAndGetsBlockLetters() throws {
+        let tools = ["/usr/bin/gnome-terminal", "/usr/bin/dbus-run-session"]
+        if let missing = XServer.missing ?? tools.first(where: { !FileManager.default.isExecutableFile(atPath: $0) }).map({ "GNOME Terminal test skipped: \($0) is not installed" }) {
+            print(missing)
+            return
+        }
+        guard let x = XServer.start() else { print("X tests skipped: Xvfb could not start a display"); return }
+        defer { x.stop() }
+        let folder = try TemporaryFolder("gnome-detect")
+        defer { folder.remove() }
+        let out = folder.url.appendingPathComponent("preview.txt").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
+        process.arguments = ["--", "/usr/bin/gnome-terminal", "--wait", "--", "sh", "-c", Self.previewShell(writingTo: out)]
+        process.environment = x.terminalEnvironment()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        XServer.watch(process, seconds: 60)
+        process.waitUntilExit()
+        let footer = Self.footer(Self.transcript(out))
+        #expect(footer.contains("VTE (GNOME Terminal and friends) has no double-size lines") && footer.contains("shown as block letters"),
+                "GNOME Terminal: «\(footer)»")
     }
 
     @Test func tmuxGetsNeitherDoubleSizeLinesNorTextSizing() throws {
