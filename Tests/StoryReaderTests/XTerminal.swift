@@ -24,7 +24,7 @@ final class XServer {
     static func start() -> XServer? {
         for number in 90..<160 {
             let socket = "/tmp/.X11-unix/X\(number)"
-            guard !FileManager.default.fileExists(atPath: socket), !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") else { continue }
+            guard isFree(number) else { continue }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
             process.arguments = [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"]
@@ -39,7 +39,29 @@ final class XServer {
         return nil
     }
 
-    func stop() { Self.end(process) }
+    /// Ends the server and removes its lock and socket (Xvfb leaves them when it is killed).
+    func stop() {
+        Self.end(process)
+        let number = display.dropFirst()
+        try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
+    }
+
+    /// Whether display `number` can be taken: no lock file, or one left by a server that is gone
+    /// (an Xvfb killed with SIGKILL leaves its lock and socket; once every display from :90 was
+    /// taken that way and every X test skipped). A stale lock and socket are removed.
+    private static func isFree(_ number: Int) -> Bool {
+        let lock = "/tmp/.X\(number)-lock"
+        let socket = "/tmp/.X11-unix/X\(number)"
+        guard let text = try? String(contentsOfFile: lock, encoding: .utf8) else {
+            return !FileManager.default.fileExists(atPath: lock) && !FileManager.default.fileExists(atPath: socket)
+        }
+        guard let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { return false }
+        if kill(pid, 0) == 0 || errno != ESRCH { return false }
+        try? FileManager.default.removeItem(atPath: lock)
+        try? FileManager.default.removeItem(atPath: socket)
+        return !FileManager.default.fileExists(atPath: lock)
+    }
 
     /// Ends `process`: SIGTERM, then SIGKILL if it is still there after `grace` seconds. Never
     /// waits without bound (an X client that ignores SIGTERM once hung a whole test run).
