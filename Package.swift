@@ -54,7 +54,8 @@ let package = Package(
         ),
         .testTarget(
             name: "StoryKitTests",
-            dependencies: ["StoryKit", "StoryKitTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["StoryKit", "StoryKitTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "StoryReaderTests",

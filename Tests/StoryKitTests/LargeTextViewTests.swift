@@ -55,6 +55,22 @@ import StoryKitTestSupport
         for line in rendered.lines { #expect(DisplayWidth.of(TerminalText.stripEscapes(line)) <= 80) }
     }
 
+    /// Without scalable text, accessibility4–5 draw the tall letters (four rows a line) where the
+    /// column holds eight of them, the compact ones (three rows) on a narrow terminal and at 2×.
+    @Test(arguments: [(TextSizePreset.accessibility5, 80, 4), (.accessibility4, 80, 4), (.accessibility5, 40, 3), (.accessibility3, 80, 3)])
+    func blockLettersAreTallWhereTheyFit(size: TextSizePreset, columns: Int, rowsPerLine: Int) throws {
+        let story = try Self.story("the-moon-who-lost-her-hum")
+        let options = RenderOptions(textSize: size, theme: .dark, style: .plain, scaling: .none)
+        let built = SessionPreview.screen(.reader, catalog: Self.catalog, story: story, page: 0, word: 3, columns: columns, rows: 24)
+        let rendered = ScreenRenderer.render(built.screen, focus: built.focus, options: options, width: columns, height: 24)
+        let big = try #require(rendered.largeLines.first)
+        let font = rowsPerLine == 4 ? BlockFont.tall : BlockFont.compact
+        let drawn = font.render(big).map { ("  " + $0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+        let lines = rendered.lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+        let start = try #require(lines.firstIndex(of: drawn[0]), "«\(big)» is not drawn in the \(rowsPerLine)-row font: \(lines)")
+        #expect(Array(lines[start..<min(lines.count, start + rowsPerLine)]) == drawn)
+    }
+
     @Test func everyRowIsPaintedToTheEdgeAndLeavesTheThemeBackgroundSet() {
         let story = try! Self.story("the-moon-who-lost-her-hum")
         for scaling in [TextScaling.decDoubleSize, .none] {

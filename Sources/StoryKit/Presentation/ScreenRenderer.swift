@@ -434,13 +434,15 @@ struct Builder {
         }
     }
 
-    /// Large text (headings, the sentence being heard) at scale 2 or 3; nothing at scale 1.
+    /// Large text (headings, the sentence being heard) at scale 2 or 3; nothing at scale 1. As
+    /// block letters, 3× is the tall font where the column has room for it (`BlockFont.forScale`).
     /// The whole text is drawn, over as many rows as it takes: the body scrolls to keep the
     /// large line with the word being heard on screen, so no word is ever left out.
     private mutating func addLarge(_ text: String, role: ThemeRole, highlight: TextRange?, id: String) {
         guard layout.scale > 1 else { return }
         let scale = layout.scale
         let wrapWidth = columnWidth
+        let font = BlockFont.forScale(scale, columns: wrapWidth)
         let lines: [WrappedLine]
         switch method {
         case .normal:
@@ -450,9 +452,9 @@ struct Builder {
         case .kittyTextSizing:
             lines = TextWrap.wrap(text, width: wrapWidth, measure: { DisplayWidth.of($0) * scale })
         case .blockLetters:
-            lines = TextWrap.wrap(text, width: wrapWidth + BlockFont.spacing, measure: { character in
-                let glyph = BlockFont.glyphWidth(character)
-                return glyph == 0 ? 0 : glyph + BlockFont.spacing
+            lines = TextWrap.wrap(text, width: wrapWidth + font.spacing, measure: { character in
+                let glyph = font.glyphWidth(character)
+                return glyph == 0 ? 0 : glyph + font.spacing
             })
         }
         for line in lines {
@@ -476,33 +478,33 @@ struct Builder {
                     for _ in 1..<scale { rows.append(Row(spans: [], kind: .spacer, elementID: id, isHighlight: isHighlight, continuesUnit: true)) }
                 }
             case .blockLetters:
-                var glyphRows: [[Span]] = Array(repeating: [Span(text: "  ", role: role)], count: BlockFont.height)
+                var glyphRows: [[Span]] = Array(repeating: [Span(text: "  ", role: role)], count: font.height)
                 var carets: [Range<Int>] = []
                 var column = 2
                 var first = true
                 var previousLit = false
                 for grapheme in line.graphemes {
-                    let glyph = BlockFont.glyph(grapheme.character)
-                    let glyphWidth = BlockFont.glyphWidth(grapheme.character)
+                    let glyph = font.glyph(grapheme.character)
+                    let glyphWidth = font.glyphWidth(grapheme.character)
                     guard glyphWidth > 0 else { continue }
                     let isLit = lit(grapheme)
                     // The gap inside a highlighted word is highlighted too: one block, not letters.
                     let gapLit = isLit && previousLit
                     previousLit = isLit
-                    for row in 0..<BlockFont.height {
+                    for row in 0..<font.height {
                         if !first { glyphRows[row].append(Span(text: " ", role: gapLit ? .highlight : role, isHighlight: gapLit)) }
                         glyphRows[row].append(Span(text: glyph[row], role: isLit ? .highlight : role, isHighlight: isLit))
                     }
-                    if !first { column += BlockFont.spacing }
+                    if !first { column += font.spacing }
                     if isLit {
-                        if let last = carets.last, last.upperBound + BlockFont.spacing == column { carets[carets.count - 1] = last.lowerBound..<(column + glyphWidth) }
+                        if let last = carets.last, last.upperBound + font.spacing == column { carets[carets.count - 1] = last.lowerBound..<(column + glyphWidth) }
                         else { carets.append(column..<(column + glyphWidth)) }
                     }
                     column += glyphWidth
                     first = false
                 }
-                for row in 0..<BlockFont.height {
-                    rows.append(Row(spans: merge(glyphRows[row]), kind: .block, caretColumns: row == BlockFont.height - 1 ? carets : [], elementID: id,
+                for row in 0..<font.height {
+                    rows.append(Row(spans: merge(glyphRows[row]), kind: .block, caretColumns: row == font.height - 1 ? carets : [], elementID: id,
                                     isHighlight: isHighlight, continuesUnit: row > 0, largeText: row == 0 ? line.text : nil))
                 }
             case .normal:
