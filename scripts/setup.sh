@@ -10,6 +10,8 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(espeak-ng tmux sox)
   # The install test: the manual page rendered, completions typed at in each shell, the kiosk unit checked.
   packages+=(man-db groff-base systemd zsh fish)
+  # Translations checked with gettext's own msgfmt --check.
+  packages+=(gettext)
   # Real terminals under a private X server, photographed: what a sighted child sees.
   packages+=(xvfb xterm xdotool imagemagick x11-utils fonts-dejavu-core kitty gnome-terminal dbus-daemon)
 fi
