@@ -12,7 +12,8 @@ struct ListCommand: ParsableCommand {
             With --json: an array of objects with id, title, author, language, ages, tags, words, \
             summary, pages, pictures and path.
 
-            With --profile NAME each story also shows that child's progress: the read count and             whether it is a favourite (two more tab-separated fields, `readCount` and `favourite` in JSON).
+            With --profile NAME each story also shows that child's progress: the read count and \
+            whether it is a favourite (two more tab-separated fields, `readCount` and `favourite` in JSON).
 
             Problems with story files are reported on standard error; the exit status is 0 when \
             at least one story loaded.
