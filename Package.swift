@@ -27,9 +27,15 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // libhyphen, for the syllables reading aid (no pkg-config file: linked by name).
+        .systemLibrary(
+            name: "CHyphen",
+            providers: [.apt(["libhyphen-dev"])]
+        ),
         .target(
             name: "StoryKit",
             dependencies: [
+                "CHyphen",
                 "CEspeak",
                 "CAlsa",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(libespeak-ng-dev espeak-ng-data libasound2-dev libasound2-plugins pkg-config)
+# Syllables (a reading aid): libhyphen and the dictionaries of the four interface languages.
+packages+=(libhyphen-dev hyphen-en-us hyphen-es hyphen-fr hyphen-de)
 # The tests also compare against the espeak-ng command, drive the terminal under tmux, analyse audio
 # with sox, and photograph real terminals (xterm, kitty) under Xvfb.
 if [ "${1:-}" = "--test" ]; then

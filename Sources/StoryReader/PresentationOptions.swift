@@ -19,6 +19,20 @@ struct PresentationOptions: ParsableArguments {
         "Reduced motion: no animation, a steady cursor. Default: the profile's, else automatic (on without a terminal, with TERM=dumb, or when ACCESSIBLE is set)."))
     var reduceMotion: Bool?
 
+    @Option(name: .customLong("line-focus"), help: ArgumentHelp(
+        "Line focus: show only this many lines around the word being read in full, the others dimmed: off, 1, 3 or 5. Default: the profile's, else off.",
+        valueName: "lines"))
+    var lineFocus: String?
+
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Show words split into syllables with a middle dot (but·ter·fly); the voice is unchanged. Default: the profile's, else off."))
+    var syllables: Bool?
+
+    @Option(help: ArgumentHelp(
+        "Spacing: normal, or wide (more space between words, a blank line between lines). Default: the profile's, else normal.",
+        valueName: "spacing"))
+    var spacing: String?
+
     @Option(help: ArgumentHelp(
         "The terminal's cursor, which sits on the focused item or the word being heard (for a braille display or your own screen reader): visible, hidden or auto (visible on the Linux console and when BRLTTY runs, else hidden).",
         valueName: "when"))
@@ -38,6 +52,12 @@ struct PresentationOptions: ParsableArguments {
         }
         if let theme, ThemeName(rawValue: theme.lowercased()) == nil {
             throw ValidationError("--theme \(theme) is not a theme: use one of \(ThemeName.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let lineFocus, LineFocus(name: lineFocus) == nil {
+            throw ValidationError("--line-focus \(lineFocus) is not a choice: use off, 1, 3 or 5")
+        }
+        if let spacing, TextSpacing(rawValue: spacing.lowercased()) == nil {
+            throw ValidationError("--spacing \(spacing) is not a choice: use normal or wide")
         }
         if !["auto", "visible", "hidden"].contains(cursor.lowercased()) {
             throw ValidationError("--cursor \(cursor) is not a choice: use visible, hidden or auto")
@@ -92,6 +112,18 @@ extension PresentationOptions {
         session.overridePresentation(
             textSize: textSize.flatMap(TextSizePreset.init(name:)),
             theme: theme.flatMap { ThemeName(rawValue: $0.lowercased()) },
-            motion: reduceMotion.map { $0 ? .on : .off })
+            motion: reduceMotion.map { $0 ? .on : .off },
+            lineFocus: lineFocus.flatMap(LineFocus.init(name:)),
+            syllables: syllables,
+            spacing: spacing.flatMap { TextSpacing(rawValue: $0.lowercased()) })
+    }
+
+    /// The reading aids asked for, over `fallback` (the profile's).
+    func readingAids(default fallback: ReadingAids = .off) -> ReadingAids {
+        var aids = fallback
+        if let focus = lineFocus.flatMap(LineFocus.init(name:)) { aids.lineFocus = focus }
+        if let syllables { aids.syllables = syllables }
+        if let spacing = spacing.flatMap({ TextSpacing(rawValue: $0.lowercased()) }) { aids.spacing = spacing }
+        return aids
     }
 }

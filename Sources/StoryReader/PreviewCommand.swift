@@ -105,7 +105,8 @@ struct PreviewCommand: ParsableCommand {
         // The REPL's own screens, in a sample state.
         let built = SessionPreview.screen(SessionPreview.Kind(rawValue: screen.rawValue) ?? .library, catalog: catalog, story: chosen,
                                           page: page - 1, word: word.map { $0 - 1 }, columns: columns, rows: rows)
-        let options = RenderOptions(textSize: presentation.textSizePreset(), theme: presentation.themeName(), style: style, scaling: scalingSupport)
+        let options = RenderOptions(textSize: presentation.textSizePreset(), theme: presentation.themeName(), style: style, scaling: scalingSupport,
+                                    aids: presentation.readingAids(), language: chosen?.language)
         let rendered = ScreenRenderer.render(built.screen, focus: focus ?? built.focus, options: options, width: columns, height: rows)
         if let effect {
             try play(effect, rendered: rendered, built: built, options: options, motion: motion, columns: columns, rows: rows, isTTY: isTTY)

@@ -32,13 +32,16 @@ struct ProfileFieldOptions: ParsableArguments {
     @Option(help: "default, dark, light, high-contrast-dark, high-contrast-light.") var theme: String?
     @Option(help: "Spoken hints: on or off.") var hints: String?
     @Option(name: .customLong("step-mode"), help: "Wait for a key after each sentence: on or off.") var stepMode: String?
+    @Option(name: .customLong("line-focus"), help: "Lines shown in full around the word being read, the others dimmed: off, 1, 3 or 5.") var lineFocus: String?
+    @Option(help: "Words shown split into syllables (but·ter·fly): on or off.") var syllables: String?
+    @Option(help: "Space between words and lines: normal or wide.") var spacing: String?
 
     /// The flags given, by field.
     var values: [(ProfileField, String)] {
         let all: [(ProfileField, String?)] = [
             (.name, name), (.age, age), (.interests, interests), (.voice, voice), (.rate, rate), (.pitch, pitch),
             (.volume, volume), (.textSize, textSize), (.motion, reducedMotion), (.theme, theme), (.hints, hints),
-            (.stepMode, stepMode),
+            (.stepMode, stepMode), (.lineFocus, lineFocus), (.syllables, syllables), (.spacing, spacing),
         ]
         return all.compactMap { field, value in value.map { (field, $0) } }
     }
@@ -48,6 +51,7 @@ struct ProfileFieldOptions: ParsableArguments {
         case .textSize: "--text-size"
         case .motion: "--reduced-motion"
         case .stepMode: "--step-mode"
+        case .lineFocus: "--line-focus"
         default: "--\(field.rawValue)"
         }
     }

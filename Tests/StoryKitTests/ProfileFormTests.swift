@@ -6,7 +6,8 @@ import Testing
     @Test func fieldsComeInFocusOrderWithLabelHintValueAndConstraint() {
         let form = ProfileForm(editing: ChildProfile(id: 1, name: "Mia", age: 7, interests: ["space"]))
         #expect(form.fields.map(\.field) == [
-            .name, .age, .interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode, .save, .cancel,
+            .name, .age, .interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
+            .lineFocus, .syllables, .spacing, .save, .cancel,
         ])
         #expect(form.fields.allSatisfy { !$0.label.isEmpty && !$0.hint.isEmpty && !$0.constraint.isEmpty })
         #expect(form.fields[0].hint == "the name shown and spoken to your child")
@@ -34,7 +35,8 @@ import Testing
             _ = form.submit()
             order.append(form.focus)
         }
-        #expect(order == [.interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode, .save])
+        #expect(order == [.interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
+                          .lineFocus, .syllables, .spacing, .save])
     }
 
     @Test func saveReportsEveryProblemAndFocusesTheFirstInvalidField() {

@@ -193,8 +193,9 @@ struct ReplTmuxTests {
         try tmux.send("Enter")
         try tmux.waitFor("❯ Age:")
         try tmux.send("-l", "40")
-        // Age → interests, voice, rate, pitch, volume, text size, reduced motion, theme, hints, step mode → Save.
-        for _ in 0..<11 { try tmux.send("Tab") }
+        // Age → interests, voice, rate, pitch, volume, text size, reduced motion, theme, hints, step mode,
+        // line focus, syllables, spacing → Save.
+        for _ in 0..<14 { try tmux.send("Tab") }
         try tmux.waitFor("❯[Save]")
         try tmux.send("Enter")
         var screen = try tmux.waitFor("Age: 40 is out of range")
@@ -216,7 +217,7 @@ struct ReplTmuxTests {
         try tmux.waitFor("❯ ◀ Text size: large, 4 of 12")
         try tmux.send("Right")
         try tmux.waitFor("» xLarge, 5 of 12.")
-        for _ in 0..<5 { try tmux.send("Tab") }
+        for _ in 0..<8 { try tmux.send("Tab") }
         try tmux.waitFor("❯[Save]")
         try tmux.send("Enter")
         screen = try tmux.waitFor("Profile Ada saved.")

@@ -144,9 +144,13 @@ import StoryKitTestSupport
             :set volume 100
             jump s
             jump s
+            jump s
+            jump s
             activate
             type 6
             :set interests animals
+            jump s
+            jump s
             jump s
             jump s
             activate
@@ -169,7 +173,7 @@ import StoryKitTestSupport
     @Test func aProfileMadeInTheReplIsStoredForTheCommandLine() throws {
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
-        let script = "next\nactivate\ntype Ada\n:set age 7\n:set interests space, trains\n:set rate 120\njump s\njump s\nactivate\nquit\n"
+        let script = "next\nactivate\ntype Ada\n:set age 7\n:set interests space, trains\n:set rate 120\njump s\njump s\njump s\njump s\nactivate\nquit\n"
         let repl = try StoryReaderProcess.run(fixture.arguments, input: script, dataDirectory: fixture.data)
         #expect(repl.standardOutput.contains("Profile Ada saved."), "\(repl.standardOutput)")
         let shown = try StoryReaderProcess.run(["profile", "show", "Ada", "--json", "--data-dir", fixture.data], dataDirectory: fixture.data)

@@ -1,10 +1,14 @@
-/// Presentation chosen on the command line (`--text-size`, `--theme`, `--reduce-motion`): it holds
+/// Presentation chosen on the command line (`--text-size`, `--theme`, `--reduce-motion`, and the
+/// reading aids `--line-focus`, `--syllables`, `--spacing`): it holds
 /// for the whole run, over whichever profile is chosen (on the first screen or with `--profile`),
 /// and is never saved. Changing one of them in Settings ends the override for that one.
 public struct PresentationOverride: Sendable, Hashable {
     public var textSize: TextSizePreset?
     public var theme: ThemeName?
     public var motion: MotionPreference?
+    public var lineFocus: LineFocus?
+    public var syllables: Bool?
+    public var spacing: TextSpacing?
     /// `storyreader read --rate/--pitch/--volume/--voice`: the speech of this run.
     public var rate: Int?
     public var pitch: Int?
@@ -17,7 +21,10 @@ public struct PresentationOverride: Sendable, Hashable {
         self.motion = motion
     }
 
-    public var isEmpty: Bool { textSize == nil && theme == nil && motion == nil && rate == nil && pitch == nil && volume == nil && voice == nil }
+    public var isEmpty: Bool {
+        textSize == nil && theme == nil && motion == nil && rate == nil && pitch == nil && volume == nil && voice == nil
+            && lineFocus == nil && syllables == nil && spacing == nil
+    }
 
     /// The profile as shown this run.
     public func applied(to profile: ChildProfile) -> ChildProfile {
@@ -25,6 +32,9 @@ public struct PresentationOverride: Sendable, Hashable {
         if let textSize { shown.textSize = textSize }
         if let theme { shown.theme = theme }
         if let motion { shown.motion = motion }
+        if let lineFocus { shown.settings.aids.lineFocus = lineFocus }
+        if let syllables { shown.settings.aids.syllables = syllables }
+        if let spacing { shown.settings.aids.spacing = spacing }
         if let rate { shown.speech.rate = rate }
         if let pitch { shown.speech.pitch = pitch }
         if let volume { shown.speech.volume = volume }
@@ -39,6 +49,9 @@ public struct PresentationOverride: Sendable, Hashable {
         if textSize != nil { kept.textSize = stored.textSize }
         if theme != nil { kept.theme = stored.theme }
         if motion != nil { kept.motion = stored.motion }
+        if lineFocus != nil { kept.settings.aids.lineFocus = stored.settings.aids.lineFocus }
+        if syllables != nil { kept.settings.aids.syllables = stored.settings.aids.syllables }
+        if spacing != nil { kept.settings.aids.spacing = stored.settings.aids.spacing }
         if rate != nil { kept.speech.rate = stored.speech.rate }
         if pitch != nil { kept.speech.pitch = stored.speech.pitch }
         if volume != nil { kept.speech.volume = stored.speech.volume }
@@ -56,6 +69,9 @@ public struct PresentationOverride: Sendable, Hashable {
         case .pitch: pitch != nil
         case .volume: volume != nil
         case .voice: voice != nil
+        case .lineFocus: lineFocus != nil
+        case .syllables: syllables != nil
+        case .spacing: spacing != nil
         default: false
         }
     }
@@ -70,6 +86,9 @@ public struct PresentationOverride: Sendable, Hashable {
         case .pitch: pitch = nil
         case .volume: volume = nil
         case .voice: voice = nil
+        case .lineFocus: lineFocus = nil
+        case .syllables: syllables = nil
+        case .spacing: spacing = nil
         default: break
         }
     }

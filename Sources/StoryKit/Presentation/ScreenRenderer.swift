@@ -5,12 +5,19 @@ public struct RenderOptions: Sendable, Hashable {
     public var style: TerminalStyle
     /// What the terminal is known to support (from `TerminalCapabilities`); block letters otherwise.
     public var scaling: TextScaling
+    /// Line focus, syllables and spacing for the story text.
+    public var aids: ReadingAids
+    /// The language of the story shown, for its syllables ("en", "es", "fr", "de").
+    public var language: String?
 
-    public init(textSize: TextSizePreset = .default, theme: ThemeName = .default, style: TerminalStyle = .plain, scaling: TextScaling = .none) {
+    public init(textSize: TextSizePreset = .default, theme: ThemeName = .default, style: TerminalStyle = .plain, scaling: TextScaling = .none,
+                aids: ReadingAids = .off, language: String? = nil) {
         self.textSize = textSize
         self.theme = theme
         self.style = style
         self.scaling = scaling
+        self.aids = aids
+        self.language = language
     }
 }
 
@@ -76,6 +83,8 @@ struct Span: Hashable {
     var isHighlight = false
     /// Drawn at normal size on a kitty-scaled row (the margin).
     var unscaled = false
+    /// Story text away from the line focus: drawn faint.
+    var dimmed = false
 }
 
 enum RowKind: Hashable {
@@ -99,6 +108,8 @@ struct Row: Hashable {
     var continuesUnit = false
     /// The text a large unit draws (on its first row): what the big view shows, in words.
     var largeText: String?
+    /// A normal-size line of story text (what line focus counts).
+    var isReadingLine = false
 
     static let blank = Row(spans: [])
 
@@ -155,6 +166,7 @@ struct Builder {
         rows = []
         for element in screen.elements { add(element) }
         while rows.last == .blank { rows.removeLast() }
+        applyLineFocus()
         if options.style.attributes == false { rows = withCarets(rows) }
 
         // The footer: scroll indicators and the focused element's hint.
@@ -412,17 +424,33 @@ struct Builder {
                 addSpacing(1)
             }
         }
-        let lines = TextWrap.wrap(text, width: columnWidth)
+        // Reading aids: syllable dots after some letters, double gaps between words, a blank
+        // line between lines. Each grapheme keeps its place in the text, so the highlight and
+        // the `^` marks follow the word being heard whatever is drawn around it.
+        let aids = options.aids
+        let breaks = aids.syllables ? Syllables.breaks(in: text, language: options.language) : []
+        let wide = aids.spacing == .wide
+        let lines = TextWrap.wrap(text, width: columnWidth, measureAt: { character, range in
+            if character == " " { return wide ? 2 : 1 }
+            return DisplayWidth.of(character) + (breaks.contains(range.end) ? 1 : 0)
+        })
+        let lineSpacing = wide ? max(1, layout.lineSpacing) : layout.lineSpacing
         for (index, line) in lines.enumerated() {
-            if index > 0 { for _ in 0..<layout.lineSpacing { rows.append(Row(spans: [], elementID: id)) } }
+            if index > 0 { for _ in 0..<lineSpacing { rows.append(Row(spans: [], elementID: id)) } }
             var spans = [gutter(focused, first: index == 0)]
             var carets: [Range<Int>] = []
             var isHighlightRow = false
             for grapheme in line.graphemes {
                 let lit = highlight.map { grapheme.scalarRange.start < $0.end && grapheme.scalarRange.end > $0.start } ?? false
                 let emphasised = emphasis.contains { grapheme.scalarRange.start < $0.end && grapheme.scalarRange.end > $0.start }
-                spans.append(Span(text: String(grapheme.character), role: lit ? .highlight : role, bold: bold || lit,
+                var drawn = String(grapheme.character)
+                if grapheme.character == " " { drawn = String(repeating: " ", count: grapheme.width) }
+                spans.append(Span(text: drawn, role: lit ? .highlight : role, bold: bold || lit,
                                   underline: lit, italic: emphasised, isHighlight: lit))
+                if breaks.contains(grapheme.scalarRange.end), grapheme.character != " " {
+                    // The dot belongs to the word: highlighted with it, never underlined alone.
+                    spans.append(Span(text: Syllables.dot, role: lit ? .highlight : .secondary, bold: bold || lit, isHighlight: lit))
+                }
                 if lit {
                     isHighlightRow = true
                     let start = 2 + grapheme.column
@@ -430,7 +458,34 @@ struct Builder {
                     else { carets.append(start..<(start + grapheme.width)) }
                 }
             }
-            rows.append(Row(spans: merge(spans), caretColumns: carets, elementID: id, isFocusStart: focused && index == 0, isHighlight: isHighlightRow))
+            rows.append(Row(spans: merge(spans), caretColumns: carets, elementID: id, isFocusStart: focused && index == 0,
+                            isHighlight: isHighlightRow, isReadingLine: true))
+        }
+    }
+
+    /// Line focus: only the lines around the word being heard are shown in full; the other lines
+    /// of story text are dimmed, or blank where dimming would not show (high-contrast themes,
+    /// which must not lower any text's contrast, and output without escapes). Nothing moves:
+    /// a blank line keeps its row, so the focused lines never jump about.
+    private mutating func applyLineFocus() {
+        guard let count = options.aids.lineFocus.lines else { return }
+        let reading = rows.indices.filter { rows[$0].isReadingLine && rows[$0].kind == .normal }
+        guard let heard = reading.firstIndex(where: { rows[$0].isHighlight }) else { return }
+        var first = max(0, heard - (count - 1) / 2)
+        let last = min(reading.count - 1, first + count - 1)
+        first = max(0, last - count + 1)
+        let blank = theme.name.isHighContrast || !options.style.attributes
+        for (position, index) in reading.enumerated() where position < first || position > last {
+            if blank {
+                // The gutter stays (it may hold the focus marker); the text goes.
+                let first = rows[index].spans.first
+                let gutter = String((first?.text ?? "  ").prefix(2))
+                rows[index].spans = [Span(text: gutter, role: first?.role ?? .text, bold: first?.bold ?? false)]
+                rows[index].caretColumns = []
+            } else {
+                // The focus marker keeps its colour.
+                for span in rows[index].spans.indices where rows[index].spans[span].role != .focus { rows[index].spans[span].dimmed = true }
+            }
         }
     }
 
@@ -518,7 +573,7 @@ struct Builder {
         var merged: [Span] = []
         for span in spans {
             if var last = merged.last, last.role == span.role, last.bold == span.bold, last.underline == span.underline,
-               last.italic == span.italic, last.isHighlight == span.isHighlight, last.unscaled == span.unscaled {
+               last.italic == span.italic, last.isHighlight == span.isHighlight, last.unscaled == span.unscaled, last.dimmed == span.dimmed {
                 last.text += span.text
                 merged[merged.count - 1] = last
             } else {
@@ -599,9 +654,10 @@ struct Builder {
         if span.underline { codes.append("4") }
         let colors = options.style.colors
         if colors == .none {
+            if span.dimmed { codes.append("2") }
             if span.isHighlight || span.role == .highlight { codes.append("7") }
         } else {
-            codes.append(color(theme.foreground(span.role), background: false))
+            codes.append(color(span.dimmed ? theme.dimmedText : theme.foreground(span.role), background: false))
             codes.append(color(theme.background(for: span.role), background: true))
         }
         return "\u{1B}[" + codes.joined(separator: ";") + "m"

@@ -40,13 +40,20 @@ public enum TextWrap {
     ///   - measure: columns of one grapheme; `DisplayWidth.of` unless the text is drawn larger
     ///     (double-size lines, block letters).
     public static func wrap(_ text: String, width requestedWidth: Int, measure: (Character) -> Int = DisplayWidth.of) -> [WrappedLine] {
+        wrap(text, width: requestedWidth, measureAt: { character, _ in measure(character) })
+    }
+
+    /// Wraps `text`, measuring each grapheme where it stands (`range`: its scalars in `text`):
+    /// for reading aids that draw more than the grapheme (a syllable dot after it, a wider gap).
+    public static func wrap(_ text: String, width requestedWidth: Int, measureAt: (Character, TextRange) -> Int) -> [WrappedLine] {
         let width = max(2, requestedWidth)
         // Graphemes with their scalar ranges and widths.
         var items: [(character: Character, range: TextRange, width: Int)] = []
         var offset = 0
         for character in text {
             let count = character.unicodeScalars.count
-            items.append((character, TextRange(start: offset, end: offset + count), measure(character)))
+            let range = TextRange(start: offset, end: offset + count)
+            items.append((character, range, measureAt(character, range)))
             offset += count
         }
 

@@ -151,3 +151,17 @@ public struct Theme: Sendable, Hashable {
             .highlight: ThemeColor("#FFFFFF", ansi16: 15),
         ])
 }
+
+extension Theme {
+    /// Story text away from the line focus: the text colour taken 55 % of the way to the
+    /// background (in 16 colours, grey). Not a role of `pairs`: it is meant to recede, and the
+    /// high-contrast themes never use it (they leave those lines blank instead).
+    public var dimmedText: ThemeColor {
+        let text = foreground(.text).rgb
+        let back = background.rgb
+        func mix(_ a: Int, _ b: Int) -> Int { Int((Double(a) * 0.45 + Double(b) * 0.55).rounded()) }
+        let hex = String(format: "#%02X%02X%02X", mix(Int(text.red), Int(back.red)), mix(Int(text.green), Int(back.green)), mix(Int(text.blue), Int(back.blue)))
+        let dark = Contrast.relativeLuminance(back) < 0.5
+        return ThemeColor(hex, ansi16: dark ? 8 : 7)
+    }
+}

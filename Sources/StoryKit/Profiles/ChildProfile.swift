@@ -53,10 +53,12 @@ public struct ReadingSettings: Sendable, Hashable, Codable {
     public var hints: Bool
     /// Step mode: the reader waits for a key after each sentence.
     public var stepMode: Bool
+    /// Line focus, syllables and spacing: reading comfort, changed by the child like text size.
+    public var aids: ReadingAids
 
     public init(
         speech: SpeechSettings = .storyDefaults, textSize: TextSizePreset = .default, motion: MotionPreference = .auto,
-        theme: ThemeName = .default, hints: Bool = true, stepMode: Bool = false
+        theme: ThemeName = .default, hints: Bool = true, stepMode: Bool = false, aids: ReadingAids = .off
     ) {
         self.speech = speech
         self.textSize = textSize
@@ -64,8 +66,10 @@ public struct ReadingSettings: Sendable, Hashable, Codable {
         self.theme = theme
         self.hints = hints
         self.stepMode = stepMode
+        self.aids = aids
     }
 
-    /// Story voice defaults, text size large, motion auto, default theme, hints on, step mode off.
+    /// Story voice defaults, text size large, motion auto, default theme, hints on, step mode off,
+    /// no reading aids.
     public static let `default` = ReadingSettings()
 }

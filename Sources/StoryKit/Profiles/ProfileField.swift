@@ -2,6 +2,7 @@
 public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
     case name, age, interests
     case voice, rate, pitch, volume, textSize, motion, theme, hints, stepMode
+    case lineFocus, syllables, spacing
     case save, cancel
 
     /// The fields that hold a value (everything but the two buttons), in focus order.
@@ -24,6 +25,9 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .theme: "Theme"
         case .hints: "Hints"
         case .stepMode: "Step mode"
+        case .lineFocus: "Line focus"
+        case .syllables: "Syllables"
+        case .spacing: "Spacing"
         case .save: "Save"
         case .cancel: "Cancel"
         }
@@ -44,6 +48,9 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .theme: "the colours of the screen"
         case .hints: "whether short spoken tips about keys are given"
         case .stepMode: "whether reading waits for a key after each sentence"
+        case .lineFocus: "how many lines around the word being read are shown in full; the others are dimmed"
+        case .syllables: "whether words are shown split into syllables, like but·ter·fly (the voice is unchanged)"
+        case .spacing: "wide puts more space between words and a blank line between lines"
         case .save: "saves the profile when every field is valid"
         case .cancel: "leaves the form without saving"
         }
@@ -62,7 +69,9 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .textSize: "one of " + TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")
         case .motion: "on, off or auto"
         case .theme: "one of " + ThemeName.allCases.map(\.rawValue).joined(separator: ", ")
-        case .hints, .stepMode: "on or off"
+        case .hints, .stepMode, .syllables: "on or off"
+        case .lineFocus: "off, 1, 3 or 5"
+        case .spacing: "normal or wide"
         case .save, .cancel: "a button"
         }
     }
@@ -73,7 +82,9 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .textSize: TextSizePreset.allCases.map(\.rawValue)
         case .theme: ThemeName.allCases.map(\.rawValue)
         case .motion: MotionPreference.allCases.map(\.rawValue)
-        case .hints, .stepMode: ["on", "off"]
+        case .hints, .stepMode, .syllables: ["on", "off"]
+        case .lineFocus: LineFocus.allCases.map(\.rawValue)
+        case .spacing: TextSpacing.allCases.map(\.rawValue)
         default: nil
         }
     }

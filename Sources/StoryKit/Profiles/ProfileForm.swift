@@ -88,6 +88,8 @@ public struct ProfileForm: Sendable, Hashable {
             .pitch: String(settings.speech.pitch), .volume: String(settings.speech.volume),
             .textSize: settings.textSize.rawValue, .motion: settings.motion.rawValue, .theme: settings.theme.rawValue,
             .hints: ProfileValidation.toggleText(settings.hints), .stepMode: ProfileValidation.toggleText(settings.stepMode),
+            .lineFocus: settings.aids.lineFocus.rawValue, .syllables: ProfileValidation.toggleText(settings.aids.syllables),
+            .spacing: settings.aids.spacing.rawValue,
         ]
     }
 
@@ -205,7 +207,7 @@ public struct ProfileForm: Sendable, Hashable {
 
     private enum FieldValue {
         case text(String?), number(Int), words([String]), size(TextSizePreset), motion(MotionPreference)
-        case theme(ThemeName), toggle(Bool), none
+        case theme(ThemeName), toggle(Bool), lineFocus(LineFocus), spacing(TextSpacing), none
     }
 
     private func value(of field: ProfileField) throws(ProfileProblem) -> FieldValue {
@@ -221,7 +223,9 @@ public struct ProfileForm: Sendable, Hashable {
         case .textSize: return .size(try ProfileValidation.textSize(text))
         case .motion: return .motion(try ProfileValidation.motion(text))
         case .theme: return .theme(try ProfileValidation.theme(text))
-        case .hints, .stepMode: return .toggle(try ProfileValidation.toggle(text, field: field))
+        case .hints, .stepMode, .syllables: return .toggle(try ProfileValidation.toggle(text, field: field))
+        case .lineFocus: return .lineFocus(try ProfileValidation.lineFocus(text))
+        case .spacing: return .spacing(try ProfileValidation.spacing(text))
         case .save, .cancel: return .none
         }
     }
@@ -245,6 +249,10 @@ public struct ProfileForm: Sendable, Hashable {
         settings.theme = try ProfileValidation.theme(text(of: .theme))
         settings.hints = try ProfileValidation.toggle(text(of: .hints), field: .hints)
         settings.stepMode = try ProfileValidation.toggle(text(of: .stepMode), field: .stepMode)
+        settings.aids = ReadingAids(
+            lineFocus: try ProfileValidation.lineFocus(text(of: .lineFocus)),
+            syllables: try ProfileValidation.toggle(text(of: .syllables), field: .syllables),
+            spacing: try ProfileValidation.spacing(text(of: .spacing)))
         return ChildProfile(id: original?.id, name: name, age: age, interests: interests, settings: settings)
     }
 

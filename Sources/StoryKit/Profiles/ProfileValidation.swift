@@ -121,6 +121,22 @@ public enum ProfileValidation {
         return theme
     }
 
+    public static func lineFocus(_ text: String) throws(ProfileProblem) -> LineFocus {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let focus = LineFocus(name: trimmed) else {
+            throw ProfileProblem(field: .lineFocus, message: "\(quoted(trimmed)) is not a line focus: use \(ProfileField.lineFocus.constraint)")
+        }
+        return focus
+    }
+
+    public static func spacing(_ text: String) throws(ProfileProblem) -> TextSpacing {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let spacing = TextSpacing(rawValue: trimmed) else {
+            throw ProfileProblem(field: .spacing, message: "\(quoted(trimmed)) is not a spacing: use \(ProfileField.spacing.constraint)")
+        }
+        return spacing
+    }
+
     /// `on`/`off` (also `yes`/`no`, `true`/`false`).
     public static func toggle(_ text: String, field: ProfileField) throws(ProfileProblem) -> Bool {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {

@@ -104,12 +104,13 @@ public struct KioskState: Sendable, Hashable {
 
 extension SettingName {
     /// What a child may change in a locked session.
-    public static let childSettings: Set<SettingName> = [.textSize, .motion, .theme, .rate]
+    /// Reading comfort (text size, motion, theme, the reading aids) and the speed within limits.
+    public static let childSettings: Set<SettingName> = [.textSize, .motion, .theme, .rate, .lineFocus, .syllables, .spacing]
 }
 
 extension SessionOptions {
     /// The kiosk's allowlist: the child's commands, plus the child's settings screen and `set`
-    /// (which refuses every setting but text size, reduced motion, theme and speed).
+    /// (which refuses every setting but text size, reduced motion, theme, the reading aids and speed).
     public static let kioskCommands: Set<String> = childCommands.union(["settings", "set"])
 }
 

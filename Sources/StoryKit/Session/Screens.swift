@@ -308,6 +308,9 @@ public enum Screens {
         case .motion: profile.motion.rawValue
         case .theme: profile.theme.rawValue
         case .hints: profile.hints ? "on" : "off"
+        case .lineFocus: profile.settings.aids.lineFocus == .off ? "off" : profile.settings.aids.lineFocus == .one ? "1 line" : "\(profile.settings.aids.lineFocus.rawValue) lines"
+        case .syllables: profile.settings.aids.syllables ? "on" : "off"
+        case .spacing: profile.settings.aids.spacing.rawValue
         }
     }
 

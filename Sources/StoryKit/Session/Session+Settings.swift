@@ -64,12 +64,20 @@ extension Session {
         case .theme:
             guard let theme = ThemeName(rawValue: word) else { return invalid(ThemeName.allCases.map(\.rawValue).joined(separator: ", ")) }
             profile.theme = theme
-        case .hints:
+        case .hints, .syllables:
+            let on: Bool
             switch word {
-            case "on", "yes", "true": profile.hints = true
-            case "off", "no", "false": profile.hints = false
+            case "on", "yes", "true": on = true
+            case "off", "no", "false": on = false
             default: return invalid("on or off")
             }
+            if setting == .hints { profile.hints = on } else { profile.settings.aids.syllables = on }
+        case .lineFocus:
+            guard let focus = LineFocus(name: word) else { return invalid("off, 1, 3 or 5") }
+            profile.settings.aids.lineFocus = focus
+        case .spacing:
+            guard let spacing = TextSpacing(rawValue: word) else { return invalid("normal or wide") }
+            profile.settings.aids.spacing = spacing
         }
         return apply(profile, setting: setting, note: note)
     }
@@ -125,6 +133,9 @@ extension Session {
         case .motion: profile.motion = cycle(MotionPreference.allCases, profile.motion)
         case .theme: profile.theme = cycle(ThemeName.allCases, profile.theme)
         case .hints: profile.hints.toggle()
+        case .lineFocus: profile.settings.aids.lineFocus = cycle(LineFocus.allCases, profile.settings.aids.lineFocus)
+        case .syllables: profile.settings.aids.syllables.toggle()
+        case .spacing: profile.settings.aids.spacing = cycle(TextSpacing.allCases, profile.settings.aids.spacing)
         }
         if setting == .rate, case let (rate, said?) = allowedRate(profile.speech.rate) {
             profile.speech.rate = rate

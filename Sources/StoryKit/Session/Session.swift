@@ -9,8 +9,12 @@ public struct Session: Sendable {
 
     /// Presentation chosen on the command line for this run: it holds over whichever profile is
     /// chosen, is never saved, and a change in Settings ends it for that setting.
-    public mutating func overridePresentation(textSize: TextSizePreset?, theme: ThemeName?, motion: MotionPreference?) {
+    public mutating func overridePresentation(textSize: TextSizePreset?, theme: ThemeName?, motion: MotionPreference?,
+                                              lineFocus: LineFocus? = nil, syllables: Bool? = nil, spacing: TextSpacing? = nil) {
         state.presentationOverride = PresentationOverride(textSize: textSize, theme: theme, motion: motion)
+        state.presentationOverride.lineFocus = lineFocus
+        state.presentationOverride.syllables = syllables
+        state.presentationOverride.spacing = spacing
     }
     public let catalog: StoryCatalog
 

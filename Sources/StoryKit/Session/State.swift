@@ -193,6 +193,8 @@ public enum SettingName: String, Sendable, CaseIterable {
     case voice, rate, pitch, volume
     case textSize = "text-size"
     case motion, theme, hints
+    case lineFocus = "line-focus"
+    case syllables, spacing
 
     public init?(loose: String) {
         let folded = loose.lowercased().replacingOccurrences(of: "_", with: "-")
@@ -200,6 +202,9 @@ public enum SettingName: String, Sendable, CaseIterable {
         case "textsize", "text-size", "size", "text": self = .textSize
         case "reduced-motion", "reducedmotion", "motion": self = .motion
         case "speed": self = .rate
+        case "linefocus", "line-focus", "focus": self = .lineFocus
+        case "syllable", "syllables": self = .syllables
+        case "spacing", "space", "word-spacing": self = .spacing
         default: self.init(rawValue: folded)
         }
     }
@@ -214,6 +219,9 @@ public enum SettingName: String, Sendable, CaseIterable {
         case .motion: "Reduced motion"
         case .theme: "Theme"
         case .hints: "Hints"
+        case .lineFocus: "Line focus"
+        case .syllables: "Syllables"
+        case .spacing: "Spacing"
         }
     }
 }

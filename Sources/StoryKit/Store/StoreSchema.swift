@@ -59,12 +59,32 @@ enum StoreSchema {
                 t.column("failedAttempts", .integer).notNull().defaults(to: 0)
                 t.column("lockedUntil", .datetime)
             }
-            try StoryStore.insertProfile(ChildProfile.defaultProfile, in: db, at: Date())
+            // The first profile, written with v1's own columns: a migration must not change
+            // with the code's later schema (columns added by later migrations get their defaults).
+            let first = ChildProfile.defaultProfile
+            let now = Date()
+            try db.execute(
+                sql: """
+                    INSERT INTO profile (name, nameKey, age, interests, voice, rate, pitch, volume, textSize, motion, theme,
+                    hints, stepMode, createdAt, updatedAt) VALUES (?, ?, ?, '[]', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [first.name, ChildProfile.nameKey(first.name), first.age, first.speech.voice, first.speech.rate,
+                            first.speech.pitch, first.speech.volume, first.textSize.rawValue, first.motion.rawValue,
+                            first.theme.rawValue, first.hints, first.settings.stepMode, now, now])
             try db.execute(sql: "PRAGMA user_version = 1")
         }
         migrator.registerMigration("v2: kiosk sessions") { db in
             try StoreSchema.createKioskSessions(db)
             try db.execute(sql: "PRAGMA user_version = 2")
+        }
+        migrator.registerMigration("v3: reading aids") { db in
+            // Reading comfort per child; existing profiles get none of them, as before.
+            try db.alter(table: "profile") { t in
+                t.add(column: "lineFocus", .text).notNull().defaults(to: LineFocus.off.rawValue)
+                t.add(column: "syllables", .boolean).notNull().defaults(to: false)
+                t.add(column: "spacing", .text).notNull().defaults(to: TextSpacing.normal.rawValue)
+            }
+            try db.execute(sql: "PRAGMA user_version = 3")
         }
         return migrator
     }()

@@ -73,7 +73,8 @@ extension StoryStore {
                 sql: """
                     UPDATE profile SET name = :name, nameKey = :nameKey, age = :age, interests = :interests, voice = :voice,
                     rate = :rate, pitch = :pitch, volume = :volume, textSize = :textSize, motion = :motion, theme = :theme,
-                    hints = :hints, stepMode = :stepMode, updatedAt = :updatedAt WHERE id = :id
+                    hints = :hints, stepMode = :stepMode, lineFocus = :lineFocus, syllables = :syllables, spacing = :spacing,
+                    updatedAt = :updatedAt WHERE id = :id
                     """, arguments: arguments)
             if db.changesCount == 0 { return .failure(.profileNotFound(name: profile.name)) }
             return .success(profile)
@@ -126,6 +127,7 @@ extension StoryStore {
             "voice": settings.speech.voice, "rate": settings.speech.rate, "pitch": settings.speech.pitch,
             "volume": settings.speech.volume, "textSize": settings.textSize.rawValue, "motion": settings.motion.rawValue,
             "theme": settings.theme.rawValue, "hints": settings.hints, "stepMode": settings.stepMode,
+            "lineFocus": settings.aids.lineFocus.rawValue, "syllables": settings.aids.syllables, "spacing": settings.aids.spacing.rawValue,
         ]
     }
 
@@ -136,8 +138,9 @@ extension StoryStore {
         try db.execute(
             sql: """
                 INSERT INTO profile (name, nameKey, age, interests, voice, rate, pitch, volume, textSize, motion, theme,
-                hints, stepMode, createdAt, updatedAt) VALUES (:name, :nameKey, :age, :interests, :voice, :rate, :pitch,
-                :volume, :textSize, :motion, :theme, :hints, :stepMode, :createdAt, :updatedAt)
+                hints, stepMode, lineFocus, syllables, spacing, createdAt, updatedAt) VALUES (:name, :nameKey, :age, :interests,
+                :voice, :rate, :pitch, :volume, :textSize, :motion, :theme, :hints, :stepMode, :lineFocus, :syllables, :spacing,
+                :createdAt, :updatedAt)
                 """, arguments: arguments)
         return db.lastInsertedRowID
     }
@@ -151,7 +154,9 @@ extension StoryStore {
             textSize: TextSizePreset(rawValue: row["textSize"] ?? "") ?? .default,
             motion: MotionPreference(rawValue: row["motion"] ?? "") ?? .auto,
             theme: ThemeName(rawValue: row["theme"] ?? "") ?? .default,
-            hints: row["hints"], stepMode: row["stepMode"])
+            hints: row["hints"], stepMode: row["stepMode"],
+            aids: ReadingAids(lineFocus: LineFocus(rawValue: row["lineFocus"] ?? "") ?? .off, syllables: row["syllables"] ?? false,
+                              spacing: TextSpacing(rawValue: row["spacing"] ?? "") ?? .normal))
         return ChildProfile(id: row["id"], name: row["name"], age: row["age"], interests: interests, settings: settings)
     }
 }

@@ -470,7 +470,8 @@ final class ReplShell {
         let renderOptions = RenderOptions(
             textSize: profile.textSize,
             theme: profile.theme,
-            style: style, scaling: scaling)
+            style: style, scaling: scaling,
+            aids: profile.settings.aids, language: session.state.reader?.story.language)
         let screen = session.screen
         let frame = ScreenFrame(
             screen: screen, focusedID: session.state.focusedID, captions: captions,
