@@ -60,6 +60,9 @@ public enum ElementContent: Sendable, Hashable {
     case picture(art: [String]?)
     /// A text-entry field being edited: the text and the cursor (in characters).
     case field(text: String, cursor: Int)
+    /// One word shown big at every text size (the word explained while reading), as written
+    /// (with its syllable dots): block letters where the terminal cannot scale text.
+    case bigWord(String)
 }
 
 /// One thing that can take focus or be read: a label, a value, a hint and traits.

@@ -28,11 +28,14 @@ public struct Utterance: Sendable, Hashable {
     public var text: String
     public var priority: AnnouncementPriority
     public var kind: Kind
+    /// A word said letter by letter (eSpeak NG's SSML `say-as characters`); `text` is its caption.
+    public var spelling: String?
 
-    public init(_ text: String, priority: AnnouncementPriority = .text, kind: Kind = .interface) {
+    public init(_ text: String, priority: AnnouncementPriority = .text, kind: Kind = .interface, spelling: String? = nil) {
         self.text = text
         self.priority = priority
         self.kind = kind
+        self.spelling = spelling
     }
 
     public static func story(_ title: String) -> Utterance { Utterance(title, priority: .message, kind: .story) }

@@ -300,6 +300,11 @@ struct Builder {
             }
         case .field(let text, let cursor):
             addField(label: label, text: Sanitizer.sanitizeLine(text), cursor: cursor, id: element.id, focused: focused)
+        case .bigWord(let text):
+            addSpacing(1)
+            addBigWord(Sanitizer.sanitizeLine(text), id: element.id)
+            addWrapped(label, role: .heading, bold: true, id: element.id, focused: focused)
+            addSpacing(1)
         case .plain:
             if element.traits.contains(.button), element.children.isEmpty, !element.combinesChildren {
                 addButton(label: label, value: value, id: element.id, focused: focused)
@@ -565,6 +570,17 @@ struct Builder {
             case .normal:
                 break
             }
+        }
+    }
+
+    /// One word in block letters at any text size (tall ones where they fit), cut to the width.
+    private mutating func addBigWord(_ word: String, id: String) {
+        let font = BlockFont.forScale(3, columns: columnWidth)
+        var shown = word
+        while shown.count > 1, font.width(of: shown) > columnWidth { shown.removeLast() }
+        for (index, line) in font.render(shown).enumerated() {
+            rows.append(Row(spans: [Span(text: "  ", role: .text), Span(text: line, role: .heading)], kind: .block, elementID: id,
+                            continuesUnit: index > 0, largeText: index == 0 ? word : nil))
         }
     }
 

@@ -7,6 +7,10 @@ public enum Command: Sendable, Hashable {
     case read(String)
     case pause, resume, stop, faster, slower
     case nextSentence, previousSentence, nextParagraph, previousParagraph, stepMode
+    /// Word mode, while paused: the next or previous word, said aloud.
+    case nextWord, previousWord
+    /// The word being read: said slowly, spelled, shown big with its syllables; then reading goes on.
+    case explainWord
     /// Space and Enter while reading: pause, or go on from the word where it paused.
     case togglePause
     case nextPage, previousPage
@@ -33,7 +37,7 @@ public enum Command: Sendable, Hashable {
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "set", "profile", "help", "quit", "settings", "learn", "wait", "type",
         "increase", "decrease", "sentence", "paragraph", "page", "beginning", "end", "step", "jump",
-        "actions", "action",
+        "actions", "action", "word", "explain",
     ]
 
     /// What each command does, for help and learn mode.
@@ -57,6 +61,8 @@ public enum Command: Sendable, Hashable {
         "jump": "jumps to the next item starting with a letter",
         "actions": "lists what you can do with the focused item (the a key)",
         "action": "does one of the focused item's actions: action and its name, like action save",
+        "word": "word next or word prev moves one word while paused, and says it",
+        "explain": "says the word being read slowly, spells it, shows it big with its syllables, then reads on (the e key)",
     ]
 
     /// The word that names the command (for allowlists, such as the kiosk's).
@@ -81,6 +87,8 @@ public enum Command: Sendable, Hashable {
         case .nextSentence, .previousSentence: "sentence"
         case .nextParagraph, .previousParagraph: "paragraph"
         case .stepMode: "step"
+        case .nextWord, .previousWord: "word"
+        case .explainWord: "explain"
         case .set: "set"
         case .increase: "increase"
         case .decrease: "decrease"
@@ -144,6 +152,8 @@ public enum CommandParser {
         case "beginning": return .beginning
         case "end": return .end
         case "step": return .stepMode
+        case "word": return rest.lowercased().hasPrefix("prev") ? .previousWord : .nextWord
+        case "explain", "spell": return .explainWord
         case "set":
             let pieces = try needs("a setting and a value").split(separator: " ", maxSplits: 1).map(String.init)
             guard pieces.count == 2 else { throw CommandError(description: "set needs a setting and a value: for example, \(example("set"))") }

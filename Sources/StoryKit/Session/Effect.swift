@@ -15,6 +15,8 @@ public enum Effect: Sendable, Hashable {
     case changeSpeech(SpeechSettings)
     /// Speak a sample with these settings (the settings screen's preview).
     case preview(SpeechSettings, text: String)
+    /// Say this with these settings, captioned as it is (a story's word in the story's voice).
+    case speakWith(Utterance, SpeechSettings)
     /// Draw the screen again.
     case render
     /// A moment that may move on screen (a page turn, the end of a story); drawn as one still

@@ -2,8 +2,8 @@
 /// learn mode, so that help, learn mode and the keys can never disagree.
 public enum KeyHelp {
     /// The command a key stands for on this screen; nil when the key is not bound.
-    public static func command(for key: Key, focused: AccessibilityElement?, route: Route) -> Command? {
-        if route == .reader { return readingCommand(for: key, focused: focused) }
+    public static func command(for key: Key, focused: AccessibilityElement?, route: Route, paused: Bool = false) -> Command? {
+        if route == .reader { return readingCommand(for: key, focused: focused, paused: paused) }
         let adjustable = focused?.traits.contains(.adjustable) ?? false
         switch key {
         case .tab, .down: return .next
@@ -35,12 +35,16 @@ public enum KeyHelp {
 
     /// The reader's keys: reading keys first; Tab and Shift-Tab still reach the screen's buttons,
     /// and Enter presses the one focused (the Pause button, unless Tab moved on).
-    static func readingCommand(for key: Key, focused: AccessibilityElement?) -> Command? {
+    /// While paused, Left and Right move word by word (word mode); `[` and `]` still move by sentence.
+    static func readingCommand(for key: Key, focused: AccessibilityElement?, paused: Bool = false) -> Command? {
         switch key {
         case .space: return .togglePause
         case .enter: return focused == nil || focused?.id == "play" || !(focused?.traits.contains(.button) ?? false) ? .togglePause : .activate
-        case .right, .character("]"): return .nextSentence
-        case .left, .character("["): return .previousSentence
+        case .right: return paused ? .nextWord : .nextSentence
+        case .left: return paused ? .previousWord : .previousSentence
+        case .character("]"): return .nextSentence
+        case .character("["): return .previousSentence
+        case .character("e"), .character("E"): return .explainWord
         case .down, .character("}"): return .nextParagraph
         case .up, .character("{"): return .previousParagraph
         case .pageDown: return .nextPage
@@ -85,6 +89,9 @@ public enum KeyHelp {
         case .beginning: return "goes to the beginning of the story"
         case .end: return "goes to the last sentence of the story"
         case .stepMode: return "step mode on or off: each sentence waits for Space"
+        case .nextWord: return "next word, said aloud"
+        case .previousWord: return "previous word, said aloud"
+        case .explainWord: return "says the word slowly, spells it, shows it big with its syllables, then goes on reading from it"
         case .stop: return "stops reading, keeps your place, and goes back"
         case .faster: return route == .reader ? "reads faster" : "reads faster; on a setting, turns it up"
         case .slower: return route == .reader ? "reads slower" : "reads slower; on a setting, turns it down"
@@ -113,11 +120,12 @@ public enum KeyHelp {
     /// The reader's keys, for help, `read --help`, the README and learn mode (one list).
     public static let readingKeys: [(keys: String, does: String)] = [
         ("Space or Enter", "pause, and go on from the word where it paused"),
-        ("Left and Right arrows", "previous and next sentence"),
+        ("Left and Right arrows", "previous and next sentence; while paused, previous and next word, said aloud"),
         ("Up and Down arrows", "previous and next paragraph"),
         ("Page Up and Page Down", "previous and next page"),
         ("Home and End", "beginning of the story, and its last sentence"),
         ("- and +", "slower and faster, from the next sentence"),
+        ("e", "explain the word: said slowly, spelled, shown big with its syllables, then reading goes on from it"),
         ("s", "step mode: each sentence waits for Space"),
         ("w or Control W", "where am I: the story, page and sentence"),
         ("q or Escape", "stop, keep your place, and go back"),

@@ -220,6 +220,12 @@ public enum Screens {
             AccessibilityElement(id: "progress", label: "Progress", value: "page \(reader.page + 1) of \(reader.map.pageCount), " + status,
                                  traits: [.staticText, .updatesFrequently], sortPriority: 2),
         ]
+        if let explained = reader.explained {
+            // The word explained (`e`), big with its syllables; its label says it as it is spelled.
+            let word = Session.bare(words.indices.contains(explained.word) ? words[explained.word].text : "")
+            elements.append(AccessibilityElement(id: "explained-word", label: "‘\(explained.shown)’, spelled \(word.map { String($0) }.joined(separator: " "))",
+                                                 traits: .staticText, sortPriority: 2, content: .bigWord(explained.shown)))
+        }
         if reader.status == .finished {
             // What the celebration ends on, and all of it with reduced motion.
             elements.append(AccessibilityElement(id: "the-end", label: "★ The end!", value: "you finished \(story.title)", sortPriority: 2))

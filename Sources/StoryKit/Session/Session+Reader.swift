@@ -283,8 +283,14 @@ extension Session {
             return effects
         case .word(let index):
             reader.wordIndex = index
+            // The explained word stays big until the reading has moved past it.
+            var effects: [Effect] = []
+            if let explained = reader.explained, explained.word != index {
+                reader.explained = nil
+                effects.append(.render)
+            }
             state.reader = reader
-            return []
+            return effects
         case .sentenceFinished(let index):
             // The place moves on to the next sentence: a pause now goes on from there.
             if let next = map.spokenSentences.first(where: { $0 > index }) { reader.wordIndex = map.firstWord(ofSentence: next) }

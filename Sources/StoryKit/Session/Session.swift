@@ -253,7 +253,7 @@ public struct Session: Sendable {
             default: break
             }
         }
-        guard let command = KeyHelp.command(for: key, focused: focusedElement, route: state.route) else {
+        guard let command = KeyHelp.command(for: key, focused: focusedElement, route: state.route, paused: state.reader?.status == .paused) else {
             if state.route == .reader {
                 return [speak("\(key.description.capitalizedFirst) does nothing while reading. Press question mark for help.", .notification)]
             }
@@ -313,6 +313,9 @@ public struct Session: Sendable {
         case .nextParagraph: return moveInStory(byParagraph: 1)
         case .previousParagraph: return moveInStory(byParagraph: -1)
         case .stepMode: return toggleStepMode()
+        case .nextWord: return moveWord(by: 1)
+        case .previousWord: return moveWord(by: -1)
+        case .explainWord: return explainWord()
         case .set(let name, let value): return set(name, value)
         case .increase, .decrease:
             if state.route == .profileForm, let id = focusedElement?.id, let field = formField(id), field.choices != nil {

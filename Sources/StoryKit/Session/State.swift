@@ -47,6 +47,13 @@ public struct ReaderState: Sendable, Hashable {
     public var stopsAfterSentence: Bool = false
     /// Reading was paused for a grown-up (the kiosk's PIN prompt): it goes on when the child is back.
     public var pausedForParent = false
+    /// The word explained (the `e` key), shown big with its syllables until reading moves past it.
+    public var explained: (word: Int, shown: String)? {
+        get { explainedWord.map { ($0, explainedText) } }
+        set { explainedWord = newValue?.word; explainedText = newValue?.shown ?? "" }
+    }
+    private var explainedWord: Int?
+    private var explainedText = ""
 
     public init(story: Story, wordIndex: Int = 0, status: Status = .stopped, stepMode: Bool = false) {
         self.story = story

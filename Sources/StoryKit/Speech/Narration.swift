@@ -186,6 +186,12 @@ public struct Narration: Sendable, Hashable {
         return escaped(String(out))
     }
 
+    /// `text` made safe to put inside SSML (the same rules as the story's own text).
+    public static func ssmlText(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        return speakable(scalars, 0, scalars.count)
+    }
+
     static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)

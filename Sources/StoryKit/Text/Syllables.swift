@@ -62,6 +62,10 @@ public enum Syllables {
         split(word, language: language).joined(separator: dot)
     }
 
+    /// Loads `language`'s patterns now (the shell does, when a story opens), so that neither
+    /// drawing nor the session reads a file later.
+    public static func preload(_ language: String) { _ = Hyphenator.for(language: language) }
+
     /// The languages with patterns here.
     public static var languages: [String] { ["en", "es", "fr", "de"].filter { Hyphenator.for(language: $0) != nil } }
 }

@@ -248,6 +248,8 @@ final class InterfaceVoice: Sendable {
         var id: Int
         var text: String
         var settings: SpeechSettings
+        /// A word to say letter by letter instead of `text` (which is its caption).
+        var spelling: String? = nil
     }
     private struct State {
         var nextID = 0
@@ -279,12 +281,12 @@ final class InterfaceVoice: Sendable {
     }
 
     /// Starts saying `text` (the previous utterance must be over or interrupted); returns its id.
-    func say(_ text: String, settings: SpeechSettings) -> Int {
+    func say(_ text: String, settings: SpeechSettings, spelling: String? = nil) -> Int {
         condition.lock()
         defer { condition.unlock() }
         let id = state.withLock { state -> Int in
             state.nextID += 1
-            state.job = Job(id: state.nextID, text: Self.speakable(text), settings: settings)
+            state.job = Job(id: state.nextID, text: Self.speakable(text), settings: settings, spelling: spelling.map(Self.speakable))
             state.busy = true
             state.interrupted = false
             state.stop = StopToken()
@@ -343,7 +345,10 @@ final class InterfaceVoice: Sendable {
 
     private func speak(_ job: Job, stop: StopToken) {
         let sink = self.sink
-        let utterance = SpeechUtterance(text: job.text, settings: job.settings, encoding: .plain)
+        // A spelled word: eSpeak NG's SSML names each character ("b, u, t…") in the word's voice.
+        let utterance = job.spelling.map {
+            SpeechUtterance(text: "<speak><say-as interpret-as=\"characters\">\(Narration.ssmlText($0))</say-as></speak>", settings: job.settings, encoding: .ssml)
+        } ?? SpeechUtterance(text: job.text, settings: job.settings, encoding: .plain)
         let onFirstSamples = self.onFirstSamples
         let first = Atomic<Bool>(true)
         _ = try? engine.synthesize(utterance, stop: stop) { chunk in

@@ -170,7 +170,7 @@ final class Speaker {
                 } else if let voice {
                     var spoken = settings ?? self.settings()
                     spoken.voice = resolveVoice(spoken.voice)
-                    speaking = (voice.say(utterance.text, settings: spoken), utterance)
+                    speaking = (voice.say(utterance.text, settings: spoken, spelling: utterance.spelling), utterance)
                 } else if clock == .paced {
                     let words = utterance.text.split(separator: " ").count
                     busyUntil = now + UInt64(words) * 60_000_000_000 / 175 + 150_000_000

@@ -338,6 +338,7 @@ final class ReplShell {
                 caption(text)
             case .narrate(let storyID, let fromWord, let settings, let stepMode):
                 guard let story = session.state.reader?.story, story.id == storyID else { break }
+                Syllables.preload(story.language)
                 narrator.stop()
                 if let notice = narrator.load(story: story, fromWord: fromWord, settings: settings, stepMode: stepMode) {
                     // A language without a voice (once per language), or nothing to say.
@@ -361,6 +362,9 @@ final class ReplShell {
             case .preview(let settings, let text):
                 caption("Preview: " + text)
                 speaker.submit(Utterance(text, priority: .text), settings: settings, now: now)
+            case .speakWith(let utterance, let settings):
+                caption(utterance.text)
+                speaker.submit(utterance, settings: settings, now: now)
             case .motion(let cue):
                 motionCue = cue
                 needsRender = true
