@@ -103,7 +103,7 @@ public struct SessionOptions: Sendable, Hashable {
     public static let childCommands: Set<String> = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "sentence", "paragraph", "page", "beginning", "end", "step", "help", "learn", "wait", "jump",
-        "increase", "decrease", "actions", "action",
+        "increase", "decrease", "actions", "action", "word", "explain",
     ]
 }
 
