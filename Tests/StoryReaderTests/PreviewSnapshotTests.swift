@@ -90,6 +90,27 @@ import StoryKitTestSupport
         try Self.compare(output, name: "reader-\(preset.rawValue)-\(width)x24")
     }
 
+    /// Each reading aid on the reader at 80×24 and 40×24, at the default size and the largest.
+    @Test(arguments: [["--line-focus", "3"], ["--syllables"], ["--spacing", "wide"]], [TextSizePreset.large, .accessibility5])
+    func readerWithAnAid(_ aid: [String], _ preset: TextSizePreset) throws {
+        for width in [80, 40] {
+            let result = try StoryReaderProcess.run(["preview", "reader", "--text-size", preset.rawValue, "--width", "\(width)", "--height", "24"] + aid)
+            #expect(result.status == 0, "\(result.standardError)")
+            let output = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast()
+            let lines = Self.screenLines(Array(output), width: width, preset: preset)
+            #expect(lines.first == "Reading The Lighthouse Cat")
+            var marked = ""
+            for index in lines.indices.dropFirst() where Self.isCaretLine(lines[index]) {
+                let above = lines[index - 1]
+                if above.contains(where: { "█▀▄".contains($0) }) || Self.isCaretLine(above) { continue }
+                marked += Self.text(of: above, under: lines[index])
+            }
+            #expect(marked.replacingOccurrences(of: Syllables.dot, with: "") == Self.heardWord, "\(aid) \(preset) \(width): «\(marked)»")
+            let name = aid[0].dropFirst(2) + (aid.count > 1 ? "-" + aid[1] : "")
+            try Self.compare(Array(output), name: "reader-\(name)-\(preset.rawValue)-\(width)x24")
+        }
+    }
+
     static func isCaretLine(_ line: String) -> Bool {
         line.contains("^") && line.allSatisfy { $0 == "^" || $0 == " " }
     }
