@@ -33,7 +33,8 @@ struct ProfileFieldOptions: ParsableArguments {
     @Option(help: "Spoken hints: on or off.") var hints: String?
     @Option(name: .customLong("step-mode"), help: "Wait for a key after each sentence: on or off.") var stepMode: String?
     @Option(name: .customLong("line-focus"), help: "Lines shown in full around the word being read, the others dimmed: off, 1, 3 or 5.") var lineFocus: String?
-    @Option(help: "Words shown split into syllables (but·ter·fly): on or off.") var syllables: String?
+    // A flag, as the display option and config.toml's `syllables = true` spell it.
+    @Flag(inversion: .prefixedNo, help: "Show words split into syllables (but·ter·fly).") var syllables: Bool?
     @Option(help: "Space between words and lines: normal or wide.") var spacing: String?
 
     /// The flags given, by field.
@@ -41,7 +42,7 @@ struct ProfileFieldOptions: ParsableArguments {
         let all: [(ProfileField, String?)] = [
             (.name, name), (.age, age), (.interests, interests), (.voice, voice), (.rate, rate), (.pitch, pitch),
             (.volume, volume), (.textSize, textSize), (.motion, reducedMotion), (.theme, theme), (.hints, hints),
-            (.stepMode, stepMode), (.lineFocus, lineFocus), (.syllables, syllables), (.spacing, spacing),
+            (.stepMode, stepMode), (.lineFocus, lineFocus), (.syllables, syllables.map { $0 ? "on" : "off" }), (.spacing, spacing),
         ]
         return all.compactMap { field, value in value.map { (field, $0) } }
     }

@@ -11,6 +11,9 @@ public enum ConfigFixtures {
         text-size = "Accessibility1"
         theme = "dark"
         reduce-motion = false
+        line-focus = "3"
+        syllables = false
+        spacing = "wide"
         cursor = "visible"
         color = "never"
 

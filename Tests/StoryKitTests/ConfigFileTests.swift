@@ -28,7 +28,7 @@ struct ConfigFileTests {
         #expect(value(file, "idle-timeout") == .number(120))
         #expect(value(file, "time-limit") == .number(0.5))
         #expect(value(file, "cursor") == .string("visible"))
-        #expect(file.values.count == 12)
+        #expect(file.values.count == 15)
     }
 
     @Test func oneFolderNeedsNoList() throws {

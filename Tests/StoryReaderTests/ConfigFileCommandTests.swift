@@ -25,7 +25,8 @@ import Testing
         #expect(arguments == ["kiosk", "--profile", "Sam", "--no-reduce-motion",
                               "--stories", "/home/ana/Stories", "--stories", "/srv/stories",
                               "--stories", config.path + "/storyreader/class", "--data-dir", "/var/lib/storyreader",
-                              "--text-size", "accessibility1", "--theme", "dark", "--cursor", "visible", "--color", "never",
+                              "--text-size", "accessibility1", "--theme", "dark", "--line-focus", "3", "--no-syllables", "--spacing", "wide",
+                              "--cursor", "visible", "--color", "never",
                               "--idle-timeout", "120.0", "--time-limit", "0.5", "--no-audio"])
         // The kiosk has no --device: the device reaches it the way it reads one, from the environment.
         #expect(variables == ["STORYREADER_AUDIO_DEVICE": "plughw:1"])

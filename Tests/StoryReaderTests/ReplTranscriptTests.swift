@@ -120,6 +120,30 @@ import StoryKitTestSupport
         #expect(reading(alone) == reading(output), "\(alone)\(aloneErrors)")
     }
 
+    /// Word mode and a word on demand, typed: paused, `word next`/`word prev` say one word each;
+    /// `explain` says the word, spells it and reads on from it.
+    @Test func wordByWordAndAWordExplained() throws {
+        let output = try check("word-mode", script: """
+            read tiny fox
+            wait 1
+            pause
+            word next
+            word next
+            word prev
+            explain
+            wait 1
+            quit
+            """, profiles: true, extra: ["--profile", "Maya"])
+        let lines = output.split(separator: "\n").map(String.init)
+        let paused = try #require(lines.firstIndex { $0.hasPrefix("Paused at") })
+        #expect(lines.count > paused + 5)
+        // Three single words, the last one the one before it, then its letters.
+        let words = Array(lines[(paused + 1)...(paused + 3)])
+        #expect(words.allSatisfy { !$0.contains(" ") }, "\(words)")
+        #expect(words[2] == words[0])
+        #expect(lines[paused + 5] == words[2].map { String($0) }.joined(separator: ", ") + ".")
+    }
+
     @Test func theReadCountGrowsAcrossRuns() throws {
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }

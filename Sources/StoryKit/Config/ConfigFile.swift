@@ -39,6 +39,9 @@ public struct ConfigFile: Sendable, Equatable {
         Setting(section: "display", key: "text-size", kind: .choice(TextSizePreset.allCases.map(\.rawValue)), option: "--text-size", spellings: ["--text-size"]),
         Setting(section: "display", key: "theme", kind: .choice(ThemeName.allCases.map(\.rawValue)), option: "--theme", spellings: ["--theme"]),
         Setting(section: "display", key: "reduce-motion", kind: .boolean, option: "--reduce-motion", spellings: ["--reduce-motion", "--no-reduce-motion"]),
+        Setting(section: "display", key: "line-focus", kind: .choice(LineFocus.allCases.map(\.rawValue)), option: "--line-focus", spellings: ["--line-focus"]),
+        Setting(section: "display", key: "syllables", kind: .boolean, option: "--syllables", spellings: ["--syllables", "--no-syllables"]),
+        Setting(section: "display", key: "spacing", kind: .choice(TextSpacing.allCases.map(\.rawValue)), option: "--spacing", spellings: ["--spacing"]),
         // The choices `--cursor` takes (PresentationOptions checks the same three).
         Setting(section: "display", key: "cursor", kind: .choice(["auto", "visible", "hidden"]), option: "--cursor", spellings: ["--cursor"]),
         Setting(section: "display", key: "color", kind: .choice(ColorChoice.allCases.map(\.rawValue)), option: "--color", spellings: ["--color"]),
