@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import StoryKit
+import StoryKitTestSupport
+
+/// `storyreader export`: a story to a WAV file with captions timed from the speech itself.
+@Suite(.serialized) struct ExportCommandTests {
+    /// The story's words (not the pictures' descriptions) and their times as `read --events json` prints them.
+    static func events(_ story: String) throws -> [(text: String, ms: Int)] {
+        let result = try StoryReaderProcess.run(["read", story, "--events", "json", "--no-audio"])
+        #expect(result.status == 0, "\(result.standardError)")
+        var inPicture = false
+        return result.standardOutput.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            if object["type"] as? String == "sentence" { inPicture = object["kind"] as? String == "picture" }
+            guard !inPicture, object["type"] as? String == "word", let text = object["text"] as? String, let ms = object["ms"] as? Int else { return nil }
+            return (text, ms)
+        }
+    }
+
+    static func milliseconds(_ stamp: Substring) -> Int {
+        let parts = stamp.split(whereSeparator: { $0 == ":" || $0 == "." || $0 == "," }).compactMap { Int($0) }
+        return parts.count == 4 ? ((parts[0] * 60 + parts[1]) * 60 + parts[2]) * 1000 + parts[3] : -1
+    }
+
+    @Test func aStoryWithWebVTTCaptionsTimedAsItIsRead() throws {
+        let folder = try TemporaryFolder("export")
+        defer { folder.remove() }
+        let wav = folder.url.appendingPathComponent("pip.wav")
+        let result = try StoryReaderProcess.run(["export", "Pip and the Puddle", "--to", wav.path, "--captions", "vtt"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("Exported “Pip and the Puddle”:"))
+        let samples = try WAVSamples.read(wav.path)
+        let seconds = Double(samples.count) / 22050
+        let vtt = try String(contentsOf: folder.url.appendingPathComponent("pip.vtt"), encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT\n"))
+        // Every word, in order, at the time the reading itself reports (to the millisecond).
+        let expected = try Self.events("Pip and the Puddle")
+        var words: [(text: String, ms: Int)] = []
+        for block in vtt.components(separatedBy: "\n\n").dropFirst() {
+            let lines = block.split(separator: "\n")
+            guard lines.count >= 3 else { continue }
+            let start = Self.milliseconds(lines[1].split(separator: " ")[0])
+            var time = start
+            for piece in lines[2].split(separator: " ") {
+                var token = Substring(piece)
+                if token.hasPrefix("<"), let close = token.firstIndex(of: ">") {
+                    time = Self.milliseconds(token[token.index(after: token.startIndex)..<close])
+                    token = token[token.index(after: close)...]
+                }
+                words.append((String(token), time))
+            }
+        }
+        #expect(words.count == expected.count, "\(words.count) words captioned, \(expected.count) read")
+        for (got, want) in zip(words, expected) {
+            #expect(got.text == want.text.replacingOccurrences(of: "&", with: "&amp;"))
+            #expect(abs(got.ms - want.ms) <= 1, "\(got.text): \(got.ms) ms against \(want.ms) ms")
+        }
+        #expect(Double(words.last?.ms ?? 0) / 1000 < seconds, "the last word starts within the audio")
+        // Picture descriptions are their own track.
+        let descriptions = try String(contentsOf: folder.url.appendingPathComponent("pip.descriptions.vtt"), encoding: .utf8)
+        let url = TestPaths.stories.appendingPathComponent("pip-and-the-puddle.md")
+        let story = try StoryParser.parse(contentsOf: url, path: url.path).story
+        let pictures = story.pages.flatMap(\.blocks).filter { if case .picture = $0.kind { true } else { false } }
+        #expect(!pictures.isEmpty)
+        for picture in pictures { #expect(descriptions.contains(picture.text.prefix(20)), "«\(picture.text)»") }
+        for picture in pictures { #expect(!vtt.contains(picture.text.prefix(20)), "a description in the story's captions") }
+    }
+
+    @Test func srtAndLrcForSeveralStoriesIntoAFolder() throws {
+        let folder = try TemporaryFolder("export")
+        defer { folder.remove() }
+        let out = folder.url.appendingPathComponent("audio")
+        for format in ["srt", "lrc"] {
+            let result = try StoryReaderProcess.run(["export", "pip", "tiny", "--to", out.path, "--captions", format, "--force", "--quiet"])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty, "--quiet")
+            let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
+            #expect(files.contains("pip-and-the-puddle.wav") && files.contains("pip-and-the-puddle.\(format)"), "\(files)")
+        }
+        let srt = try String(contentsOf: out.appendingPathComponent("pip-and-the-puddle.srt"), encoding: .utf8)
+        let cue = try #require(srt.components(separatedBy: "\n\n").first?.split(separator: "\n"))
+        #expect(cue[0] == "1")
+        #expect(cue[1].wholeMatch(of: /\d\d:\d\d:\d\d,\d\d\d --> \d\d:\d\d:\d\d,\d\d\d/) != nil)
+        let lrc = try String(contentsOf: out.appendingPathComponent("pip-and-the-puddle.lrc"), encoding: .utf8)
+        #expect(lrc.hasPrefix("[ti:Pip and the Puddle]\n"))
+        for line in lrc.split(separator: "\n").dropFirst() {
+            #expect(line.prefixMatch(of: /\[\d\d:\d\d\.\d\d\]<\d\d:\d\d\.\d\d>/) != nil, "«\(line)»")
+        }
+    }
+
+    @Test func badRequestsGetOneClearMessageAndWriteNothing() throws {
+        let folder = try TemporaryFolder("export")
+        defer { folder.remove() }
+        let existing = try folder.write("taken.wav", "mine")
+        let cases: [([String], Int32, String)] = [
+            (["export", "pip", "--to", existing.path], 1, "already exists: give --force to replace it"),
+            (["export", "pip", "--to", folder.url.appendingPathComponent("x.ogg").path], 2, ".ogg is not an audio format this build writes"),
+            (["export", "pip", "--to", "x.wav", "--captions", "ass"], 2, "--captions ass is not a caption format: use vtt, srt or lrc"),
+            (["export", "no such story at all", "--to", folder.url.appendingPathComponent("y.wav").path], 1, "no story"),
+            (["export", "pip", "--to", "/proc/nope.wav"], 1, "cannot write /proc/nope.wav"),
+            (["export", "pip", "--to", "z.wav", "--rate", "9"], 2, "--rate 9 is out of range"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try StoryReaderProcess.run(arguments)
+            #expect(result.status == status, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
+        }
+        #expect(try String(contentsOf: existing, encoding: .utf8) == "mine", "nothing lost")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["taken.wav"])
+    }
+
+    /// SIGTERM in the middle of a long story: no file at the target and no part left behind.
+    @Test func aStoppedExportLeavesNoFile() throws {
+        let folder = try TemporaryFolder("export")
+        defer { folder.remove() }
+        guard let corpus = TestPaths.corpus else { print("export stop test skipped: ../shared/corpus is not here"); return }
+        let wav = folder.url.appendingPathComponent("cat.wav")
+        let process = Process()
+        process.executableURL = TestPaths.binary
+        process.arguments = ["export", "--stories", corpus.path, "The Cat That Walked by Himself", "--to", wav.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Long enough to be synthesising (the part file exists), far too short to finish.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, (try? FileManager.default.contentsOfDirectory(atPath: folder.url.path))?.isEmpty ?? true {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])
+    }
+}
