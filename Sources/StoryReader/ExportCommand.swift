@@ -108,7 +108,6 @@ struct ExportCommand: ParsableCommand {
                 throw UserFailure(message: "\(file.path) already exists: give --force to replace it")
             }
         }
-        TerminalMode.installSignalHandlers()
         var summary: [String] = []
         for (story, destination) in zip(chosen, destinations) {
             let timed = try export(story, to: destination, settings: base)
@@ -150,13 +149,8 @@ struct ExportCommand: ParsableCommand {
         let events = Mutex<[NarrationPlayer.Event]>([])
         let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,
                                      hooks: NarrationPlayer.Hooks(onEvent: { event in events.withLock { $0.append(event) } }))
-        let watcher = Thread {
-            var fds = [pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0)]
-            while poll(&fds, 1, -1) >= 0 {
-                if TerminalMode.pendingSignals().contains(where: { $0 != SIGWINCH }) { player.send(.stop); return }
-            }
-        }
-        watcher.start()
+        // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
+        TerminalMode.onStopSignal { player.send(.stop) }
         player.start()
         let state = player.wait()
         guard state == .finished else {

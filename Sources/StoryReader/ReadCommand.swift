@@ -190,15 +190,8 @@ struct ReadCommand: ParsableCommand {
         let printer = events == .json ? EventPrinter(narration: narration) : nil
         let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: resolved,
                                      hooks: NarrationPlayer.Hooks(onEvent: { printer?.print($0) }))
-        // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop the export.
-        TerminalMode.installSignalHandlers()
-        let watcher = Thread {
-            var fds = [pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0)]
-            while poll(&fds, 1, -1) >= 0 {
-                if TerminalMode.pendingSignals().contains(where: { $0 != SIGWINCH }) { player.send(.stop); return }
-            }
-        }
-        watcher.start()
+        // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
+        TerminalMode.onStopSignal { player.send(.stop) }
         player.start(sentence: first)
         let state = player.wait()
         if state == .finished {

@@ -98,6 +98,19 @@ enum TerminalMode {
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Calls `stop` once, on its own thread, when SIGINT, SIGTERM or SIGHUP arrives (not a resize):
+    /// how a long job without a screen (an export, timed events) is stopped. Installs the handlers.
+    static func onStopSignal(_ stop: @escaping @Sendable () -> Void) {
+        installSignalHandlers()
+        let watcher = Thread {
+            var fds = [pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0)]
+            while poll(&fds, 1, -1) >= 0 {
+                if pendingSignals().contains(where: { $0 != SIGWINCH }) { stop(); return }
+            }
+        }
+        watcher.start()
+    }
+
     /// Signals received since last asked.
     static func pendingSignals() -> [Int32] {
         var signals: [Int32] = []
