@@ -27,6 +27,12 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // libopusenc, for exporting stories as Ogg Opus.
+        .systemLibrary(
+            name: "COpusEnc",
+            pkgConfig: "libopusenc",
+            providers: [.apt(["libopusenc-dev"])]
+        ),
         // libhyphen, for the syllables reading aid (no pkg-config file: linked by name).
         .systemLibrary(
             name: "CHyphen",
@@ -35,6 +41,7 @@ let package = Package(
         .target(
             name: "StoryKit",
             dependencies: [
+                "COpusEnc",
                 "CHyphen",
                 "CEspeak",
                 "CAlsa",

@@ -12,8 +12,10 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             Each story is read by eSpeak NG as it is read aloud (the child's voice settings with \
             --profile, or --rate, --pitch, --volume and --voice) and written to a WAV file \
-            (16-bit mono, 22050 Hz). One story: --to names the file. Several: --to names a \
-            folder, and each story gets a file named by its id.
+            (16-bit mono, 22050 Hz) or an Ogg Opus file (mono, 24 kbit/s unless --bitrate says \
+            otherwise, with title, author, album and language tags: a tenth of the size). The \
+            format comes from --format, else from the file's extension. One story: --to names \
+            the file. Several: --to names a folder, and each story gets a file named by its id.
 
             --captions writes the words beside the audio, timed from the speech itself: vtt \
             (WebVTT, a cue per sentence with each word's time), srt (SubRip, a cue per sentence) \
@@ -25,7 +27,7 @@ struct ExportCommand: ParsableCommand {
 
             Examples:
               storyreader export "The Lighthouse Cat" --to lighthouse.wav --captions vtt
-              storyreader export lighthouse pip --to ~/Audio --profile Mia
+              storyreader export lighthouse pip --to ~/Audio --format opus --profile Mia
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -36,8 +38,11 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The file to write (one story), or the folder (several).", valueName: "path"))
     var to: String
 
-    @Option(help: ArgumentHelp("Audio format: wav. Default: from the file's extension, else wav.", valueName: "format"))
+    @Option(help: ArgumentHelp("Audio format: wav or opus. Default: from the file's extension, else wav.", valueName: "format"))
     var format: String?
+
+    @Option(help: ArgumentHelp("Opus bitrate in kbit/s, 6 to 256. Default: 24 (clear speech, about 180 KB a minute).", valueName: "kbit/s"))
+    var bitrate: Int?
 
     @Option(help: ArgumentHelp("Captions beside the audio: vtt, srt or lrc.", valueName: "format"))
     var captions: String?
@@ -60,16 +65,19 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Voice: a language with an optional variant (en, fr, en+f3). Default: the story's language.", valueName: "voice"))
     var voice: String?
 
-    static let audioFormats = ["wav"]
+    static let audioFormats = ["wav", "opus"]
 
     func validate() throws {
         if stories.isEmpty { throw ValidationError("name at least one story to export: see 'storyreader list'") }
         if let format, !Self.audioFormats.contains(format.lowercased()) {
-            throw ValidationError("--format \(format) is not an audio format this build writes: use wav")
+            throw ValidationError("--format \(format) is not an audio format this build writes: use wav or opus")
         }
         let ext = URL(fileURLWithPath: to).pathExtension.lowercased()
         if stories.count == 1, format == nil, !ext.isEmpty, !Self.audioFormats.contains(ext) {
-            throw ValidationError("--to \(to): .\(ext) is not an audio format this build writes: use a .wav file")
+            throw ValidationError("--to \(to): .\(ext) is not an audio format this build writes: use a .wav or .opus file")
+        }
+        if let bitrate, !(6...256).contains(bitrate) {
+            throw ValidationError("--bitrate \(bitrate) is out of range: use 6 to 256 kbit/s")
         }
         if let captions, CaptionFormat(rawValue: captions.lowercased()) == nil {
             throw ValidationError("--captions \(captions) is not a caption format: use vtt, srt or lrc")
@@ -95,7 +103,8 @@ struct ExportCommand: ParsableCommand {
                 throw UserFailure(message: "cannot make the folder \(target.path): \(error.localizedDescription)")
             }
         }
-        let destinations = chosen.map { intoFolder ? target.appendingPathComponent($0.id + ".wav") : target }
+        let audio = format?.lowercased() ?? (intoFolder || target.pathExtension.isEmpty ? "wav" : target.pathExtension.lowercased())
+        let destinations = chosen.map { intoFolder ? target.appendingPathComponent($0.id + "." + audio) : target }
         // Everything is checked before anything is written.
         for destination in destinations {
             let folder = destination.deletingLastPathComponent().path
@@ -110,7 +119,7 @@ struct ExportCommand: ParsableCommand {
         }
         var summary: [String] = []
         for (story, destination) in zip(chosen, destinations) {
-            let timed = try export(story, to: destination, settings: base)
+            let timed = try export(story, to: destination, format: audio, settings: base)
             var written = [destination.path]
             if let captionFormat {
                 let captionsFile = Self.sidecar(destination, captionFormat.rawValue)
@@ -131,7 +140,7 @@ struct ExportCommand: ParsableCommand {
 
     /// One story to one WAV file: the narration player straight into a file beside the target,
     /// renamed when whole.
-    private func export(_ story: Story, to destination: URL, settings base: SpeechSettings) throws -> TimedNarration {
+    private func export(_ story: Story, to destination: URL, format: String, settings base: SpeechSettings) throws -> TimedNarration {
         let narration: Narration
         do { narration = try Narration(story: story) } catch { throw UserFailure(message: "“\(story.title)”: \(error.description)") }
         var settings = SpeechSettings(rate: rate ?? base.rate, pitch: pitch ?? base.pitch, volume: volume ?? base.volume, voice: voice ?? base.voice)
@@ -142,10 +151,17 @@ struct ExportCommand: ParsableCommand {
         } catch {
             throw UserFailure(message: "\(error)")
         }
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).part")
-        let sink: WAVFileSink
-        do { sink = try WAVFileSink(path: temporary.path) } catch { throw UserFailure(message: "cannot write \(destination.path): \(error)") }
+        // The sink writes under a hidden name and renames the file when it is closed whole.
+        let sink: any ExportSink
+        do {
+            if format == "opus" {
+                sink = try OpusFileSink(path: destination.path, bitrate: (bitrate ?? 24) * 1000, comments: Self.tags(of: story))
+            } else {
+                sink = try WAVFileSink(path: destination.path)
+            }
+        } catch {
+            throw UserFailure(message: "\(error)")
+        }
         let events = Mutex<[NarrationPlayer.Event]>([])
         let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,
                                      hooks: NarrationPlayer.Hooks(onEvent: { event in events.withLock { $0.append(event) } }))
@@ -155,20 +171,18 @@ struct ExportCommand: ParsableCommand {
         let state = player.wait()
         guard state == .finished else {
             sink.discard()
-            try? sink.close()
-            try? FileManager.default.removeItem(at: temporary)
             if case .failed(let message) = state { throw UserFailure(message: "“\(story.title)”: \(message)") }
             throw ExitCode(130)
         }
-        do {
-            try sink.close()
-            if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
-            try FileManager.default.moveItem(at: temporary, to: destination)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw UserFailure(message: "cannot write \(destination.path): \(error.localizedDescription)")
-        }
+        do { try sink.close() } catch { throw UserFailure(message: "\(error)") }
         return TimedNarration(narration: narration, events: events.withLock { $0 })
+    }
+
+    /// Title, author, album and language, as players show them.
+    static func tags(of story: Story) -> [(String, String)] {
+        var tags = [("TITLE", story.title), ("ALBUM", "Magical Stories"), ("LANGUAGE", story.language), ("ENCODER", "storyreader")]
+        if let author = story.author, !author.isEmpty { tags.insert(("ARTIST", author), at: 1) }
+        return tags.map { ($0, Sanitizer.sanitizeLine($1)) }
     }
 
     /// The child's speech settings with --profile, else the story defaults.
@@ -202,3 +216,10 @@ struct ExportCommand: ParsableCommand {
         return seconds >= 60 ? "\(seconds / 60) min \(seconds % 60) s" : "\(seconds) s"
     }
 }
+
+/// A file the export writes: closed when whole, discarded when stopped.
+protocol ExportSink: PCMSink {
+    func discard()
+}
+extension WAVFileSink: ExportSink {}
+extension OpusFileSink: ExportSink {}

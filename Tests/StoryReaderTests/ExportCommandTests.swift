@@ -67,6 +67,34 @@ import StoryKitTestSupport
         for picture in pictures { #expect(!vtt.contains(picture.text.prefix(20)), "a description in the story's captions") }
     }
 
+    /// Opus read back by opus-tools: the same length as the WAV (within 20 ms), tagged, a tenth of the size.
+    @Test func opusIsTaggedAndAsLongAsTheWAV() throws {
+        guard let opusinfo = ExternalProcess.find("opusinfo") else {
+            print("Opus test skipped: opusinfo is not installed (scripts/setup.sh --test installs opus-tools)")
+            return
+        }
+        let folder = try TemporaryFolder("export")
+        defer { folder.remove() }
+        let opus = folder.url.appendingPathComponent("pip.opus")
+        let wav = folder.url.appendingPathComponent("pip.wav")
+        #expect(try StoryReaderProcess.run(["export", "pip", "--to", opus.path]).status == 0)
+        #expect(try StoryReaderProcess.run(["export", "pip", "--to", wav.path]).status == 0)
+        let info = try ExternalProcess.run(opusinfo, [opus.path], environment: ProcessInfo.processInfo.environment)
+        #expect(info.status == 0, "\(info.standardError)")
+        #expect(info.standardOutput.contains("TITLE=Pip and the Puddle"))
+        #expect(info.standardOutput.contains("ALBUM=Magical Stories"))
+        #expect(info.standardOutput.contains("LANGUAGE=en"))
+        let length = try #require(info.standardOutput.firstMatch(of: /Playback length: (\d+)m:(\d+\.\d+)s/))
+        let opusSeconds = Double(length.1)! * 60 + Double(length.2)!
+        let wavSeconds = Double(try WAVSamples.read(wav.path).count) / 22050
+        #expect(abs(opusSeconds - wavSeconds) <= 0.020, "Opus \(opusSeconds) s, WAV \(wavSeconds) s")
+        let opusSize = try #require(try FileManager.default.attributesOfItem(atPath: opus.path)[.size] as? Int)
+        let wavSize = try #require(try FileManager.default.attributesOfItem(atPath: wav.path)[.size] as? Int)
+        #expect(opusSize * 10 < wavSize, "\(opusSize) bytes of Opus against \(wavSize) of WAV")
+        let bad = try StoryReaderProcess.run(["export", "pip", "--to", opus.path, "--force", "--bitrate", "2"])
+        #expect(bad.status == 2 && bad.standardError.contains("--bitrate 2 is out of range"))
+    }
+
     @Test func srtAndLrcForSeveralStoriesIntoAFolder() throws {
         let folder = try TemporaryFolder("export")
         defer { folder.remove() }
@@ -96,6 +124,7 @@ import StoryKitTestSupport
         let cases: [([String], Int32, String)] = [
             (["export", "pip", "--to", existing.path], 1, "already exists: give --force to replace it"),
             (["export", "pip", "--to", folder.url.appendingPathComponent("x.ogg").path], 2, ".ogg is not an audio format this build writes"),
+            (["export", "pip", "--to", "x.wav", "--format", "flac"], 2, "--format flac is not an audio format this build writes: use wav or opus"),
             (["export", "pip", "--to", "x.wav", "--captions", "ass"], 2, "--captions ass is not a caption format: use vtt, srt or lrc"),
             (["export", "no such story at all", "--to", folder.url.appendingPathComponent("y.wav").path], 1, "no story"),
             (["export", "pip", "--to", "/proc/nope.wav"], 1, "cannot write /proc/nope.wav"),

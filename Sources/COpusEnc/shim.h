@@ -1,0 +1,14 @@
+#ifndef COPUSENC_SHIM_H
+#define COPUSENC_SHIM_H
+/* libopusenc writes Ogg Opus files. Its settings go through a variadic ctl call, which Swift cannot
+   make: these helpers make the few it needs. */
+#include <opusenc.h>
+
+static inline int copusenc_set_bitrate(OggOpusEnc *encoder, opus_int32 bitrate) {
+    return ope_encoder_ctl(encoder, OPUS_SET_BITRATE(bitrate));
+}
+/* Speech: the encoder is told what it is given. */
+static inline int copusenc_set_voice(OggOpusEnc *encoder) {
+    return ope_encoder_ctl(encoder, OPUS_SET_SIGNAL(OPUS_SIGNAL_VOICE));
+}
+#endif
