@@ -33,6 +33,11 @@ let package = Package(
             pkgConfig: "libopusenc",
             providers: [.apt(["libopusenc-dev"])]
         ),
+        // LAME, for exporting stories as MP3 (no pkg-config file: linked by name).
+        .systemLibrary(
+            name: "CLame",
+            providers: [.apt(["libmp3lame-dev"])]
+        ),
         // libhyphen, for the syllables reading aid (no pkg-config file: linked by name).
         .systemLibrary(
             name: "CHyphen",
@@ -41,6 +46,7 @@ let package = Package(
         .target(
             name: "StoryKit",
             dependencies: [
+                "CLame",
                 "COpusEnc",
                 "CHyphen",
                 "CEspeak",

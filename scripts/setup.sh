@@ -6,16 +6,16 @@ set -euo pipefail
 packages=(libespeak-ng-dev espeak-ng-data libasound2-dev libasound2-plugins pkg-config)
 # Syllables (a reading aid): libhyphen and the dictionaries of the four interface languages.
 packages+=(libhyphen-dev hyphen-en-us hyphen-es hyphen-fr hyphen-de)
-# Exporting stories as Ogg Opus.
-packages+=(libopusenc-dev)
+# Exporting stories as Ogg Opus and MP3.
+packages+=(libopusenc-dev libmp3lame-dev)
 # The tests also compare against the espeak-ng command, drive the terminal under tmux, analyse audio
 # with sox, and photograph real terminals (xterm, kitty) under Xvfb.
 if [ "${1:-}" = "--test" ]; then
   packages+=(espeak-ng tmux sox)
   # The install test: the manual page rendered, completions typed at in each shell, the kiosk unit checked.
   packages+=(man-db groff-base systemd zsh fish)
-  # Exported Opus files read back by opus-tools' opusinfo.
-  packages+=(opus-tools)
+  # Exported Opus files read back by opus-tools' opusinfo, MP3 files by ffmpeg's ffprobe.
+  packages+=(opus-tools ffmpeg)
   # Translations checked with gettext's own msgfmt --check.
   packages+=(gettext)
   # Real terminals under a private X server, photographed: what a sighted child sees.

@@ -12,7 +12,7 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             Each story is read by eSpeak NG as it is read aloud (the child's voice settings with \
             --profile, or --rate, --pitch, --volume and --voice) and written to a WAV file \
-            (16-bit mono, 22050 Hz) or an Ogg Opus file (mono, 24 kbit/s unless --bitrate says \
+            (16-bit mono, 22050 Hz), an MP3 file (48 kbit/s, ID3v2 tags, for older players) or an Ogg Opus file (mono, 24 kbit/s unless --bitrate says \
             otherwise, with title, author, album and language tags: a tenth of the size). The \
             format comes from --format, else from the file's extension. One story: --to names \
             the file. Several: --to names a folder, and each story gets a file named by its id.
@@ -38,10 +38,10 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The file to write (one story), or the folder (several).", valueName: "path"))
     var to: String
 
-    @Option(help: ArgumentHelp("Audio format: wav or opus. Default: from the file's extension, else wav.", valueName: "format"))
+    @Option(help: ArgumentHelp("Audio format: wav, opus or mp3. Default: from the file's extension, else wav.", valueName: "format"))
     var format: String?
 
-    @Option(help: ArgumentHelp("Opus bitrate in kbit/s, 6 to 256. Default: 24 (clear speech, about 180 KB a minute).", valueName: "kbit/s"))
+    @Option(help: ArgumentHelp("Bitrate in kbit/s: Opus 6 to 256 (default 24, about 180 KB a minute), MP3 8 to 160 (default 48).", valueName: "kbit/s"))
     var bitrate: Int?
 
     @Option(help: ArgumentHelp("Captions beside the audio: vtt, srt or lrc.", valueName: "format"))
@@ -65,16 +65,16 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Voice: a language with an optional variant (en, fr, en+f3). Default: the story's language.", valueName: "voice"))
     var voice: String?
 
-    static let audioFormats = ["wav", "opus"]
+    static let audioFormats = ["wav", "opus", "mp3"]
 
     func validate() throws {
         if stories.isEmpty { throw ValidationError("name at least one story to export: see 'storyreader list'") }
         if let format, !Self.audioFormats.contains(format.lowercased()) {
-            throw ValidationError("--format \(format) is not an audio format this build writes: use wav or opus")
+            throw ValidationError("--format \(format) is not an audio format this build writes: use wav, opus or mp3")
         }
         let ext = URL(fileURLWithPath: to).pathExtension.lowercased()
         if stories.count == 1, format == nil, !ext.isEmpty, !Self.audioFormats.contains(ext) {
-            throw ValidationError("--to \(to): .\(ext) is not an audio format this build writes: use a .wav or .opus file")
+            throw ValidationError("--to \(to): .\(ext) is not an audio format this build writes: use a .wav, .opus or .mp3 file")
         }
         if let bitrate, !(6...256).contains(bitrate) {
             throw ValidationError("--bitrate \(bitrate) is out of range: use 6 to 256 kbit/s")
@@ -156,6 +156,10 @@ struct ExportCommand: ParsableCommand {
         do {
             if format == "opus" {
                 sink = try OpusFileSink(path: destination.path, bitrate: (bitrate ?? 24) * 1000, comments: Self.tags(of: story))
+            } else if format == "mp3" {
+                let frames = ["TITLE": "TIT2", "ARTIST": "TPE1", "ALBUM": "TALB", "LANGUAGE": "TLAN"]
+                let tags = Self.tags(of: story).compactMap { tag, value in frames[tag].map { ($0, value) } }
+                sink = try MP3FileSink(path: destination.path, bitrate: bitrate ?? MP3FileSink.defaultBitrate, tags: tags)
             } else {
                 sink = try WAVFileSink(path: destination.path)
             }
@@ -223,3 +227,4 @@ protocol ExportSink: PCMSink {
 }
 extension WAVFileSink: ExportSink {}
 extension OpusFileSink: ExportSink {}
+extension MP3FileSink: ExportSink {}

@@ -95,6 +95,31 @@ import StoryKitTestSupport
         #expect(bad.status == 2 && bad.standardError.contains("--bitrate 2 is out of range"))
     }
 
+    /// MP3 read back by ffprobe: its ID3v2 tags, and its length within 0.1 s of the WAV's (the
+    /// encoder's delay and padding).
+    @Test func mp3IsTaggedAndAsLongAsTheWAV() throws {
+        guard let ffprobe = ExternalProcess.find("ffprobe") else {
+            print("MP3 test skipped: ffprobe is not installed (scripts/setup.sh --test installs ffmpeg)")
+            return
+        }
+        let folder = try TemporaryFolder("export")
+        defer { folder.remove() }
+        let mp3 = folder.url.appendingPathComponent("pip.mp3")
+        let result = try StoryReaderProcess.run(["export", "pip", "--to", mp3.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_entries", "format=duration:format_tags", "-of", "default=nw=1", mp3.path],
+                                            environment: ProcessInfo.processInfo.environment)
+        #expect(probe.status == 0, "\(probe.standardError)")
+        #expect(probe.standardOutput.contains("TAG:title=Pip and the Puddle"))
+        #expect(probe.standardOutput.contains("TAG:album=Magical Stories"))
+        #expect(probe.standardOutput.contains("TAG:language=en"))
+        let duration = try #require(probe.standardOutput.firstMatch(of: /duration=(\d+\.\d+)/).flatMap { Double($0.1) })
+        let wav = folder.url.appendingPathComponent("pip.wav")
+        #expect(try StoryReaderProcess.run(["export", "pip", "--to", wav.path]).status == 0)
+        let wavSeconds = Double(try WAVSamples.read(wav.path).count) / 22050
+        #expect(abs(duration - wavSeconds) <= 0.1, "MP3 \(duration) s, WAV \(wavSeconds) s")
+    }
+
     @Test func srtAndLrcForSeveralStoriesIntoAFolder() throws {
         let folder = try TemporaryFolder("export")
         defer { folder.remove() }
@@ -124,7 +149,7 @@ import StoryKitTestSupport
         let cases: [([String], Int32, String)] = [
             (["export", "pip", "--to", existing.path], 1, "already exists: give --force to replace it"),
             (["export", "pip", "--to", folder.url.appendingPathComponent("x.ogg").path], 2, ".ogg is not an audio format this build writes"),
-            (["export", "pip", "--to", "x.wav", "--format", "flac"], 2, "--format flac is not an audio format this build writes: use wav or opus"),
+            (["export", "pip", "--to", "x.wav", "--format", "flac"], 2, "--format flac is not an audio format this build writes: use wav, opus or mp3"),
             (["export", "pip", "--to", "x.wav", "--captions", "ass"], 2, "--captions ass is not a caption format: use vtt, srt or lrc"),
             (["export", "no such story at all", "--to", folder.url.appendingPathComponent("y.wav").path], 1, "no story"),
             (["export", "pip", "--to", "/proc/nope.wav"], 1, "cannot write /proc/nope.wav"),

@@ -1,0 +1,109 @@
+import CLame
+import Foundation
+import Synchronization
+
+/// Speech written as an MP3 file (LAME), for players that take no Opus: mono, 22050 Hz, constant
+/// 48 kbit/s unless told otherwise, with ID3v2 tags at the start (players take the length from the
+/// constant bitrate: ffprobe gives it within 0.1 s, the encoder's own delay and padding). Written
+/// under a hidden name beside the target and renamed when whole.
+public final class MP3FileSink: PCMSink {
+    private struct State: @unchecked Sendable {
+        var encoder: OpaquePointer?
+        var file: UnsafeMutablePointer<FILE>?
+        var written = 0
+    }
+    private let state: Mutex<State>
+    public let path: String
+    public let temporaryPath: String
+
+    public static let defaultBitrate = 48
+
+    /// - Parameter tags: ID3v2 frames by LAME's names: "TIT2" (title), "TPE1" (artist), "TALB", "TLAN".
+    public init(path: String, bitrate: Int = defaultBitrate, tags: [(String, String)] = []) throws {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part").path
+        guard let encoder = lame_init() else { throw AudioError.fileFailed(path: path, reason: "out of memory") }
+        lame_set_in_samplerate(encoder, Int32(SpeechAudioFormat.sampleRate))
+        lame_set_out_samplerate(encoder, Int32(SpeechAudioFormat.sampleRate))
+        lame_set_num_channels(encoder, 1)
+        lame_set_mode(encoder, MONO)
+        lame_set_brate(encoder, Int32(bitrate))
+        // The tag is written by us, first, before any audio.
+        lame_set_write_id3tag_automatic(encoder, 0)
+        id3tag_init(encoder)
+        id3tag_v2_only(encoder)
+        for (frame, value) in tags { _ = id3tag_set_fieldvalue_utf16(encoder, Self.utf16Field(frame, value)) }
+        guard lame_init_params(encoder) >= 0 else {
+            lame_close(encoder)
+            throw AudioError.fileFailed(path: path, reason: "LAME refused \(bitrate) kbit/s at 22050 Hz (use 8 to 160)")
+        }
+        guard let file = fopen(temporary, "w+b") else {
+            lame_close(encoder)
+            throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        var tagBytes = [UInt8](repeating: 0, count: 64 * 1024)
+        let tagSize = Int(lame_get_id3v2_tag(encoder, &tagBytes, tagBytes.count))
+        if tagSize > 0, tagSize <= tagBytes.count { fwrite(tagBytes, 1, tagSize, file) }
+        self.path = path
+        self.temporaryPath = temporary
+        state = Mutex(State(encoder: encoder, file: file))
+    }
+
+    /// LAME takes UTF-16 text frames as "FRAME=value", BOM first, in native order.
+    private static func utf16Field(_ frame: String, _ value: String) -> [UInt16] {
+        [0xFEFF] + Array((frame + "=" + value).utf16) + [0]
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
+        try state.withLock { state in
+            guard let encoder = state.encoder, let file = state.file else { throw AudioError.fileFailed(path: path, reason: "already closed") }
+            var output = [UInt8](repeating: 0, count: samples.count * 5 / 4 + 7200)
+            let count = lame_encode_buffer(encoder, samples.baseAddress, samples.baseAddress, Int32(samples.count), &output, Int32(output.count))
+            guard count >= 0 else { throw AudioError.fileFailed(path: path, reason: "LAME could not encode (\(count))") }
+            if count > 0, fwrite(output, 1, Int(count), file) != Int(count) {
+                throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno)))
+            }
+            state.written += samples.count
+            return true
+        }
+    }
+
+    public var framesWritten: Int { state.withLock { $0.written } }
+    public var framesPlayed: Int { framesWritten }
+    public func interrupt() {}
+    public func drop() {}
+    public func drain() throws {}
+    public var isRealTime: Bool { false }
+    public var bufferFrames: Int { 0 }
+
+    /// Flushes the encoder and renames the file.
+    public func close() throws {
+        try state.withLock { state in
+            guard let encoder = state.encoder, let file = state.file else { return }
+            state.encoder = nil
+            state.file = nil
+            var output = [UInt8](repeating: 0, count: 7200)
+            let count = lame_encode_flush(encoder, &output, Int32(output.count))
+            var failed = count < 0 || (count > 0 && fwrite(output, 1, Int(count), file) != Int(count))
+            lame_close(encoder)
+            failed = failed || fflush(file) != 0 || fsync(fileno(file)) != 0
+            failed = (fclose(file) != 0) || failed
+            if failed || rename(temporaryPath, path) != 0 {
+                let reason = String(cString: strerror(errno))
+                unlink(temporaryPath)
+                throw AudioError.fileFailed(path: path, reason: reason)
+            }
+        }
+    }
+
+    /// Stops and removes what was written: the target is never created.
+    public func discard() {
+        state.withLock { state in
+            if let encoder = state.encoder { lame_close(encoder) }
+            if let file = state.file { fclose(file) }
+            state.encoder = nil
+            state.file = nil
+        }
+        unlink(temporaryPath)
+    }
+}
