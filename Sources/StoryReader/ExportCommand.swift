@@ -152,7 +152,7 @@ struct ExportCommand: ParsableCommand {
             throw UserFailure(message: "\(error)")
         }
         // The sink writes under a hidden name and renames the file when it is closed whole.
-        let sink: any ExportSink
+        let sink: any PCMFileSink
         do {
             if format == "opus" {
                 sink = try OpusFileSink(path: destination.path, bitrate: (bitrate ?? 24) * 1000, comments: Self.tags(of: story))
@@ -220,11 +220,3 @@ struct ExportCommand: ParsableCommand {
         return seconds >= 60 ? "\(seconds / 60) min \(seconds % 60) s" : "\(seconds) s"
     }
 }
-
-/// A file the export writes: closed when whole, discarded when stopped.
-protocol ExportSink: PCMSink {
-    func discard()
-}
-extension WAVFileSink: ExportSink {}
-extension OpusFileSink: ExportSink {}
-extension MP3FileSink: ExportSink {}

@@ -6,7 +6,7 @@ import Synchronization
 /// 48 kbit/s unless told otherwise, with ID3v2 tags at the start (players take the length from the
 /// constant bitrate: ffprobe gives it within 0.1 s, the encoder's own delay and padding). Written
 /// under a hidden name beside the target and renamed when whole.
-public final class MP3FileSink: PCMSink {
+public final class MP3FileSink: PCMFileSink {
     private struct State: @unchecked Sendable {
         var encoder: OpaquePointer?
         var file: UnsafeMutablePointer<FILE>?
@@ -69,12 +69,6 @@ public final class MP3FileSink: PCMSink {
     }
 
     public var framesWritten: Int { state.withLock { $0.written } }
-    public var framesPlayed: Int { framesWritten }
-    public func interrupt() {}
-    public func drop() {}
-    public func drain() throws {}
-    public var isRealTime: Bool { false }
-    public var bufferFrames: Int { 0 }
 
     /// Flushes the encoder and renames the file.
     public func close() throws {

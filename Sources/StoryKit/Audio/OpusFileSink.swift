@@ -5,7 +5,7 @@ import Synchronization
 /// Speech written as an Ogg Opus file (libopusenc): mono, 24 kbit/s unless told otherwise, with
 /// Vorbis comments for the tags and chapters. Like `WAVFileSink`, it writes under a hidden name
 /// beside the target and renames the file only when it is whole.
-public final class OpusFileSink: PCMSink {
+public final class OpusFileSink: PCMFileSink {
     private struct State: @unchecked Sendable {
         var encoder: OpaquePointer?
         var written = 0
@@ -50,12 +50,6 @@ public final class OpusFileSink: PCMSink {
     }
 
     public var framesWritten: Int { state.withLock { $0.written } }
-    public var framesPlayed: Int { framesWritten }
-    public func interrupt() {}
-    public func drop() {}
-    public func drain() throws {}
-    public var isRealTime: Bool { false }
-    public var bufferFrames: Int { 0 }
 
     /// Finishes the stream and renames the file to its target.
     public func close() throws {

@@ -30,6 +30,22 @@ public protocol PCMSink: AnyObject, Sendable {
 }
 
 /// An audio failure, worded for the person who sees it.
+/// A sink that writes a file as fast as it is given samples (WAV, Opus, MP3): nothing is played,
+/// nothing waits to drain, and a file not finished can be thrown away.
+public protocol PCMFileSink: PCMSink {
+    /// Stops writing and removes what was written: the target is never created.
+    func discard()
+}
+
+extension PCMFileSink {
+    public var framesPlayed: Int { framesWritten }
+    public func interrupt() {}
+    public func drop() {}
+    public func drain() throws {}
+    public var isRealTime: Bool { false }
+    public var bufferFrames: Int { 0 }
+}
+
 public enum AudioError: Error, Sendable, Hashable, CustomStringConvertible {
     case deviceUnavailable(device: String, reason: String)
     case deviceFailed(device: String, reason: String)

@@ -8,7 +8,7 @@ import Synchronization
 /// target only by ``close()``: an export that is stopped, fails or is killed never leaves a file
 /// that looks whole. Past 4 GiB of samples a RIFF header cannot hold the sizes (they are 32-bit),
 /// so the file is written as RF64 (EBU Tech 3306) — the format players use for long recordings.
-public final class WAVFileSink: PCMSink {
+public final class WAVFileSink: PCMFileSink {
     /// Only touched under the mutex, so the `FILE *` never crosses threads unguarded.
     private struct State: @unchecked Sendable {
         var file: UnsafeMutablePointer<FILE>?
@@ -109,12 +109,6 @@ public final class WAVFileSink: PCMSink {
     }
 
     public var framesWritten: Int { state.withLock { $0.written } }
-    public var framesPlayed: Int { framesWritten }
-    public func interrupt() {}
-    public func drop() {}
-    public func drain() throws {}
-    public var isRealTime: Bool { false }
-    public var bufferFrames: Int { 0 }
 
     /// Finishes the header and renames the file to its target: only now does the target exist.
     public func close() throws {
