@@ -47,6 +47,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Captions beside the audio: vtt, srt or lrc.", valueName: "format"))
     var captions: String?
 
+    @Option(help: ArgumentHelp("Processes to synthesise with at once (eSpeak NG is one engine a process), each taking a run of sentences; the cores of this machine: \(ProcessInfo.processInfo.activeProcessorCount). Words then come within about 0.1 s of where one process puts them. Default: 1.", valueName: "n"))
+    var jobs: Int?
+
     @Flag(help: "Replace files that already exist.")
     var force = false
 
@@ -75,6 +78,9 @@ struct ExportCommand: ParsableCommand {
         let ext = URL(fileURLWithPath: to).pathExtension.lowercased()
         if stories.count == 1, format == nil, !ext.isEmpty, !Self.audioFormats.contains(ext) {
             throw ValidationError("--to \(to): .\(ext) is not an audio format this build writes: use a .wav, .opus or .mp3 file")
+        }
+        if let jobs, !(1...64).contains(jobs) {
+            throw ValidationError("--jobs \(jobs) is out of range: use 1 to 64")
         }
         if let bitrate, !(6...256).contains(bitrate) {
             throw ValidationError("--bitrate \(bitrate) is out of range: use 6 to 256 kbit/s")
@@ -166,20 +172,43 @@ struct ExportCommand: ParsableCommand {
         } catch {
             throw UserFailure(message: "\(error)")
         }
-        let events = Mutex<[NarrationPlayer.Event]>([])
-        let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,
-                                     hooks: NarrationPlayer.Hooks(onEvent: { event in events.withLock { $0.append(event) } }))
-        // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
-        TerminalMode.onStopSignal { player.send(.stop) }
-        player.start()
-        let state = player.wait()
-        guard state == .finished else {
-            sink.discard()
-            if case .failed(let message) = state { throw UserFailure(message: "“\(story.title)”: \(message)") }
-            throw ExitCode(130)
+        // One process unless asked: several give the same words, but not the same samples (below).
+        let runs = ExportWorkers.split(narration, jobs: jobs ?? 1)
+        let events: [NarrationPlayer.Event]
+        if runs.count > 1 {
+            // Several processes, joined in order into the one file.
+            let stop = StopFlag()
+            TerminalMode.onStopSignal { stop.raise() }
+            let storyArguments = global.storyFolders.flatMap { ["--stories", $0] } + [story.id]
+            do {
+                events = try ExportWorkers.run(storyArguments: storyArguments, narration: narration, runs: runs, settings: settings,
+                                               sink: sink, stopped: stop.flag)
+            } catch {
+                sink.discard()
+                if let failure = error as? UserFailure { throw UserFailure(message: "“\(story.title)”: \(failure.message)") }
+                throw UserFailure(message: "“\(story.title)”: \(error)")
+            }
+            if stop.flag.load(ordering: .relaxed) {
+                sink.discard()
+                throw ExitCode(130)
+            }
+        } else {
+            let heard = Mutex<[NarrationPlayer.Event]>([])
+            let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,
+                                         hooks: NarrationPlayer.Hooks(onEvent: { event in heard.withLock { $0.append(event) } }))
+            // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
+            TerminalMode.onStopSignal { player.send(.stop) }
+            player.start()
+            let state = player.wait()
+            guard state == .finished else {
+                sink.discard()
+                if case .failed(let message) = state { throw UserFailure(message: "“\(story.title)”: \(message)") }
+                throw ExitCode(130)
+            }
+            events = heard.withLock { $0 }
         }
         do { try sink.close() } catch { throw UserFailure(message: "\(error)") }
-        return TimedNarration(narration: narration, events: events.withLock { $0 })
+        return TimedNarration(narration: narration, events: events)
     }
 
     /// Title, author, album and language, as players show them.
@@ -219,4 +248,10 @@ struct ExportCommand: ParsableCommand {
         let seconds = (ms + 500) / 1000
         return seconds >= 60 ? "\(seconds / 60) min \(seconds % 60) s" : "\(seconds) s"
     }
+}
+
+/// Raised once by a signal; read by the loop that joins the workers.
+final class StopFlag: Sendable {
+    let flag = Atomic<Bool>(false)
+    func raise() { flag.store(true, ordering: .relaxed) }
 }

@@ -29,7 +29,7 @@ struct StoryReaderCommand: AsyncParsableCommand {
             (an unknown option, a value out of range).
             """,
         version: StoryKitInfo.version,
-        subcommands: [ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, ExportCommand.self, VoicesCommand.self, ImportCommand.self, PreviewCommand.self, BenchCommand.self,
+        subcommands: [ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, ExportCommand.self, ExportWorkerCommand.self, VoicesCommand.self, ImportCommand.self, PreviewCommand.self, BenchCommand.self,
                       ProfileCommand.self, PinCommand.self, HistoryCommand.self, LogCommand.self, KioskCommand.self,
                       ManualCommand.self],
         defaultSubcommand: ReplCommand.self

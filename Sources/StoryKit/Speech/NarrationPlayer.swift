@@ -48,6 +48,12 @@ public final class NarrationPlayer: Sendable {
         }
         public var kind: Kind
         public var frame: Int
+
+        public init(kind: Kind, frame: Int) {
+            self.kind = kind
+            self.frame = frame
+        }
+
         /// Milliseconds from the start of the story's audio.
         public var milliseconds: Int { frame * 1000 / SpeechAudioFormat.sampleRate }
     }

@@ -1,0 +1,206 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+import Synchronization
+
+/// Exporting in parallel: eSpeak NG is one engine per process, so more cores means more
+/// processes. Each worker is this program (`export-worker`, hidden), given a contiguous run of
+/// sentences of about equal word counts; it sends its PCM and word events back over its standard
+/// output, and the parent joins them in order, shifting the times, and writes the file while the
+/// others still synthesise.
+enum ExportWorkers {
+    /// Contiguous runs of `items` with about equal word counts (at most `jobs`, none empty).
+    static func split(_ narration: Narration, jobs: Int) -> [Range<Int>] {
+        let counts = narration.items.map { max(1, $0.words.count) }
+        let total = counts.reduce(0, +)
+        let jobs = max(1, min(jobs, narration.items.count))
+        var runs: [Range<Int>] = []
+        var start = 0
+        var sum = 0
+        for (index, count) in counts.enumerated() {
+            sum += count
+            let wanted = total * (runs.count + 1) / jobs
+            if sum >= wanted, runs.count < jobs - 1, index + 1 < counts.count {
+                runs.append(start..<(index + 1))
+                start = index + 1
+            }
+        }
+        runs.append(start..<counts.count)
+        return runs.filter { !$0.isEmpty }
+    }
+
+    /// One worker's output, read as it arrives.
+    final class Stream: @unchecked Sendable {
+        let process: Process
+        private let condition = NSCondition()
+        private var buffer = Data()
+        private var finished = false
+
+        init(process: Process, pipe: Pipe) {
+            self.process = process
+            let handle = pipe.fileHandleForReading
+            Thread { [self] in
+                while true {
+                    let data = handle.availableData
+                    condition.lock()
+                    if data.isEmpty { finished = true } else { buffer.append(data) }
+                    condition.broadcast()
+                    condition.unlock()
+                    if data.isEmpty { return }
+                }
+            }.start()
+        }
+
+        /// Exactly `count` bytes, waiting for them; nil at the end of the stream.
+        func read(_ count: Int) -> Data? {
+            condition.lock()
+            defer { condition.unlock() }
+            while buffer.count < count, !finished { condition.wait() }
+            guard buffer.count >= count else { return nil }
+            let taken = buffer.prefix(count)
+            buffer.removeFirst(count)
+            return Data(taken)
+        }
+    }
+
+    /// Runs the workers and writes their audio to `sink` in order; the events, shifted.
+    static func run(storyArguments: [String], narration: Narration, runs: [Range<Int>], settings: SpeechSettings,
+                    sink: any PCMFileSink, stopped: borrowing Atomic<Bool>) throws -> [NarrationPlayer.Event] {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var streams: [Stream] = []
+        for run in runs {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["export-worker"] + storyArguments + [
+                "--first", "\(run.lowerBound)", "--end", "\(run.upperBound)",
+                "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)",
+                "--voice", settings.voice ?? narration.language,
+            ]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.standardError
+            try process.run()
+            streams.append(Stream(process: process, pipe: pipe))
+        }
+        defer { for stream in streams where stream.process.isRunning { stream.process.terminate() } }
+        var events: [NarrationPlayer.Event] = []
+        var offset = 0
+        for (index, stream) in streams.enumerated() {
+            var written = 0
+            while !stopped.load(ordering: .relaxed), let tag = stream.read(1)?.first {
+                switch tag {
+                case UInt8(ascii: "P"):
+                    guard let size = stream.read(4).map(Self.u32), let bytes = stream.read(size * 2) else { break }
+                    try bytes.withUnsafeBytes { raw in
+                        _ = try sink.write(raw.bindMemory(to: Int16.self))
+                    }
+                    written += size
+                case UInt8(ascii: "S"):
+                    guard let sentence = stream.read(4).map(Self.u32), let frame = stream.read(8).map(Self.u64) else { break }
+                    events.append(NarrationPlayer.Event(kind: .sentence(sentence), frame: offset + frame))
+                case UInt8(ascii: "W"):
+                    guard let sentence = stream.read(4).map(Self.u32), let word = stream.read(4).map(Self.u32),
+                          let frame = stream.read(8).map(Self.u64) else { break }
+                    events.append(NarrationPlayer.Event(kind: .word(sentence: sentence, word: word), frame: offset + frame))
+                case UInt8(ascii: "E"):
+                    guard let frame = stream.read(8).map(Self.u64) else { break }
+                    if index == streams.count - 1 { events.append(NarrationPlayer.Event(kind: .end, frame: offset + frame)) }
+                default:
+                    throw UserFailure(message: "an export worker sent something unreadable")
+                }
+            }
+            if stopped.load(ordering: .relaxed) { return events }
+            stream.process.waitUntilExit()
+            if stream.process.terminationStatus != 0 || stream.process.terminationReason != .exit {
+                throw UserFailure(message: "an export worker stopped (sentences \(runs[index].lowerBound + 1)–\(runs[index].upperBound)), status \(stream.process.terminationStatus)")
+            }
+            offset += written
+        }
+        return events
+    }
+
+    static func u32(_ data: Data) -> Int { Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }.littleEndian) }
+    static func u64(_ data: Data) -> Int { Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }.littleEndian) }
+}
+
+/// `storyreader export-worker` (hidden): one run of sentences of one story, synthesised as the
+/// serial export would, sent as records on standard output.
+struct ExportWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "export-worker", shouldDisplay: false)
+
+    @OptionGroup var global: GlobalOptions
+    @Argument var story: String
+    @Option var first: Int
+    @Option var end: Int
+    @Option var rate: Int
+    @Option var pitch: Int
+    @Option var volume: Int
+    @Option var voice: String
+
+    func run() throws {
+        let library = global.loadLibrary()
+        let story = try global.resolveStory(self.story, in: library)
+        let whole: Narration
+        do { whole = try Narration(story: story) } catch { throw UserFailure(message: error.description) }
+        guard first >= 0, first < end, end <= whole.items.count else { throw UserFailure(message: "no such run of sentences") }
+        let settings = SpeechSettings(rate: rate, pitch: pitch, volume: volume, voice: voice)
+        var part = whole
+        if first > 0 {
+            // The engine as the serial export left it: the sentence before this run said first.
+            part.items = Array(whole.items[..<first])
+            let warmUp = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: DiscardSink(), settings: settings)
+            warmUp.start(sentence: first - 1)
+            _ = warmUp.wait()
+        }
+        part.items = Array(whole.items[..<end])
+        let output = RecordSink()
+        let player = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: output, settings: settings,
+                                     hooks: NarrationPlayer.Hooks(onEvent: { output.record($0) }))
+        player.start(sentence: first)
+        let state = player.wait()
+        guard state == .finished else { throw ExitCode(1) }
+    }
+}
+
+/// Samples nowhere (the worker's warm-up).
+final class DiscardSink: PCMFileSink {
+    private let count = Atomic<Int>(0)
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool { count.add(samples.count, ordering: .relaxed); return true }
+    var framesWritten: Int { count.load(ordering: .relaxed) }
+    func close() throws {}
+    func discard() {}
+}
+
+/// Samples and events as records on standard output.
+final class RecordSink: PCMFileSink {
+    private let written = Mutex<Int>(0)
+    private let out = FileHandle.standardOutput
+
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
+        try written.withLock { count in
+            var record = Data([UInt8(ascii: "P")])
+            withUnsafeBytes(of: UInt32(samples.count).littleEndian) { record.append(contentsOf: $0) }
+            record.append(UnsafeBufferPointer(start: UnsafeRawPointer(samples.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: samples.count * 2))
+            try out.write(contentsOf: record)
+            count += samples.count
+            return true
+        }
+    }
+
+    func record(_ event: NarrationPlayer.Event) {
+        var record = Data()
+        func u32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { record.append(contentsOf: $0) } }
+        func u64(_ value: Int) { withUnsafeBytes(of: UInt64(value).littleEndian) { record.append(contentsOf: $0) } }
+        switch event.kind {
+        case .sentence(let index): record.append(UInt8(ascii: "S")); u32(index); u64(event.frame)
+        case .word(let sentence, let word): record.append(UInt8(ascii: "W")); u32(sentence); u32(word); u64(event.frame)
+        case .end: record.append(UInt8(ascii: "E")); u64(event.frame)
+        default: return
+        }
+        written.withLock { _ in try? out.write(contentsOf: record) }
+    }
+
+    var framesWritten: Int { written.withLock { $0 } }
+    func close() throws {}
+    func discard() {}
+}
