@@ -123,8 +123,8 @@ enum ExportWorkers {
     static func u64(_ data: Data) -> Int { Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }.littleEndian) }
 }
 
-/// `storyreader export-worker` (hidden): one run of sentences of one story, sent as records on
-/// standard output.
+/// `storyreader export-worker` (hidden): one run of sentences of one story, synthesised as the
+/// serial export would, sent as records on standard output.
 struct ExportWorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export-worker", shouldDisplay: false)
 
@@ -144,9 +144,14 @@ struct ExportWorkerCommand: ParsableCommand {
         do { whole = try Narration(story: story) } catch { throw UserFailure(message: error.description) }
         guard first >= 0, first < end, end <= whole.items.count else { throw UserFailure(message: "no such run of sentences") }
         let settings = SpeechSettings(rate: rate, pitch: pitch, volume: volume, voice: voice)
-        // No warm-up: saying the sentence before this run first was tried, and changed nothing
-        // (the word times still differ from one process's by up to about 0.1 s).
         var part = whole
+        if first > 0 {
+            // The engine as the serial export left it: the sentence before this run said first.
+            part.items = Array(whole.items[..<first])
+            let warmUp = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: DiscardSink(), settings: settings)
+            warmUp.start(sentence: first - 1)
+            _ = warmUp.wait()
+        }
         part.items = Array(whole.items[..<end])
         let output = RecordSink()
         let player = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: output, settings: settings,
@@ -155,6 +160,15 @@ struct ExportWorkerCommand: ParsableCommand {
         let state = player.wait()
         guard state == .finished else { throw ExitCode(1) }
     }
+}
+
+/// Samples nowhere (the worker's warm-up).
+final class DiscardSink: PCMFileSink {
+    private let count = Atomic<Int>(0)
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool { count.add(samples.count, ordering: .relaxed); return true }
+    var framesWritten: Int { count.load(ordering: .relaxed) }
+    func close() throws {}
+    func discard() {}
 }
 
 /// Samples and events as records on standard output.
