@@ -147,6 +147,8 @@ struct ExportWorkerCommand: ParsableCommand {
         var part = whole
         if first > 0 {
             // The engine as the serial export left it: the sentence before this run said first.
+            // Measured on The Lighthouse Cat: the whole comes out 1.7 ms from one process's with
+            // it, 34 ms without (the word times move by up to 25 ms either way).
             part.items = Array(whole.items[..<first])
             let warmUp = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: DiscardSink(), settings: settings)
             warmUp.start(sentence: first - 1)
