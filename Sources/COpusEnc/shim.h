@@ -11,4 +11,8 @@ static inline int copusenc_set_bitrate(OggOpusEnc *encoder, opus_int32 bitrate) 
 static inline int copusenc_set_voice(OggOpusEnc *encoder) {
     return ope_encoder_ctl(encoder, OPUS_SET_SIGNAL(OPUS_SIGNAL_VOICE));
 }
+/* Encoder effort, 0–10: speech at 24 kbit/s sounds the same at 3 and costs a fraction of 10. */
+static inline int copusenc_set_complexity(OggOpusEnc *encoder, int complexity) {
+    return ope_encoder_ctl(encoder, OPUS_SET_COMPLEXITY(complexity));
+}
 #endif

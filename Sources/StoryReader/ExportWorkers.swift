@@ -34,6 +34,8 @@ enum ExportWorkers {
         let process: Process
         private let condition = NSCondition()
         private var buffer = Data()
+        /// Bytes of `buffer` already read (dropped in blocks, not one record at a time).
+        private var consumed = 0
         private var finished = false
 
         init(process: Process, pipe: Pipe) {
@@ -55,11 +57,16 @@ enum ExportWorkers {
         func read(_ count: Int) -> Data? {
             condition.lock()
             defer { condition.unlock() }
-            while buffer.count < count, !finished { condition.wait() }
-            guard buffer.count >= count else { return nil }
-            let taken = buffer.prefix(count)
-            buffer.removeFirst(count)
-            return Data(taken)
+            while buffer.count - consumed < count, !finished { condition.wait() }
+            guard buffer.count - consumed >= count else { return nil }
+            let start = buffer.startIndex + consumed
+            let taken = Data(buffer[start..<(start + count)])
+            consumed += count
+            if consumed > 1 << 20 {
+                buffer.removeFirst(consumed)
+                consumed = 0
+            }
+            return taken
         }
     }
 

@@ -29,6 +29,7 @@ public final class OpusFileSink: PCMFileSink {
             throw AudioError.fileFailed(path: path, reason: String(cString: ope_strerror(error)))
         }
         copusenc_set_voice(encoder)
+        copusenc_set_complexity(encoder, 3)
         if copusenc_set_bitrate(encoder, Int32(bitrate)) != OPE_OK {
             ope_encoder_destroy(encoder)
             unlink(temporary)

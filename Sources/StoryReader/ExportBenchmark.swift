@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// `storyreader bench export`: the export against `espeak-ng -w` on the same text and rate, runs
+/// interleaved (this machine is shared and noisy), best and median of each, CPU time and peak
+/// memory of each process.
+struct ExportBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Time exporting a story (WAV, Opus, MP3; 1 and N jobs) against espeak-ng -w on its text.",
+        discussion: """
+            Each run is a whole process, timed from outside (wall clock, and user + system CPU \
+            and peak memory from the kernel). The kinds of run take turns, --runs rounds, and the \
+            best and the median of each are printed. The limit is one espeak-ng -w per core, each \
+            on its share of the text, all at once. Example: \
+            storyreader bench export --stories ../shared/corpus "The Cat That Walked by Himself"
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The story (default: the bundled story with the most words).", valueName: "story"))
+    var story: String?
+
+    @Option(help: "Rounds of runs (best and median shown).")
+    var runs = 5
+
+    struct Sample { var wall: Double; var cpu: Double; var rss: Int }
+
+    func run() throws {
+        let library = global.loadLibrary()
+        let chosen: Story
+        if let story { chosen = try global.resolveStory(story, in: library) } else {
+            guard let longest = library.entries.max(by: { $0.words < $1.words }) else { throw UserFailure(message: "no stories") }
+            chosen = try global.resolveStory(longest.id, in: library)
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-export-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        // The text espeak-ng reads: the story's sentences as narrated, one a line.
+        let narration = try Narration(story: chosen)
+        let lines = narration.items.map { $0.prefix + $0.text.replacingOccurrences(of: "\n", with: " ") }
+        let whole = root.appendingPathComponent("whole.txt")
+        try lines.joined(separator: "\n").write(to: whole, atomically: true, encoding: .utf8)
+        var shares: [URL] = []
+        for (index, run) in ExportWorkers.split(narration, jobs: cores).enumerated() {
+            let file = root.appendingPathComponent("share-\(index).txt")
+            try lines[run].joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+            shares.append(file)
+        }
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let voice = chosen.language
+        let espeak = ["/usr/bin/espeak-ng"].first(where: FileManager.default.isExecutableFile(atPath:))
+        let stories = global.storyFolders.flatMap { ["--stories", $0] }
+        func export(_ name: String, _ extra: [String]) -> [String] {
+            [me, "export"] + stories + [chosen.id, "--to", root.appendingPathComponent(name).path, "--force", "--quiet"] + extra
+        }
+        var kinds: [(String, [[String]])] = []
+        if let espeak {
+            kinds.append(("espeak-ng -w, whole", [[espeak, "-v", voice, "-s", "175", "-f", whole.path, "-w", root.appendingPathComponent("e.wav").path]]))
+            kinds.append(("espeak-ng -w, one per core (the limit)", shares.enumerated().map { index, file in
+                [espeak, "-v", voice, "-s", "175", "-f", file.path, "-w", root.appendingPathComponent("e\(index).wav").path]
+            }))
+        }
+        kinds.append(("export WAV, --jobs 1", [export("a.wav", ["--jobs", "1"])]))
+        kinds.append(("export WAV, --jobs \(cores)", [export("b.wav", ["--jobs", "\(cores)"])]))
+        kinds.append(("export Opus, --jobs 1", [export("c.opus", ["--jobs", "1"])]))
+        kinds.append(("export MP3, --jobs 1", [export("d.mp3", ["--jobs", "1"])]))
+        var samples = Array(repeating: [Sample](), count: kinds.count)
+        for _ in 0..<runs {
+            for (index, kind) in kinds.enumerated() { samples[index].append(try Self.time(kind.1)) }
+        }
+        print("export benchmark: “\(chosen.title)”, \(narration.items.reduce(0) { $0 + $1.words.count }) words, rate 175, \(cores) cores, \(runs) rounds, interleaved")
+        for (index, kind) in kinds.enumerated() {
+            let wall = samples[index].map(\.wall).sorted()
+            let cpu = samples[index].map(\.cpu).sorted()
+            let rss = samples[index].map(\.rss).max() ?? 0
+            let name = kind.0.padding(toLength: 40, withPad: " ", startingAt: 0)
+            print(String(format: "  %@ wall best %.3f s, median %.3f s · CPU best %.3f s, median %.3f s · peak RSS %d MB",
+                         name as NSString, wall[0], wall[wall.count / 2], cpu[0], cpu[cpu.count / 2], rss / 1024))
+        }
+    }
+
+    /// Runs the commands at once and waits for all; wall clock of the whole, CPU of all, the largest peak RSS (KB).
+    static func time(_ commands: [[String]]) throws -> Sample {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var pids: [pid_t] = []
+        for command in commands {
+            var pid: pid_t = 0
+            let argv = command.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            guard posix_spawn(&pid, command[0], &actions, nil, argv, environ) == 0 else {
+                throw UserFailure(message: "cannot run \(command[0])")
+            }
+            pids.append(pid)
+        }
+        var cpu = 0.0
+        var rss = 0
+        for pid in pids {
+            var status: Int32 = 0
+            var usage = rusage()
+            _ = wait4(pid, &status, 0, &usage)
+            cpu += Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+            rss = max(rss, usage.ru_maxrss)
+        }
+        return Sample(wall: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, cpu: cpu, rss: rss)
+    }
+}
