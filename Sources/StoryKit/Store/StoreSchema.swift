@@ -66,6 +66,10 @@ enum StoreSchema {
             try StoreSchema.createKioskSessions(db)
             try db.execute(sql: "PRAGMA user_version = 2")
         }
+        migrator.registerMigration("v3: sync outbox") { db in
+            try StoreSchema.createSyncTables(db)
+            try db.execute(sql: "PRAGMA user_version = 3")
+        }
         return migrator
     }()
 }
