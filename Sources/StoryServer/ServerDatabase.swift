@@ -63,8 +63,9 @@ public struct ServerDatabase: Sendable {
         self.callDeadline = callDeadline
     }
 
-    /// Versioned migrations: append, never edit a shipped one.
-    static let migrations: [String] = [
+    /// Versioned migrations, each a list of statements: append, never edit a shipped one.
+    static let migrations: [[String]] = [
+        [
         """
         CREATE TABLE site (
             id bigserial PRIMARY KEY,
@@ -73,13 +74,17 @@ public struct ServerDatabase: Sendable {
             -- commits later always has a larger number (a bigserial would not promise that).
             counter bigint NOT NULL DEFAULT 0,
             created_at timestamptz NOT NULL DEFAULT now()
-        );
+        )
+        """,
+        """
         CREATE TABLE kiosk_token (
-            hash text PRIMARY KEY,   -- SHA-256 of the token; the token itself is never stored
+            hash text PRIMARY KEY,   -- SHA-256 of the token, which itself is never stored
             site_id bigint NOT NULL REFERENCES site ON DELETE CASCADE,
             revoked_at timestamptz,
             created_at timestamptz NOT NULL DEFAULT now()
-        );
+        )
+        """,
+        """
         CREATE TABLE change (
             site_id bigint NOT NULL REFERENCES site ON DELETE CASCADE,
             id uuid NOT NULL,
@@ -89,8 +94,9 @@ public struct ServerDatabase: Sendable {
             received_at timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (site_id, id),
             UNIQUE (site_id, seq)
-        );
-        """
+        )
+        """,
+        ]
     ]
 
     /// Creates or updates the schema (in one transaction, under an advisory lock).
@@ -102,8 +108,8 @@ public struct ServerDatabase: Sendable {
             for try await value in try await connection.query("SELECT max(version) FROM storyreader_schema", logger: logger).decode(Int?.self) {
                 version = value ?? 0
             }
-            for (index, sql) in Self.migrations.enumerated() where index >= version {
-                for statement in sql.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !statement.isEmpty {
+            for (index, statements) in Self.migrations.enumerated() where index >= version {
+                for statement in statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query("INSERT INTO storyreader_schema (version) VALUES (\(index + 1))", logger: logger)

@@ -41,3 +41,38 @@ public final class SyncRelay: @unchecked Sendable {
 
     public var state: SiteState { SiteState(changes: log) }
 }
+
+/// What a child and a parent do on a kiosk, at random: finished reads, places, favourites, profile
+/// edits. Returns how many reads were finished for children other than `spare` (whose reads may be
+/// lost with a removal elsewhere).
+public enum KioskActivity {
+    public static func randomOperations(
+        on store: StoryStore, count: Int, using random: inout SeededGenerator, spare: String? = nil,
+        removeAt: Int? = nil, removing: String? = nil
+    ) throws -> Int {
+        var reads = 0
+        for step in 0..<count {
+            if step == removeAt, let removing, let profile = try store.profile(named: removing) {
+                try store.removeProfile(profile, authorization: store.authorize(pin: nil))
+                continue
+            }
+            let profiles = try store.profiles()
+            let profile = profiles[Int.random(in: 0..<profiles.count, using: &random)]
+            let id = profile.id!
+            let story = "story\(Int.random(in: 0..<6, using: &random))"
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0:
+                try store.recordFinishedRead(profileID: id, storyID: story)
+                if profile.name != spare { reads += 1 }
+            case 1: try store.setPosition(profileID: id, storyID: story, sentenceIndex: Int.random(in: 0..<50, using: &random))
+            case 2: try store.toggleFavourite(profileID: id, storyID: story)
+            case 3: try store.clearPosition(profileID: id, storyID: story)
+            default:
+                var edited = profile
+                if Bool.random(using: &random) { edited.age = Int.random(in: 3...12, using: &random) } else { edited.settings.hints.toggle() }
+                try store.updateProfile(edited, authorization: store.authorize(pin: nil))
+            }
+        }
+        return reads
+    }
+}

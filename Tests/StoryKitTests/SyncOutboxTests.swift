@@ -83,32 +83,9 @@ import StoryKitTestSupport
         #expect(try a.syncSnapshot() == b.syncSnapshot())
 
         var random = SeededGenerator(seed: UInt64(seed))
-        var readsMade = 0
-        let leo = try #require(try a.profile(named: "Leo")).id!
         let leoSync = try #require(a.syncSnapshot().profiles.first { $0.value["name"] == "Leo" }?.key)
-        for (index, store) in [a, b].enumerated() {
-            for step in 0..<200 {
-                if index == 0 && step == 100 {
-                    try a.removeProfile(try a.profile(id: leo)!, authorization: a.authorize(pin: nil))
-                    continue
-                }
-                let profiles = try store.profiles()
-                let profile = profiles[Int.random(in: 0..<profiles.count, using: &random)]
-                let story = "story\(Int.random(in: 0..<6, using: &random))"
-                switch Int.random(in: 0..<5, using: &random) {
-                case 0:
-                    try store.recordFinishedRead(profileID: profile.id!, storyID: story)
-                    if profile.name != "Leo" { readsMade += 1 }
-                case 1: try store.setPosition(profileID: profile.id!, storyID: story, sentenceIndex: Int.random(in: 0..<50, using: &random))
-                case 2: try store.toggleFavourite(profileID: profile.id!, storyID: story)
-                case 3: try store.clearPosition(profileID: profile.id!, storyID: story)
-                default:
-                    var edited = profile
-                    if Bool.random(using: &random) { edited.age = Int.random(in: 3...12, using: &random) } else { edited.settings.hints.toggle() }
-                    try store.updateProfile(edited, authorization: store.authorize(pin: nil))
-                }
-            }
-        }
+        var readsMade = try KioskActivity.randomOperations(on: a, count: 200, using: &random, spare: "Leo", removeAt: 100, removing: "Leo")
+        readsMade += try KioskActivity.randomOperations(on: b, count: 200, using: &random, spare: "Leo")
         var rounds = 0
         repeat {
             rounds += 1

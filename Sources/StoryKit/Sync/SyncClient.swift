@@ -86,8 +86,10 @@ public struct SyncClient: Sendable {
         _ = FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
         try data.write(to: temporary)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
-        _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        // rename(2): the old file is replaced whole or not at all.
+        guard rename(temporary.path, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
     }
 
     /// The saved settings, or nil when this kiosk never joined a site.
