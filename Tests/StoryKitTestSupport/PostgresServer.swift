@@ -61,12 +61,43 @@ public final class PostgresServer: @unchecked Sendable {
         return server
     }
 
-    /// Starts the postmaster in the background (pg_ctl, which returns once it is up).
+    /// Starts the postmaster as a child process (`postgres -D … -p PORT -k SOCKDIR`), logging to a file.
     public func launch() throws {
-        let options = "-p \(port) -k \(socketDirectory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-        let started = try run("pg_ctl", ["-D", dataDirectory.path, "-o", options, "-l", folder.appendingPathComponent("log").path, "-w", "-t", "30", "start"])
-        guard started.status == 0 else { throw Failure(description: "postgres did not start: \(started.standardError)\(log)") }
+        let process = Process()
+        let postgres = Self.binaries.appendingPathComponent("postgres").path
+        let arguments = [
+            "-D", dataDirectory.path, "-p", String(port), "-k", socketDirectory.path, "-c", "listen_addresses=127.0.0.1",
+            "-c", "fsync=off", "-c", "max_connections=200",
+        ]
+        if Self.asRoot {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            process.arguments = ["-u", "postgres", "--", postgres] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: postgres)
+            process.arguments = arguments
+        }
+        let logURL = folder.appendingPathComponent("log")
+        if !FileManager.default.fileExists(atPath: logURL.path) { _ = FileManager.default.createFile(atPath: logURL.path, contents: nil) }
+        let log = try FileHandle(forWritingTo: logURL)
+        log.seekToEndOfFile()
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
         try waitUntilReady()
+    }
+
+    /// The postmaster's pid, from its pid file.
+    var postmasterPID: pid_t? {
+        (try? String(contentsOf: dataDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8))
+            .flatMap { $0.split(separator: "\n").first.flatMap { pid_t($0) } }
+    }
+
+    /// Sends `signal` to the postmaster and waits until it is gone.
+    func shut(_ signal: Int32) {
+        guard let pid = postmasterPID else { return }
+        kill(pid, signal)
+        for _ in 0..<400 where kill(pid, 0) == 0 { usleep(25_000) }
     }
 
     public func waitUntilReady() throws {
@@ -77,12 +108,11 @@ public final class PostgresServer: @unchecked Sendable {
         throw Failure(description: "postgres did not accept connections within 15 s\(log)")
     }
 
-    /// `pg_ctl restart -m immediate`: every connection cut at once, as in a crash.
+    /// What `pg_ctl restart -m immediate` does: SIGQUIT (every connection cut at once, as in a
+    /// crash, recovery at the next start), then start again on the same port.
     public func restartImmediately() throws {
-        let options = "-p \(port) -k \(socketDirectory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-        let result = try run("pg_ctl", ["-D", dataDirectory.path, "-o", options, "-l", folder.appendingPathComponent("log").path, "-m", "immediate", "-w", "restart"])
-        guard result.status == 0 else { throw Failure(description: "restart failed: \(result.standardError)\(log)") }
-        try waitUntilReady()
+        shut(SIGQUIT)
+        try launch()
     }
 
     /// Runs SQL with psql and returns its unaligned output.
@@ -94,12 +124,7 @@ public final class PostgresServer: @unchecked Sendable {
 
     /// SIGINT to the postmaster (fast shutdown), then the folder goes.
     public func stop() {
-        if let text = try? String(contentsOf: dataDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8),
-            let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) })
-        {
-            kill(pid, SIGINT)
-            for _ in 0..<200 where kill(pid, 0) == 0 { usleep(50_000) }
-        }
+        shut(SIGINT)
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -151,19 +176,23 @@ public final class ServeProcess: @unchecked Sendable {
         process.standardError = output
         try process.run()
         let serve = ServeProcess(process: process, url: "http://127.0.0.1:\(chosen)", output: output)
-        var seen = Data()
+        // Read everything it prints on another thread, so neither a full pipe nor a silent failure blocks.
+        let seen = SeenText()
         let handle = output.fileHandleForReading
-        while process.isRunning || handle.availableData.count > 0 {
-            let chunk = handle.availableData
-            if chunk.isEmpty { usleep(20_000); continue }
-            seen.append(chunk)
-            if String(decoding: seen, as: UTF8.self).contains("listening on") {
-                // Keep draining so a chatty server never blocks on a full pipe.
-                DispatchQueue.global().async { while handle.availableData.count > 0 {} }
-                return serve
+        DispatchQueue.global().async {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                seen.append(chunk)
             }
         }
-        throw PostgresServer.Failure(description: "serve did not start: \(String(decoding: seen, as: UTF8.self))")
+        for _ in 0..<600 {
+            if seen.text.contains("listening on") { return serve }
+            if !process.isRunning { break }
+            usleep(50_000)
+        }
+        serve.stop()
+        throw PostgresServer.Failure(description: "serve did not start: \(seen.text)")
     }
 
     /// SIGKILL: the server dies mid-request, as in a crash.
@@ -178,4 +207,11 @@ public final class ServeProcess: @unchecked Sendable {
             process.waitUntilExit()
         }
     }
+}
+
+final class SeenText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func append(_ chunk: Data) { lock.withLock { data.append(chunk) } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }

@@ -52,6 +52,9 @@ extension StoreSchema {
         try db.create(table: "syncRegister") { t in
             t.primaryKey("key", .text)
             t.column("hlc", .text).notNull()
+            // The change that wrote it: when the server re-stamps a change from a clock it does not
+            // trust, the kiosk that made it takes the server's stamp for it too.
+            t.column("changeId", .text)
         }
         // Profiles removed anywhere on the site: edits arriving later for them are dropped.
         try db.create(table: "syncTombstone") { t in t.primaryKey("profile", .text) }

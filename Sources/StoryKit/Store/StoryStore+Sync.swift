@@ -35,7 +35,7 @@ extension StoryStore {
             let change = SyncChange(id: id, hlc: clock.tick(now: now), body: body)
             try db.execute(
                 sql: "INSERT INTO syncOutbox (change) VALUES (?)", arguments: [String(decoding: try encoder.encode(change), as: UTF8.self)])
-            if let key = change.registerKey { try setRegister(key, change.hlc, in: db) }
+            if let key = change.registerKey { try setRegister(key, change.hlc, change: change.id, in: db) }
         }
         try saveClock(clock, in: db)
     }
@@ -45,10 +45,13 @@ extension StoryStore {
             sql: "UPDATE syncState SET clock = ? WHERE id = 1", arguments: [String(decoding: try JSONEncoder().encode(clock), as: UTF8.self)])
     }
 
-    static func setRegister(_ key: String, _ hlc: HLCTimestamp, in db: Database) throws {
+    static func setRegister(_ key: String, _ hlc: HLCTimestamp, change: UUID, in db: Database) throws {
         try db.execute(
-            sql: "INSERT INTO syncRegister (key, hlc) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET hlc = excluded.hlc",
-            arguments: [key, hlc.description])
+            sql: """
+                INSERT INTO syncRegister (key, hlc, changeId) VALUES (?, ?, ?)
+                ON CONFLICT (key) DO UPDATE SET hlc = excluded.hlc, changeId = excluded.changeId
+                """,
+            arguments: [key, hlc.description, change.uuidString])
     }
 
     static func profileSyncID(_ profileID: Int64, in db: Database) throws -> UUID? {
@@ -151,11 +154,15 @@ extension StoryStore {
         }
     }
 
-    /// Adopts the server's clock offset (server minus local, in milliseconds).
+    /// Adopts the server's clock offset (server minus local, in milliseconds). A clock that ran
+    /// ahead of the server by more than the tolerance restarts from the server's time: its future
+    /// stamps were not trusted anyway (the server re-stamped them).
     public func setClockOffset(millis: Int64) throws(StoreError) {
+        let serverNow = HybridLogicalClock.millis(clock.now()) + millis
         try write { db in
             var clock = try Self.loadClock(in: db)
             clock.offsetMillis = millis
+            if clock.last.millis > serverNow + ClockSkew.toleranceMillis { clock.reset(to: serverNow) }
             try Self.saveClock(clock, in: db)
         }
     }

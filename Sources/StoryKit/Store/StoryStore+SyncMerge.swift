@@ -32,9 +32,12 @@ extension StoryStore {
     /// Whether a last-writer-wins change beats what this kiosk has; records its clock when it does.
     static func takes(_ change: SyncChange, in db: Database) throws -> Bool {
         guard let key = change.registerKey else { return true }
-        let current = try String.fetchOne(db, sql: "SELECT hlc FROM syncRegister WHERE key = ?", arguments: [key]).flatMap(HLCTimestamp.init)
-        guard SiteState.wins(change.hlc, over: current) else { return false }
-        try setRegister(key, change.hlc, in: db)
+        let row = try GRDB.Row.fetchOne(db, sql: "SELECT hlc, changeId FROM syncRegister WHERE key = ?", arguments: [key])
+        let current = (row?["hlc"] as String?).flatMap(HLCTimestamp.init)
+        // The same change coming back (perhaps re-stamped by the server) takes the server's stamp.
+        let sameChange = (row?["changeId"] as String?) == change.id.uuidString
+        guard sameChange || SiteState.wins(change.hlc, over: current) else { return false }
+        try setRegister(key, change.hlc, change: change.id, in: db)
         return true
     }
 

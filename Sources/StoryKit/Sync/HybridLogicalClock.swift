@@ -81,6 +81,11 @@ public struct HybridLogicalClock: Sendable, Hashable, Codable {
         }
     }
 
+    /// Forgets stamps made by a clock that ran ahead (see ``ClockSkew``).
+    public mutating func reset(to millis: Int64) {
+        last = HLCTimestamp(millis: millis, counter: 0, node: node)
+    }
+
     public static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 }
 
