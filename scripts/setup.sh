@@ -12,6 +12,8 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(man-db groff-base systemd zsh fish)
   # Real terminals under a private X server, photographed: what a sighted child sees.
   packages+=(xvfb xterm xdotool imagemagick x11-utils fonts-dejavu-core kitty)
+  # The sync tests start a real PostgreSQL 15 of their own (issue 13).
+  packages+=(postgresql)
 fi
 
 missing=()

@@ -251,4 +251,23 @@ struct SyncServerTests {
             "SELECT max(seq) = count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'restart')") == "t")
         #expect(worstStall < 10)
     }
+
+    /// The REPL and kiosk sync in the background: a finished read reaches the server without
+    /// anyone running `sync`, and a folder that never joined starts nothing.
+    @Test func aJoinedKioskSyncsAFinishedReadInTheBackground() async throws {
+        let token = try addSite("background")
+        let k = try kiosk("background", token: token)
+        defer { k.folder.remove() }
+        #expect(BackgroundSync.start(dataDirectory: k.folder.url, store: k.store) == nil)
+        try SyncClient.save(k.client.settings, in: k.folder.url)
+        let syncing = try #require(BackgroundSync.start(dataDirectory: k.folder.url, store: k.store, poll: 0.1))
+        defer { syncing.stop() }
+        try k.store.recordFinishedRead(profileID: try k.store.profiles()[0].id!, storyID: "fox")
+        for _ in 0..<200 where try k.store.syncStatus().outbox > 0 || serverRows(site: "background") < 14 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        #expect(try k.store.syncStatus().outbox == 0)
+        #expect(try site.postgres.psql(
+            "SELECT count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'background') AND body LIKE '%fox%' AND body LIKE '%finishedAt%'") == "1")
+    }
 }
