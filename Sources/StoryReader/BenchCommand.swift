@@ -7,7 +7,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark and print its figures (use a release build).",
-        subcommands: [LibraryBenchmark.self, ReplBenchmark.self, StoreBenchmark.self, SpeechBenchmark.self, CompletionBenchmark.self, ImportBenchmark.self]
+        subcommands: [LibraryBenchmark.self, ReplBenchmark.self, StoreBenchmark.self, SpeechBenchmark.self, CompletionBenchmark.self, ImportBenchmark.self, SyncBenchmark.self]
     )
 }
 

@@ -171,15 +171,24 @@ public struct ServerDatabase: Sendable {
                 for try await value in try await connection.query(
                     "SELECT counter FROM site WHERE id = \(site) FOR UPDATE", logger: logger
                 ).decode(Int64.self) { counter = value }
-                var stored = 0
-                for change in changes {
-                    let seq = counter + Int64(stored) + 1
-                    let rows = try await connection.query(
+                // Under the site's row lock nobody else inserts for this site: what is not here yet
+                // is new, and gets the next numbers in one statement (a batch is all or nothing).
+                var known = Set<UUID>()
+                let ids = changes.map(\.id)
+                for try await id in try await connection.query(
+                    "SELECT id FROM change WHERE site_id = \(site) AND id = ANY(\(ids))", logger: logger
+                ).decode(UUID.self) { known.insert(id) }
+                var seen = Set<UUID>()
+                let fresh = changes.filter { !known.contains($0.id) && seen.insert($0.id).inserted }
+                let stored = fresh.count
+                if stored > 0 {
+                    let freshIDs = fresh.map(\.id), hlcs = fresh.map(\.hlc), bodies = fresh.map(\.body)
+                    try await connection.query(
                         """
-                        INSERT INTO change (site_id, id, seq, hlc, body) VALUES (\(site), \(change.id), \(seq), \(change.hlc), \(change.body))
-                        ON CONFLICT (site_id, id) DO NOTHING RETURNING 1
+                        INSERT INTO change (site_id, id, seq, hlc, body)
+                        SELECT \(site), id, \(counter) + n, hlc, body
+                        FROM unnest(\(freshIDs)::uuid[], \(hlcs)::text[], \(bodies)::text[]) WITH ORDINALITY AS t(id, hlc, body, n)
                         """, logger: logger)
-                    for try await _ in rows { stored += 1 }
                 }
                 if stored > 0 {
                     try await connection.query("UPDATE site SET counter = counter + \(Int64(stored)) WHERE id = \(site)", logger: logger)
