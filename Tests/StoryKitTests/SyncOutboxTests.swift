@@ -108,4 +108,25 @@ import StoryKitTestSupport
         #expect(try a.syncSnapshot().reads.count == expectedReads)
         #expect(relay.log.count == Set(relay.log.map(\.id)).count)
     }
+
+    /// Kiosk session logs are append-only and seen on every kiosk of the site (`history --kiosk`).
+    @Test func kioskSessionLogsAreSeenOnEveryKioskOfTheSite() throws {
+        let (folderA, a) = try kiosk("log-a")
+        let (folderB, b) = try kiosk("log-b")
+        defer { folderA.remove(); folderB.remove() }
+        try a.markJoined()
+        try b.markJoined()
+        let session = try a.beginKioskSession(profile: "Reader")
+        try a.updateKioskSession(id: session, profiles: ["Reader"], storiesRead: ["fox"], blockedKeys: 3, endReason: "pin")
+        let relay = SyncRelay()
+        try relay.round(a)
+        try relay.round(b)
+        let seen = try b.kioskSessions()
+        #expect(seen.count == 1)
+        #expect(seen.first?.storiesRead == ["fox"])
+        #expect(seen.first?.endReason == "pin")
+        // Its own line coming back does not double it on the kiosk that wrote it.
+        try relay.round(a)
+        #expect(try a.kioskSessions().count == 1)
+    }
 }
