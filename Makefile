@@ -12,7 +12,7 @@ BIN ?= $(RELEASE_BIN)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: run test build setup setup-test bench clean release install uninstall
+.PHONY: run test build setup setup-test bench clean release install uninstall server bench-sync
 
 setup:
 	@scripts/setup.sh
@@ -41,9 +41,10 @@ install: $(if $(filter $(RELEASE_BIN),$(BIN)),$(RELEASE_BIN))
 uninstall:
 	@scripts/install.sh uninstall "$(PREFIX)" "$(DESTDIR)"
 
+# Tests include the sync server (the "Server" trait), so they build Hummingbird and postgres-nio.
 test: setup-test
-	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(SWIFT) build --build-tests --traits Server
+	$(SWIFT) test --skip-build --traits Server
 
 bench: setup-test
 	$(SWIFT) build -c release
@@ -55,3 +56,14 @@ bench: setup-test
 
 clean:
 	rm -rf .build
+
+# The sync server (`storyreader serve`, docs/sites.md): the same program built with the "Server"
+# trait, which adds Hummingbird and postgres-nio (minutes to build; `make run` never needs them).
+server: setup
+	$(SWIFT) build --traits Server
+	@echo "built .build/debug/storyreader with 'serve' (release: swift build -c release --traits Server)"
+
+# 20 simulated kiosks x 500 finished reads against one `serve` and a PostgreSQL started for it.
+bench-sync: setup-test
+	$(SWIFT) build -c release --traits Server
+	.build/release/storyreader bench sync

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -7,12 +7,20 @@ let package = Package(
         .executable(name: "storyreader", targets: ["StoryReader"]),
         .library(name: "StoryKit", targets: ["StoryKit"]),
     ],
+    // The sync server (`storyreader serve`) is built only with `--traits Server` (make server, make
+    // test): its HTTP and PostgreSQL packages take minutes to compile, and a kiosk never needs them.
+    traits: [
+        .trait(name: "Server", description: "Builds `storyreader serve`, the sync server (Hummingbird, PostgreSQL)")
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // EPUB files are zip archives.
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        // The sync server only (trait "Server").
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // eSpeak NG, the speech synthesiser, linked as a C library (never spawned per sentence).
@@ -57,10 +65,20 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        // The sync server: empty unless built with the "Server" trait.
+        .target(
+            name: "StoryServer",
+            dependencies: [
+                "StoryKit",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Server"])),
+            ]
+        ),
         .executableTarget(
             name: "StoryReader",
             dependencies: [
                 "StoryKit",
+                "StoryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `bench import` writes a large EPUB to measure.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -20,6 +20,8 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(gettext)
   # Real terminals under a private X server, photographed: what a sighted child sees.
   packages+=(xvfb xterm xdotool imagemagick x11-utils fonts-dejavu-core kitty gnome-terminal dbus-daemon)
+  # The sync tests start a real PostgreSQL 15 of their own (issue 13).
+  packages+=(postgresql)
 fi
 
 missing=()

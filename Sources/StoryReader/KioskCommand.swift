@@ -49,6 +49,9 @@ struct KioskCommand: ParsableCommand {
             throw UserFailure(message: "kiosk mode needs a terminal (standard input and output, and TERM set): start it in a terminal, not from a pipe, a script or TERM=dumb")
         }
         let database = try StoreCommandSupport.openStore(global)
+        // Issue 13: a kiosk joined to a site syncs in the background; otherwise nothing starts.
+        let backgroundSync = BackgroundSync.start(dataDirectory: global.dataDirectory(), store: database)
+        defer { backgroundSync?.stop() }
         do {
             guard try database.isPINSet() else {
                 throw UserFailure(message: "no parental PIN is set, so nobody could leave the kiosk: set one with 'storyreader pin set', then start the kiosk again")

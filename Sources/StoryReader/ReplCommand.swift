@@ -38,6 +38,9 @@ struct ReplCommand: ParsableCommand {
         let library = global.loadLibrary()
         // The same database as the profile, pin, history and list commands.
         let store = try StoreCommandSupport.openStore(global)
+        // Issue 13: a kiosk joined to a site syncs in the background; otherwise nothing starts.
+        let backgroundSync = BackgroundSync.start(dataDirectory: global.dataDirectory(), store: store)
+        defer { backgroundSync?.stop() }
         let snapshot: SessionSnapshot
         do {
             snapshot = try store.sessionSnapshot()

@@ -31,7 +31,7 @@ struct StoryReaderCommand: AsyncParsableCommand {
         version: StoryKitInfo.version,
         subcommands: [ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, ExportCommand.self, ExportWorkerCommand.self, VoicesCommand.self, ImportCommand.self, PreviewCommand.self, BenchCommand.self,
                       ProfileCommand.self, PinCommand.self, HistoryCommand.self, LogCommand.self, KioskCommand.self,
-                      ManualCommand.self],
+                      ManualCommand.self, SyncCommand.self, ServeCommand.self],
         defaultSubcommand: ReplCommand.self
     )
 

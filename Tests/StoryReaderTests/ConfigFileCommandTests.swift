@@ -63,6 +63,9 @@ import Testing
             case ["preview"]: ["library"]
             case ["profile", "show"], ["profile", "edit"], ["profile", "remove"]: ["Maya"]
             case ["log", "record-read"], ["log", "favourite"]: ["--profile", "Maya", "--story", "fox"]
+            case ["bench", "sync"], ["serve", "run"]: ["--database", "postgres://stories@localhost/stories"]
+            case ["serve", "site", "add"], ["serve", "site", "revoke"]: ["branch1", "--database", "postgres://stories@localhost/stories"]
+            case ["sync", "join"]: ["https://stories.library.example"]
             default: []
             }
             let (arguments, _) = try ConfigArguments.apply(to: path + required, environment: ["XDG_CONFIG_HOME": config.path])

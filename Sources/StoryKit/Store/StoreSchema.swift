@@ -86,6 +86,10 @@ enum StoreSchema {
             }
             try db.execute(sql: "PRAGMA user_version = 3")
         }
+        migrator.registerMigration("v4: sync outbox") { db in
+            try StoreSchema.createSyncTables(db)
+            try db.execute(sql: "PRAGMA user_version = 4")
+        }
         return migrator
     }()
 }

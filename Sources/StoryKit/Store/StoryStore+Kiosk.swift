@@ -40,9 +40,11 @@ extension StoryStore {
         let startedAt = date ?? clock.now()
         return try write { db in
             try db.execute(
-                sql: "INSERT INTO kioskSession (profiles, startedAt, storiesRead, blockedKeys) VALUES (?, ?, '[]', 0)",
-                arguments: [Self.json([profile]), startedAt])
-            return db.lastInsertedRowID
+                sql: "INSERT INTO kioskSession (profiles, startedAt, storiesRead, blockedKeys, syncId) VALUES (?, ?, '[]', 0, ?)",
+                arguments: [Self.json([profile]), startedAt, UUID().uuidString])
+            let id = db.lastInsertedRowID
+            try Self.enqueueKioskSession(id: id, in: db, at: startedAt)
+            return id
         }
     }
 
@@ -50,11 +52,13 @@ extension StoryStore {
     public func updateKioskSession(
         id: Int64, profiles: [String], storiesRead: [String], blockedKeys: Int, endReason: String? = nil, at date: Date? = nil
     ) throws(StoreError) {
-        let endedAt: Date? = endReason == nil ? nil : (date ?? clock.now())
+        let now = date ?? clock.now()
+        let endedAt: Date? = endReason == nil ? nil : now
         try write { db in
             try db.execute(
                 sql: "UPDATE kioskSession SET profiles = ?, storiesRead = ?, blockedKeys = ?, endReason = ?, endedAt = ? WHERE id = ?",
                 arguments: [Self.json(profiles), Self.json(storiesRead), blockedKeys, endReason, endedAt, id])
+            try Self.enqueueKioskSession(id: id, in: db, at: now)
         }
     }
 
@@ -70,6 +74,20 @@ extension StoryStore {
         let folded = profile?.lowercased()
         let matching = folded.map { name in all.filter { $0.profiles.contains { $0.lowercased() == name } } } ?? all
         return limit.map { Array(matching.prefix($0)) } ?? matching
+    }
+
+    /// Queues the session's current line for the site-wide log (append-only: a newer version of the
+    /// same session replaces the older one everywhere).
+    static func enqueueKioskSession(id: Int64, in db: Database, at now: Date) throws {
+        guard let row = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM kioskSession WHERE id = ?", arguments: [id]),
+            let session = UUID(uuidString: row["syncId"] ?? "")
+        else { return }
+        let record = KioskSessionRecord(
+            id: id, profiles: strings(row["profiles"]), startedAt: row["startedAt"], endedAt: row["endedAt"],
+            storiesRead: strings(row["storiesRead"]), blockedKeys: row["blockedKeys"], endReason: row["endReason"])
+        let node = try String.fetchOne(db, sql: "SELECT node FROM syncState WHERE id = 1") ?? "kiosk"
+        let text = String(decoding: try JSONEncoder.sync.encode(record), as: UTF8.self)
+        try enqueue([.kioskSession(session: session, kiosk: row["kiosk"] ?? node, record: text)], in: db, at: now)
     }
 
     static func json(_ strings: [String]) -> String {

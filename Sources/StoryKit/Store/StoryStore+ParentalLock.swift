@@ -53,6 +53,10 @@ extension StoryStore {
             try db.execute(
                 sql: "UPDATE parentalLock SET failedAttempts = ?, lockedUntil = ? WHERE id = 1",
                 arguments: [next.failedAttempts, next.lockedUntil])
+            // The lockout stays on this kiosk; the failed try goes to the site's log.
+            if !matches, let node = try String.fetchOne(db, sql: "SELECT node FROM syncState WHERE id = 1") {
+                try Self.enqueue([.failedPIN(kiosk: node, at: now)], in: db, at: now)
+            }
             return next
         }
         if matches { return }

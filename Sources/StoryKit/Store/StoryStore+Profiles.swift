@@ -52,7 +52,13 @@ extension StoryStore {
             let problems = profile.problems(existingNames: others)
             if !problems.isEmpty { return .failure(.invalidProfile(problems)) }
             var saved = profile
-            saved.id = try Self.insertProfile(profile, in: db, at: now)
+            let id = try Self.insertProfile(profile, in: db, at: now)
+            saved.id = id
+            let syncID = UUID()
+            try db.execute(sql: "UPDATE profile SET syncId = ? WHERE id = ?", arguments: [syncID.uuidString, id])
+            if let row = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = ?", arguments: [id]) {
+                try Self.enqueue(Self.fieldChanges(profile: syncID, from: nil, to: row), in: db, at: now)
+            }
             return .success(saved)
         }.get()
     }
@@ -67,6 +73,7 @@ extension StoryStore {
             let others = try String.fetchAll(db, sql: "SELECT name FROM profile WHERE id <> ?", arguments: [id])
             let problems = profile.problems(existingNames: others)
             if !problems.isEmpty { return .failure(.invalidProfile(problems)) }
+            let before = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = ?", arguments: [id])
             var arguments = Self.arguments(of: profile)
             arguments += ["updatedAt": now, "id": id]
             try db.execute(
@@ -77,6 +84,12 @@ extension StoryStore {
                     updatedAt = :updatedAt WHERE id = :id
                     """, arguments: arguments)
             if db.changesCount == 0 { return .failure(.profileNotFound(name: profile.name)) }
+            // Only the fields that changed travel: another kiosk's edit of another field survives.
+            if let after = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = ?", arguments: [id]),
+                let syncID = UUID(uuidString: after["syncId"] ?? "")
+            {
+                try Self.enqueue(Self.fieldChanges(profile: syncID, from: before, to: after), in: db, at: now)
+            }
             return .success(profile)
         }.get()
     }
@@ -92,6 +105,7 @@ extension StoryStore {
     public func removeProfile(_ profile: ChildProfile, authorization: ParentalAuthorization) throws(StoreError) -> ProfileRemoval {
         try check(authorization)
         guard let id = profile.id else { throw .profileNotFound(name: profile.name) }
+        let now = clock.now()
         return try write { db -> Result<ProfileRemoval, StoreError> in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM profile WHERE id = ?", arguments: [id]) != nil else {
                 return .failure(.profileNotFound(name: profile.name))
@@ -104,6 +118,10 @@ extension StoryStore {
             // even if foreign keys were ever off for this connection.
             for table in ["readEvent", "readingPosition", "favourite"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE profileId = ?", arguments: [id])
+            }
+            if let syncID = try Self.profileSyncID(id, in: db) {
+                try db.execute(sql: "INSERT OR IGNORE INTO syncTombstone (profile) VALUES (?)", arguments: [syncID.uuidString])
+                try Self.enqueue([.profileRemoved(profile: syncID)], in: db, at: now)
             }
             try db.execute(sql: "DELETE FROM profile WHERE id = ?", arguments: [id])
             return .success(summary)

@@ -35,11 +35,17 @@ extension StoryStore {
         let finishedAt = date ?? clock.now()
         return try write { db -> Result<Int, StoreError> in
             guard try Self.profileExists(profileID, in: db) else { return .failure(.profileNotFound(name: "#\(profileID)")) }
+            let event = UUID()
             try db.execute(
-                sql: "INSERT INTO readEvent (profileId, storyId, finishedAt) VALUES (?, ?, ?)",
-                arguments: [profileID, storyID, finishedAt])
+                sql: "INSERT INTO readEvent (profileId, storyId, finishedAt, syncId) VALUES (?, ?, ?, ?)",
+                arguments: [profileID, storyID, finishedAt, event.uuidString])
             try db.execute(
                 sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID])
+            if let profile = try Self.profileSyncID(profileID, in: db) {
+                try Self.enqueue(
+                    [.read(profile: profile, story: storyID, finishedAt: finishedAt), .position(profile: profile, story: storyID, sentence: nil)],
+                    ids: [event], in: db, at: clock.now())
+            }
             return .success(try Self.readCount(profileID: profileID, storyID: storyID, in: db))
         }.get()
     }
@@ -118,6 +124,7 @@ extension StoryStore {
                     INSERT INTO readingPosition (profileId, storyId, sentenceIndex, updatedAt) VALUES (?, ?, ?, ?)
                     ON CONFLICT (profileId, storyId) DO UPDATE SET sentenceIndex = excluded.sentenceIndex, updatedAt = excluded.updatedAt
                     """, arguments: [profileID, storyID, max(0, sentenceIndex), now])
+            try Self.enqueuePosition(profileID: profileID, storyID: storyID, sentence: max(0, sentenceIndex), in: db, at: now)
             return .success(())
         }.get()
     }
@@ -132,8 +139,10 @@ extension StoryStore {
 
     /// Forgets the position (start over).
     public func clearPosition(profileID: Int64, storyID: String) throws(StoreError) {
+        let now = clock.now()
         try write { db in
             try db.execute(sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID])
+            try Self.enqueuePosition(profileID: profileID, storyID: storyID, sentence: nil, in: db, at: now)
         }
     }
 
@@ -146,10 +155,15 @@ extension StoryStore {
         return try write { db -> Result<Bool, StoreError> in
             guard try Self.profileExists(profileID, in: db) else { return .failure(.profileNotFound(name: "#\(profileID)")) }
             try db.execute(sql: "DELETE FROM favourite WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID])
-            if db.changesCount > 0 { return .success(false) }
-            try db.execute(
-                sql: "INSERT INTO favourite (profileId, storyId, createdAt) VALUES (?, ?, ?)", arguments: [profileID, storyID, now])
-            return .success(true)
+            let isFavourite = db.changesCount == 0
+            if isFavourite {
+                try db.execute(
+                    sql: "INSERT INTO favourite (profileId, storyId, createdAt) VALUES (?, ?, ?)", arguments: [profileID, storyID, now])
+            }
+            if let profile = try Self.profileSyncID(profileID, in: db) {
+                try Self.enqueue([.favourite(profile: profile, story: storyID, isFavourite: isFavourite)], in: db, at: now)
+            }
+            return .success(isFavourite)
         }.get()
     }
 
@@ -162,6 +176,11 @@ extension StoryStore {
     /// The profile's favourite story ids.
     public func favourites(profileID: Int64) throws(StoreError) -> Set<String> {
         try read { db in Set(try String.fetchAll(db, sql: "SELECT storyId FROM favourite WHERE profileId = ?", arguments: [profileID])) }
+    }
+
+    static func enqueuePosition(profileID: Int64, storyID: String, sentence: Int?, in db: Database, at now: Date) throws {
+        guard let profile = try profileSyncID(profileID, in: db) else { return }
+        try enqueue([.position(profile: profile, story: storyID, sentence: sentence)], in: db, at: now)
     }
 
     static func readCount(profileID: Int64, storyID: String, in db: Database) throws -> Int {

@@ -1,0 +1,206 @@
+import Foundation
+import GRDB
+
+/// What `sync --status` shows a grown-up.
+public struct SyncStatus: Sendable, Hashable, Codable {
+    public var joined: Bool
+    public var outbox: Int
+    public var cursor: Int64
+    public var lastSuccess: Date?
+    public var lastError: String?
+    public var lastMoved: String?
+}
+
+/// The kiosk side of sync inside the store: every write appends its changes to the outbox in the
+/// same transaction (only once the kiosk has joined a site: a machine on its own writes nothing
+/// more than before), and changes pulled from the server are merged by the rules of ``SiteState``.
+extension StoryStore {
+    /// The profile columns that travel, each merged on its own (last writer wins per field).
+    public static let syncedProfileFields = [
+        "name", "age", "interests", "voice", "rate", "pitch", "volume", "textSize", "motion", "theme", "hints", "stepMode",
+        "lineFocus", "syllables", "spacing",
+    ]
+
+    // MARK: - Outbox
+
+    /// Appends changes stamped by the kiosk's clock, when joined. `ids` gives the change ids that
+    /// must equal a row's sync id (a read's event id); others get new ones.
+    static func enqueue(_ bodies: [SyncChange.Body], ids: [UUID?] = [], in db: Database, at now: Date) throws {
+        guard let state = try GRDB.Row.fetchOne(db, sql: "SELECT joined, clock FROM syncState WHERE id = 1"), state["joined"] as Bool
+        else { return }
+        var clock = try JSONDecoder().decode(HybridLogicalClock.self, from: Data((state["clock"] as String).utf8))
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        for (index, body) in bodies.enumerated() {
+            let id = (index < ids.count ? ids[index] : nil) ?? UUID()
+            let change = SyncChange(id: id, hlc: clock.tick(now: now), body: body)
+            try db.execute(
+                sql: "INSERT INTO syncOutbox (change) VALUES (?)", arguments: [String(decoding: try encoder.encode(change), as: UTF8.self)])
+            if let key = change.registerKey { try setRegister(key, change.hlc, change: change.id, in: db) }
+        }
+        try saveClock(clock, in: db)
+    }
+
+    static func saveClock(_ clock: HybridLogicalClock, in db: Database) throws {
+        try db.execute(
+            sql: "UPDATE syncState SET clock = ? WHERE id = 1", arguments: [String(decoding: try JSONEncoder().encode(clock), as: UTF8.self)])
+    }
+
+    static func setRegister(_ key: String, _ hlc: HLCTimestamp, change: UUID, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO syncRegister (key, hlc, changeId) VALUES (?, ?, ?)
+                ON CONFLICT (key) DO UPDATE SET hlc = excluded.hlc, changeId = excluded.changeId
+                """,
+            arguments: [key, hlc.description, change.uuidString])
+    }
+
+    static func profileSyncID(_ profileID: Int64, in db: Database) throws -> UUID? {
+        try String.fetchOne(db, sql: "SELECT syncId FROM profile WHERE id = ?", arguments: [profileID]).flatMap(UUID.init(uuidString:))
+    }
+
+    /// The synced fields of a profile row as text (what SQLite stores; column affinity turns it back).
+    static func syncedFields(of row: GRDB.Row) -> [String: String?] {
+        var fields: [String: String?] = [:]
+        for field in syncedProfileFields {
+            let value: String? =
+                switch (row[field] as DatabaseValue).storage {
+                case .null, .blob: nil
+                case .int64(let number): String(number)
+                case .double(let number): String(number)
+                case .string(let text): text
+                }
+            fields[field] = value
+        }
+        return fields
+    }
+
+    /// Changes for every field that differs between two versions of a profile row.
+    static func fieldChanges(profile: UUID, from old: GRDB.Row?, to new: GRDB.Row) -> [SyncChange.Body] {
+        let before = old.map(syncedFields(of:)) ?? [:]
+        return syncedFields(of: new).sorted { $0.key < $1.key }.compactMap { field, value in
+            if let previous = before[field], previous == value { return nil }
+            return .profileField(profile: profile, field: field, value: value)
+        }
+    }
+
+    /// The oldest changes waiting for the server, with their outbox sequence numbers.
+    public func pendingChanges(limit: Int = 500) throws(StoreError) -> [(seq: Int64, change: SyncChange)] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return try read { db in
+            try GRDB.Row.fetchAll(db, sql: "SELECT seq, change FROM syncOutbox ORDER BY seq LIMIT ?", arguments: [limit]).map { row in
+                (row["seq"], try decoder.decode(SyncChange.self, from: Data((row["change"] as String).utf8)))
+            }
+        }
+    }
+
+    /// Forgets outbox entries up to `seq`, once the server confirmed it stored them.
+    public func confirmUploaded(through seq: Int64) throws(StoreError) {
+        try write { db in try db.execute(sql: "DELETE FROM syncOutbox WHERE seq <= ?", arguments: [seq]) }
+    }
+
+    // MARK: - Joining and status
+
+    /// Marks the kiosk as part of a site and queues everything it already has, in one transaction.
+    public func markJoined() throws(StoreError) {
+        let now = clock.now()
+        try write { db in
+            if try Bool.fetchOne(db, sql: "SELECT joined FROM syncState WHERE id = 1") == true { return }
+            try db.execute(sql: "UPDATE syncState SET joined = 1, cursor = 0 WHERE id = 1")
+            var bodies: [SyncChange.Body] = []
+            var ids: [UUID?] = []
+            func add(_ body: SyncChange.Body, _ id: UUID? = nil) { bodies.append(body); ids.append(id) }
+            var profiles: [Int64: UUID] = [:]
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM profile ORDER BY id") {
+                guard let uuid = UUID(uuidString: row["syncId"]) else { continue }
+                profiles[row["id"]] = uuid
+                for body in Self.fieldChanges(profile: uuid, from: nil, to: row) { add(body) }
+            }
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT profileId, storyId, finishedAt, syncId FROM readEvent ORDER BY id") {
+                guard let profile = profiles[row["profileId"]] else { continue }
+                add(.read(profile: profile, story: row["storyId"], finishedAt: row["finishedAt"]), UUID(uuidString: row["syncId"]))
+            }
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT profileId, storyId, sentenceIndex FROM readingPosition") {
+                guard let profile = profiles[row["profileId"]] else { continue }
+                add(.position(profile: profile, story: row["storyId"], sentence: row["sentenceIndex"]))
+            }
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT profileId, storyId FROM favourite") {
+                guard let profile = profiles[row["profileId"]] else { continue }
+                add(.favourite(profile: profile, story: row["storyId"], isFavourite: true))
+            }
+            try Self.enqueue(bodies, ids: ids, in: db, at: now)
+        }
+    }
+
+    public func syncStatus() throws(StoreError) -> SyncStatus {
+        try read { db in
+            let row = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM syncState WHERE id = 1")
+            return SyncStatus(
+                joined: row?["joined"] ?? false, outbox: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM syncOutbox") ?? 0,
+                cursor: row?["cursor"] ?? 0, lastSuccess: row?["lastSuccess"], lastError: row?["lastError"], lastMoved: row?["lastMoved"])
+        }
+    }
+
+    /// Records how a sync round ended (`error` nil: it succeeded, `moved` says what moved).
+    public func recordSyncOutcome(error: String?, moved: String? = nil) throws(StoreError) {
+        let now = clock.now()
+        try write { db in
+            if let error {
+                try db.execute(sql: "UPDATE syncState SET lastError = ? WHERE id = 1", arguments: [error])
+            } else {
+                try db.execute(
+                    sql: "UPDATE syncState SET lastSuccess = ?, lastError = NULL, lastMoved = ? WHERE id = 1", arguments: [now, moved])
+            }
+        }
+    }
+
+    /// Adopts the server's clock offset (server minus local, in milliseconds). A clock that ran
+    /// ahead of the server by more than the tolerance restarts from the server's time: its future
+    /// stamps were not trusted anyway (the server re-stamped them).
+    public func setClockOffset(millis: Int64) throws(StoreError) {
+        let serverNow = HybridLogicalClock.millis(clock.now()) + millis
+        try write { db in
+            var clock = try Self.loadClock(in: db)
+            clock.offsetMillis = millis
+            if clock.last.millis > serverNow + ClockSkew.toleranceMillis { clock.reset(to: serverNow) }
+            try Self.saveClock(clock, in: db)
+        }
+    }
+
+    static func loadClock(in db: Database) throws -> HybridLogicalClock {
+        try JSONDecoder().decode(HybridLogicalClock.self, from: Data((try String.fetchOne(db, sql: "SELECT clock FROM syncState WHERE id = 1") ?? "").utf8))
+    }
+
+    public func syncCursor() throws(StoreError) -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT cursor FROM syncState WHERE id = 1") ?? 0 }
+    }
+}
+
+extension StoryStore {
+    /// This kiosk's view, comparable with another kiosk's and with ``SiteState/snapshot``.
+    public func syncSnapshot() throws(StoreError) -> SyncSnapshot {
+        try read { db in
+            var snapshot = SyncSnapshot()
+            var profiles: [Int64: String] = [:]
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM profile") {
+                guard let id = UUID(uuidString: row["syncId"] ?? "") else { continue }
+                profiles[row["id"]] = id.uuidString
+                snapshot.profiles[id] = Self.syncedFields(of: row)
+            }
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT profileId, storyId, syncId FROM readEvent") {
+                guard let id = UUID(uuidString: row["syncId"] ?? ""), let profile = profiles[row["profileId"]] else { continue }
+                snapshot.reads[id] = "\(profile)/\(row["storyId"] as String)"
+            }
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT profileId, storyId, sentenceIndex FROM readingPosition") {
+                guard let profile = profiles[row["profileId"]] else { continue }
+                snapshot.positions["\(profile)/\(row["storyId"] as String)"] = row["sentenceIndex"]
+            }
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT profileId, storyId FROM favourite") {
+                guard let profile = profiles[row["profileId"]] else { continue }
+                snapshot.favourites.insert("\(profile)/\(row["storyId"] as String)")
+            }
+            return snapshot
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+
+/// Merging changes pulled from the server into the local tables, by the rules of ``SiteState``:
+/// reads are added once by UUID, registers take a change only when its clock is newer than the
+/// last write they saw, and a tombstone removes a profile for good.
+extension StoryStore {
+    /// Applies pulled changes and moves the pull cursor to `cursor`, in one transaction.
+    ///
+    /// - Returns: how many changes altered something here.
+    @discardableResult
+    public func applyPulled(_ changes: [SyncChange], cursor: Int64) throws(StoreError) -> Int {
+        try write { db in
+            var clock = try Self.loadClock(in: db)
+            var applied = 0
+            // Profiles first, so a read in the same batch finds its child.
+            let ordered = changes.filter(\.isProfileChange) + changes.filter { !$0.isProfileChange }
+            for change in ordered {
+                clock.observe(change.hlc)
+                if try Self.apply(change, in: db) { applied += 1 }
+            }
+            try Self.saveClock(clock, in: db)
+            try db.execute(sql: "UPDATE syncState SET cursor = MAX(cursor, ?) WHERE id = 1", arguments: [cursor])
+            return applied
+        }
+    }
+
+    static func isTombstoned(_ profile: UUID, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM syncTombstone WHERE profile = ?", arguments: [profile.uuidString]) != nil
+    }
+
+    /// Whether a last-writer-wins change beats what this kiosk has; records its clock when it does.
+    static func takes(_ change: SyncChange, in db: Database) throws -> Bool {
+        guard let key = change.registerKey else { return true }
+        let row = try GRDB.Row.fetchOne(db, sql: "SELECT hlc, changeId FROM syncRegister WHERE key = ?", arguments: [key])
+        let current = (row?["hlc"] as String?).flatMap(HLCTimestamp.init)
+        // The same change coming back (perhaps re-stamped by the server) takes the server's stamp.
+        let sameChange = (row?["changeId"] as String?) == change.id.uuidString
+        guard sameChange || SiteState.wins(change.hlc, over: current) else { return false }
+        try setRegister(key, change.hlc, change: change.id, in: db)
+        return true
+    }
+
+    static func localProfileID(_ profile: UUID, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM profile WHERE syncId = ?", arguments: [profile.uuidString])
+    }
+
+    static func apply(_ change: SyncChange, in db: Database) throws -> Bool {
+        if let profile = change.profile, try isTombstoned(profile, in: db) { return false }
+        switch change.body {
+        case .read(let profile, let story, let finishedAt):
+            guard let id = try localProfileID(profile, in: db) else { return false }
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO readEvent (profileId, storyId, finishedAt, syncId) VALUES (?, ?, ?, ?)",
+                arguments: [id, story, finishedAt, change.id.uuidString])
+            return db.changesCount > 0
+        case .position(let profile, let story, let sentence):
+            guard let id = try localProfileID(profile, in: db), try takes(change, in: db) else { return false }
+            if let sentence {
+                try db.execute(
+                    sql: """
+                        INSERT INTO readingPosition (profileId, storyId, sentenceIndex, updatedAt) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (profileId, storyId) DO UPDATE SET sentenceIndex = excluded.sentenceIndex, updatedAt = excluded.updatedAt
+                        """, arguments: [id, story, sentence, Date(timeIntervalSince1970: Double(change.hlc.millis) / 1000)])
+            } else {
+                try db.execute(sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?", arguments: [id, story])
+            }
+            return true
+        case .favourite(let profile, let story, let isFavourite):
+            guard let id = try localProfileID(profile, in: db), try takes(change, in: db) else { return false }
+            if isFavourite {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO favourite (profileId, storyId, createdAt) VALUES (?, ?, ?)",
+                    arguments: [id, story, Date(timeIntervalSince1970: Double(change.hlc.millis) / 1000)])
+            } else {
+                try db.execute(sql: "DELETE FROM favourite WHERE profileId = ? AND storyId = ?", arguments: [id, story])
+            }
+            return true
+        case .profileField(let profile, let field, let value):
+            guard syncedProfileFields.contains(field), try takes(change, in: db) else { return false }
+            if try localProfileID(profile, in: db) == nil {
+                // A child first seen here: defaults until its fields arrive (its name comes in the same batch).
+                var placeholder = ChildProfile.defaultProfile
+                placeholder.name = "Child " + String(profile.uuidString.prefix(8))
+                let id = try insertProfile(placeholder, in: db, at: Date(timeIntervalSince1970: Double(change.hlc.millis) / 1000))
+                try db.execute(sql: "UPDATE profile SET syncId = ? WHERE id = ?", arguments: [profile.uuidString, id])
+            }
+            // `field` is one of the known column names (checked above), never text from the wire.
+            try db.execute(sql: "UPDATE profile SET \(field) = ? WHERE syncId = ?", arguments: [value, profile.uuidString])
+            if field == "name", let value {
+                try db.execute(sql: "UPDATE profile SET nameKey = ? WHERE syncId = ?", arguments: [ChildProfile.nameKey(value), profile.uuidString])
+            }
+            return true
+        case .profileRemoved(let profile):
+            try db.execute(sql: "INSERT OR IGNORE INTO syncTombstone (profile) VALUES (?)", arguments: [profile.uuidString])
+            if let id = try localProfileID(profile, in: db) {
+                for table in ["readEvent", "readingPosition", "favourite"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE profileId = ?", arguments: [id])
+                }
+                try db.execute(sql: "DELETE FROM profile WHERE id = ?", arguments: [id])
+            }
+            return true
+        case .kioskSession(let session, let kiosk, let record):
+            guard let decoded = try? JSONDecoder.sync.decode(KioskSessionRecord.self, from: Data(record.utf8)),
+                try takes(change, in: db)
+            else { return false }
+            try db.execute(sql: "DELETE FROM kioskSession WHERE syncId = ?", arguments: [session.uuidString])
+            try db.execute(
+                sql: """
+                    INSERT INTO kioskSession (profiles, startedAt, endedAt, storiesRead, blockedKeys, endReason, syncId, kiosk)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [json(decoded.profiles), decoded.startedAt, decoded.endedAt, json(decoded.storiesRead), decoded.blockedKeys,
+                            decoded.endReason, session.uuidString, kiosk])
+            return true
+        case .failedPIN, .pinHash:
+            // Failed tries are for the site's log; lockout stays per kiosk. The PIN changes only online.
+            return false
+        }
+    }
+}
+
+extension SyncChange {
+    var isProfileChange: Bool {
+        switch body {
+        case .profileField, .profileRemoved: true
+        default: false
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// Dates as milliseconds: what the outbox, the wire and the server use.
+    public static var sync: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    public static var sync: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// One change a kiosk uploads, or the server hands out: the unit of the outbox and of the site's log.
+///
+/// Each has its own UUID, so the server stores it once however often it arrives (an upload repeated
+/// after a crash is harmless). Profiles are named by their sync UUID, never by a kiosk's row id.
+public struct SyncChange: Sendable, Hashable, Codable {
+    public var id: UUID
+    public var hlc: HLCTimestamp
+    public var body: Body
+
+    public init(id: UUID = UUID(), hlc: HLCTimestamp, body: Body) {
+        self.id = id
+        self.hlc = hlc
+        self.body = body
+    }
+
+    public enum Body: Sendable, Hashable, Codable {
+        /// A finished read (grow-only: the change's id is the event's id).
+        case read(profile: UUID, story: String, finishedAt: Date)
+        /// Where to resume a story (nil: forget it). Last writer wins per (profile, story).
+        case position(profile: UUID, story: String, sentence: Int?)
+        /// Favourite or not. Last writer wins per (profile, story).
+        case favourite(profile: UUID, story: String, isFavourite: Bool)
+        /// One profile field's new value, as the text SQLite stores (nil for NULL). Last writer wins per field.
+        case profileField(profile: UUID, field: String, value: String?)
+        /// The profile is gone for good: beats every edit, whatever its clock.
+        case profileRemoved(profile: UUID)
+        /// A kiosk session's log line (append-only; a later version of the same session replaces it).
+        case kioskSession(session: UUID, kiosk: String, record: String)
+        /// A wrong PIN try on one kiosk, uploaded for the log only (lockout stays per kiosk).
+        case failedPIN(kiosk: String, at: Date)
+        /// The site's parental PIN hash (set only online; nil: no PIN).
+        case pinHash(record: String?)
+    }
+
+    /// The register a last-writer-wins change writes, or nil for append-only changes.
+    public var registerKey: String? {
+        switch body {
+        case .position(let p, let s, _): "position/\(p.uuidString)/\(s)"
+        case .favourite(let p, let s, _): "favourite/\(p.uuidString)/\(s)"
+        case .profileField(let p, let f, _): "profile/\(p.uuidString)/\(f)"
+        case .kioskSession(let s, _, _): "session/\(s.uuidString)"
+        case .pinHash: "pin"
+        case .read, .profileRemoved, .failedPIN: nil
+        }
+    }
+
+    /// The profile the change belongs to, if any.
+    public var profile: UUID? {
+        switch body {
+        case .read(let p, _, _), .position(let p, _, _), .favourite(let p, _, _), .profileField(let p, _, _), .profileRemoved(let p): p
+        case .kioskSession, .failedPIN, .pinHash: nil
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Why a sync round stopped (the outbox is kept; the next round retries).
+public enum SyncFailure: Error, CustomStringConvertible, Sendable {
+    case insecureURL(String)
+    case badURL(String)
+    case badToken
+    case refused(status: Int, message: String)
+    case unreachable(String)
+    case timedOut(seconds: Double)
+
+    public var description: String {
+        switch self {
+        case .insecureURL(let url):
+            "\(url) is plain http:// to another machine: the token would cross the network readable; use https:// (a TLS proxy, see docs/sites.md) or --insecure on a trusted network"
+        case .badURL(let url): "'\(url)' is not an http:// or https:// address"
+        case .badToken: "the token should look like SITE.SECRET, as printed by 'storyreader serve site add SITE'"
+        case .refused(let status, let message): "the server refused (\(status)): \(message)"
+        case .unreachable(let why): "the server could not be reached: \(why)"
+        case .timedOut(let seconds): "the server did not answer within \(Int(seconds)) s"
+        }
+    }
+
+    /// Whether trying again later can help (not for a revoked token or a wrong site).
+    public var isTransient: Bool {
+        switch self {
+        case .unreachable, .timedOut: true
+        case .refused(let status, _): status >= 500
+        default: false
+        }
+    }
+}
+
+/// What one round moved.
+public struct SyncRound: Sendable, Hashable, Codable {
+    public var uploaded = 0
+    public var storedNew = 0
+    public var downloaded = 0
+    public var applied = 0
+    public var clockWarning: String?
+    public var summary: String {
+        "sent \(uploaded) change\(uploaded == 1 ? "" : "s") (\(storedNew) new to the server), received \(downloaded) (\(applied) changed something here)"
+    }
+}
+
+/// The kiosk side of the `/v1/` API, on Foundation's URLSession only (no extra package, and nothing
+/// of it runs unless the kiosk joined a site).
+public struct SyncClient: Sendable {
+    public var settings: SyncSettings
+    /// The deadline of one HTTP call.
+    public var callDeadline: Double
+    public var batchSize: Int
+
+    public init(settings: SyncSettings, callDeadline: Double = 10, batchSize: Int = 500) {
+        self.settings = settings
+        self.callDeadline = callDeadline
+        self.batchSize = batchSize
+    }
+
+    /// Checks an address a kiosk is told to join: http(s) only, and plain http only to this machine
+    /// unless `insecure`.
+    public static func checkURL(_ text: String, insecure: Bool) throws(SyncFailure) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host,
+            !host.isEmpty
+        else { throw .badURL(text) }
+        let loopback = host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        if scheme == "http" && !loopback && !insecure { throw .insecureURL(text) }
+        return url
+    }
+
+    /// The site named in a token (`SITE.SECRET`).
+    public static func site(ofToken token: String) throws(SyncFailure) -> String {
+        let parts = token.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].count >= 16 else { throw .badToken }
+        return String(parts[0])
+    }
+
+    /// Saves the settings as `sync.json`, readable by the owner only (it holds the token).
+    public static func save(_ settings: SyncSettings, in dataDirectory: URL) throws {
+        let url = dataDirectory.appendingPathComponent(SyncSettings.fileName)
+        let data = try JSONEncoder().encode(settings)
+        let temporary = url.appendingPathExtension("new")
+        _ = FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        try data.write(to: temporary)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
+        // rename(2): the old file is replaced whole or not at all.
+        guard rename(temporary.path, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+    }
+
+    /// The saved settings, or nil when this kiosk never joined a site.
+    public static func load(from dataDirectory: URL) -> SyncSettings? {
+        guard let data = FileManager.default.contents(atPath: dataDirectory.appendingPathComponent(SyncSettings.fileName).path) else {
+            return nil
+        }
+        return try? JSONDecoder().decode(SyncSettings.self, from: data)
+    }
+
+    /// One round: upload the outbox in batches (deleting each batch only once the server confirmed
+    /// it), then pull everything after the cursor. Records the outcome for `sync --status`.
+    @discardableResult
+    public func round(_ store: StoryStore) async throws -> SyncRound {
+        do {
+            let result = try await runRound(store)
+            try store.recordSyncOutcome(error: nil, moved: result.summary)
+            return result
+        } catch {
+            try? store.recordSyncOutcome(error: String(describing: error))
+            throw error
+        }
+    }
+
+    func runRound(_ store: StoryStore) async throws -> SyncRound {
+        var round = SyncRound()
+        while true {
+            let pending = try store.pendingChanges(limit: batchSize)
+            guard let last = pending.last else { break }
+            let request = UploadRequest(changes: pending.map(\.change), kioskMillis: HybridLogicalClock.millis(Date()))
+            let response: UploadResponse = try await call("POST", SyncAPI.changesPath(site: settings.site), body: request)
+            try store.confirmUploaded(through: last.seq)
+            round.uploaded += pending.count
+            round.storedNew += response.stored
+            round.clockWarning = response.clockWarning
+            try store.setClockOffset(millis: Self.offset(serverMillis: response.serverMillis))
+        }
+        while true {
+            let cursor = try store.syncCursor()
+            let page: PullResponse = try await call(
+                "GET", SyncAPI.changesPath(site: settings.site) + "?after=\(cursor)&limit=\(batchSize)", body: Optional<UploadRequest>.none)
+            round.downloaded += page.changes.count
+            round.applied += try store.applyPulled(page.changes, cursor: page.cursor)
+            if !page.more { break }
+        }
+        return round
+    }
+
+    /// Server minus local time, ignored when within a second (no need to move a good clock).
+    static func offset(serverMillis: Int64) -> Int64 {
+        let offset = serverMillis - HybridLogicalClock.millis(Date())
+        return abs(offset) < 1000 ? 0 : offset
+    }
+
+    /// The site as the server sees it (for tests and `sync --status --json`).
+    public func siteSnapshot() async throws -> SyncSnapshot {
+        try await call("GET", SyncAPI.statePath(site: settings.site), body: Optional<UploadRequest>.none)
+    }
+
+    func call<Body: Encodable, Answer: Decodable>(_ method: String, _ path: String, body: Body?) async throws -> Answer {
+        guard let url = URL(string: settings.url.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + path) else {
+            throw SyncFailure.badURL(settings.url)
+        }
+        var request = URLRequest(url: url, timeoutInterval: callDeadline)
+        request.httpMethod = method
+        request.setValue("Bearer \(settings.token)", forHTTPHeaderField: "Authorization")
+        if let body {
+            request.httpBody = try JSONEncoder.sync.encode(body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch let error as URLError where error.code == .timedOut {
+            throw SyncFailure.timedOut(seconds: callDeadline)
+        } catch {
+            throw SyncFailure.unreachable(error.localizedDescription)
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == 200 else {
+            let message = (try? JSONDecoder().decode([String: String].self, from: data))?["error"] ?? String(decoding: data.prefix(200), as: UTF8.self)
+            throw SyncFailure.refused(status: status, message: message)
+        }
+        return try JSONDecoder.sync.decode(Answer.self, from: data)
+    }
+}

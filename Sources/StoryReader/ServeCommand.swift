@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+import StoryServer
+
+/// `storyreader serve`: the sync server a site's kiosks share (built with the "Server" trait).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the sync server that a site's kiosks share (PostgreSQL behind an HTTP API).",
+        discussion: """
+            The server owns its PostgreSQL schema (created and migrated at start). Kiosks never \
+            hold database credentials: each gets a token from 'serve site add'. The password comes \
+            from PGPASSWORD, ~/.pgpass or --password-file (mode 0600), never from the command line. \
+            Put it behind a TLS proxy when kiosks reach it over a network (docs/sites.md).
+
+            Examples:
+              storyreader serve --database postgres://stories@localhost/stories --listen 127.0.0.1:8750
+              storyreader serve site add branch1 --database postgres://stories@localhost/stories
+              storyreader serve site revoke branch1 --database postgres://stories@localhost/stories
+
+            This program must be built with the server: 'make server' (swift build --traits Server).
+            """,
+        subcommands: [ServeRunCommand.self, ServeSiteCommand.self],
+        defaultSubcommand: ServeRunCommand.self)
+}
+
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: "The PostgreSQL database: postgres://USER@HOST:PORT/DATABASE (no password here).") var database: String
+    @Option(help: "A file (mode 0600) holding the database password.", completion: .file()) var passwordFile: String?
+
+    func address() throws -> DatabaseAddress {
+        do { return try DatabaseAddress(url: database, passwordFile: passwordFile) } catch {
+            throw StoreCommandSupport.fail(error.description)
+        }
+    }
+}
+
+/// Says how to get the server when this build has none.
+func requireServerBuild() throws {
+    if !serverIsBuiltIn {
+        throw StoreCommandSupport.fail(
+            "this storyreader was built without the sync server: build it with 'make server' (swift build --traits Server) and run .build/debug/storyreader serve")
+    }
+}
+
+struct ServeRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Serve kiosks (the default).")
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Address and port to listen on.") var listen = "127.0.0.1:8750"
+    @Option(help: "Seconds each database call may take before the kiosk is told 503 (try later).") var deadline = 5.0
+
+    func run() async throws {
+        try requireServerBuild()
+        let parts = listen.split(separator: ":")
+        guard parts.count == 2, let port = Int(parts[1]), (0...65535).contains(port) else {
+            throw ValidationError("--listen: '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:8750")
+        }
+        #if Server
+        let options = SyncServer.Options(database: try database.address(), host: String(parts[0]), port: port, callDeadline: deadline)
+        do {
+            try await SyncServer.run(options) { address in
+                FileHandle.standardOutput.write(Data("storyreader serve: listening on \(address)\n".utf8))
+            }
+        } catch {
+            throw StoreCommandSupport.fail("serve: \(error)")
+        }
+        #endif
+    }
+}
+
+struct ServeSiteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "site", abstract: "Add a site (and print a kiosk token) or revoke a site's tokens.",
+        subcommands: [Add.self, Revoke.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a new kiosk token for the site (created when new). The token is shown once and stored hashed.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The site's name: lower-case letters, digits and '-'.") var name: String
+
+        func validate() throws {
+            guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
+                throw ValidationError("site name '\(name)': use lower-case letters, digits and '-' (at most 40)")
+            }
+        }
+
+        func run() async throws {
+            try requireServerBuild()
+            #if Server
+            let site = name
+            do {
+                let token = try await SyncServer.withDatabase(try database.address()) { try await $0.addSite(site) }
+                print(token)
+            } catch let failure as UserFailure {
+                throw failure
+            } catch {
+                throw StoreCommandSupport.fail("site add: \(error)")
+            }
+            #endif
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Refuse every token of the site from now on.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The site's name.") var name: String
+
+        func run() async throws {
+            try requireServerBuild()
+            #if Server
+            let site = name
+            do {
+                let count = try await SyncServer.withDatabase(try database.address()) { try await $0.revokeSite(site) }
+                print("Revoked \(count) token\(count == 1 ? "" : "s") of \(site).")
+            } catch let failure as UserFailure {
+                throw failure
+            } catch {
+                throw StoreCommandSupport.fail("site revoke: \(error)")
+            }
+            #endif
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+import StoryServer
+
+/// `storyreader bench sync`: many kiosks (data folders in a temporary folder) syncing finished reads
+/// with one `serve` on loopback, started in this process against the PostgreSQL given.
+struct SyncBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Time sync rounds of many simulated kiosks against one server (needs a PostgreSQL).",
+        discussion: """
+            Each kiosk finishes its reads in bursts and syncs after each burst, all kiosks at once. \
+            Prints the p50 and p99 of a sync round and checks that the server counted every read.
+
+            Example:
+              storyreader bench sync --database postgres://postgres@127.0.0.1:5432/postgres
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Simulated kiosks.") var kiosks = 20
+    @Option(help: "Finished reads per kiosk.") var reads = 500
+    @Option(help: "Reads per burst (a sync round follows each).") var burst = 50
+
+    func run() async throws {
+        try requireServerBuild()
+        #if Server
+        let address = try database.address()
+        let site = "bench-\(UUID().uuidString.prefix(8).lowercased())"
+        let token = try await SyncServer.withDatabase(address) { try await $0.addSite(site) }
+        let ready = AsyncStream<String>.makeStream()
+        let server = Task {
+            try await SyncServer.run(.init(database: address, host: "127.0.0.1", port: 0)) { ready.continuation.yield($0) }
+        }
+        defer { server.cancel() }
+        var iterator = ready.stream.makeAsyncIterator()
+        guard let listening = await iterator.next() else { throw StoreCommandSupport.fail("the server did not start") }
+        let settings = SyncSettings(url: "http://\(listening)", site: site, token: token)
+
+        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-sync-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var stores: [StoryStore] = []
+        for index in 0..<kiosks {
+            let store = try StoryStore(dataDirectory: root.appendingPathComponent("kiosk\(index)"))
+            try store.markJoined()
+            stores.append(store)
+        }
+        let (reads, burst) = (self.reads, self.burst)
+        let started = ContinuousClock.now
+        let samples = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for store in stores {
+                group.addTask {
+                    let client = SyncClient(settings: settings, callDeadline: 30, batchSize: 1000)
+                    let reader = try store.profiles()[0].id!
+                    var times: [Double] = []
+                    var done = 0
+                    while done < reads {
+                        for _ in 0..<min(burst, reads - done) {
+                            try store.recordFinishedRead(profileID: reader, storyID: "story-\(done % 40)")
+                            done += 1
+                        }
+                        let start = ContinuousClock.now
+                        try await client.round(store)
+                        let elapsed = ContinuousClock.now - start
+                        times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                    }
+                    return times
+                }
+            }
+            var all: [Double] = []
+            for try await times in group { all += times }
+            return all.sorted()
+        }
+        let total = ContinuousClock.now - started
+        let snapshot = try await SyncClient(settings: settings).siteSnapshot()
+        func percentile(_ p: Double) -> Double { samples[min(samples.count - 1, Int(Double(samples.count) * p))] }
+        print("bench sync: \(kiosks) kiosks x \(reads) reads, \(samples.count) sync rounds in \(total)")
+        print(String(format: "  sync round p50 %.1f ms, p99 %.1f ms, max %.1f ms", percentile(0.5), percentile(0.99), samples.last ?? 0))
+        print("  reads counted by the server: \(snapshot.reads.count) of \(kiosks * reads)")
+        if snapshot.reads.count != kiosks * reads { throw StoreCommandSupport.fail("the server counted \(snapshot.reads.count) reads, not \(kiosks * reads)") }
+        #endif
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+
+/// `storyreader sync`: share profiles, read counts, places and the kiosk log with a site's server.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Share profiles, read counts, places and kiosk logs with a site's server.",
+        discussion: """
+            A site (a library, a classroom) runs one 'storyreader serve'; each kiosk joins it once \
+            with the token the server printed, and then syncs by itself in the background (at \
+            start, after each finished read, every 60 s). Without a server, nothing changes: the \
+            kiosk keeps everything in its own data folder and starts no network code.
+
+            Examples:
+              storyreader sync join https://stories.library.example --token branch1.Q2x…   join a site
+              echo "$TOKEN" | storyreader sync join https://stories.library.example         token from stdin
+              storyreader sync                       one round now, says what moved
+              storyreader sync --status              last success, changes waiting, last error
+              storyreader sync --status --json
+
+            See docs/sites.md for running the server.
+            """,
+        subcommands: [SyncRoundCommand.self, SyncJoinCommand.self],
+        defaultSubcommand: SyncRoundCommand.self)
+}
+
+struct SyncRoundCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "now", abstract: "Run one sync round (the default), or show the status with --status.")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Show the last successful sync, the changes waiting to be sent and the last error; sync nothing.") var status = false
+    @Flag(help: "With --status: print JSON.") var json = false
+
+    struct StatusReport: Encodable {
+        var joined: Bool
+        var server: String?
+        var site: String?
+        var lastSuccess: Date?
+        var lastMoved: String?
+        var outbox: Int
+        var lastError: String?
+    }
+
+    func run() async throws {
+        let store = try StoreCommandSupport.openStore(global)
+        let settings = SyncClient.load(from: global.dataDirectory())
+        if status {
+            let state = try store.syncStatus()
+            let report = StatusReport(
+                joined: settings != nil && state.joined, server: settings?.url, site: settings?.site, lastSuccess: state.lastSuccess,
+                lastMoved: state.lastMoved, outbox: state.outbox, lastError: state.lastError)
+            if json { return try StoreCommandSupport.printJSON(report) }
+            guard let settings else { return print("Not joined to a site: everything stays on this machine.") }
+            print("Site: \(settings.site) at \(settings.url)")
+            print("Last successful sync: \(state.lastSuccess.map { $0.formatted(date: .abbreviated, time: .standard) } ?? "never")")
+            if let moved = state.lastMoved { print("  \(moved)") }
+            print("Changes waiting to be sent: \(state.outbox)")
+            if let error = state.lastError { print("Last error: \(StoreCommandSupport.safe(error))") }
+            return
+        }
+        if json { throw ValidationError("--json goes with --status") }
+        guard let settings else {
+            throw StoreCommandSupport.fail("this machine has not joined a site: run 'storyreader sync join URL --token TOKEN' first")
+        }
+        do {
+            let round = try await SyncClient(settings: settings).round(store)
+            print("Synced with \(settings.site): \(round.summary).")
+            if let warning = round.clockWarning { print("Warning: \(warning)") }
+        } catch {
+            throw StoreCommandSupport.fail("sync with \(settings.url) failed: \(error) (the changes wait here for the next try)")
+        }
+    }
+}
+
+struct SyncJoinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join", abstract: "Join this kiosk to a site's server (saves the address and token, mode 0600).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The server's address, https://… (plain http:// only to this machine, or with --insecure).") var url: String
+    @Option(help: "The kiosk token from 'storyreader serve site add SITE' (read from standard input when not given).") var token: String?
+    @Flag(help: "Allow plain http:// to another machine (the token crosses the network readable).") var insecure = false
+
+    func run() async throws {
+        do {
+            _ = try SyncClient.checkURL(url, insecure: insecure)
+        } catch {
+            throw StoreCommandSupport.fail(error.description)
+        }
+        let given = token ?? readLine(strippingNewline: true)
+        guard let token = given?.trimmingCharacters(in: .whitespaces), !token.isEmpty else {
+            throw StoreCommandSupport.fail("no token: give --token TOKEN or type it on standard input")
+        }
+        let site: String
+        do { site = try SyncClient.site(ofToken: token) } catch { throw StoreCommandSupport.fail(error.description) }
+        let store = try StoreCommandSupport.openStore(global)
+        let settings = SyncSettings(url: url, site: site, token: token)
+        do {
+            try SyncClient.save(settings, in: global.dataDirectory())
+            try store.markJoined()
+        } catch {
+            throw StoreCommandSupport.fail("could not save the server in \(global.dataDirectory().path): \(error)")
+        }
+        print("Joined site \(site) at \(url). Everything on this machine will be shared with it.")
+        do {
+            let round = try await SyncClient(settings: settings).round(store)
+            print("First sync: \(round.summary).")
+        } catch {
+            print("The first sync did not work yet (\(error)); the kiosk keeps working and tries again later.")
+        }
+    }
+}

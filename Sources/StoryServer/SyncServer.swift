@@ -1,0 +1,166 @@
+#if Server
+import Foundation
+import Hummingbird
+import Logging
+import PostgresNIO
+import StoryKit
+
+/// `storyreader serve`: the `/v1/` JSON API in front of PostgreSQL (see ``SyncAPI``).
+public struct SyncServer: Sendable {
+    public struct Options: Sendable {
+        public var database: DatabaseAddress
+        public var host: String
+        public var port: Int
+        public var callDeadline: Double
+        public init(database: DatabaseAddress, host: String, port: Int, callDeadline: Double = 5) {
+            self.database = database
+            self.host = host
+            self.port = port
+            self.callDeadline = callDeadline
+        }
+    }
+
+    public static func client(_ address: DatabaseAddress) -> PostgresClient {
+        var configuration = PostgresClient.Configuration(
+            host: address.host, port: address.port, username: address.user, password: address.password,
+            database: address.database, tls: .disable)
+        // Fail fast when the database is away: the kiosk retries later anyway.
+        configuration.options.connectTimeout = .seconds(3)
+        return PostgresClient(configuration: configuration)
+    }
+
+    /// Runs a database task (migrations, `site add`) with a client that lives only for it.
+    public static func withDatabase<T: Sendable>(
+        _ address: DatabaseAddress, _ body: @escaping @Sendable (ServerDatabase) async throws -> T
+    ) async throws -> T {
+        let client = client(address)
+        let database = ServerDatabase(client: client, logger: Logger(label: "storyreader.serve"))
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await client.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            let result = try await withDeadline(30, "the set-up") { try await database.migrate() ; return try await body(database) }
+            return result
+        }
+    }
+
+    /// Serves until the process is stopped. `ready` is called once the port is open.
+    public static func run(_ options: Options, ready: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        let logger = Logger(label: "storyreader.serve")
+        let client = client(options.database)
+        let database = ServerDatabase(client: client, logger: logger, callDeadline: options.callDeadline)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            try await withDeadline(30, "the schema migration") { try await database.migrate() }
+            let router = Router()
+            routes(router, database: database)
+            let app = Application(
+                router: router, configuration: .init(address: .hostname(options.host, port: options.port)),
+                onServerRunning: { channel in ready("\(options.host):\(channel.localAddress?.port ?? options.port)") },
+                logger: logger)
+            group.addTask { try await app.runService() }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONEncoder.sync.encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        let data = (try? JSONEncoder.sync.encode(["error": message])) ?? Data()
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The site the request may use: 401 without a live token, 403 for another site's path.
+    static func authorize(_ request: Request, context: BasicRequestContext, database: ServerDatabase) async throws -> Int64 {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            throw Denied(status: .unauthorized, message: "a kiosk token is needed (Authorization: Bearer TOKEN)")
+        }
+        guard let site = try await database.site(ofToken: String(header.dropFirst(7))) else {
+            throw Denied(status: .unauthorized, message: "this token is unknown or was revoked")
+        }
+        guard context.parameters.get("site") == site.name else {
+            throw Denied(status: .forbidden, message: "this token belongs to another site")
+        }
+        return site.id
+    }
+
+    struct Denied: Error {
+        var status: HTTPResponse.Status
+        var message: String
+    }
+
+    /// Database trouble becomes 503, so the kiosk keeps its outbox and tries again later.
+    static func guarded(_ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let denied as Denied {
+            return error(denied.status, denied.message)
+        } catch let deadline as DeadlineExceeded {
+            return error(.serviceUnavailable, deadline.description)
+        } catch let decoding as DecodingError {
+            return error(.badRequest, "the request is not a valid batch: \(decoding)")
+        } catch {
+            return Self.error(.serviceUnavailable, "the database is unavailable: \(String(describing: error).prefix(200))")
+        }
+    }
+
+    static func routes(_ router: Router<BasicRequestContext>, database: ServerDatabase) {
+        router.get("/v1/health") { _, _ in "ok" }
+        router.post("/v1/sites/:site/changes") { request, context in
+            await guarded {
+                let site = try await authorize(request, context: context, database: database)
+                let buffer = try await request.body.collect(upTo: 16 * 1024 * 1024)
+                let upload = try JSONDecoder.sync.decode(UploadRequest.self, from: Data(buffer: buffer))
+                let now = HybridLogicalClock.millis(Date())
+                var rows: [(id: UUID, hlc: String, body: String)] = []
+                for var change in upload.changes {
+                    // A clock far ahead is not trusted: the server's time replaces it.
+                    if !ClockSkew.isTrusted(change.hlc, serverMillis: now) {
+                        change.hlc = HLCTimestamp(millis: now, counter: change.hlc.counter, node: change.hlc.node)
+                    }
+                    rows.append((change.id, change.hlc.description, String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self)))
+                }
+                let stored = try await database.upload(site: site, changes: rows)
+                return try json(
+                    UploadResponse(
+                        stored: stored, serverMillis: now, clockWarning: ClockSkew.warning(kioskMillis: upload.kioskMillis, serverMillis: now)))
+            }
+        }
+        router.get("/v1/sites/:site/changes") { request, context in
+            await guarded {
+                let site = try await authorize(request, context: context, database: database)
+                let after = request.uri.queryParameters.get("after", as: Int64.self) ?? 0
+                let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 1000, 1), 5000)
+                let rows = try await database.pull(site: site, after: after, limit: limit + 1)
+                let page = rows.prefix(limit)
+                let changes = try page.map { try JSONDecoder.sync.decode(SyncChange.self, from: Data($0.body.utf8)) }
+                return try json(
+                    PullResponse(
+                        changes: changes, cursor: page.last?.seq ?? after, more: rows.count > limit,
+                        serverMillis: HybridLogicalClock.millis(Date())))
+            }
+        }
+        router.get("/v1/sites/:site/state") { request, context in
+            await guarded {
+                let site = try await authorize(request, context: context, database: database)
+                var state = SiteState()
+                var cursor: Int64 = 0
+                while true {
+                    let rows = try await database.pull(site: site, after: cursor, limit: 5000)
+                    for row in rows { state.apply(try JSONDecoder.sync.decode(SyncChange.self, from: Data(row.body.utf8))) }
+                    guard let last = rows.last else { break }
+                    cursor = last.seq
+                }
+                return try json(state.snapshot)
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,273 @@
+import Foundation
+import Testing
+import StoryKitTestSupport
+@testable import StoryKit
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One real PostgreSQL and one real `storyreader serve` for the whole suite (not one per test).
+struct SharedSite: SuiteTrait, TestScoping {
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        let postgres = try PostgresServer.start()
+        defer { postgres.stop() }
+        let serve = try ServeProcess.start(database: postgres.url)
+        defer { serve.stop() }
+        try await SiteFixture.$current.withValue(SiteFixture(postgres: postgres, serve: serve)) { try await function() }
+    }
+}
+
+struct SiteFixture: Sendable {
+    @TaskLocal static var current: SiteFixture?
+    let postgres: PostgresServer
+    let serve: ServeProcess
+}
+
+enum ServerBuild {
+    #if Server
+    static let isBuilt = true
+    #else
+    static let isBuilt = false
+    #endif
+    static let available = isBuilt && PostgresServer.isInstalled
+    static let why =
+        isBuilt ? PostgresServer.notInstalled : "this build has no sync server: run the tests with 'swift build --build-tests --traits Server' (make test does)"
+}
+
+/// Issue 13: kiosks (several data folders on this machine) sharing one site through a real
+/// `storyreader serve` and a real PostgreSQL 15 started by the tests.
+@Suite(.serialized, .enabled(if: ServerBuild.available, Comment(rawValue: ServerBuild.why)), SharedSite())
+struct SyncServerTests {
+    var site: SiteFixture { SiteFixture.current! }
+
+    func storyreader(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
+        try ExternalProcess.run(TestPaths.binary, arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()], input: input)
+    }
+
+    func addSite(_ name: String) throws -> String {
+        let result = try storyreader(["serve", "site", "add", name, "--database", site.postgres.url])
+        #expect(result.status == 0, "\(result.standardError)")
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct Kiosk {
+        let folder: TemporaryDatabase
+        let store: StoryStore
+        let client: SyncClient
+    }
+
+    func kiosk(_ label: String, token: String, url: String? = nil) throws -> Kiosk {
+        let folder = try TemporaryDatabase(label)
+        let store = try folder.open()
+        try store.markJoined()
+        let settings = SyncSettings(url: url ?? site.serve.url, site: try SyncClient.site(ofToken: token), token: token)
+        return Kiosk(folder: folder, store: store, client: SyncClient(settings: settings, callDeadline: 5))
+    }
+
+    func serverRows(site name: String) throws -> Int {
+        Int(try site.postgres.psql("SELECT count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = '\(name)')")) ?? -1
+    }
+
+    /// Test 1: two kiosks each do 200 random operations offline (one removes a child the other keeps
+    /// using), then sync: kiosk A, kiosk B and the server agree row for row within two rounds.
+    @Test(arguments: [11, 12]) func partitionedKiosksConvergeWithTheServer(seed: Int) async throws {
+        let token = try addSite("partition-\(seed)")
+        let a = try kiosk("a", token: token), b = try kiosk("b", token: token)
+        defer { a.folder.remove(); b.folder.remove() }
+        _ = try a.store.addProfile(ChildProfile(name: "Leo", age: 6), authorization: a.store.authorize(pin: nil))
+        try await a.client.round(a.store)
+        try await b.client.round(b.store)
+        try await a.client.round(a.store)
+        let leo = try #require(a.store.syncSnapshot().profiles.first { $0.value["name"] == "Leo" }?.key)
+
+        var random = SeededGenerator(seed: UInt64(seed))
+        var reads = try KioskActivity.randomOperations(on: a.store, count: 200, using: &random, spare: "Leo", removeAt: 100, removing: "Leo")
+        reads += try KioskActivity.randomOperations(on: b.store, count: 200, using: &random, spare: "Leo")
+        var rounds = 0
+        var snapshots: (SyncSnapshot, SyncSnapshot, SyncSnapshot)
+        repeat {
+            rounds += 1
+            try await a.client.round(a.store)
+            try await b.client.round(b.store)
+            snapshots = (try a.store.syncSnapshot(), try b.store.syncSnapshot(), try await a.client.siteSnapshot())
+        } while (snapshots.0 != snapshots.1 || snapshots.1 != snapshots.2) && rounds < 5
+        let differing = snapshots.0.differences(from: snapshots.1) + snapshots.1.differences(from: snapshots.2)
+        let lost = reads - snapshots.2.reads.count
+        let resurrected = snapshots.2.profiles[leo] == nil && snapshots.1.profiles[leo] == nil ? 0 : 1
+        print("sync partition (real server) seed \(seed): differing rows \(differing), lost events \(lost), resurrected profiles \(resurrected), rounds \(rounds)")
+        #expect(differing == 0)
+        #expect(lost == 0)
+        #expect(resurrected == 0)
+        #expect(rounds <= 2)
+    }
+
+    /// Test 2: the same batch sent 1–5 times, as when the kiosk died after the server committed and
+    /// before it emptied its outbox: the server keeps each change once, the outbox ends empty.
+    @Test func aBatchSentAgainAfterACrashIsStoredOnce() async throws {
+        let token = try addSite("duplicate")
+        let k = try kiosk("dup", token: token)
+        defer { k.folder.remove() }
+        let reader = try k.store.profiles()[0].id!
+        for i in 0..<40 { try k.store.recordFinishedRead(profileID: reader, storyID: "story\(i % 3)") }
+        let pending = try k.store.pendingChanges(limit: 10_000).map(\.change)
+        for _ in 0..<Int.random(in: 1...5) {
+            let answer: UploadResponse = try await k.client.call(
+                "POST", SyncAPI.changesPath(site: "duplicate"), body: UploadRequest(changes: pending, kioskMillis: HybridLogicalClock.millis(Date())))
+            #expect(answer.stored <= pending.count)
+        }
+        #expect(try k.store.syncStatus().outbox == pending.count)  // the "crash": nothing confirmed
+        let round = try await k.client.round(k.store)
+        #expect(round.storedNew == 0)
+        #expect(try serverRows(site: "duplicate") == Set(pending.map(\.id)).count)
+        #expect(try k.store.syncStatus().outbox == 0)
+    }
+
+    /// Test 5 (server side): a kiosk an hour ahead is told so, and its times are not trusted.
+    @Test func aKioskAnHourAheadIsWarnedAndItsClockReplaced() async throws {
+        let token = try addSite("skew")
+        let k = try kiosk("skew", token: token)
+        defer { k.folder.remove() }
+        let now = HybridLogicalClock.millis(Date())
+        let ahead = SyncChange(
+            hlc: HLCTimestamp(millis: now + 3_600_000, node: "fast"), body: .position(profile: UUID(), story: "fox", sentence: 3))
+        let answer: UploadResponse = try await k.client.call(
+            "POST", SyncAPI.changesPath(site: "skew"), body: UploadRequest(changes: [ahead], kioskMillis: now + 3_600_000))
+        #expect(answer.clockWarning?.contains("ahead") == true)
+        let page: PullResponse = try await k.client.call("GET", SyncAPI.changesPath(site: "skew") + "?after=0", body: Optional<UploadRequest>.none)
+        let stored = try #require(page.changes.first { $0.id == ahead.id })
+        #expect(stored.hlc.millis <= HybridLogicalClock.millis(Date()) + ClockSkew.toleranceMillis)
+    }
+
+    /// Test 6: a token reaches its own site only; a revoked token is refused; a kiosk's token file is
+    /// 0600; plain http:// to another machine is refused without --insecure.
+    @Test func tokensReachTheirOwnSiteOnlyAndRevokedOnesNothing() async throws {
+        let tokenA = try addSite("library-a")
+        let tokenB = try addSite("library-b")
+        let b = try kiosk("b", token: tokenB)
+        defer { b.folder.remove() }
+        try b.store.recordFinishedRead(profileID: try b.store.profiles()[0].id!, storyID: "secret-of-b")
+        try await b.client.round(b.store)
+
+        // A's token on B's path: 403, nothing read, nothing written.
+        let intruder = SyncClient(settings: SyncSettings(url: site.serve.url, site: "library-b", token: tokenA))
+        await #expect(throws: SyncFailure.self) {
+            let _: PullResponse = try await intruder.call("GET", SyncAPI.changesPath(site: "library-b"), body: Optional<UploadRequest>.none)
+        }
+        do {
+            let _: PullResponse = try await intruder.call("GET", SyncAPI.changesPath(site: "library-b"), body: Optional<UploadRequest>.none)
+        } catch SyncFailure.refused(let status, _) {
+            #expect(status == 403)
+        }
+        let before = try serverRows(site: "library-b")
+        do {
+            let _: UploadResponse = try await intruder.call(
+                "POST", SyncAPI.changesPath(site: "library-b"),
+                body: UploadRequest(changes: [SyncChange(hlc: HLCTimestamp(millis: 1, node: "x"), body: .profileRemoved(profile: UUID()))], kioskMillis: 0))
+            Issue.record("a write to another site was accepted")
+        } catch SyncFailure.refused(let status, _) {
+            #expect(status == 403)
+        }
+        #expect(try serverRows(site: "library-b") == before)
+        // A's own pull never shows B's data.
+        let a = try kiosk("a", token: tokenA)
+        defer { a.folder.remove() }
+        try await a.client.round(a.store)
+        #expect(try a.store.history().allSatisfy { $0.storyID != "secret-of-b" })
+
+        // Revoked: refused.
+        let revoke = try storyreader(["serve", "site", "revoke", "library-b", "--database", site.postgres.url])
+        #expect(revoke.status == 0)
+        do {
+            try await b.client.round(b.store)
+            Issue.record("a revoked token was accepted")
+        } catch SyncFailure.refused(let status, _) {
+            #expect(status == 401)
+        }
+        #expect(try b.store.syncStatus().lastError?.contains("revoked") == true)
+
+        // Joining through the command: the token from stdin, saved 0600.
+        let folder = try TemporaryFolder("join")
+        defer { folder.remove() }
+        let join = try storyreader(["sync", "join", site.serve.url, "--data-dir", folder.url.path], input: tokenA + "\n")
+        #expect(join.status == 0, "\(join.standardError)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent(SyncSettings.fileName).path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let status = try storyreader(["sync", "--status", "--json", "--data-dir", folder.url.path])
+        #expect(status.standardOutput.contains("\"outbox\" : 0"))
+        let insecure = try storyreader(["sync", "join", "http://192.0.2.10:8750", "--token", tokenA, "--data-dir", folder.url.path])
+        #expect(insecure.status == 1)
+        #expect(insecure.standardError.contains("--insecure"))
+    }
+
+    /// Test 4: PostgreSQL restarted with `-m immediate`, or `serve` killed, at random moments during
+    /// sync rounds: the server ends with exactly the uploaded changes, no partial batch, and no
+    /// failing call takes longer than its deadline.
+    @Test func restartsMidSyncLoseAndDoubleNothing() async throws {
+        let token = try addSite("restart")
+        let port = try PostgresServer.freePort()
+        var serve = try ServeProcess.start(database: site.postgres.url, deadline: 2, port: port)
+        defer { serve.stop() }
+        let k = try kiosk("restart", token: token, url: serve.url)
+        defer { k.folder.remove() }
+        let reader = try k.store.profiles()[0].id!
+        var worstStall = 0.0
+        var random = SeededGenerator(seed: 4)
+        for seed in 0..<20 {
+            for i in 0..<25 { try k.store.recordFinishedRead(profileID: reader, storyID: "s\(seed)-\(i)") }
+            let delay = UInt64.random(in: 0...40, using: &random)
+            let killServe = seed.isMultiple(of: 2)
+            let sync = Task { () -> Double in
+                let start = Date()
+                do { try await k.client.round(k.store) } catch {}
+                return Date().timeIntervalSince(start)
+            }
+            try await Task.sleep(nanoseconds: delay * 1_000_000)
+            if killServe {
+                serve.kill()
+                serve = try ServeProcess.start(database: site.postgres.url, deadline: 2, port: port)
+            } else {
+                try site.postgres.restartImmediately()
+            }
+            worstStall = max(worstStall, await sync.value)
+            // Retry with backoff until the round goes through.
+            var backoff = 0.05
+            while true {
+                do {
+                    try await k.client.round(k.store)
+                    break
+                } catch {
+                    try await Task.sleep(nanoseconds: UInt64(backoff * 1e9))
+                    backoff = min(backoff * 2, 1)
+                }
+            }
+        }
+        let uploaded = try k.store.syncSnapshot().reads.count
+        print("sync restarts: 20 seeds, server rows \(try serverRows(site: "restart")), kiosk reads \(uploaded), worst stall of one sync call \(String(format: "%.2f", worstStall)) s (deadline 5 s per call)")
+        #expect(try k.store.syncStatus().outbox == 0)
+        #expect(try site.postgres.psql(
+            "SELECT count(*) FROM change c WHERE site_id = (SELECT id FROM site WHERE name = 'restart') AND body LIKE '%\"read\"%'") == String(uploaded))
+        #expect(try site.postgres.psql(
+            "SELECT max(seq) = count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'restart')") == "t")
+        #expect(worstStall < 10)
+    }
+
+    /// The REPL and kiosk sync in the background: a finished read reaches the server without
+    /// anyone running `sync`, and a folder that never joined starts nothing.
+    @Test func aJoinedKioskSyncsAFinishedReadInTheBackground() async throws {
+        let token = try addSite("background")
+        let k = try kiosk("background", token: token)
+        defer { k.folder.remove() }
+        #expect(BackgroundSync.start(dataDirectory: k.folder.url, store: k.store) == nil)
+        try SyncClient.save(k.client.settings, in: k.folder.url)
+        let syncing = try #require(BackgroundSync.start(dataDirectory: k.folder.url, store: k.store, poll: 0.1))
+        defer { syncing.stop() }
+        try k.store.recordFinishedRead(profileID: try k.store.profiles()[0].id!, storyID: "fox")
+        for _ in 0..<200 where try k.store.syncStatus().outbox > 0 || serverRows(site: "background") < 14 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        #expect(try k.store.syncStatus().outbox == 0)
+        #expect(try site.postgres.psql(
+            "SELECT count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'background') AND body LIKE '%fox%' AND body LIKE '%finishedAt%'") == "1")
+    }
+}
