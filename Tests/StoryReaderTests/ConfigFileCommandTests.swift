@@ -66,6 +66,8 @@ import Testing
             case ["bench", "sync"], ["serve", "run"]: ["--database", "postgres://stories@localhost/stories"]
             case ["serve", "site", "add"], ["serve", "site", "revoke"]: ["branch1", "--database", "postgres://stories@localhost/stories"]
             case ["sync", "join"]: ["https://stories.library.example"]
+            case ["export"]: ["fox", "--to", "fox.wav"]
+            case ["export-worker"]: ["fox", "--first", "0", "--end", "1", "--rate", "175", "--pitch", "50", "--volume", "100", "--voice", "en"]
             default: []
             }
             let (arguments, _) = try ConfigArguments.apply(to: path + required, environment: ["XDG_CONFIG_HOME": config.path])
