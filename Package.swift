@@ -96,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoryReaderTests",
-            dependencies: ["StoryKit", "StoryKitTestSupport", "StoryReader"],
+            dependencies: ["StoryKit", "StoryKitTestSupport", "StoryReader", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             // Expected outputs and screens, read from the repository by path (not bundled resources).
             exclude: ["Golden", "Snapshots", "Transcripts"]
         ),

@@ -16,6 +16,8 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(man-db groff-base systemd zsh fish)
   # Exported Opus files read back by opus-tools' opusinfo, MP3 files by ffmpeg's ffprobe.
   packages+=(opus-tools ffmpeg)
+  # Read-along books checked by the W3C's epubcheck (it runs on Java: run as java -jar).
+  packages+=(epubcheck default-jre-headless)
   # Translations checked with gettext's own msgfmt --check.
   packages+=(gettext)
   # Real terminals under a private X server, photographed: what a sighted child sees.

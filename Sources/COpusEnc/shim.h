@@ -15,4 +15,8 @@ static inline int copusenc_set_voice(OggOpusEnc *encoder) {
 static inline int copusenc_set_complexity(OggOpusEnc *encoder, int complexity) {
     return ope_encoder_ctl(encoder, OPUS_SET_COMPLEXITY(complexity));
 }
+/* Files, not calls: no one waits for a frame, and 60 ms ones cost less (Cat: 10.5 s → 8.6 s). */
+static inline int copusenc_set_frame_duration_60ms(OggOpusEnc *encoder) {
+    return ope_encoder_ctl(encoder, OPUS_SET_EXPERT_FRAME_DURATION(OPUS_FRAMESIZE_60_MS));
+}
 #endif

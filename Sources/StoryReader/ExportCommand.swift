@@ -8,26 +8,40 @@ import StoryKit
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Save stories as audio files, with captions.",
+        abstract: "Save stories as audio files with captions, or as read-along books.",
         discussion: """
             Each story is read by eSpeak NG as it is read aloud (the child's voice settings with \
-            --profile, or --rate, --pitch, --volume and --voice) and written to a WAV file \
-            (16-bit mono, 22050 Hz), an MP3 file (48 kbit/s, ID3v2 tags, for older players) or an Ogg Opus file (mono, 24 kbit/s unless --bitrate says \
-            otherwise, with title, author, album and language tags: a tenth of the size). The \
-            format comes from --format, else from the file's extension. One story: --to names \
-            the file. Several: --to names a folder, and each story gets a file named by its id.
+            --profile, or --rate, --pitch, --volume and --voice) and written as:
+              wav   16-bit mono, 22050 Hz, about 2.6 MB a minute
+              opus  Ogg Opus at 24 kbit/s (see --bitrate): a tenth of the size
+              mp3   48 kbit/s, for older players and audio boxes
+              epub  a read-along book (EPUB 3 with Media Overlays)
+            The format comes from --format, else from the file's extension. Audio files are \
+            tagged with the title, the author as artist, the album and the language. A \
+            read-along book highlights its text sentence by sentence (word by word with \
+            --overlay words) as its audio plays, in Thorium, Apple Books, Kobo and other \
+            reading apps.
+
+            One story: --to names the file. Several: --to names a folder and each story gets a \
+            file named by its id; or, with --one-file, --to names one file with a chapter for \
+            each story (Ogg chapter comments, ID3 CHAP frames, the EPUB's table of contents; a \
+            WAV file has no chapters).
 
             --captions writes the words beside the audio, timed from the speech itself: vtt \
             (WebVTT, a cue per sentence with each word's time), srt (SubRip, a cue per sentence) \
             or lrc (enhanced LRC, each word's time, as children's audio players show lyrics). \
             Picture descriptions go to their own track, NAME.descriptions.vtt.
 
-            A file is written beside its target and renamed when whole: a stopped export (Ctrl-C) \
-            leaves nothing. An existing file is kept unless --force is given.
+            Long stories are made by several processes at once (--jobs, one eSpeak NG each). A \
+            file is written beside its target and renamed when whole: a stopped export (Ctrl-C) \
+            leaves nothing. An existing file is kept unless --force is given. On a terminal a \
+            progress line shows how far it is.
 
             Examples:
-              storyreader export "The Lighthouse Cat" --to lighthouse.wav --captions vtt
-              storyreader export lighthouse pip --to ~/Audio --format opus --profile Mia
+              storyreader export "The Lighthouse Cat" --to lighthouse.opus --captions vtt
+              storyreader export lighthouse --to lighthouse.epub --overlay words
+              storyreader export lighthouse pip --to ~/Audio --format mp3 --profile Mia
+              storyreader export lighthouse pip bear --to bedtime.opus --one-file
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -35,25 +49,34 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Stories by title or id (see 'storyreader list').", valueName: "story"), completion: ShellCompletion.stories)
     var stories: [String]
 
-    @Option(help: ArgumentHelp("The file to write (one story), or the folder (several).", valueName: "path"))
+    @Option(help: ArgumentHelp("The file to write (one story, or --one-file), or the folder (several).", valueName: "path"))
     var to: String
 
-    @Option(help: ArgumentHelp("Audio format: wav, opus or mp3. Default: from the file's extension, else wav.", valueName: "format"))
+    @Option(help: ArgumentHelp("wav, opus, mp3 or epub. Default: from the file's extension, else wav.", valueName: "format"))
     var format: String?
 
-    @Option(help: ArgumentHelp("Bitrate in kbit/s: Opus 6 to 256 (default 24, about 180 KB a minute), MP3 8 to 160 (default 48).", valueName: "kbit/s"))
+    @Flag(help: "Several stories into one file, a chapter each.")
+    var oneFile = false
+
+    @Option(help: ArgumentHelp("The title of a file of several stories (--one-file). Default: from the stories' titles.", valueName: "title"))
+    var title: String?
+
+    @Option(help: ArgumentHelp("Bitrate in kbit/s: Opus 6 to 256 (default 24, about 180 KB a minute), MP3 and EPUB 8 to 160 (default 48).", valueName: "kbit/s"))
     var bitrate: Int?
 
     @Option(help: ArgumentHelp("Captions beside the audio: vtt, srt or lrc.", valueName: "format"))
     var captions: String?
 
-    @Option(help: ArgumentHelp("Processes to synthesise with at once (eSpeak NG is one engine a process), each taking a run of sentences; the cores of this machine: \(ProcessInfo.processInfo.activeProcessorCount). Words then come within about 0.1 s of where one process puts them. Default: 1.", valueName: "n"))
+    @Option(help: ArgumentHelp("What a read-along book highlights: sentences (default) or words.", valueName: "sentences|words"))
+    var overlay: String?
+
+    @Option(help: ArgumentHelp("Processes to synthesise with at once (eSpeak NG is one engine a process), each taking a run of sentences. Default: the cores of this machine (\(ProcessInfo.processInfo.activeProcessorCount)) for stories of \(ExportCommand.wordsForJobs) words or more, else 1. Words then come within about 0.1 s of where one process puts them.", valueName: "n"))
     var jobs: Int?
 
     @Flag(help: "Replace files that already exist.")
     var force = false
 
-    @Flag(help: "Print nothing but errors.")
+    @Flag(name: [.customShort("q"), .long], help: "Print nothing but errors (no progress line, no summary).")
     var quiet = false
 
     @Option(help: ArgumentHelp("Read with this child's voice settings (see 'storyreader profile list').", valueName: "name"), completion: ShellCompletion.profiles)
@@ -68,16 +91,20 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Voice: a language with an optional variant (en, fr, en+f3). Default: the story's language.", valueName: "voice"))
     var voice: String?
 
-    static let audioFormats = ["wav", "opus", "mp3"]
+    static let formats = ["wav", "opus", "mp3", "epub"]
+    /// Below this a story is made by one process: starting workers costs more than it saves.
+    static let wordsForJobs = 1_000
+    /// Silence between two stories of one file.
+    static let chapterGap = 1.0
 
     func validate() throws {
         if stories.isEmpty { throw ValidationError("name at least one story to export: see 'storyreader list'") }
-        if let format, !Self.audioFormats.contains(format.lowercased()) {
-            throw ValidationError("--format \(format) is not an audio format this build writes: use wav, opus or mp3")
+        if let format, !Self.formats.contains(format.lowercased()) {
+            throw ValidationError("--format \(format) is not a format this build writes: use wav, opus, mp3 or epub")
         }
         let ext = URL(fileURLWithPath: to).pathExtension.lowercased()
-        if stories.count == 1, format == nil, !ext.isEmpty, !Self.audioFormats.contains(ext) {
-            throw ValidationError("--to \(to): .\(ext) is not an audio format this build writes: use a .wav, .opus or .mp3 file")
+        if stories.count == 1 || oneFile, format == nil, !ext.isEmpty, !Self.formats.contains(ext) {
+            throw ValidationError("--to \(to): .\(ext) is not a format this build writes: use a .wav, .opus, .mp3 or .epub file")
         }
         if let jobs, !(1...64).contains(jobs) {
             throw ValidationError("--jobs \(jobs) is out of range: use 1 to 64")
@@ -88,10 +115,20 @@ struct ExportCommand: ParsableCommand {
         if let captions, CaptionFormat(rawValue: captions.lowercased()) == nil {
             throw ValidationError("--captions \(captions) is not a caption format: use vtt, srt or lrc")
         }
+        if let overlay, ReadAlongBook.Granularity(rawValue: overlay.lowercased()) == nil {
+            throw ValidationError("--overlay \(overlay) is not one a book takes: use sentences or words")
+        }
         let settings = SpeechSettings(rate: rate ?? 175, pitch: pitch ?? 50, volume: volume ?? 100, voice: nil)
         if let problem = settings.problems().first {
             throw ValidationError("--\(problem.setting) \(problem.value) is out of range: use a value from \(problem.range.lowerBound) to \(problem.range.upperBound)")
         }
+    }
+
+    /// One file to make: its stories (a chapter each when several) and where it goes.
+    struct Target {
+        var stories: [Story]
+        var file: URL
+        var related: [URL]
     }
 
     func run() throws {
@@ -99,123 +136,133 @@ struct ExportCommand: ParsableCommand {
         let chosen = try stories.map { try global.resolveStory($0, in: library) }
         let base = try childSettings()
         let captionFormat = captions.flatMap { CaptionFormat(rawValue: $0.lowercased()) }
-        // Where each story goes: the file named, or a file named by its id in the folder named.
-        let target = URL(fileURLWithPath: (to as NSString).expandingTildeInPath)
+        // Where each file goes: the file named, or a file named by its id in the folder named.
+        let named = URL(fileURLWithPath: (to as NSString).expandingTildeInPath)
         var isFolder: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder)
-        let intoFolder = chosen.count > 1 || (exists && isFolder.boolValue)
+        let exists = FileManager.default.fileExists(atPath: named.path, isDirectory: &isFolder)
+        let intoFolder = !oneFile && (chosen.count > 1 || (exists && isFolder.boolValue))
+        if oneFile, exists, isFolder.boolValue {
+            throw UserFailure(message: "--one-file: \(named.path) is a folder; name the file to write, such as \(named.appendingPathComponent("stories.opus").path)")
+        }
         if intoFolder, !exists {
-            do { try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true) } catch {
-                throw UserFailure(message: "cannot make the folder \(target.path): \(error.localizedDescription)")
+            do { try FileManager.default.createDirectory(at: named, withIntermediateDirectories: true) } catch {
+                throw UserFailure(message: "cannot make the folder \(named.path): \(error.localizedDescription)")
             }
         }
-        let audio = format?.lowercased() ?? (intoFolder || target.pathExtension.isEmpty ? "wav" : target.pathExtension.lowercased())
-        let destinations = chosen.map { intoFolder ? target.appendingPathComponent($0.id + "." + audio) : target }
+        let kind = format?.lowercased() ?? (intoFolder || named.pathExtension.isEmpty ? "wav" : named.pathExtension.lowercased())
+        var targets = intoFolder ? chosen.map { Target(stories: [$0], file: named.appendingPathComponent($0.id + "." + kind), related: []) }
+                                 : [Target(stories: chosen, file: named, related: [])]
+        for index in targets.indices {
+            if let captionFormat {
+                targets[index].related = [Self.sidecar(targets[index].file, captionFormat.rawValue), Self.sidecar(targets[index].file, "descriptions.vtt")]
+            }
+        }
         // Everything is checked before anything is written.
-        for destination in destinations {
-            let folder = destination.deletingLastPathComponent().path
+        for target in targets {
+            let folder = target.file.deletingLastPathComponent().path
             guard FileManager.default.isWritableFile(atPath: folder) else {
                 throw UserFailure(message: "cannot write in \(folder): choose a folder you may write to")
             }
-            var related = [destination]
-            if let captionFormat { related += [Self.sidecar(destination, captionFormat.rawValue), Self.sidecar(destination, "descriptions.vtt")] }
-            for file in related where FileManager.default.fileExists(atPath: file.path) && !force {
+            for file in [target.file] + target.related where FileManager.default.fileExists(atPath: file.path) && !force {
                 throw UserFailure(message: "\(file.path) already exists: give --force to replace it")
             }
         }
+        let progress = ExportProgress(totalWords: chosen.reduce(0) { $0 + $1.wordCount }, enabled: !quiet && StatusLine.isShown)
         var summary: [String] = []
-        for (story, destination) in zip(chosen, destinations) {
-            let timed = try export(story, to: destination, format: audio, settings: base)
-            var written = [destination.path]
-            if let captionFormat {
-                let captionsFile = Self.sidecar(destination, captionFormat.rawValue)
-                try Self.writeWhole(captionFormat.write(timed.spoken, title: story.title), to: captionsFile)
-                written.append(captionsFile.path)
-                if !timed.descriptions.isEmpty {
-                    let descriptions = Self.sidecar(destination, "descriptions.vtt")
-                    try Self.writeWhole(CaptionFormat.vtt.write(timed.descriptions, title: story.title, wordTimes: false), to: descriptions)
-                    written.append(descriptions.path)
-                }
+        do {
+            for target in targets {
+                summary.append(try export(target, format: kind, captions: captionFormat, settings: base, progress: progress))
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
-            summary.append("“\(story.title)”: \(Self.duration(timed.duration)), \(ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file)) → "
-                           + written.joined(separator: ", "))
+        } catch {
+            progress.finish()
+            throw error
         }
+        progress.finish()
         if !quiet { for line in summary { TerminalIO.write(Sanitizer.visibleLines("Exported " + line) + "\n") } }
     }
 
-    /// One story to one WAV file: the narration player straight into a file beside the target,
-    /// renamed when whole.
-    private func export(_ story: Story, to destination: URL, format: String, settings base: SpeechSettings) throws -> TimedNarration {
-        let narration: Narration
-        do { narration = try Narration(story: story) } catch { throw UserFailure(message: "“\(story.title)”: \(error.description)") }
-        var settings = SpeechSettings(rate: rate ?? base.rate, pitch: pitch ?? base.pitch, volume: volume ?? base.volume, voice: voice ?? base.voice)
-        do {
-            let resolution = try EspeakEngine.shared.resolveVoice(settings.voice ?? story.language)
-            if let notice = resolution.notice, !quiet { FileHandle.standardError.write(Data("storyreader: \(notice)\n".utf8)) }
-            settings.voice = resolution.voice
-        } catch {
-            throw UserFailure(message: "\(error)")
-        }
-        // The sink writes under a hidden name and renames the file when it is closed whole.
+    /// One file (and its captions): the summary line.
+    private func export(_ target: Target, format: String, captions: CaptionFormat?, settings base: SpeechSettings,
+                        progress: ExportProgress) throws -> String {
+        let stories = target.stories
+        let tags = Self.tags(of: stories, title: title)
+        let book = format == "epub"
+        // A book's audio is an MP3 made beside it under a hidden name, then packed into it.
+        let audioFile = book ? target.file.deletingLastPathComponent().appendingPathComponent(".\(target.file.lastPathComponent).\(getpid()).mp3") : target.file
         let sink: any PCMFileSink
         do {
-            if format == "opus" {
-                sink = try OpusFileSink(path: destination.path, bitrate: (bitrate ?? 24) * 1000, comments: Self.tags(of: story))
-            } else if format == "mp3" {
-                let frames = ["TITLE": "TIT2", "ARTIST": "TPE1", "ALBUM": "TALB", "LANGUAGE": "TLAN"]
-                let tags = Self.tags(of: story).compactMap { tag, value in frames[tag].map { ($0, value) } }
-                sink = try MP3FileSink(path: destination.path, bitrate: bitrate ?? MP3FileSink.defaultBitrate, tags: tags)
-            } else {
-                sink = try WAVFileSink(path: destination.path)
+            switch format {
+            case "opus": sink = try OpusFileSink(path: audioFile.path, bitrate: (bitrate ?? 24) * 1000, tags: tags)
+            case "mp3", "epub": sink = try MP3FileSink(path: audioFile.path, bitrate: bitrate ?? MP3FileSink.defaultBitrate, tags: tags)
+            default: sink = try WAVFileSink(path: audioFile.path)
             }
         } catch {
             throw UserFailure(message: "\(error)")
         }
-        // One process unless asked: several give the same words, but not the same samples (below).
-        let runs = ExportWorkers.split(narration, jobs: jobs ?? 1)
-        let events: [NarrationPlayer.Event]
-        if runs.count > 1 {
-            // Several processes, joined in order into the one file.
-            let stop = StopFlag()
-            TerminalMode.onStopSignal { stop.raise() }
-            let storyArguments = global.storyFolders.flatMap { ["--stories", $0] } + [story.id]
-            do {
-                events = try ExportWorkers.run(storyArguments: storyArguments, narration: narration, runs: runs, settings: settings,
-                                               sink: sink, stopped: stop.flag)
-            } catch {
-                sink.discard()
-                if let failure = error as? UserFailure { throw UserFailure(message: "“\(story.title)”: \(failure.message)") }
-                throw UserFailure(message: "“\(story.title)”: \(error)")
+        var chapters: [ReadAlongBook.Chapter] = []
+        var times: [AudioChapter] = []
+        do {
+            for (index, story) in stories.enumerated() {
+                if index > 0 { try Self.silence(seconds: Self.chapterGap, into: sink) }
+                let start = sink.framesWritten * 1000 / SpeechAudioFormat.sampleRate
+                progress.begin(story.title)
+                let (narration, timed) = try speak(story, into: sink, settings: base, progress: progress)
+                chapters.append(ReadAlongBook.Chapter(story: story, narration: narration, timed: timed))
+                times.append(AudioChapter(title: story.title, start: start, end: sink.framesWritten * 1000 / SpeechAudioFormat.sampleRate))
             }
-            if stop.flag.load(ordering: .relaxed) {
-                sink.discard()
-                throw ExitCode(130)
-            }
-        } else {
-            let heard = Mutex<[NarrationPlayer.Event]>([])
-            let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,
-                                         hooks: NarrationPlayer.Hooks(onEvent: { event in heard.withLock { $0.append(event) } }))
-            // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
-            TerminalMode.onStopSignal { player.send(.stop) }
-            player.start()
-            let state = player.wait()
-            guard state == .finished else {
-                sink.discard()
-                if case .failed(let message) = state { throw UserFailure(message: "“\(story.title)”: \(message)") }
-                throw ExitCode(130)
-            }
-            events = heard.withLock { $0 }
+            if stories.count > 1 { sink.setChapterTimes(times) }
+            try sink.close()
+        } catch {
+            sink.discard()
+            throw error
         }
-        do { try sink.close() } catch { throw UserFailure(message: "\(error)") }
-        return TimedNarration(narration: narration, events: events)
+        let duration = sink.framesWritten * 1000 / SpeechAudioFormat.sampleRate
+        var written = [target.file.path]
+        if book {
+            defer { try? FileManager.default.removeItem(at: audioFile) }
+            let readAlong = ReadAlongBook(title: tags.title, author: tags.artist, chapters: chapters,
+                                          granularity: overlay.flatMap { ReadAlongBook.Granularity(rawValue: $0.lowercased()) } ?? .sentences,
+                                          audioDuration: duration)
+            do { try readAlong.write(to: target.file, audio: audioFile) } catch { throw UserFailure(message: "\(error)") }
+        }
+        if let captions {
+            let timed = chapters.map(\.timed)
+            let captionsFile = Self.sidecar(target.file, captions.rawValue)
+            try Self.writeWhole(captions.write(timed.flatMap(\.spoken), title: tags.title), to: captionsFile)
+            written.append(captionsFile.path)
+            let descriptions = timed.flatMap(\.descriptions)
+            if !descriptions.isEmpty {
+                let file = Self.sidecar(target.file, "descriptions.vtt")
+                try Self.writeWhole(CaptionFormat.vtt.write(descriptions, title: tags.title, wordTimes: false), to: file)
+                written.append(file.path)
+            }
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: target.file.path)[.size] as? Int) ?? 0
+        let what = stories.count == 1 ? "“\(stories[0].title)”" : "“\(tags.title)” (\(stories.count) stories)"
+        return "\(what): \(Self.duration(duration)), \(ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file)) → "
+            + written.joined(separator: ", ")
     }
 
-    /// Title, author, album and language, as players show them.
-    static func tags(of story: Story) -> [(String, String)] {
-        var tags = [("TITLE", story.title), ("ALBUM", "Magical Stories"), ("LANGUAGE", story.language), ("ENCODER", "storyreader")]
-        if let author = story.author, !author.isEmpty { tags.insert(("ARTIST", author), at: 1) }
-        return tags.map { ($0, Sanitizer.sanitizeLine($1)) }
+    /// Title, author, album and language, as players show them; a chapter a story when several.
+    static func tags(of stories: [Story], title: String?) -> AudioTags {
+        let authors = stories.compactMap(\.author).filter { !$0.isEmpty }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let name: String
+        if let title, !title.isEmpty {
+            name = title
+        } else if stories.count == 1 {
+            name = stories[0].title
+        } else {
+            name = stories.count <= 3 ? stories.map(\.title).joined(separator: " · ") : "\(stories[0].title) and \(stories.count - 1) more stories"
+        }
+        var tags = AudioTags(title: Sanitizer.sanitizeLine(name), artist: authors.isEmpty ? nil : Sanitizer.sanitizeLine(authors.prefix(3).joined(separator: ", ")),
+                             language: stories.first?.language ?? "en")
+        if stories.count > 1 { tags.chapters = stories.map { AudioChapter(title: Sanitizer.sanitizeLine($0.title)) } }
+        return tags
+    }
+
+    static func silence(seconds: Double, into sink: any PCMFileSink) throws {
+        let samples = [Int16](repeating: 0, count: Int(seconds * Double(SpeechAudioFormat.sampleRate)))
+        _ = try samples.withUnsafeBufferPointer { try sink.write($0) }
     }
 
     /// The child's speech settings with --profile, else the story defaults.

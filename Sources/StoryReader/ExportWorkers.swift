@@ -70,9 +70,10 @@ enum ExportWorkers {
         }
     }
 
-    /// Runs the workers and writes their audio to `sink` in order; the events, shifted.
+    /// Runs the workers and writes their audio to `sink` in order, after what it holds; the
+    /// events, shifted to the file's time.
     static func run(storyArguments: [String], narration: Narration, runs: [Range<Int>], settings: SpeechSettings,
-                    sink: any PCMFileSink, stopped: borrowing Atomic<Bool>) throws -> [NarrationPlayer.Event] {
+                    sink: any PCMFileSink, stopped: borrowing Atomic<Bool>, onWord: () -> Void = {}) throws -> [NarrationPlayer.Event] {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var streams: [Stream] = []
         for run in runs {
@@ -91,7 +92,7 @@ enum ExportWorkers {
         }
         defer { for stream in streams where stream.process.isRunning { stream.process.terminate() } }
         var events: [NarrationPlayer.Event] = []
-        var offset = 0
+        var offset = sink.framesWritten
         for (index, stream) in streams.enumerated() {
             var written = 0
             while !stopped.load(ordering: .relaxed), let tag = stream.read(1)?.first {
@@ -109,6 +110,7 @@ enum ExportWorkers {
                     guard let sentence = stream.read(4).map(Self.u32), let word = stream.read(4).map(Self.u32),
                           let frame = stream.read(8).map(Self.u64) else { break }
                     events.append(NarrationPlayer.Event(kind: .word(sentence: sentence, word: word), frame: offset + frame))
+                    onWord()
                 case UInt8(ascii: "E"):
                     guard let frame = stream.read(8).map(Self.u64) else { break }
                     if index == streams.count - 1 { events.append(NarrationPlayer.Event(kind: .end, frame: offset + frame)) }

@@ -65,7 +65,7 @@ struct ImportCommand: ParsableCommand {
         let existing = dryRun ? StoryLibrary.load(folders: global.storyFolderPaths().0) : global.loadLibrary(reportProblems: false)
         var importer = StoryImporter(destination: global.userStoriesFolder(), existing: existing,
                                      replace: replace, dryRun: dryRun, split: asOne ? false : (split ? true : nil))
-        importer.showsProgress = !json && isatty(STDERR_FILENO) == 1
+        importer.showsProgress = !json && StatusLine.isShown
         for file in files {
             try importer.importFile(file)
         }

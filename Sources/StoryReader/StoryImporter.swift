@@ -219,9 +219,7 @@ struct StoryImporter {
     }
 
     /// A progress line on standard error, rewritten in place ("" clears it).
-    private static func status(_ text: String) {
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
-    }
+    private static func status(_ text: String) { StatusLine.show(text) }
 
     /// Written beside, then renamed: a failed write never leaves half a story.
     private static func writeReplacing(_ data: Data, to target: URL) throws {

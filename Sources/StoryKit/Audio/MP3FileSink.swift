@@ -3,14 +3,17 @@ import Foundation
 import Synchronization
 
 /// Speech written as an MP3 file (LAME), for players that take no Opus: mono, 22050 Hz, constant
-/// 48 kbit/s unless told otherwise, with ID3v2 tags at the start (players take the length from the
-/// constant bitrate: ffprobe gives it within 0.1 s, the encoder's own delay and padding). Written
-/// under a hidden name beside the target and renamed when whole.
+/// 48 kbit/s unless told otherwise, with our ID3v2.4 tag at the start (chapters included).
+/// Players take the length from the constant bitrate: ffprobe gives it within 0.1 s (the
+/// encoder's own delay and padding). Written under a hidden name beside the target and renamed
+/// when whole.
 public final class MP3FileSink: PCMFileSink {
     private struct State: @unchecked Sendable {
         var encoder: OpaquePointer?
         var file: UnsafeMutablePointer<FILE>?
         var written = 0
+        var tags: AudioTags
+        var tagSize: Int
     }
     private let state: Mutex<State>
     public let path: String
@@ -18,8 +21,7 @@ public final class MP3FileSink: PCMFileSink {
 
     public static let defaultBitrate = 48
 
-    /// - Parameter tags: ID3v2 frames by LAME's names: "TIT2" (title), "TPE1" (artist), "TALB", "TLAN".
-    public init(path: String, bitrate: Int = defaultBitrate, tags: [(String, String)] = []) throws {
+    public init(path: String, bitrate: Int = defaultBitrate, tags: AudioTags) throws {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part").path
         guard let encoder = lame_init() else { throw AudioError.fileFailed(path: path, reason: "out of memory") }
@@ -30,11 +32,8 @@ public final class MP3FileSink: PCMFileSink {
         lame_set_brate(encoder, Int32(bitrate))
         // LAME's "good and fast" setting: speech at 48 kbit/s gains nothing from the slower ones.
         lame_set_quality(encoder, 7)
-        // The tag is written by us, first, before any audio.
+        // The tag is written by us, first, before any audio; LAME writes none.
         lame_set_write_id3tag_automatic(encoder, 0)
-        id3tag_init(encoder)
-        id3tag_v2_only(encoder)
-        for (frame, value) in tags { _ = id3tag_set_fieldvalue_utf16(encoder, Self.utf16Field(frame, value)) }
         guard lame_init_params(encoder) >= 0 else {
             lame_close(encoder)
             throw AudioError.fileFailed(path: path, reason: "LAME refused \(bitrate) kbit/s at 22050 Hz (use 8 to 160)")
@@ -43,17 +42,22 @@ public final class MP3FileSink: PCMFileSink {
             lame_close(encoder)
             throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno)))
         }
-        var tagBytes = [UInt8](repeating: 0, count: 64 * 1024)
-        let tagSize = Int(lame_get_id3v2_tag(encoder, &tagBytes, tagBytes.count))
-        if tagSize > 0, tagSize <= tagBytes.count { fwrite(tagBytes, 1, tagSize, file) }
+        let tag = ID3Tag.encode(tags)
+        guard fwrite(tag, 1, tag.count, file) == tag.count else {
+            let reason = String(cString: strerror(errno))
+            lame_close(encoder)
+            fclose(file)
+            unlink(temporary)
+            throw AudioError.fileFailed(path: path, reason: reason)
+        }
         self.path = path
         self.temporaryPath = temporary
-        state = Mutex(State(encoder: encoder, file: file))
+        state = Mutex(State(encoder: encoder, file: file, tags: tags, tagSize: tag.count))
     }
 
-    /// LAME takes UTF-16 text frames as "FRAME=value", BOM first, in native order.
-    private static func utf16Field(_ frame: String, _ value: String) -> [UInt16] {
-        [0xFEFF] + Array((frame + "=" + value).utf16) + [0]
+    /// The chapters' times, known once the audio is made: written over the tag on `close`.
+    public func setChapterTimes(_ chapters: [AudioChapter]) {
+        state.withLock { $0.tags.chapters = chapters }
     }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
@@ -82,6 +86,11 @@ public final class MP3FileSink: PCMFileSink {
             let count = lame_encode_flush(encoder, &output, Int32(output.count))
             var failed = count < 0 || (count > 0 && fwrite(output, 1, Int(count), file) != Int(count))
             lame_close(encoder)
+            // The tag again, with the chapters' times: the same size, over the first one.
+            let tag = ID3Tag.encode(state.tags)
+            if !state.tags.chapters.isEmpty {
+                failed = failed || tag.count != state.tagSize || fseek(file, 0, SEEK_SET) != 0 || fwrite(tag, 1, tag.count, file) != tag.count
+            }
             failed = failed || fflush(file) != 0 || fsync(fileno(file)) != 0
             failed = (fclose(file) != 0) || failed
             if failed || rename(temporaryPath, path) != 0 {

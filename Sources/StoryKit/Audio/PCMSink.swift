@@ -29,12 +29,14 @@ public protocol PCMSink: AnyObject, Sendable {
     var bufferFrames: Int { get }
 }
 
-/// An audio failure, worded for the person who sees it.
 /// A sink that writes a file as fast as it is given samples (WAV, Opus, MP3): nothing is played,
 /// nothing waits to drain, and a file not finished can be thrown away.
 public protocol PCMFileSink: PCMSink {
     /// Stops writing and removes what was written: the target is never created.
     func discard()
+    /// The times of the chapters named when the sink was made, written into the file on `close`
+    /// (a WAV file has no chapters: it ignores them).
+    func setChapterTimes(_ chapters: [AudioChapter])
 }
 
 extension PCMFileSink {
@@ -44,8 +46,10 @@ extension PCMFileSink {
     public func drain() throws {}
     public var isRealTime: Bool { false }
     public var bufferFrames: Int { 0 }
+    public func setChapterTimes(_ chapters: [AudioChapter]) {}
 }
 
+/// An audio failure, worded for the person who sees it.
 public enum AudioError: Error, Sendable, Hashable, CustomStringConvertible {
     case deviceUnavailable(device: String, reason: String)
     case deviceFailed(device: String, reason: String)

@@ -7,18 +7,23 @@ public struct TimedNarration: Sendable, Hashable {
     public struct Sentence: Sendable, Hashable {
         public var text: String
         public var kind: Narration.Item.Kind
+        /// Its index in the narration's items.
+        public var item: Int
         public var start: Int
         public var end: Int
         public var words: [(text: String, start: Int)] {
             get { zip(wordTexts, wordStarts).map { ($0, $1) } }
             set { wordTexts = newValue.map(\.text); wordStarts = newValue.map(\.start) }
         }
+        /// Each timed word's index in its narration item's words (the same order as `words`).
+        public var wordIndices: [Int] = []
         private var wordTexts: [String] = []
         private var wordStarts: [Int] = []
 
-        public init(text: String, kind: Narration.Item.Kind, start: Int, end: Int, words: [(text: String, start: Int)] = []) {
+        public init(text: String, kind: Narration.Item.Kind, item: Int = 0, start: Int, end: Int, words: [(text: String, start: Int)] = []) {
             self.text = text
             self.kind = kind
+            self.item = item
             self.start = start
             self.end = end
             self.words = words
@@ -44,11 +49,12 @@ public struct TimedNarration: Sendable, Hashable {
             case .sentence(let index):
                 if var last = sentences.popLast() { last.end = event.milliseconds; sentences.append(last) }
                 let item = narration.items[index]
-                sentences.append(Sentence(text: item.text, kind: item.kind, start: event.milliseconds, end: event.milliseconds))
+                sentences.append(Sentence(text: item.text, kind: item.kind, item: index, start: event.milliseconds, end: event.milliseconds))
             case .word(let sentence, let word):
                 guard var last = sentences.popLast() else { continue }
                 let text = narration.items[sentence].words[word].text
                 last.words.append((text, event.milliseconds))
+                last.wordIndices.append(word)
                 sentences.append(last)
             case .end:
                 if var last = sentences.popLast() { last.end = event.milliseconds; sentences.append(last) }

@@ -192,19 +192,7 @@ public struct Narration: Sendable, Hashable {
         return speakable(scalars, 0, scalars.count)
     }
 
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
-    }
+    static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 
     /// The sentence index where block `blockIndex` starts, or nil.
     public func firstSentence(ofBlock blockIndex: Int) -> Int? {

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import StoryKit
+import Synchronization
+
+extension ExportCommand {
+    /// One story into `sink` (after whatever it already holds), through the narration player
+    /// that reads aloud, by one process or by several: its narration and what was said when, in
+    /// milliseconds from the start of the file.
+    func speak(_ story: Story, into sink: any PCMFileSink, settings base: SpeechSettings,
+               progress: ExportProgress) throws -> (Narration, TimedNarration) {
+        let narration: Narration
+        do { narration = try Narration(story: story) } catch { throw UserFailure(message: "“\(story.title)”: \(error.description)") }
+        var settings = SpeechSettings(rate: rate ?? base.rate, pitch: pitch ?? base.pitch, volume: volume ?? base.volume, voice: voice ?? base.voice)
+        do {
+            let resolution = try EspeakEngine.shared.resolveVoice(settings.voice ?? story.language)
+            if let notice = resolution.notice, !quiet { FileHandle.standardError.write(Data("storyreader: \(notice)\n".utf8)) }
+            settings.voice = resolution.voice
+        } catch {
+            throw UserFailure(message: "\(error)")
+        }
+        // Several processes for a long story (the same words, not quite the same samples: see
+        // ExportWorkers); one for a short one, where starting them costs more than it saves.
+        let wanted = jobs ?? (story.wordCount >= Self.wordsForJobs ? ProcessInfo.processInfo.activeProcessorCount : 1)
+        let runs = ExportWorkers.split(narration, jobs: wanted)
+        let events: [NarrationPlayer.Event]
+        if runs.count > 1 {
+            let stop = StopFlag()
+            TerminalMode.onStopSignal { stop.raise() }
+            let storyArguments = global.storyFolders.flatMap { ["--stories", $0] } + [story.id]
+            do {
+                events = try ExportWorkers.run(storyArguments: storyArguments, narration: narration, runs: runs, settings: settings,
+                                               sink: sink, stopped: stop.flag, onWord: { progress.word() })
+            } catch {
+                if let failure = error as? UserFailure { throw UserFailure(message: "“\(story.title)”: \(failure.message)") }
+                throw UserFailure(message: "“\(story.title)”: \(error)")
+            }
+            if stop.flag.load(ordering: .relaxed) { throw ExitCode(130) }
+        } else {
+            let heard = Mutex<[NarrationPlayer.Event]>([])
+            let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,
+                                         hooks: NarrationPlayer.Hooks(onEvent: { event in
+                                             heard.withLock { $0.append(event) }
+                                             if case .word = event.kind { progress.word() }
+                                         }))
+            // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
+            TerminalMode.onStopSignal { player.send(.stop) }
+            player.start()
+            let state = player.wait()
+            guard state == .finished else {
+                if case .failed(let message) = state { throw UserFailure(message: "“\(story.title)”: \(message)") }
+                throw ExitCode(130)
+            }
+            events = heard.withLock { $0 }
+        }
+        return (narration, TimedNarration(narration: narration, events: events))
+    }
+}

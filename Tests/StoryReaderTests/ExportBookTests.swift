@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+import StoryKit
+import StoryKitTestSupport
+import ZIPFoundation
+
+/// `storyreader export` to read-along books (EPUB 3 with Media Overlays) and to one file of several
+/// stories with chapters; its progress line; a worker that dies.
+@Suite(.serialized) struct ExportBookTests {
+    /// epubcheck's jar: Debian's /usr/bin/epubcheck is a bare jar, so it runs through java.
+    static var epubcheck: (java: URL, jar: String)? {
+        guard let java = ExternalProcess.find("java"), FileManager.default.fileExists(atPath: "/usr/share/java/epubcheck.jar") else { return nil }
+        return (java, "/usr/share/java/epubcheck.jar")
+    }
+
+    static func check(_ epub: URL) throws -> String {
+        guard let epubcheck else { return "" }
+        let result = try ExternalProcess.run(epubcheck.java, ["-jar", epubcheck.jar, epub.path], environment: ProcessInfo.processInfo.environment)
+        let output = result.standardOutput + result.standardError
+        #expect(result.status == 0, "\(output)")
+        #expect(output.contains("No errors or warnings detected"), "\(output)")
+        return output
+    }
+
+    /// The archive's text entries by path.
+    static func entries(_ epub: URL) throws -> [String: String] {
+        let archive = try Archive(url: epub, accessMode: .read)
+        var texts: [String: String] = [:]
+        for entry in archive where !entry.path.hasSuffix(".mp3") {
+            var data = Data()
+            _ = try archive.extract(entry) { data.append($0) }
+            texts[entry.path] = String(decoding: data, as: UTF8.self)
+        }
+        return texts
+    }
+
+    static func seconds(_ clock: Substring) -> Double {
+        let parts = clock.split(separator: ":").compactMap { Double($0) }
+        return parts.reduce(0) { $0 * 60 + $1 }
+    }
+
+    static func story(_ file: String) throws -> Story {
+        let url = TestPaths.stories.appendingPathComponent(file)
+        return try StoryParser.parse(contentsOf: url, path: url.path).story
+    }
+
+    /// The words of a text, lower case, without punctuation, for comparing in order.
+    static func words(_ text: String) -> [String] {
+        text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+    }
+
+    /// How many of `expected`, in order, `found` holds (each taken at most once, never going back).
+    static func inOrder(_ expected: [String], in found: [String]) -> Int {
+        var at = 0
+        var matched = 0
+        for word in expected {
+            if let index = found[at...].prefix(40).firstIndex(of: word) {
+                matched += 1
+                at = index + 1
+            }
+        }
+        return matched
+    }
+
+    /// A read-along book of a story with pictures, word by word: epubcheck passes with no error
+    /// and no warning; every SMIL `text` points at an element that exists; clips increase and end
+    /// within the audio; the book's text holds the story's words in order; the accessibility
+    /// metadata names synchronised audio and text.
+    @Test func aReadAlongBookPassesEpubcheckAndEveryClipPointsAtItsWord() throws {
+        let folder = try TemporaryFolder("export-epub")
+        defer { folder.remove() }
+        let epub = folder.url.appendingPathComponent("pip.epub")
+        let result = try StoryReaderProcess.run(["export", "Pip and the Puddle", "--to", epub.path, "--overlay", "words", "--jobs", "1"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("Exported “Pip and the Puddle”:"))
+        if Self.epubcheck == nil { print("epubcheck not installed (scripts/setup.sh --test installs it): the book's own checks still run") }
+        _ = try Self.check(epub)
+        let files = try Self.entries(epub)
+        let xhtml = try #require(files["OEBPS/story-001.xhtml"])
+        let smil = try #require(files["OEBPS/story-001.smil"])
+        let opf = try #require(files["OEBPS/package.opf"])
+        let ids = Set(xhtml.matches(of: /id="([^"]+)"/).map { String($0.1) })
+        let pars = smil.matches(of: /<text src="story-001\.xhtml#([^"]+)"\/><audio src="audio\/book\.mp3" clipBegin="([0-9:.]+)" clipEnd="([0-9:.]+)"\/>/)
+        let story = try Self.story("pip-and-the-puddle.md")
+        #expect(pars.count >= story.wordCount - 5, "\(pars.count) clips for \(story.wordCount) words")
+        var previous = 0.0
+        for par in pars {
+            #expect(ids.contains(String(par.1)), "the clip points at #\(par.1), which the text lacks")
+            let begin = Self.seconds(par.2), end = Self.seconds(par.3)
+            #expect(begin >= previous - 0.0005 && end > begin, "\(par.1): \(begin)–\(end) after \(previous)")
+            previous = end
+        }
+        // The audio in the book is as long as the clips say, or longer.
+        let archive = try Archive(url: epub, accessMode: .read)
+        let mp3 = try #require(archive["OEBPS/audio/book.mp3"])
+        #expect(mp3.compressedSize == mp3.uncompressedSize, "audio is stored, not deflated")
+        if let ffprobe = ExternalProcess.find("ffprobe") {
+            let audio = folder.url.appendingPathComponent("book.mp3")
+            _ = try archive.extract(mp3, to: audio)
+            let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", audio.path],
+                                                environment: ProcessInfo.processInfo.environment)
+            let duration = try #require(Double(probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+            #expect(previous <= duration, "the last clip ends at \(previous) s, the audio at \(duration) s")
+        }
+        // The story's words, pictures' descriptions included, in order in the book's text.
+        let text = xhtml.replacing(/<[^>]+>/, with: " ").replacingOccurrences(of: "&amp;", with: "&")
+        let expected = Self.words(story.blocks.map(\.text).joined(separator: " "))
+        let found = Self.words(text)
+        let share = Double(Self.inOrder(expected, in: found)) / Double(expected.count)
+        #expect(share >= 0.995, "the book holds \(share * 100) % of the story's words in order")
+        for property in ["synchronizedAudioText", "schema:accessMode\">auditory", "schema:accessModeSufficient\">textual",
+                         "schema:accessibilitySummary", "media:active-class", "media:duration\" refines=\"#story-001-overlay\"",
+                         "media-overlay=\"story-001-overlay\"", "<dc:language>en</dc:language>", "<dc:creator>Magical Stories</dc:creator>"] {
+            #expect(opf.contains(property), "package.opf lacks \(property)")
+        }
+        // The pictures are described in the text, apart from the story.
+        let bookText = found.joined(separator: " ")
+        for picture in story.pictures { #expect(bookText.contains(Self.words(picture.text).joined(separator: " ")), "«\(picture.text)»") }
+        #expect(xhtml.contains("<figure class=\"picture\">"))
+    }
+
+    /// Several stories in one book, a Spanish one among them: a chapter each in the contents, each
+    /// with its own language and overlay, sentence by sentence; epubcheck passes.
+    @Test func severalStoriesMakeOneBookWithAChapterEach() throws {
+        let folder = try TemporaryFolder("export-epub")
+        defer { folder.remove() }
+        let epub = folder.url.appendingPathComponent("bedtime.epub")
+        let result = try StoryReaderProcess.run(["export", "pip", "el-dragon-que-tenia-hipo", "lighthouse", "--one-file", "--to", epub.path,
+                                                 "--title", "Bedtime", "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        _ = try Self.check(epub)
+        let files = try Self.entries(epub)
+        let nav = try #require(files["OEBPS/nav.xhtml"])
+        for title in ["Pip and the Puddle", "El dragón que tenía hipo", "The Lighthouse Cat"] { #expect(nav.contains(">\(title)</a>"), "\(title)") }
+        #expect(try #require(files["OEBPS/story-002.xhtml"]).contains("xml:lang=\"es\""))
+        #expect(try #require(files["OEBPS/package.opf"]).contains("<dc:title>Bedtime</dc:title>"))
+        // Sentence by sentence: each clip's element is a whole sentence.
+        let smil = try #require(files["OEBPS/story-003.smil"])
+        #expect(!smil.contains("-w"), "words are not highlighted one by one unless asked")
+        // Clips of the third story start after the first two and the second of silence between.
+        let first = try #require(smil.firstMatch(of: /clipBegin="([0-9:.]+)"/))
+        #expect(Self.seconds(first.1) > 60)
+    }
+
+    /// Opus and MP3 of three stories in one file: a chapter each, named, the second starting a
+    /// second after the first ends, as opusinfo and ffprobe read them.
+    @Test func oneFileOfSeveralStoriesHasChaptersPlayersRead() throws {
+        guard let ffprobe = ExternalProcess.find("ffprobe"), let opusinfo = ExternalProcess.find("opusinfo") else {
+            print("chapter test skipped: ffprobe or opusinfo is not installed (scripts/setup.sh --test installs them)")
+            return
+        }
+        let folder = try TemporaryFolder("export-chapters")
+        defer { folder.remove() }
+        let titles = ["Pip and the Puddle", "The Lighthouse Cat", "Bedtime for Bear"]
+        var starts: [String: [Int]] = [:]
+        for format in ["opus", "mp3"] {
+            let file = folder.url.appendingPathComponent("three.\(format)")
+            let result = try StoryReaderProcess.run(["export", "pip", "lighthouse", "bedtime-for-bear", "--one-file", "--to", file.path, "--captions", "lrc", "--force"])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("(3 stories)"))
+            let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_chapters", "-of", "compact", file.path], environment: ProcessInfo.processInfo.environment)
+            #expect(probe.status == 0, "\(probe.standardError)")
+            let chapters = probe.standardOutput.matches(of: /start=(\d+)\|start_time=[0-9.]+\|end=(\d+)\|end_time=[0-9.]+\|tag:title=([^\n]+)/)
+            #expect(chapters.map { String($0.3) } == titles, "\(format): \(probe.standardOutput)")
+            starts[format] = chapters.map { Int($0.1) ?? -1 }
+            // The second chapter starts a second (the gap) after the first ends.
+            if chapters.count == 3, format == "mp3" {
+                #expect(abs((Int(chapters[1].1) ?? 0) - (Int(chapters[0].2) ?? 0) - 1000) <= 1)
+            }
+            // One LRC for the whole file: its times run on across the stories.
+            let lrc = try String(contentsOf: folder.url.appendingPathComponent("three.lrc"), encoding: .utf8)
+            #expect(lrc.contains("Bedtime") || lrc.split(separator: "\n").count > 50)
+        }
+        #expect(starts["opus"] == starts["mp3"], "the same chapter times in both")
+        let info = try ExternalProcess.run(opusinfo, [folder.url.appendingPathComponent("three.opus").path], environment: ProcessInfo.processInfo.environment)
+        #expect(info.standardOutput.contains("CHAPTER002NAME=The Lighthouse Cat"))
+        #expect(info.standardOutput.contains("CHAPTER001=00:00:00.000"))
+        #expect(info.standardOutput.firstMatch(of: /CHAPTER003=00:0\d:\d\d\.\d\d\d/) != nil, "\(info.standardOutput)")
+    }
+
+    /// On a terminal a long export says how far it is; the line is cleared before the summary.
+    @Test func aLongExportShowsItsProgressOnATerminal() throws {
+        guard let corpus = TestPaths.corpus else { print("progress test skipped: ../shared/corpus is not here"); return }
+        guard let script = ExternalProcess.find("script") else { print("progress test skipped: script (util-linux) is missing"); return }
+        let folder = try TemporaryFolder("export-progress")
+        defer { folder.remove() }
+        let opus = folder.url.appendingPathComponent("cat.opus")
+        let log = folder.url.appendingPathComponent("typescript")
+        // A wide terminal: the line is cut to the terminal's width (80 columns would cut it here).
+        let command = "stty cols 160; \(TestPaths.binary.path) export --stories \(corpus.path) 'The Cat That Walked by Himself' --to \(opus.path) --jobs 1"
+        let result = try ExternalProcess.run(script, ["-qfec", command, log.path], environment: ProcessInfo.processInfo.environment.merging(["TERM": "xterm"]) { $1 })
+        #expect(result.status == 0, "\(result.standardError)")
+        let seen = try String(contentsOf: log, encoding: .utf8)
+        #expect(seen.firstMatch(of: /Exporting The Cat That Walked by Himself: \d+ % \([0-9,]+ of 4,0\d\d words\), about \d+ s left/) != nil, "\(seen.suffix(400))")
+        #expect(seen.contains("\r\u{1B}[KExported “The Cat That Walked by Himself”"), "the line is cleared before the summary")
+        // In a pipe: no progress, only the summary.
+        let piped = try StoryReaderProcess.run(["export", "--stories", corpus.path, "The Cat That Walked by Himself", "--to", opus.path, "--force", "--jobs", "2"])
+        #expect(piped.status == 0)
+        #expect(!piped.standardError.contains("Exporting"), "\(piped.standardError)")
+    }
+
+    /// A worker killed with SIGKILL: exit 1 with one message naming the story, no file, and no
+    /// other worker left running.
+    @Test func aKilledWorkerEndsTheExportWithAMessageAndNoFile() throws {
+        guard let corpus = TestPaths.corpus else { print("worker test skipped: ../shared/corpus is not here"); return }
+        let folder = try TemporaryFolder("export-kill")
+        defer { folder.remove() }
+        let opus = folder.url.appendingPathComponent("cat.opus")
+        let process = Process()
+        process.executableURL = TestPaths.binary
+        process.arguments = ["export", "--stories", corpus.path, "The Cat That Walked by Himself", "--to", opus.path, "--jobs", "2"]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        var workers: [Int32] = []
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, workers.count < 2, process.isRunning {
+            workers = ProcessTree.children(of: process.processIdentifier).filter { ProcessTree.commandLine($0).contains("export-worker") }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        try #require(workers.count == 2, "two workers started")
+        kill(workers[1], SIGKILL)
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1, "\(message)")
+        #expect(message.contains("The Cat That Walked by Himself") && message.contains("export worker"), "\(message)")
+        #expect(message.split(separator: "\n").count == 1, "one message: \(message)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [], "no file, no part")
+        Thread.sleep(forTimeInterval: 0.3)
+        for worker in workers { #expect(!ProcessTree.commandLine(worker).contains("export-worker"), "worker \(worker) still runs") }
+    }
+}
