@@ -256,6 +256,8 @@ struct ExportCommand: ParsableCommand {
         }
         var tags = AudioTags(title: Sanitizer.sanitizeLine(name), artist: authors.isEmpty ? nil : Sanitizer.sanitizeLine(authors.prefix(3).joined(separator: ", ")),
                              language: stories.first?.language ?? "en")
+        let licences = Set(stories.map { $0.licence ?? "" })
+        if licences.count == 1, let licence = stories.first?.licence { tags.licence = Sanitizer.sanitizeLine(licence) }
         if stories.count > 1 { tags.chapters = stories.map { AudioChapter(title: Sanitizer.sanitizeLine($0.title)) } }
         return tags
     }

@@ -156,6 +156,7 @@ import StoryKitTestSupport
         #expect(parsed.pictures.count == 1)
         #expect(parsed.language == "de")
         #expect(parsed.summary == "From Small Tales and Other Stories (Project Gutenberg).")
+        #expect(parsed.licence == "Project Gutenberg License, www.gutenberg.org/license", "the licence travels with each tale")
         #expect(!parsed.text.contains("Somebody") && !parsed.text.contains("fennec"))
     }
 

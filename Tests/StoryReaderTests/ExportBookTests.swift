@@ -231,3 +231,34 @@ import ZIPFoundation
         for worker in workers { #expect(!ProcessTree.commandLine(worker).contains("export-worker"), "worker \(worker) still runs") }
     }
 }
+
+extension ExportBookTests {
+    /// A story's licence line is its Opus LICENSE comment, its MP3 copyright frame and its book's
+    /// dc:rights; a story without one gets none.
+    @Test func theLicenceLineTravelsIntoEveryFormat() throws {
+        let folder = try TemporaryFolder("export-licence")
+        defer { folder.remove() }
+        try folder.write("stories/owl.md", "---\ntitle: The Owl\nauthor: Ann Example\nlicense: CC BY 4.0\n---\n\nThe owl said hoo.\n")
+        let stories = folder.url.appendingPathComponent("stories").path
+        for format in ["opus", "mp3", "epub"] {
+            let result = try StoryReaderProcess.run(["export", "--stories", stories, "owl", "--to", folder.url.appendingPathComponent("owl.\(format)").path, "-q"])
+            #expect(result.status == 0, "\(format): \(result.standardError)")
+        }
+        if let opusinfo = ExternalProcess.find("opusinfo") {
+            let info = try ExternalProcess.run(opusinfo, [folder.url.appendingPathComponent("owl.opus").path], environment: ProcessInfo.processInfo.environment)
+            #expect(info.standardOutput.contains("LICENSE=CC BY 4.0"), "\(info.standardOutput)")
+            #expect(info.standardOutput.contains("ARTIST=Ann Example"))
+        }
+        if let ffprobe = ExternalProcess.find("ffprobe") {
+            let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_format", folder.url.appendingPathComponent("owl.mp3").path],
+                                                environment: ProcessInfo.processInfo.environment)
+            #expect(probe.standardOutput.contains("TAG:copyright=CC BY 4.0"), "\(probe.standardOutput)")
+        }
+        let opf = try #require(try Self.entries(folder.url.appendingPathComponent("owl.epub"))["OEBPS/package.opf"])
+        #expect(opf.contains("<dc:rights>CC BY 4.0</dc:rights>"))
+        #expect(try Self.entries(folder.url.appendingPathComponent("owl.epub"))["OEBPS/story-001.xhtml"]?.contains("The owl said hoo.") == true)
+        let pip = folder.url.appendingPathComponent("pip.epub")
+        #expect(try StoryReaderProcess.run(["export", "pip", "--to", pip.path, "-q"]).status == 0)
+        #expect(try Self.entries(pip)["OEBPS/package.opf"]?.contains("dc:rights") == false)
+    }
+}

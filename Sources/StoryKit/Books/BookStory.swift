@@ -21,14 +21,17 @@ public struct BookStory: Sendable, Hashable {
     /// The book's title when the story is one work of a collection ("From Fables.").
     public var book: String?
     public var blocks: [BookBlock]
+    /// The book's licence line, where it has one (a Project Gutenberg book's licence).
+    public var licence: String?
 
-    public init(id: String, title: String, author: String?, language: String, book: String?, blocks: [BookBlock]) {
+    public init(id: String, title: String, author: String?, language: String, book: String?, blocks: [BookBlock], licence: String? = nil) {
         self.id = id
         self.title = title
         self.author = author
         self.language = language
         self.book = book
         self.blocks = blocks
+        self.licence = licence
     }
 
     /// The picture descriptions, in order (what the dry run lists).
@@ -42,6 +45,7 @@ public struct BookStory: Sendable, Hashable {
         if let author { header += "author: \(Self.headerValue(author))\n" }
         header += "language: \(language)\n"
         if let book { header += "summary: From \(Self.headerValue(book)).\n" }
+        if let licence { header += "licence: \(Self.headerValue(licence))\n" }
         header += "---\n\n"
         var lines: [String] = []
         for block in blocks {

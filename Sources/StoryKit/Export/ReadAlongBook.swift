@@ -82,6 +82,10 @@ public struct ReadAlongBook: Sendable {
         for language in languages.isEmpty ? ["en"] : languages { metadata += "        <dc:language>\(Self.escaped(language))</dc:language>\n" }
         if let author, !author.isEmpty { metadata += "        <dc:creator>\(Self.escaped(author))</dc:creator>\n" }
         metadata += "        <dc:publisher>Magical Stories</dc:publisher>\n"
+        let licences = Set(chapters.map { $0.story.licence ?? "" })
+        if licences.count == 1, let licence = chapters.first?.story.licence, !licence.isEmpty {
+            metadata += "        <dc:rights>\(Self.escaped(licence))</dc:rights>\n"
+        }
         metadata += "        <meta property=\"dcterms:modified\">\(stamp)</meta>\n"
         for overlay in overlays {
             metadata += "        <meta property=\"media:duration\" refines=\"#\(overlay.id)\">\(Self.clock(overlay.duration))</meta>\n"

@@ -15,6 +15,8 @@ public struct Story: Sendable, Hashable, Identifiable {
     /// An eSpeak NG voice language such as `en`, `es`, `fr`, `de`; `en` when the file says nothing.
     public var language: String
     public var summary: String?
+    /// The story's licence line (`licence:` in the file), carried into exported files' tags.
+    public var licence: String?
     /// The file the story came from, as given to the library.
     public var path: String
     /// The plain text of the body (see the type's summary).
@@ -24,7 +26,7 @@ public struct Story: Sendable, Hashable, Identifiable {
 
     public init(
         id: String, title: String, author: String? = nil, ages: AgeRange? = nil, tags: [String] = [],
-        language: String = "en", summary: String? = nil, path: String, text: String, pages: [StoryPage]
+        language: String = "en", summary: String? = nil, licence: String? = nil, path: String, text: String, pages: [StoryPage]
     ) {
         self.id = id
         self.title = title
@@ -33,6 +35,7 @@ public struct Story: Sendable, Hashable, Identifiable {
         self.tags = tags
         self.language = language
         self.summary = summary
+        self.licence = licence
         self.path = path
         self.text = text
         self.pages = pages

@@ -143,6 +143,7 @@ public enum StoryParser {
             tags: header.tags,
             language: header.language ?? "en",
             summary: header.summary,
+            licence: header.licence,
             path: path,
             text: storyText,
             pages: pages
@@ -179,6 +180,7 @@ public enum StoryParser {
         var tags: [String] = []
         var language: String?
         var summary: String?
+        var licence: String?
         var seen: Set<String> = []
     }
 
@@ -188,8 +190,9 @@ public enum StoryParser {
         "tags": "tags", "tag": "tags", "interests": "tags",
         "language": "language", "lang": "language",
         "summary": "summary", "description": "summary",
+        "licence": "licence", "license": "licence", "rights": "licence",
         // Kept by the corpus and by librarians; accepted and not used.
-        "source": "", "licence": "", "license": "", "translator": "", "illustrator": "", "date": "", "year": "",
+        "source": "", "translator": "", "illustrator": "", "date": "", "year": "",
     ]
 
     /// Returns the index of the first body line.
@@ -274,6 +277,8 @@ public enum StoryParser {
             header.titleLine = line
         case "author":
             header.author = singleLine.isEmpty ? nil : limit(singleLine, to: maximumTitleCharacters, what: "author", line: line, path: path, warnings: &warnings)
+        case "licence":
+            header.licence = singleLine.isEmpty ? nil : limit(singleLine, to: maximumSummaryCharacters, what: "licence", line: line, path: path, warnings: &warnings)
         case "summary":
             header.summary = singleLine.isEmpty ? nil : limit(singleLine, to: maximumSummaryCharacters, what: "summary", line: line, path: path, warnings: &warnings)
         case "tags":

@@ -42,12 +42,16 @@ public struct GutenbergBook: Sendable, Hashable {
         tales = GutenbergTales.split(Array(lines[(start + 1)..<max(end, start + 1)]), title: title)
     }
 
+    /// What a Project Gutenberg eBook's own header says it may be used under, kept with each story
+    /// (exported files carry it as their licence tag).
+    public static let licence = "Project Gutenberg License, www.gutenberg.org/license"
+
     /// Each tale as a story of ours; a collection's tales say which book they are from.
     public func stories(bookID: String) -> [BookStory] {
         let ids = BookStory.uniqueIDs(tales.map { tales.count == 1 ? bookID : bookID + "-" + BookStory.slug($0.title) })
         return zip(ids, tales).map { id, tale in
             BookStory(id: id, title: tale.title, author: author, language: language,
-                      book: tales.count > 1 ? "\(title) (Project Gutenberg)" : nil, blocks: tale.blocks)
+                      book: tales.count > 1 ? "\(title) (Project Gutenberg)" : nil, blocks: tale.blocks, licence: Self.licence)
         }
     }
 }
