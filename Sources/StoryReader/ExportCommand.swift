@@ -70,7 +70,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("What a read-along book highlights: sentences (default) or words.", valueName: "sentences|words"))
     var overlay: String?
 
-    @Option(help: ArgumentHelp("Processes to synthesise with at once (eSpeak NG is one engine a process), each taking a run of sentences. Default: the cores of this machine (\(ProcessInfo.processInfo.activeProcessorCount)) for stories of \(ExportCommand.wordsForJobs) words or more, else 1. Words then come within about 0.1 s of where one process puts them.", valueName: "n"))
+    @Option(help: ArgumentHelp("Processes to synthesise with at once (eSpeak NG is one engine a process), each taking a run of sentences. Default: the cores of this machine (\(ProcessInfo.processInfo.activeProcessorCount)) for stories of \(ExportCommand.wordsForJobs) words or more, else 1. Words then come within 0.15 s of where one process puts them.", valueName: "n"))
     var jobs: Int?
 
     @Flag(help: "Replace files that already exist.")

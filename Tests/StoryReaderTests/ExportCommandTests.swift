@@ -106,19 +106,26 @@ import StoryKitTestSupport
         #expect(abs(duration - wavSeconds) <= 0.1, "MP3 \(duration) s, WAV \(wavSeconds) s")
     }
 
-    /// Two worker processes, joined: the same words in the same order as one process, every word
-    /// within 50 ms of its time there and the whole within 10 ms. Not byte for byte: eSpeak NG
-    /// carries state from one sentence to the next within a process (a warm-up with the sentence
-    /// before a worker's first one brings the whole within 1.7 ms, against 34 ms without), and its
-    /// word events come at the granularity of its ~46 ms buffer; measured on The Lighthouse Cat,
-    /// 25 ms at most (on Pip and the Puddle 107 ms). By default stories under 1,000 words are made
-    /// by one process (starting workers costs more than it saves), longer ones by one a core.
-    @Test func twoJobsSayTheSameWordsAtTheSameTimes() throws {
+    /// Two worker processes, joined, on three stories (one with pictures, one Spanish, one of
+    /// 4,043 words): the same words in the same order as one process, every word and the whole
+    /// within 150 ms. Not byte for byte: eSpeak NG carries state from every sentence it has said
+    /// into the next ones within a process, so a worker that starts in the middle makes some of
+    /// its sentences a few milliseconds longer or shorter (measured on The Cat That Walked by
+    /// Himself: 24 of the second half's 85 sentences, by 1 to 58 ms, 122 ms in all). A warm-up
+    /// with the 1, 5 or 30 sentences before a worker's run still differs; with all of them the
+    /// file is the same byte for byte — which is the serial run's cost again.
+    @Test(arguments: [("the-lighthouse-cat", false), ("68-el-gato-con-botas", true), ("17-the-cat-that-walked-by-himself", true)])
+    func twoJobsSayTheSameWordsAtTheSameTimes(story: String, inCorpus: Bool) throws {
         let folder = try TemporaryFolder("export")
         defer { folder.remove() }
+        var stories: [String] = []
+        if inCorpus {
+            guard let corpus = TestPaths.corpus else { print("jobs test skipped for \(story): ../shared/corpus is not here"); return }
+            stories = ["--stories", corpus.path]
+        }
         func export(_ jobs: Int) throws -> (words: [(text: String, ms: Int)], seconds: Double) {
             let wav = folder.url.appendingPathComponent("jobs\(jobs).wav")
-            let result = try StoryReaderProcess.run(["export", "lighthouse", "--to", wav.path, "--jobs", "\(jobs)", "--captions", "vtt", "--quiet"])
+            let result = try StoryReaderProcess.run(["export"] + stories + [story, "--to", wav.path, "--jobs", "\(jobs)", "--captions", "vtt", "--quiet"])
             #expect(result.status == 0, "\(result.standardError)")
             let vtt = try String(contentsOf: folder.url.appendingPathComponent("jobs\(jobs).vtt"), encoding: .utf8)
             return (Self.captionWords(vtt), Double(try WAVSamples.read(wav.path).count) / 22050)
@@ -128,8 +135,11 @@ import StoryKitTestSupport
         #expect(one.words.count > 500)
         #expect(one.words.map(\.text) == two.words.map(\.text))
         let worst = zip(one.words, two.words).map { abs($0.ms - $1.ms) }.max() ?? 0
-        #expect(worst <= 50, "a word moved \(worst) ms")
-        #expect(abs(one.seconds - two.seconds) <= 0.010, "\(one.seconds) s against \(two.seconds) s")
+        #expect(worst <= 150, "a word moved \(worst) ms")
+        #expect(abs(one.seconds - two.seconds) <= 0.150, "\(one.seconds) s against \(two.seconds) s")
+        // The first worker's half is the single process's, to the millisecond.
+        let half = one.words.count / 3
+        #expect(zip(one.words.prefix(half), two.words.prefix(half)).allSatisfy { $0.ms == $1.ms })
     }
 
     /// The words of a WebVTT file with their times (a cue's start for its first word).
