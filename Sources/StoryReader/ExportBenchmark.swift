@@ -54,7 +54,7 @@ struct ExportBenchmark: ParsableCommand {
         let espeak = ["/usr/bin/espeak-ng"].first(where: FileManager.default.isExecutableFile(atPath:))
         let stories = global.storyFolders.flatMap { ["--stories", $0] }
         func export(_ name: String, _ extra: [String]) -> [String] {
-            [me, "export"] + stories + [chosen.id, "--to", root.appendingPathComponent(name).path, "--force", "--quiet"] + extra
+            [me, "export"] + stories + [chosen.id, "--to", root.appendingPathComponent(name).path, "--force", "--quiet", "--rate", "175"] + extra
         }
         var kinds: [(String, [[String]])] = []
         if let espeak {
@@ -67,6 +67,12 @@ struct ExportBenchmark: ParsableCommand {
         kinds.append(("export WAV, --jobs \(cores)", [export("b.wav", ["--jobs", "\(cores)"])]))
         kinds.append(("export Opus, --jobs 1", [export("c.opus", ["--jobs", "1"])]))
         kinds.append(("export MP3, --jobs 1", [export("d.mp3", ["--jobs", "1"])]))
+        kinds.append(("export EPUB, --jobs \(cores)", [export("e.epub", ["--jobs", "\(cores)"])]))
+        // One worker alone on the first share, for its own peak memory (a parent's peak from wait4
+        // counts its workers' too).
+        let firstShare = ExportWorkers.split(narration, jobs: cores).first ?? 0..<narration.items.count
+        kinds.append(("one export worker (its share)", [[me, "export-worker"] + stories + [chosen.id, "--first", "\(firstShare.lowerBound)",
+            "--end", "\(firstShare.upperBound)", "--rate", "175", "--pitch", "55", "--volume", "80", "--voice", voice]]))
         var samples = Array(repeating: [Sample](), count: kinds.count)
         for _ in 0..<runs {
             for (index, kind) in kinds.enumerated() { samples[index].append(try Self.time(kind.1)) }
@@ -79,6 +85,12 @@ struct ExportBenchmark: ParsableCommand {
             let name = kind.0.padding(toLength: 40, withPad: " ", startingAt: 0)
             print(String(format: "  %@ wall best %.3f s, median %.3f s · CPU best %.3f s, median %.3f s · peak RSS %d MB",
                          name as NSString, wall[0], wall[wall.count / 2], cpu[0], cpu[cpu.count / 2], rss / 1024))
+        }
+        // Words a second by jobs, from the best wall times: what more cores would give.
+        let words = Double(narration.items.reduce(0) { $0 + $1.words.count })
+        for (index, kind) in kinds.enumerated() where kind.0.hasPrefix("export WAV") || kind.0.hasPrefix("espeak-ng") {
+            let best = samples[index].map(\.wall).min() ?? 1
+            print(String(format: "  %@ %.0f words a second", kind.0.padding(toLength: 40, withPad: " ", startingAt: 0) as NSString, words / best))
         }
     }
 

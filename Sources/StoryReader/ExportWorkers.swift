@@ -29,44 +29,76 @@ enum ExportWorkers {
         return runs.filter { !$0.isEmpty }
     }
 
-    /// One worker's output, read as it arrives.
+    /// One worker's output, read as it arrives. What arrives is kept in a temporary file (unlinked
+    /// at once), not in memory: the parent reads a later worker's output only when the workers
+    /// before it are done, and holding it in a growing buffer cost 105 MB and, dropped from the
+    /// front a megabyte at a time, a memmove of everything behind each megabyte.
     final class Stream: @unchecked Sendable {
         let process: Process
         private let condition = NSCondition()
-        private var buffer = Data()
-        /// Bytes of `buffer` already read (dropped in blocks, not one record at a time).
+        private let fd: Int32
+        /// Bytes in the file, and bytes of it already read.
+        private var stored = 0
         private var consumed = 0
         private var finished = false
+        private var failure: String?
 
-        init(process: Process, pipe: Pipe) {
+        init(process: Process, pipe: Pipe) throws {
             self.process = process
-            let handle = pipe.fileHandleForReading
+            var template = Array((NSTemporaryDirectory() + "/storyreader-export-XXXXXX").utf8CString)
+            let fd = mkstemp(&template)
+            guard fd >= 0 else { throw UserFailure(message: "cannot make a temporary file for an export worker: \(String(cString: strerror(errno)))") }
+            unlink(String(cString: template))
+            self.fd = fd
+            let source = pipe.fileHandleForReading.fileDescriptor
             Thread { [self] in
+                var block = [UInt8](repeating: 0, count: 1 << 16)
                 while true {
-                    let data = handle.availableData
+                    let count = block.withUnsafeMutableBytes { Foundation.read(source, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { continue }
+                    var problem: String?
+                    if count > 0 {
+                        let offset = condition.withLock { stored }
+                        let written = block.withUnsafeBytes { pwrite(fd, $0.baseAddress, count, off_t(offset)) }
+                        if written != count { problem = "cannot keep an export worker's output: \(String(cString: strerror(errno)))" }
+                    }
                     condition.lock()
-                    if data.isEmpty { finished = true } else { buffer.append(data) }
+                    if count > 0, problem == nil { stored += count } else { finished = true; failure = problem }
                     condition.broadcast()
                     condition.unlock()
-                    if data.isEmpty { return }
+                    if count <= 0 || problem != nil { return }
                 }
             }.start()
         }
 
+        deinit { close(fd) }
+
+        /// What was last read from the file, from `windowStart` (the one reader's own, no lock).
+        private var window = [UInt8]()
+        private var windowStart = 0
+
         /// Exactly `count` bytes, waiting for them; nil at the end of the stream.
-        func read(_ count: Int) -> Data? {
+        func read(_ count: Int) throws -> Data? {
             condition.lock()
-            defer { condition.unlock() }
-            while buffer.count - consumed < count, !finished { condition.wait() }
-            guard buffer.count - consumed >= count else { return nil }
-            let start = buffer.startIndex + consumed
-            let taken = Data(buffer[start..<(start + count)])
-            consumed += count
-            if consumed > 1 << 20 {
-                buffer.removeFirst(consumed)
-                consumed = 0
+            while stored - consumed < count, !finished { condition.wait() }
+            let available = stored - consumed >= count
+            let offset = consumed
+            let end = stored
+            if available { consumed += count }
+            let failure = failure
+            condition.unlock()
+            if let failure { throw UserFailure(message: failure) }
+            guard available else { return nil }
+            // Records are small: the file is read a quarter of a megabyte at a time.
+            if offset < windowStart || offset + count > windowStart + window.count {
+                let length = min(max(count, 1 << 18), end - offset)
+                window = [UInt8](repeating: 0, count: length)
+                let got = window.withUnsafeMutableBytes { pread(fd, $0.baseAddress, length, off_t(offset)) }
+                guard got == length else { throw UserFailure(message: "cannot read an export worker's output back: \(String(cString: strerror(errno)))") }
+                windowStart = offset
             }
-            return taken
+            let from = offset - windowStart
+            return Data(window[from..<(from + count)])
         }
     }
 
@@ -88,31 +120,33 @@ enum ExportWorkers {
             process.standardOutput = pipe
             process.standardError = FileHandle.standardError
             try process.run()
-            streams.append(Stream(process: process, pipe: pipe))
+            // The parent's copy of the write end goes, so the stream ends when the worker does.
+            try? pipe.fileHandleForWriting.close()
+            streams.append(try Stream(process: process, pipe: pipe))
         }
         defer { for stream in streams where stream.process.isRunning { stream.process.terminate() } }
         var events: [NarrationPlayer.Event] = []
         var offset = sink.framesWritten
         for (index, stream) in streams.enumerated() {
             var written = 0
-            while !stopped.load(ordering: .relaxed), let tag = stream.read(1)?.first {
+            while !stopped.load(ordering: .relaxed), let tag = try stream.read(1)?.first {
                 switch tag {
                 case UInt8(ascii: "P"):
-                    guard let size = stream.read(4).map(Self.u32), let bytes = stream.read(size * 2) else { break }
+                    guard let size = try stream.read(4).map(Self.u32), let bytes = try stream.read(size * 2) else { break }
                     try bytes.withUnsafeBytes { raw in
                         _ = try sink.write(raw.bindMemory(to: Int16.self))
                     }
                     written += size
                 case UInt8(ascii: "S"):
-                    guard let sentence = stream.read(4).map(Self.u32), let frame = stream.read(8).map(Self.u64) else { break }
+                    guard let sentence = try stream.read(4).map(Self.u32), let frame = try stream.read(8).map(Self.u64) else { break }
                     events.append(NarrationPlayer.Event(kind: .sentence(sentence), frame: offset + frame))
                 case UInt8(ascii: "W"):
-                    guard let sentence = stream.read(4).map(Self.u32), let word = stream.read(4).map(Self.u32),
-                          let frame = stream.read(8).map(Self.u64) else { break }
+                    guard let sentence = try stream.read(4).map(Self.u32), let word = try stream.read(4).map(Self.u32),
+                          let frame = try stream.read(8).map(Self.u64) else { break }
                     events.append(NarrationPlayer.Event(kind: .word(sentence: sentence, word: word), frame: offset + frame))
                     onWord()
                 case UInt8(ascii: "E"):
-                    guard let frame = stream.read(8).map(Self.u64) else { break }
+                    guard let frame = try stream.read(8).map(Self.u64) else { break }
                     if index == streams.count - 1 { events.append(NarrationPlayer.Event(kind: .end, frame: offset + frame)) }
                 default:
                     throw UserFailure(message: "an export worker sent something unreadable")
@@ -172,6 +206,7 @@ struct ExportWorkerCommand: ParsableCommand {
         player.start(sentence: first)
         let state = player.wait()
         guard state == .finished else { throw ExitCode(1) }
+        try output.flush()
     }
 }
 
@@ -186,34 +221,49 @@ final class DiscardSink: PCMFileSink {
 
 /// Samples and events as records on standard output.
 final class RecordSink: PCMFileSink {
-    private let written = Mutex<Int>(0)
+    private struct State {
+        var written = 0
+        /// Records not yet sent: written out 64 KiB at a time, not one system call a record.
+        var pending = Data()
+    }
+    private let state = Mutex(State())
     private let out = FileHandle.standardOutput
 
     func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
-        try written.withLock { count in
-            var record = Data([UInt8(ascii: "P")])
-            withUnsafeBytes(of: UInt32(samples.count).littleEndian) { record.append(contentsOf: $0) }
-            record.append(UnsafeBufferPointer(start: UnsafeRawPointer(samples.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: samples.count * 2))
-            try out.write(contentsOf: record)
-            count += samples.count
+        try state.withLock { state in
+            state.pending.append(UInt8(ascii: "P"))
+            withUnsafeBytes(of: UInt32(samples.count).littleEndian) { state.pending.append(contentsOf: $0) }
+            state.pending.append(UnsafeBufferPointer(start: UnsafeRawPointer(samples.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: samples.count * 2))
+            state.written += samples.count
+            try send(&state, whole: false)
             return true
         }
     }
 
     func record(_ event: NarrationPlayer.Event) {
-        var record = Data()
-        func u32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { record.append(contentsOf: $0) } }
-        func u64(_ value: Int) { withUnsafeBytes(of: UInt64(value).littleEndian) { record.append(contentsOf: $0) } }
-        switch event.kind {
-        case .sentence(let index): record.append(UInt8(ascii: "S")); u32(index); u64(event.frame)
-        case .word(let sentence, let word): record.append(UInt8(ascii: "W")); u32(sentence); u32(word); u64(event.frame)
-        case .end: record.append(UInt8(ascii: "E")); u64(event.frame)
-        default: return
+        state.withLock { state in
+            func u32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { state.pending.append(contentsOf: $0) } }
+            func u64(_ value: Int) { withUnsafeBytes(of: UInt64(value).littleEndian) { state.pending.append(contentsOf: $0) } }
+            switch event.kind {
+            case .sentence(let index): state.pending.append(UInt8(ascii: "S")); u32(index); u64(event.frame)
+            case .word(let sentence, let word): state.pending.append(UInt8(ascii: "W")); u32(sentence); u32(word); u64(event.frame)
+            case .end: state.pending.append(UInt8(ascii: "E")); u64(event.frame)
+            default: return
+            }
+            try? send(&state, whole: false)
         }
-        written.withLock { _ in try? out.write(contentsOf: record) }
     }
 
-    var framesWritten: Int { written.withLock { $0 } }
-    func close() throws {}
+    private func send(_ state: inout State, whole: Bool) throws {
+        guard whole ? !state.pending.isEmpty : state.pending.count >= 1 << 16 else { return }
+        try out.write(contentsOf: state.pending)
+        state.pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Sends what is left (at the end of the run).
+    func flush() throws { try state.withLock { try send(&$0, whole: true) } }
+
+    var framesWritten: Int { state.withLock { $0.written } }
+    func close() throws { try flush() }
     func discard() {}
 }
