@@ -114,6 +114,10 @@ put "$bin" bin/storyreader 755
 while IFS= read -r file; do
   put "$here/stories/$file" "share/storyreader/stories/$file" 644
 done < <(cd "$here/stories" && find . -type f ! -name '.*' | sed 's|^\./||' | sort)
+# The interface's translations, one gettext catalog a language, read by the program at start.
+for po in "$here"/po/*.po; do
+  put "$po" "share/storyreader/po/$(basename "$po")" 644
+done
 put "$staging/storyreader.1" share/man/man1/storyreader.1 644
 put "$staging/storyreader.bash" share/bash-completion/completions/storyreader 644
 put "$staging/_storyreader" share/zsh/site-functions/_storyreader 644

@@ -14,6 +14,36 @@ struct GlobalOptions: ParsableArguments {
         valueName: "dir"), completion: .directory)
     var dataDir: String?
 
+    @Option(name: .customLong("lang"), help: ArgumentHelp(
+        "The language of the interface and of these messages: en, es, fr or de. Default: each profile's own, else $LC_ALL, $LC_MESSAGES or $LANG.",
+        valueName: "language"))
+    var lang: String?
+
+    mutating func validate() throws {
+        if let lang, InterfaceLanguage.code(of: lang) == nil {
+            throw ValidationError("no interface in '\(Sanitizer.sanitizeLine(lang))': choose \(InterfaceLanguage.supported.joined(separator: ", "))")
+        }
+    }
+
+    /// `--lang`, as a language code.
+    var languageOverride: String? { lang.flatMap(InterfaceLanguage.code(of:)) }
+
+    /// The language of this run's messages: `--lang`, else the environment's.
+    var messageLanguage: String {
+        languageOverride ?? InterfaceLanguage.fromEnvironment(ProcessInfo.processInfo.environment)
+    }
+
+    /// `options` with this run's languages: `--lang` over every profile's, and the system's.
+    func languages(_ options: SessionOptions) -> SessionOptions {
+        var options = options
+        options.interfaceLanguage = languageOverride
+        options.systemLanguage = InterfaceLanguage.fromEnvironment(ProcessInfo.processInfo.environment)
+        return options
+    }
+
+    /// The catalog of this run's command-line messages.
+    var messages: MessageCatalog { Catalogs.languages.catalog(messageLanguage) }
+
     /// The data folder (not created here).
     func dataDirectory() -> URL {
         let environment = ProcessInfo.processInfo.environment
@@ -76,20 +106,44 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
+/// The interface's catalogs (`po/*.po`), found as the bundled stories are and read once a run.
+enum Catalogs {
+    /// `$STORYREADER_PO_DIR`, else `../share/storyreader/po` beside the executable, else `po/` of
+    /// the package the executable was built in.
+    static func folder() -> String? {
+        BundledStories.sharedFolder("po", environment: "STORYREADER_PO_DIR")
+    }
+
+    /// Every catalog, loaded at the first use (once: a screen never reads a file).
+    static let languages: InterfaceLanguages = {
+        guard let folder = folder() else { return .englishOnly }
+        let (languages, problems) = InterfaceLanguages.load(folder: folder)
+        for problem in problems {
+            FileHandle.standardError.write(Data("storyreader: \(problem) (that language falls back to English)\n".utf8))
+        }
+        return languages
+    }()
+}
+
 /// Finds the stories that come with the program.
 enum BundledStories {
     /// `$STORYREADER_STORIES_DIR`, else `../share/storyreader/stories` beside the executable (an
     /// install: `/usr/local/bin/storyreader` → `/usr/local/share/storyreader/stories`), else
     /// `stories/` of the package the executable was built in (`.build/debug/storyreader` → `stories/`).
     static func folder() -> String? {
+        sharedFolder("stories", environment: "STORYREADER_STORIES_DIR")
+    }
+
+    /// `$variable`, else `../share/storyreader/NAME` beside the executable, else the package's `NAME/`.
+    static func sharedFolder(_ name: String, environment variable: String) -> String? {
         let environment = ProcessInfo.processInfo.environment
-        if let explicit = environment["STORYREADER_STORIES_DIR"], !explicit.isEmpty { return explicit }
-        let installed = installedFolder()
+        if let explicit = environment[variable], !explicit.isEmpty { return explicit }
+        let installed = installedFolder(name)
         if isDirectory(installed.path) { return installed.path }
         // A build folder sits a few levels under the package (.build/x86_64-unknown-linux-gnu/debug).
         var directory = executableURL().deletingLastPathComponent()
         for _ in 0..<5 {
-            let candidate = directory.appendingPathComponent("stories")
+            let candidate = directory.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
                isDirectory(candidate.path) {
                 return candidate.path
@@ -101,9 +155,9 @@ enum BundledStories {
 
     /// Where `make install` puts the stories, relative to the running executable (symbolic links
     /// resolved, so a link in ~/bin to an installed binary still finds them).
-    static func installedFolder() -> URL {
+    static func installedFolder(_ name: String = "stories") -> URL {
         executableURL().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("share/storyreader/stories").standardizedFileURL
+            .appendingPathComponent("share/storyreader/" + name).standardizedFileURL
     }
 
     static func executableURL() -> URL {

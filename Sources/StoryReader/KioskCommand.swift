@@ -74,8 +74,8 @@ struct KioskCommand: ParsableCommand {
         let size = TerminalMode.size()
         let capabilities = TerminalCapabilities.detect()
         var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
-                              options: SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling),
-                              profile: profile)
+                              options: global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling)),
+                              profile: profile, languages: Catalogs.languages)
         presentation.apply(to: &session)
         let clock = SystemKioskClock()
         session.startKiosk(KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),

@@ -46,15 +46,16 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let library = global.loadLibrary()
         if library.entries.isEmpty {
-            throw UserFailure(message: "no stories were found: add stories with 'storyreader import FILE' or name a folder with --stories DIR")
+            throw UserFailure(message: global.messages.tr("no stories were found: add stories with 'storyreader import FILE' or name a folder with --stories DIR"))
         }
         let stories = library.search(words: search, age: age, tag: tag)
         let progress = try profile.map { try profileProgress(named: $0) }
         if json {
             print(try StoryListing.json(stories, progress: progress))
         } else if TerminalIO.outputIsTerminal {
-            print(StoryListing.table(stories, width: TerminalIO.size().columns, progress: progress), terminator: "")
-            if stories.isEmpty { print("No stories match.") }
+            let messages = global.messages
+            print(StoryListing.table(stories, width: TerminalIO.size().columns, progress: progress, messages: messages), terminator: "")
+            if stories.isEmpty { print(messages.tr("No stories match.")) }
         } else {
             for story in stories { print(StoryListing.line(story, progress: progress)) }
         }
@@ -114,17 +115,17 @@ enum StoryListing {
     }
 
     /// A table that fits `width` columns: the title column takes what the others leave.
-    static func table(_ entries: [StoryEntry], width: Int, progress: [String: StoryProgress]? = nil) -> String {
-        var headers = ["Title", "Ages", "Lang", "Words", "Tags"]
+    static func table(_ entries: [StoryEntry], width: Int, progress: [String: StoryProgress]? = nil, messages: MessageCatalog = .english) -> String {
+        var headers = [messages.tr("Title"), messages.tr("Ages"), messages.tr("Lang"), messages.tr("Words"), messages.tr("Tags")]
         var rows = entries.map { entry in
-            [entry.title, entry.ages?.description ?? "all", entry.language, String(entry.words), entry.tags.joined(separator: ", ")]
+            [entry.title, entry.ages?.description ?? messages.tr("all"), entry.language, String(entry.words), entry.tags.joined(separator: ", ")]
         }
         if let progress {
             // With --profile: "Reads" and "Fav" after the tags.
-            headers += ["Reads", "Fav"]
+            headers += [messages.tr("Reads"), messages.tr("Fav")]
             for (index, entry) in entries.enumerated() {
                 let mine = progress[entry.id] ?? StoryProgress()
-                rows[index] += [String(mine.readCount), mine.isFavourite ? "yes" : ""]
+                rows[index] += [String(mine.readCount), mine.isFavourite ? messages.tr("yes") : ""]
             }
         }
         rows.insert(headers, at: 0)

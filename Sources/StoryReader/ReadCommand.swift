@@ -131,8 +131,8 @@ struct ReadCommand: ParsableCommand {
         let size = TerminalMode.size()
         let capabilities = interactive ? TerminalCapabilities.detect() : .none
         var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
-                              options: SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling),
-                              profile: child?.name)
+                              options: global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling)),
+                              profile: child?.name, languages: Catalogs.languages)
         presentation.apply(to: &session)
         let voiceChoice = try resolvedVoice(story, over: child?.settings.speech)
         session.overrideSpeech(rate: rate, pitch: pitch, volume: volume, voice: voiceChoice)

@@ -52,8 +52,8 @@ struct ReplCommand: ParsableCommand {
         // Asked once, before raw mode: what the terminal can draw large (never under tmux/screen).
         let capabilities = interactive ? TerminalCapabilities.detect() : .none
         var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
-                              options: SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling),
-                              profile: profile)
+                              options: global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling)),
+                              profile: profile, languages: Catalogs.languages)
         presentation.apply(to: &session)
         // Speech through eSpeak NG onto the audio device (or paced silence); --no-audio on a
         // terminal: paced silence; --no-audio without a terminal: virtual time (scripts, transcripts).

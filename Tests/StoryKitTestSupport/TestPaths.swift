@@ -98,6 +98,9 @@ public enum StoryReaderProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
         environment["NO_COLOR"] = "1"
+        // English unless the test asks for another language: the machine's locale never shapes a transcript.
+        for name in ["LC_ALL", "LC_MESSAGES", "LANGUAGE"] { environment.removeValue(forKey: name) }
+        environment["LANG"] = "C.UTF-8"
         // A data folder of its own unless the test names one; removed after the run (no test can
         // reach it, and thousands were left behind in the temporary folder).
         let ownData = dataDirectory == nil ? NSTemporaryDirectory() + "storyreader-e2e-\(UUID().uuidString.prefix(8))" : nil

@@ -20,15 +20,15 @@ public struct AccessibilityTraits: OptionSet, Sendable, Hashable, Codable {
     /// The words a screen reader says for these traits, most important first ("heading", "button").
     public var spokenNames: [String] {
         var names: [String] = []
-        if contains(.selected) { names.append("selected") }
-        if contains(.header) { names.append("heading") }
-        if contains(.button) { names.append("button") }
-        if contains(.link) { names.append("link") }
-        if contains(.adjustable) { names.append("adjustable") }
-        if contains(.textField) { names.append("text field") }
-        if contains(.image) { names.append("picture") }
-        if contains(.warning) { names.append("warning") }
-        if contains(.notEnabled) { names.append("dimmed") }
+        if contains(.selected) { names.append(N_("selected")) }
+        if contains(.header) { names.append(N_("heading")) }
+        if contains(.button) { names.append(N_("button")) }
+        if contains(.link) { names.append(N_("link")) }
+        if contains(.adjustable) { names.append(N_("adjustable")) }
+        if contains(.textField) { names.append(N_("text field")) }
+        if contains(.image) { names.append(N_("picture")) }
+        if contains(.warning) { names.append(N_("warning")) }
+        if contains(.notEnabled) { names.append(N_("dimmed")) }
         return names
     }
 }

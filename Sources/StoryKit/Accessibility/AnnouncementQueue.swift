@@ -1,3 +1,5 @@
+import Foundation
+
 /// How urgent an utterance is, after speech-dispatcher's priorities.
 public enum AnnouncementPriority: Int, Sendable, Hashable, Codable, Comparable, CaseIterable {
     /// Errors and warnings: interrupts anything (a story pauses and resumes after it), never dropped.
@@ -30,6 +32,12 @@ public struct Utterance: Sendable, Hashable {
     public var kind: Kind
     /// A word said letter by letter (eSpeak NG's SSML `say-as characters`); `text` is its caption.
     public var spelling: String?
+    /// `text` cut where its language changes ("Story: " in English, then a Spanish title), each
+    /// part said in its language's voice; empty: all of it in the interface's voice.
+    public var runs: [SpeechRun] = []
+    /// The interface's language when this was said (its voice's language when the profile names
+    /// no voice); nil: English, as before languages.
+    public var language: String?
 
     public init(_ text: String, priority: AnnouncementPriority = .text, kind: Kind = .interface, spelling: String? = nil) {
         self.text = text
@@ -39,6 +47,67 @@ public struct Utterance: Sendable, Hashable {
     }
 
     public static func story(_ title: String) -> Utterance { Utterance(title, priority: .message, kind: .story) }
+}
+
+/// A stretch of an utterance in one language.
+public struct SpeechRun: Sendable, Hashable {
+    public var text: String
+    /// A language code (`en`, `es`, …), as an eSpeak NG voice names it.
+    public var language: String
+
+    public init(text: String, language: String) {
+        self.text = text
+        self.language = language
+    }
+
+    /// `text` cut into runs: each of `names` found in it (whole words; the longest first) in the
+    /// name's language, the rest in `language`; neighbours of one language joined. Joined again,
+    /// the runs are `text`.
+    public static func runs(of text: String, language: String, names: [SpeechRun]) -> [SpeechRun] {
+        let scalars = Array(text.unicodeScalars)
+        var owner = [String?](repeating: nil, count: scalars.count)
+        func isWordScalar(_ index: Int) -> Bool {
+            scalars.indices.contains(index) && (CharacterSet.alphanumerics.contains(scalars[index]))
+        }
+        for name in names.sorted(by: { $0.text.unicodeScalars.count > $1.text.unicodeScalars.count }) {
+            let needle = Array(name.text.unicodeScalars)
+            guard !needle.isEmpty, needle.count <= scalars.count else { continue }
+            var start = 0
+            while start + needle.count <= scalars.count {
+                if scalars[start] == needle[0], Array(scalars[start..<start + needle.count]) == needle,
+                   !isWordScalar(start - 1) || !isWordScalar(start), !isWordScalar(start + needle.count) || !isWordScalar(start + needle.count - 1),
+                   owner[start..<start + needle.count].allSatisfy({ $0 == nil }) {
+                    for index in start..<start + needle.count { owner[index] = name.language }
+                    start += needle.count
+                } else {
+                    start += 1
+                }
+            }
+        }
+        var runs: [SpeechRun] = []
+        for (index, scalar) in scalars.enumerated() {
+            let runLanguage = owner[index] ?? language
+            if let last = runs.last, last.language == runLanguage {
+                runs[runs.count - 1].text.unicodeScalars.append(scalar)
+            } else {
+                runs.append(SpeechRun(text: String(scalar), language: runLanguage))
+            }
+        }
+        // A run with no letter or digit (", " or ".") says nothing of its own: it joins its neighbour.
+        var merged: [SpeechRun] = []
+        for run in runs {
+            if let last = merged.last, !run.text.unicodeScalars.contains(where: CharacterSet.alphanumerics.contains) {
+                merged[merged.count - 1].text += run.text
+            } else if let last = merged.last, last.language == run.language {
+                merged[merged.count - 1].text += run.text
+            } else if let last = merged.last, !last.text.unicodeScalars.contains(where: CharacterSet.alphanumerics.contains) {
+                merged[merged.count - 1] = SpeechRun(text: last.text + run.text, language: run.language)
+            } else {
+                merged.append(run)
+            }
+        }
+        return merged
+    }
 }
 
 /// What the audio side must do after the queue decided.

@@ -8,7 +8,8 @@ public enum SpokenForm {
     ///   - element: the element; when it `combinesChildren`, its children's labels and values
     ///     follow its own value (a card is spoken as one element).
     ///   - hints: whether to add the hint and the custom actions (a profile setting).
-    public static func describe(_ element: AccessibilityElement, hints: Bool = true) -> String {
+    ///   - messages: the interface's language (traits and "Press A for actions" are said in it).
+    public static func describe(_ element: AccessibilityElement, hints: Bool = true, messages: MessageCatalog = .english) -> String {
         var parts: [String] = [element.label]
         if let value = element.value, !value.isEmpty { parts.append(value) }
         if element.combinesChildren {
@@ -17,7 +18,9 @@ public enum SpokenForm {
             }
         }
         // "Picture: a lantern on a stone" says what it is already.
-        parts.append(contentsOf: element.traits.spokenNames.filter { !($0 == "picture" && element.label.hasPrefix("Picture:")) })
+        let picturePrefix = messages.tr("Picture: {description}", ["description": ""]).trimmingCharacters(in: .whitespaces)
+        parts.append(contentsOf: element.traits.spokenNames.filter { !($0 == "picture" && element.label.hasPrefix(picturePrefix)) }
+            .map { messages.tr($0) })
         parts = parts.filter { !$0.isEmpty }
         // A part that ends a sentence ("…towards it.") is not followed by ", picture".
         for index in parts.indices.dropLast() where parts[index].hasSuffix(".") && !parts[index].hasSuffix("...") {
@@ -27,7 +30,7 @@ public enum SpokenForm {
         if hints {
             if let hint = element.hint, !hint.isEmpty { sentences.append(hint) }
             if !element.customActions.isEmpty {
-                sentences.append("Press A for actions: " + element.customActions.map(\.name).joined(separator: ", "))
+                sentences.append(messages.tr("Press A for actions: {actions}", ["actions": element.customActions.map(\.name).joined(separator: ", ")]))
             }
         }
         return sentences.map(finish).joined(separator: " ")

@@ -55,6 +55,9 @@ public struct ReadingSettings: Sendable, Hashable, Codable {
     public var stepMode: Bool
     /// Line focus, syllables and spacing: reading comfort, changed by the child like text size.
     public var aids: ReadingAids
+    /// The language the interface speaks to this child ("es"); nil: the voice's language when
+    /// the interface has it, else the system's (``InterfaceLanguages/defaultLanguage(voice:system:)``).
+    public var interfaceLanguage: String? = nil
 
     public init(
         speech: SpeechSettings = .storyDefaults, textSize: TextSizePreset = .default, motion: MotionPreference = .auto,

@@ -12,31 +12,42 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     /// The key's name, spoken in learn mode ("Down arrow", "Enter", "letter A").
     public var description: String {
         switch self {
-        case .up: "Up arrow"
-        case .down: "Down arrow"
-        case .left: "Left arrow"
-        case .right: "Right arrow"
-        case .home: "Home"
-        case .end: "End"
-        case .pageUp: "Page Up"
-        case .pageDown: "Page Down"
-        case .tab: "Tab"
-        case .shiftTab: "Shift Tab"
-        case .enter: "Enter"
-        case .space: "Space"
-        case .escape: "Escape"
-        case .backspace: "Backspace"
-        case .delete: "Delete"
+        case .up: N_("Up arrow")
+        case .down: N_("Down arrow")
+        case .left: N_("Left arrow")
+        case .right: N_("Right arrow")
+        case .home: N_("Home")
+        case .end: N_("End")
+        case .pageUp: N_("Page Up")
+        case .pageDown: N_("Page Down")
+        case .tab: N_("Tab")
+        case .shiftTab: N_("Shift Tab")
+        case .enter: N_("Enter")
+        case .space: N_("Space")
+        case .escape: N_("Escape")
+        case .backspace: N_("Backspace")
+        case .delete: N_("Delete")
         case .character(let character):
             character.isLetter ? "letter \(character.uppercased())" : (Key.symbolNames[character] ?? "\(character)")
         case .control(let character): "Control \(character.uppercased())"
-        case .unknown: "an unknown key"
+        case .unknown: N_("an unknown key")
+        }
+    }
+
+    /// The key's name in the interface's language.
+    public func spokenName(_ messages: MessageCatalog) -> String {
+        switch self {
+        case .character(let character):
+            character.isLetter ? messages.tr("letter {letter}", ["letter": character.uppercased()])
+                : Key.symbolNames[character].map { messages.tr($0) } ?? "\(character)"
+        case .control(let character): messages.tr("Control {key}", ["key": character.uppercased()])
+        default: messages.tr(description)
         }
     }
 
     static let symbolNames: [Character: String] = [
-        "?": "question mark", ":": "colon", "[": "left bracket", "]": "right bracket", "{": "left brace",
-        "}": "right brace", "-": "minus", "+": "plus", "=": "equals", ".": "full stop", ",": "comma",
-        "/": "slash", "<": "less than", ">": "greater than",
+        "?": N_("question mark"), ":": N_("colon"), "[": N_("left bracket"), "]": N_("right bracket"), "{": N_("left brace"),
+        "}": N_("right brace"), "-": N_("minus"), "+": N_("plus"), "=": N_("equals"), ".": N_("full stop"), ",": N_("comma"),
+        "/": N_("slash"), "<": N_("less than"), ">": N_("greater than"),
     ]
 }

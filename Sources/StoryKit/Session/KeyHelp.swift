@@ -69,52 +69,52 @@ public enum KeyHelp {
     /// What a command does, in a few words (learn mode, help).
     static func does(_ command: Command, route: Route) -> String? {
         switch command {
-        case .next: return route == .reader ? "moves to the next button on the reading screen" : "next item"
-        case .previous: return route == .reader ? "moves to the previous button on the reading screen" : "previous item"
-        case .activate: return "presses the focused item"
-        case .back: return "goes back"
-        case .home: return "goes to the library"
-        case .nextHeading: return "next heading"
-        case .previousHeading: return "previous heading"
-        case .whereAmI: return route == .reader ? "says the story, page and sentence you are at" : "says where you are"
-        case .quit: return "leaves Magical Stories"
-        case .help: return "opens help"
-        case .togglePause: return "pauses the story, or goes on from the word where it paused"
-        case .nextSentence: return route == .reader ? "next sentence" : "next sentence while reading"
-        case .previousSentence: return route == .reader ? "previous sentence" : "previous sentence while reading"
-        case .nextParagraph: return route == .reader ? "next paragraph" : "next paragraph while reading"
-        case .previousParagraph: return route == .reader ? "previous paragraph" : "previous paragraph while reading"
-        case .nextPage: return "next page"
-        case .previousPage: return "previous page"
-        case .beginning: return "goes to the beginning of the story"
-        case .end: return "goes to the last sentence of the story"
-        case .stepMode: return "step mode on or off: each sentence waits for Space"
-        case .nextWord: return "next word, said aloud"
-        case .previousWord: return "previous word, said aloud"
-        case .explainWord: return "says the word slowly, spells it, shows it big with its syllables, then goes on reading from it"
-        case .stop: return "stops reading, keeps your place, and goes back"
-        case .faster: return route == .reader ? "reads faster" : "reads faster; on a setting, turns it up"
-        case .slower: return route == .reader ? "reads slower" : "reads slower; on a setting, turns it down"
-        case .increase: return "turns the focused setting up"
-        case .decrease: return "turns the focused setting down"
-        case .actions: return "lists what you can do with the focused item, such as Read or Save to favourites"
+        case .next: return route == .reader ? N_("moves to the next button on the reading screen") : N_("next item")
+        case .previous: return route == .reader ? N_("moves to the previous button on the reading screen") : N_("previous item")
+        case .activate: return N_("presses the focused item")
+        case .back: return N_("goes back")
+        case .home: return N_("goes to the library")
+        case .nextHeading: return N_("next heading")
+        case .previousHeading: return N_("previous heading")
+        case .whereAmI: return route == .reader ? N_("says the story, page and sentence you are at") : N_("says where you are")
+        case .quit: return N_("leaves Magical Stories")
+        case .help: return N_("opens help")
+        case .togglePause: return N_("pauses the story, or goes on from the word where it paused")
+        case .nextSentence: return route == .reader ? N_("next sentence") : N_("next sentence while reading")
+        case .previousSentence: return route == .reader ? N_("previous sentence") : N_("previous sentence while reading")
+        case .nextParagraph: return route == .reader ? N_("next paragraph") : N_("next paragraph while reading")
+        case .previousParagraph: return route == .reader ? N_("previous paragraph") : N_("previous paragraph while reading")
+        case .nextPage: return N_("next page")
+        case .previousPage: return N_("previous page")
+        case .beginning: return N_("goes to the beginning of the story")
+        case .end: return N_("goes to the last sentence of the story")
+        case .stepMode: return N_("step mode on or off: each sentence waits for Space")
+        case .nextWord: return N_("next word, said aloud")
+        case .previousWord: return N_("previous word, said aloud")
+        case .explainWord: return N_("says the word slowly, spells it, shows it big with its syllables, then goes on reading from it")
+        case .stop: return N_("stops reading, keeps your place, and goes back")
+        case .faster: return route == .reader ? N_("reads faster") : N_("reads faster; on a setting, turns it up")
+        case .slower: return route == .reader ? N_("reads slower") : N_("reads slower; on a setting, turns it down")
+        case .increase: return N_("turns the focused setting up")
+        case .decrease: return N_("turns the focused setting down")
+        case .actions: return N_("lists what you can do with the focused item, such as Read or Save to favourites")
         default: return nil
         }
     }
 
     /// "Down arrow: next item." — learn mode's answer for a key, on the screen where it was pressed.
-    public static func describe(_ key: Key, route: Route, focused: AccessibilityElement? = nil) -> String {
+    public static func describe(_ key: Key, route: Route, focused: AccessibilityElement? = nil, messages: MessageCatalog = .english) -> String {
         let what: String
         if let command = command(for: key, focused: focused, route: route), let words = does(command, route: route) {
-            what = words
+            what = messages.tr(words)
         } else if key == .character(":") {
-            what = "opens the command line"
+            what = messages.tr("opens the command line")
         } else if route != .reader, case .character(let character) = key, character.isLetter || character.isNumber {
-            what = "jumps to the next item starting with \(String(character).uppercased())"
+            what = messages.tr("jumps to the next item starting with {letter}", ["letter": String(character).uppercased()])
         } else {
-            what = route == .reader ? "does nothing while reading" : "does nothing"
+            what = route == .reader ? messages.tr("does nothing while reading") : messages.tr("does nothing")
         }
-        return "\(key.description): \(what)."
+        return messages.tr("{key}: {does}.", ["key": key.spokenName(messages), "does": what])
     }
 
     /// The reader's keys, for help, `read --help`, the README and learn mode (one list).

@@ -31,18 +31,19 @@ public enum Screens {
 
     static func actions(_ state: State, catalog: StoryCatalog, of id: String) -> Screen {
         let target = actionTarget(state, catalog: catalog, id: id)
-        let name = target.map { $0.label.hasPrefix("Story: ") ? String($0.label.dropFirst(7)) : $0.label } ?? "this item"
+        let storyPrefix = state.tr("Story: {title}", ["title": ""])
+        let name = target.map { $0.label.hasPrefix(storyPrefix) ? String($0.label.dropFirst(storyPrefix.count)) : $0.label } ?? state.tr("this item")
         let actions = target?.customActions ?? []
-        var elements = [AccessibilityElement(id: "heading", label: "Actions for \(name)",
-                                             value: actions.count == 1 ? "1 item" : "\(actions.count) items", traits: .header)]
-        elements += actions.map { AccessibilityElement(id: "action-" + $0.id, label: $0.name, hint: "Press Enter to do it.", traits: .button) }
-        elements.append(AccessibilityElement(id: "cancel", label: "Cancel", hint: "Press Enter or Escape to go back.", traits: .button))
-        return Screen(kind: .actions, title: "Actions for \(name)", elements: elements)
+        var elements = [AccessibilityElement(id: "heading", label: state.tr("Actions for {name}", ["name": name]),
+                                             value: state.trn("{count} item", "{count} items", actions.count), traits: .header)]
+        elements += actions.map { AccessibilityElement(id: "action-" + $0.id, label: $0.name, hint: state.tr("Press Enter to do it."), traits: .button) }
+        elements.append(AccessibilityElement(id: "cancel", label: state.tr("Cancel"), hint: state.tr("Press Enter or Escape to go back."), traits: .button))
+        return Screen(kind: .actions, title: state.tr("Actions for {name}", ["name": name]), elements: elements)
     }
 
     static func warningElement(_ state: State) -> [AccessibilityElement] {
         guard let warning = state.warning else { return [] }
-        return [AccessibilityElement(id: "warning", label: "Problem: " + warning, traits: [.staticText, .warning], sortPriority: 10)]
+        return [AccessibilityElement(id: "warning", label: state.tr("Problem: {problem}", ["problem": warning]), traits: [.staticText, .warning], sortPriority: 10)]
     }
 
     // MARK: Profiles
@@ -50,21 +51,24 @@ public enum Screens {
     static func profiles(_ state: State) -> Screen {
         let count = state.snapshot.profiles.count
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "heading", label: "Who is reading?", value: count == 1 ? "1 profile" : "\(count) profiles", traits: .header),
+            AccessibilityElement(id: "heading", label: state.tr("Who is reading?"), value: state.trn("{count} profile", "{count} profiles", count),
+                                 traits: .header),
         ]
         for profile in state.snapshot.profiles {
-            var facts: [String] = ["age \(profile.age)"]
-            if !profile.interests.isEmpty { facts.append("likes " + profile.interests.joined(separator: " and ")) }
+            var facts: [String] = [state.tr("age {age}", ["age": String(profile.age)])]
+            if !profile.interests.isEmpty {
+                facts.append(state.tr("likes {interests}", ["interests": profile.interests.joined(separator: state.tr(" and "))]))
+            }
             elements.append(AccessibilityElement(
                 id: "profile-" + profile.name, label: profile.name, value: facts.isEmpty ? nil : facts.joined(separator: ", "),
-                hint: "Press Enter to read as \(profile.name).",
+                hint: state.tr("Press Enter to read as {name}.", ["name": profile.name]),
                 traits: state.profileName == profile.name ? [.button, .selected] : .button))
         }
         if !state.options.isLocked {
-            elements.append(AccessibilityElement(id: "new-profile", label: "New profile", hint: "Press Enter to make a profile.", traits: .button))
+            elements.append(AccessibilityElement(id: "new-profile", label: state.tr("New profile"), hint: state.tr("Press Enter to make a profile."), traits: .button))
         }
-        elements.append(AccessibilityElement(id: "guest", label: "Read without a profile", hint: "Press Enter to go to the library.", traits: .button))
-        return Screen(kind: .profiles, title: "Profiles", elements: warningElement(state) + elements)
+        elements.append(AccessibilityElement(id: "guest", label: state.tr("Read without a profile"), hint: state.tr("Press Enter to go to the library."), traits: .button))
+        return Screen(kind: .profiles, title: state.tr("Profiles"), elements: warningElement(state) + elements)
     }
 
     // MARK: Library
@@ -78,7 +82,7 @@ public enum Screens {
         }
         var sections: [(id: String, title: String, entries: [StoryEntry])] = []
         let favourites = remaining.filter { state.reading($0.id).isFavourite }
-        if !favourites.isEmpty { sections.append(("favourites", "Favourites", favourites)) }
+        if !favourites.isEmpty { sections.append(("favourites", state.tr("Favourites"), favourites)) }
         for interest in profile.interests {
             let matching = remaining.filter { $0.tags.contains(interest) }
             guard !matching.isEmpty else { continue }
@@ -86,114 +90,122 @@ public enum Screens {
             remaining.removeAll { matching.contains($0) }
         }
         if !profile.interests.isEmpty {
-            if !remaining.isEmpty { sections.append(("more", "More stories", remaining)) }
+            if !remaining.isEmpty { sections.append(("more", state.tr("More stories"), remaining)) }
             return sections
         }
         let bands = Dictionary(grouping: remaining) { $0.ages }
         for band in bands.keys.sorted(by: { ($0?.lower ?? 99, $0?.upper ?? 99) < ($1?.lower ?? 99, $1?.upper ?? 99) }) {
-            let title = band.map { $0.lower == $0.upper ? "Age \($0.lower)" : "Ages \($0.lower) to \($0.upper)" } ?? "All ages"
+            let title = band.map {
+                $0.lower == $0.upper ? state.tr("Age {age}", ["age": String($0.lower)])
+                    : state.tr("Ages {min} to {max}", ["min": String($0.lower), "max": String($0.upper)])
+            } ?? state.tr("All ages")
             sections.append(("ages-" + (band?.description ?? "all"), title, bands[band] ?? []))
         }
         return sections
     }
 
-    public static func readCountText(_ count: Int) -> String {
-        switch count {
-        case 0: "not read yet"
-        case 1: "read once"
-        default: "read \(count) times"
-        }
+    public static func readCountText(_ count: Int, messages: MessageCatalog = .english) -> String {
+        count == 0 ? messages.tr("not read yet") : messages.trn("read once", "read {count} times", count)
     }
 
     static func library(_ state: State, catalog: StoryCatalog) -> Screen {
         let profile = state.profile
         var elements: [AccessibilityElement] = [
             state.kiosk == nil
-                ? AccessibilityElement(id: "switch-profile", label: "Profile: \(profile.name)",
-                                       hint: "Press Enter to change profile.", traits: .button, sortPriority: 0)
-                : AccessibilityElement(id: "profile", label: "Profile: \(profile.name)", traits: .staticText, sortPriority: 0),
+                ? AccessibilityElement(id: "switch-profile", label: state.tr("Profile: {name}", ["name": profile.name]),
+                                       hint: state.tr("Press Enter to change profile."), traits: .button, sortPriority: 0)
+                : AccessibilityElement(id: "profile", label: state.tr("Profile: {name}", ["name": profile.name]), traits: .staticText, sortPriority: 0),
         ]
         if let storyID = state.snapshot.inProgress[profile.name], let entry = catalog.entry(id: storyID),
            let sentence = state.reading(storyID).sentenceIndex {
             elements.append(AccessibilityElement(
-                id: "go-on", label: "Go on reading", value: "\(entry.title), \(placeText(entry: entry, sentence: sentence))",
-                hint: "Press Enter to go on from your place.", traits: .button, sortPriority: 0))
+                id: "go-on", label: state.tr("Go on reading"), value: "\(entry.title), \(placeText(entry: entry, sentence: sentence, messages: state.messages))",
+                hint: state.tr("Press Enter to go on from your place."), traits: .button, sortPriority: 0))
         }
         let sections = sections(state, catalog: catalog)
         for section in sections {
             let cards = section.entries.map { entry -> AccessibilityElement in
                 let reading = state.reading(entry.id)
-                var value = readCountText(reading.readCount)
-                if reading.isFavourite { value += ", favourite" }
-                if let sentence = reading.sentenceIndex { value += ", started, " + placeText(entry: entry, sentence: sentence) }
-                let details = AccessibilityElement(id: section.id + "/" + entry.id + "/ages", label: entry.ages.map { "ages \($0.lower) to \($0.upper)" } ?? "all ages")
+                var value = readCountText(reading.readCount, messages: state.messages)
+                if reading.isFavourite { value += ", " + state.tr("favourite") }
+                if let sentence = reading.sentenceIndex {
+                    value += ", " + state.tr("started, {place}", ["place": placeText(entry: entry, sentence: sentence, messages: state.messages)])
+                }
+                let details = AccessibilityElement(id: section.id + "/" + entry.id + "/ages", label: entry.ages.map {
+                    state.tr("ages {min} to {max}", ["min": String($0.lower), "max": String($0.upper)])
+                } ?? state.tr("all ages"))
                 return AccessibilityElement(
-                    id: section.id + "/" + entry.id, label: "Story: \(entry.title)", value: value, hint: "Press Enter to open.",
-                    traits: .button,
-                    customActions: [reading.sentenceIndex == nil ? CustomAction(id: "read", name: "Read") : CustomAction(id: "resume", name: "Go on reading"),
-                                    CustomAction(id: "save", name: reading.isFavourite ? "Remove from favourites" : "Save to favourites")],
+                    id: section.id + "/" + entry.id, label: state.tr("Story: {title}", ["title": entry.title]), value: value,
+                    hint: state.tr("Press Enter to open."), traits: .button,
+                    customActions: [reading.sentenceIndex == nil ? CustomAction(id: "read", name: state.tr("Read"))
+                                        : CustomAction(id: "resume", name: state.tr("Go on reading")),
+                                    CustomAction(id: "save", name: reading.isFavourite ? state.tr("Remove from favourites") : state.tr("Save to favourites"))],
                     combinesChildren: true, children: [details])
             }
             elements.append(AccessibilityElement(
                 id: section.id, label: section.title,
-                value: section.entries.count == 1 ? "contains 1 story" : "contains \(section.entries.count) stories",
+                value: state.trn("contains {count} story", "contains {count} stories", section.entries.count),
                 traits: .header, children: cards))
         }
         if sections.isEmpty {
-            elements.append(AccessibilityElement(id: "empty", label: "No stories here yet", hint: "Add stories with storyreader import.", traits: .staticText))
+            elements.append(AccessibilityElement(id: "empty", label: state.tr("No stories here yet"), hint: state.tr("Add stories with storyreader import."), traits: .staticText))
         }
-        elements.append(AccessibilityElement(id: "settings", label: "Settings", hint: "Press Enter to change voice, speed and text size.", traits: .button))
-        elements.append(AccessibilityElement(id: "help", label: "Help", hint: "Press Enter to learn the keys.", traits: .button))
+        elements.append(AccessibilityElement(id: "settings", label: state.tr("Settings"), hint: state.tr("Press Enter to change voice, speed and text size."),
+                                             traits: .button))
+        elements.append(AccessibilityElement(id: "help", label: state.tr("Help"), hint: state.tr("Press Enter to learn the keys."), traits: .button))
         // A favourite is listed twice (in Favourites and its own section) but is one story.
         let count = Set(sections.flatMap { $0.entries.map(\.id) }).count
-        return Screen(kind: .library, title: "Library, \(count == 1 ? "1 story" : "\(count) stories")", elements: warningElement(state) + elements)
+        return Screen(kind: .library, title: state.trn("Library, {count} story", "Library, {count} stories", count), elements: warningElement(state) + elements)
     }
 
     // MARK: Story
 
-    static func minutes(words: Int, rate: Int) -> String {
+    static func minutes(words: Int, rate: Int, messages: MessageCatalog = .english) -> String {
         let minutes = max(1, Int((Double(words) / Double(max(rate, 1))).rounded()))
-        return minutes == 1 ? "about 1 minute" : "about \(minutes) minutes"
+        return messages.trn("about {count} minute", "about {count} minutes", minutes)
     }
 
     /// "page 2 of 5" (a one-page story: "sentence 4 of 30") for a saved place, from the library's
     /// entry: no story file is read to draw a screen.
-    public static func placeText(entry: StoryEntry, sentence: Int) -> String {
-        entry.pages > 1 ? "page \(entry.page(ofSentence: sentence) + 1) of \(entry.pages)"
-            : "sentence \(min(sentence + 1, max(entry.sentences, 1))) of \(max(entry.sentences, 1))"
+    public static func placeText(entry: StoryEntry, sentence: Int, messages: MessageCatalog = .english) -> String {
+        entry.pages > 1 ? messages.tr("page {page} of {pages}", ["page": String(entry.page(ofSentence: sentence) + 1), "pages": String(entry.pages)])
+            : messages.tr("sentence {sentence} of {sentences}", ["sentence": String(min(sentence + 1, max(entry.sentences, 1))),
+                                                                  "sentences": String(max(entry.sentences, 1))])
     }
 
     static func story(_ state: State, entry: StoryEntry?) -> Screen {
         guard let entry else {
-            return Screen(kind: .story, title: "Story not found", elements: [
-                AccessibilityElement(id: "missing", label: "This story is no longer in the library", traits: .staticText)])
+            return Screen(kind: .story, title: state.tr("Story not found"), elements: [
+                AccessibilityElement(id: "missing", label: state.tr("This story is no longer in the library"), traits: .staticText)])
         }
         let reading = state.reading(entry.id)
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "title", label: entry.title, value: readCountText(reading.readCount), traits: .header),
+            AccessibilityElement(id: "title", label: entry.title, value: readCountText(reading.readCount, messages: state.messages), traits: .header),
         ]
-        if let author = entry.author { elements.append(AccessibilityElement(id: "author", label: "by \(author)")) }
-        let pages = entry.pages == 1 ? "1 page" : "\(entry.pages) pages"
+        if let author = entry.author { elements.append(AccessibilityElement(id: "author", label: state.tr("by {author}", ["author": author]))) }
+        let pages = state.trn("{count} page", "{count} pages", entry.pages)
+        let minutes = minutes(words: entry.words, rate: state.profile.speech.rate, messages: state.messages)
         elements.append(AccessibilityElement(
-            id: "length", label: "Length", value: "\(entry.words) words, \(minutes(words: entry.words, rate: state.profile.speech.rate)), \(pages)"))
+            id: "length", label: state.tr("Length"), value: state.trn("{count} word", "{count} words", entry.words) + ", \(minutes), \(pages)"))
         if let summary = entry.summary { elements.append(AccessibilityElement(id: "summary", label: summary)) }
         // A story left midway offers going on first, then starting again.
         var actions: [AccessibilityElement] = []
         if let sentence = reading.sentenceIndex {
             let page = entry.page(ofSentence: sentence) + 1
-            actions.append(AccessibilityElement(id: "resume", label: entry.pages > 1 ? "Go on from page \(page)" : "Go on reading",
-                value: entry.pages > 1 ? nil : placeText(entry: entry, sentence: sentence),
-                hint: "Press Enter to go on where you stopped.", traits: .button))
-            actions.append(AccessibilityElement(id: "read", label: "Start again", hint: "Press Enter to read from the beginning.", traits: .button))
+            actions.append(AccessibilityElement(id: "resume", label: entry.pages > 1 ? state.tr("Go on from page {page}", ["page": String(page)]) : state.tr("Go on reading"),
+                value: entry.pages > 1 ? nil : placeText(entry: entry, sentence: sentence, messages: state.messages),
+                hint: state.tr("Press Enter to go on where you stopped."), traits: .button))
+            actions.append(AccessibilityElement(id: "read", label: state.tr("Start again"), hint: state.tr("Press Enter to read from the beginning."), traits: .button))
         } else {
-            actions.append(AccessibilityElement(id: "read", label: "Read", hint: "Press Enter to read from the beginning.", traits: .button))
+            actions.append(AccessibilityElement(id: "read", label: state.tr("Read"), hint: state.tr("Press Enter to read from the beginning."), traits: .button))
         }
         actions.append(AccessibilityElement(
-            id: "save", label: reading.isFavourite ? "Remove from favourites" : "Save to favourites",
-            hint: "Press Enter to change.", traits: .button))
+            id: "save", label: reading.isFavourite ? state.tr("Remove from favourites") : state.tr("Save to favourites"),
+            hint: state.tr("Press Enter to change."), traits: .button))
         elements.append(contentsOf: actions)
         for (index, description) in entry.pictureDescriptions.enumerated() {
-            elements.append(AccessibilityElement(id: "picture-\(index)", label: "Picture: " + description, traits: .image, content: .picture(art: nil)))
+            elements.append(AccessibilityElement(id: "picture-\(index)", label: state.tr("Picture: {description}", ["description": description]),
+                                                 traits: .image, content: .picture(art: nil)))
         }
         return Screen(kind: .story, title: entry.title, elements: elements)
     }
@@ -202,7 +214,7 @@ public enum Screens {
 
     static func reader(_ state: State) -> Screen {
         guard let reader = state.reader else {
-            return Screen(kind: .reader, title: "Reader", elements: [AccessibilityElement(id: "none", label: "Nothing is being read")])
+            return Screen(kind: .reader, title: state.tr("Reader"), elements: [AccessibilityElement(id: "none", label: state.tr("Nothing is being read"))])
         }
         let story = reader.story
         let words = story.words
@@ -210,25 +222,27 @@ public enum Screens {
         let page = story.pages[min(reader.page, max(story.pages.count - 1, 0))]
         let playing = reader.status == .playing
         let status: String = switch reader.status {
-        case .playing: "reading"
-        case .paused: "paused"
-        case .stopped: "stopped"
-        case .finished: "finished"
+        case .playing: state.tr("reading")
+        case .paused: state.tr("paused")
+        case .stopped: state.tr("stopped")
+        case .finished: state.tr("finished")
         }
         var elements: [AccessibilityElement] = [
             AccessibilityElement(id: "title", label: story.title, traits: .header, sortPriority: 2),
-            AccessibilityElement(id: "progress", label: "Progress", value: "page \(reader.page + 1) of \(reader.map.pageCount), " + status,
+            AccessibilityElement(id: "progress", label: state.tr("Progress"),
+                                 value: state.tr("page {page} of {pages}", ["page": String(reader.page + 1), "pages": String(reader.map.pageCount)]) + ", " + status,
                                  traits: [.staticText, .updatesFrequently], sortPriority: 2),
         ]
         if let explained = reader.explained {
             // The word explained (`e`), big with its syllables; its label says it as it is spelled.
             let word = Session.bare(words.indices.contains(explained.word) ? words[explained.word].text : "")
-            elements.append(AccessibilityElement(id: "explained-word", label: "‘\(explained.shown)’, spelled \(word.map { String($0) }.joined(separator: " "))",
+            elements.append(AccessibilityElement(id: "explained-word",
+                                                 label: state.tr("‘{word}’, spelled {letters}", ["word": explained.shown, "letters": word.map { String($0) }.joined(separator: " ")]),
                                                  traits: .staticText, sortPriority: 2, content: .bigWord(explained.shown)))
         }
         if reader.status == .finished {
             // What the celebration ends on, and all of it with reduced motion.
-            elements.append(AccessibilityElement(id: "the-end", label: "★ The end!", value: "you finished \(story.title)", sortPriority: 2))
+            elements.append(AccessibilityElement(id: "the-end", label: "★ " + state.tr("The end!"), value: state.tr("you finished {title}", ["title": story.title]), sortPriority: 2))
         }
         for (index, block) in page.blocks.enumerated() {
             let highlight: TextRange? = current.flatMap { word in
@@ -243,24 +257,28 @@ public enum Screens {
                     content: .readingText(text: block.text, highlight: highlight,
                                           emphasis: block.emphasis.map { $0.shifted(by: -block.range.start) })))
             case .picture:
-                elements.append(AccessibilityElement(id: "block-\(index)", label: "Picture: " + block.text, traits: .image, content: .picture(art: nil)))
+                elements.append(AccessibilityElement(id: "block-\(index)", label: state.tr("Picture: {description}", ["description": block.text]),
+                                                     traits: .image, content: .picture(art: nil)))
             }
         }
         let speech = state.profile.speech
         let controls: [AccessibilityElement] = [
-            AccessibilityElement(id: "play", label: playing ? "Pause" : "Play", hint: playing ? "Press Space to pause." : "Press Space to go on.", traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "stop", label: "Stop", hint: "Press q to stop and go back.", traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "previous-sentence", label: "Previous sentence", traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "next-sentence", label: "Next sentence", traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "previous-paragraph", label: "Previous paragraph", traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "next-paragraph", label: "Next paragraph", traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "slower", label: "Slower", value: "\(speech.rate) words per minute", traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "faster", label: "Faster", value: "\(speech.rate) words per minute", traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "step", label: "Step mode", value: reader.stepMode ? "on" : "off",
-                                 hint: "In step mode each sentence waits for Enter.", traits: reader.stepMode ? [.button, .selected] : .button, sortPriority: 1),
+            AccessibilityElement(id: "play", label: playing ? state.tr("Pause") : state.tr("Play"),
+                                 hint: playing ? state.tr("Press Space to pause.") : state.tr("Press Space to go on."), traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "stop", label: state.tr("Stop"), hint: state.tr("Press q to stop and go back."), traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "previous-sentence", label: state.tr("Previous sentence"), traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "next-sentence", label: state.tr("Next sentence"), traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "previous-paragraph", label: state.tr("Previous paragraph"), traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "next-paragraph", label: state.tr("Next paragraph"), traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "slower", label: state.tr("Slower"), value: state.tr("{rate} words per minute", ["rate": String(speech.rate)]),
+                                 traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "faster", label: state.tr("Faster"), value: state.tr("{rate} words per minute", ["rate": String(speech.rate)]),
+                                 traits: .button, sortPriority: 1),
+            AccessibilityElement(id: "step", label: state.tr("Step mode"), value: reader.stepMode ? state.tr("on") : state.tr("off"),
+                                 hint: state.tr("In step mode each sentence waits for Enter."), traits: reader.stepMode ? [.button, .selected] : .button, sortPriority: 1),
         ]
         elements.append(contentsOf: controls)
-        return Screen(kind: .reader, title: "Reading \(story.title)", elements: elements)
+        return Screen(kind: .reader, title: state.tr("Reading {title}", ["title": story.title]), elements: elements)
     }
 
     // MARK: Profile form
@@ -304,49 +322,54 @@ public enum Screens {
 
     static let voices: [String?] = [nil, "en", "en-us", "en+f3", "es", "fr", "de"]
 
-    public static func settingValue(_ setting: SettingName, _ profile: ChildProfile) -> String {
+    /// The interface languages a picker offers: automatic (nil), then each one named in itself.
+    static let interfaceLanguages: [String?] = [nil] + InterfaceLanguage.supported
+
+    public static func settingValue(_ setting: SettingName, _ profile: ChildProfile, messages: MessageCatalog = .english) -> String {
         switch setting {
-        case .voice: profile.speech.voice ?? "the story's language"
-        case .rate: "\(profile.speech.rate) words per minute"
+        case .voice: profile.speech.voice ?? messages.tr("the story's language")
+        case .rate: messages.tr("{rate} words per minute", ["rate": String(profile.speech.rate)])
         case .pitch: "\(profile.speech.pitch)"
         case .volume: "\(profile.speech.volume)"
         case .textSize: profile.textSize.rawValue
         case .motion: profile.motion.rawValue
         case .theme: profile.theme.rawValue
-        case .hints: profile.hints ? "on" : "off"
-        case .lineFocus: profile.settings.aids.lineFocus == .off ? "off" : profile.settings.aids.lineFocus == .one ? "1 line" : "\(profile.settings.aids.lineFocus.rawValue) lines"
-        case .syllables: profile.settings.aids.syllables ? "on" : "off"
+        case .hints: profile.hints ? messages.tr("on") : messages.tr("off")
+        case .lineFocus: profile.settings.aids.lineFocus == .off ? messages.tr("off")
+            : messages.trn("{count} line", "{count} lines", Int(profile.settings.aids.lineFocus.rawValue) ?? 1)
+        case .syllables: profile.settings.aids.syllables ? messages.tr("on") : messages.tr("off")
         case .spacing: profile.settings.aids.spacing.rawValue
+        case .language: profile.settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? messages.tr("automatic")
         }
     }
 
     static func settings(_ state: State) -> Screen {
         let profile = state.profile
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "heading", label: "Settings for \(profile.name)", traits: .header),
+            AccessibilityElement(id: "heading", label: state.tr("Settings for {name}", ["name": profile.name]), traits: .header),
         ]
         for setting in SettingName.allCases where !state.options.isLocked || SettingName.childSettings.contains(setting) {
             elements.append(AccessibilityElement(
-                id: "setting-" + setting.rawValue, label: setting.spokenName,
-                value: settingValue(setting, profile) + (state.presentationOverride.holds(setting) ? " (for this run)" : ""),
-                hint: "Left and Right arrows change it.", traits: .adjustable))
+                id: "setting-" + setting.rawValue, label: state.tr(setting.spokenName),
+                value: settingValue(setting, profile, messages: state.messages) + (state.presentationOverride.holds(setting) ? " " + state.tr("(for this run)") : ""),
+                hint: state.tr("Left and Right arrows change it."), traits: .adjustable))
         }
         if state.profileName != nil, !state.options.isLocked {
-            elements.append(AccessibilityElement(id: "edit-profile", label: "Edit profile",
-                hint: "Press Enter to change \(profile.name)'s name, age, interests and every reading setting.", traits: .button))
+            elements.append(AccessibilityElement(id: "edit-profile", label: state.tr("Edit profile"),
+                hint: state.tr("Press Enter to change {name}'s name, age, interests and every reading setting.", ["name": profile.name]), traits: .button))
         }
         if state.snapshot.pinIsSet {
-            elements.append(AccessibilityElement(id: "pin", label: "Parental PIN", value: "set", traits: .staticText))
+            elements.append(AccessibilityElement(id: "pin", label: state.tr("Parental PIN"), value: state.tr("set"), traits: .staticText))
         }
-        elements.append(AccessibilityElement(id: "done", label: "Done", hint: "Press Enter to go back.", traits: .button))
-        return Screen(kind: .settings, title: "Settings", elements: elements)
+        elements.append(AccessibilityElement(id: "done", label: state.tr("Done"), hint: state.tr("Press Enter to go back."), traits: .button))
+        return Screen(kind: .settings, title: state.tr("Settings"), elements: elements)
     }
 
     static func pinPrompt(_ state: State) -> Screen {
         let count = state.pinEntry.count
-        return Screen(kind: .pinPrompt, title: "Parental PIN", elements: warningElement(state) + [
-            AccessibilityElement(id: "pin", label: "PIN", value: count == 1 ? "1 digit entered" : "\(count) digits entered",
-                                 hint: "Type the PIN, then press Enter.", traits: .textField, content: .field(text: String(repeating: "•", count: count), cursor: count)),
+        return Screen(kind: .pinPrompt, title: state.tr("Parental PIN"), elements: warningElement(state) + [
+            AccessibilityElement(id: "pin", label: state.tr("PIN"), value: state.trn("{count} digit entered", "{count} digits entered", count),
+                                 hint: state.tr("Type the PIN, then press Enter."), traits: .textField, content: .field(text: String(repeating: "•", count: count), cursor: count)),
         ])
     }
 

@@ -14,7 +14,7 @@ extension Session {
         let names = focused.customActions.map(\.name).joined(separator: ", ")
         let count = focused.customActions.count == 1 ? "1 item" : "\(focused.customActions.count) items"
         var effects = [speak("\(screen.title): \(names), \(count).", .message)]
-        if let first = focusedElement { effects.append(speak(SpokenForm.describe(first, hints: hints))) }
+        if let first = focusedElement { effects.append(speak(SpokenForm.describe(first, hints: hints, messages: state.messages))) }
         return effects
     }
 

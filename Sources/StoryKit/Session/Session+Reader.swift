@@ -12,19 +12,23 @@ extension Session {
             name = String(name.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
             fromStart = true
         }
-        if name.isEmpty { return [speak("read needs a story's name: for example, read lighthouse.", .important)] }
+        if name.isEmpty { return [speak(tr("read needs a story's name: for example, read lighthouse."), .important)] }
         switch catalog.resolve(name) {
         case .success(let entry):
             if !fromStart, state.reading(entry.id).sentenceIndex != nil { return goOnReading(entry.id) }
             return startReading(entry.id, fromWord: 0)
         case .failure(let error):
-            return [speak(SpokenForm.finish(error.spoken), .important)]
+            return [speak(SpokenForm.finish(error.spoken(state.messages)), .important)]
         }
     }
 
     /// `storyreader read STORY`: the session opens on the reader of that story, and leaving the
     /// reader ends the program. `sentence` (from `--from`) wins over the saved place.
     public mutating func startReadingAlone(_ storyID: String, fromSentence sentence: Int? = nil) -> [Effect] {
+        withLanguageRuns(openReadingAlone(storyID, fromSentence: sentence))
+    }
+
+    private mutating func openReadingAlone(_ storyID: String, fromSentence sentence: Int?) -> [Effect] {
         state.options.endsWithReading = true
         state.stack = [.library]
         if let sentence, let story = catalog.story(id: storyID) {
@@ -37,7 +41,7 @@ extension Session {
     /// `goingOn`: from the place this child left (said "Going on with…"), not a place asked for.
     mutating func startReading(_ storyID: String, fromWord: Int, loaded: Story? = nil, goingOn: Bool = true) -> [Effect] {
         guard let story = loaded ?? catalog.story(id: storyID) else {
-            return [speak("That story could not be opened. It may have been moved.", .important)]
+            return [speak(tr("That story could not be opened. It may have been moved."), .important)]
         }
         var effects: [Effect] = []
         if state.reader != nil, state.stack.contains(.reader) {
@@ -52,8 +56,9 @@ extension Session {
         state.stack.append(.reader)
         state.focus["reader"] = "play"
         state.warning = nil
-        let text = reader.wordIndex == 0 ? "Reading \(story.title)."
-            : goingOn ? "Going on with \(story.title), \(placeText(reader))." : "Reading \(story.title), from \(placeText(reader))."
+        let text = reader.wordIndex == 0 ? tr("Reading {title}.", ["title": story.title])
+            : goingOn ? tr("Going on with {title}, {place}.", ["title": story.title, "place": placeText(reader)])
+            : tr("Reading {title}, from {place}.", ["title": story.title, "place": placeText(reader)])
         effects.append(speak(text, .message))
         effects.append(narrate())
         return effects
@@ -82,17 +87,17 @@ extension Session {
     }
 
     mutating func pause() -> [Effect] {
-        guard var reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
-        guard reader.status == .playing else { return [speak("Already paused. Press Space to go on.")] }
+        guard var reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
+        guard reader.status == .playing else { return [speak(tr("Already paused. Press Space to go on."))] }
         reader.status = .paused
         state.reader = reader
-        return [.pauseNarration] + savePosition() + [speak("Paused at \(placeText(reader, naming: true)).", .message)]
+        return [.pauseNarration] + savePosition() + [speak(tr("Paused at {place}.", ["place": placeText(reader, naming: true)]), .message)]
     }
 
     /// Goes on from the word where reading paused, saying nothing first: the story itself is the answer.
     mutating func resume() -> [Effect] {
-        guard var reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read. Choose a story first.")] }
-        guard reader.status != .playing else { return [speak("Already reading.")] }
+        guard var reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read. Choose a story first."))] }
+        guard reader.status != .playing else { return [speak(tr("Already reading."))] }
         if reader.status == .finished { reader.wordIndex = 0 }
         reader.status = .playing
         reader.stopsAfterSentence = reader.stepMode
@@ -105,10 +110,10 @@ extension Session {
         var effects = leaveReader(stopping: true)
         if state.options.endsWithReading {
             state.hasQuit = true
-            return effects + [speak("Stopped.", .message), .exit]
+            return effects + [speak(tr("Stopped."), .message), .exit]
         }
         if state.route == .reader { state.stack.removeLast() }
-        effects.append(speak("Stopped.", .message))
+        effects.append(speak(tr("Stopped."), .message))
         return effects + announceScreen()
     }
 
@@ -142,39 +147,62 @@ extension Session {
     // MARK: - Moving
 
     mutating func moveInStory(bySentence delta: Int) -> [Effect] {
-        guard let reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
-        return move(among: reader.map.spokenSentences, by: delta, unit: "sentence")
+        guard let reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
+        return move(among: reader.map.spokenSentences, by: delta, unit: .sentence)
     }
 
     mutating func moveInStory(byParagraph delta: Int) -> [Effect] {
-        guard let reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
-        return move(among: reader.map.paragraphStarts, by: delta, unit: "paragraph")
+        guard let reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
+        return move(among: reader.map.paragraphStarts, by: delta, unit: .paragraph)
     }
 
     mutating func moveInStory(byPage delta: Int) -> [Effect] {
-        guard let reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
-        guard reader.map.pageCount > 1 else { return [speak("This story has one page.")] }
-        return move(among: reader.map.pageStarts, by: delta, unit: "page")
+        guard let reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
+        guard reader.map.pageCount > 1 else { return [speak(tr("This story has one page."))] }
+        return move(among: reader.map.pageStarts, by: delta, unit: .page)
     }
 
     /// Home and End: the first sentence, the last one (said, since it is a long way to go).
     mutating func moveToEdge(end: Bool) -> [Effect] {
-        guard let reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
+        guard let reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
         guard let target = end ? reader.map.spokenSentences.last : reader.map.spokenSentences.first else {
-            return [speak("This story has no sentences.")]
+            return [speak(tr("This story has no sentences."))]
         }
-        return [speak(end ? "The last sentence." : "The beginning.", .message)] + jumpReading(to: reader.map.firstWord(ofSentence: target))
+        return [speak(end ? tr("The last sentence.") : tr("The beginning."), .message)] + jumpReading(to: reader.map.firstWord(ofSentence: target))
     }
 
     /// Moves `delta` places among `starts` (sentence indices) from the sentence being heard.
-    private mutating func move(among starts: [Int], by delta: Int, unit: String) -> [Effect] {
+    enum StoryUnit { case sentence, paragraph, page }
+
+    private mutating func move(among starts: [Int], by delta: Int, unit: StoryUnit) -> [Effect] {
         guard let reader = state.reader else { return [] }
-        guard !starts.isEmpty else { return [speak("This story has no \(unit)s.")] }
+        guard !starts.isEmpty else {
+            let none: String = switch unit {
+            case .sentence: tr("This story has no sentences.")
+            case .paragraph: tr("This story has no paragraphs.")
+            case .page: tr("This story has no pages.")
+            }
+            return [speak(none)]
+        }
         let here = reader.sentence
         let current = starts.lastIndex { $0 <= here } ?? -1
         let target = current + delta
-        guard target >= 0 else { return [speak("Top: this is the first \(unit).")] }
-        guard target < starts.count else { return [speak("End: this is the last \(unit).")] }
+        guard target >= 0 else {
+            let first: String = switch unit {
+            case .sentence: tr("Top: this is the first sentence.")
+            case .paragraph: tr("Top: this is the first paragraph.")
+            case .page: tr("Top: this is the first page.")
+            }
+            return [speak(first)]
+        }
+        guard target < starts.count else {
+            let last: String = switch unit {
+            case .sentence: tr("End: this is the last sentence.")
+            case .paragraph: tr("End: this is the last paragraph.")
+            case .page: tr("End: this is the last page.")
+            }
+            return [speak(last)]
+        }
         return jumpReading(to: reader.map.firstWord(ofSentence: starts[target]))
     }
 
@@ -190,11 +218,11 @@ extension Session {
     }
 
     mutating func toggleStepMode() -> [Effect] {
-        guard var reader = state.reader else { return [speak("Step mode works while reading a story.")] }
+        guard var reader = state.reader else { return [speak(tr("Step mode works while reading a story."))] }
         reader.stepMode.toggle()
         reader.stopsAfterSentence = reader.stepMode
         state.reader = reader
-        return [speak(reader.stepMode ? "Step mode on: each sentence waits for Space." : "Step mode off.", .message)]
+        return [speak(reader.stepMode ? tr("Step mode on: each sentence waits for Space.") : tr("Step mode off."), .message)]
     }
 
     mutating func changeRate(faster: Bool) -> [Effect] {
@@ -215,9 +243,11 @@ extension Session {
         if let held {
             effects.append(speak(held, .message))
         } else if profile.speech.rate == old {
-            effects.append(speak(faster ? "This is the fastest: \(old) words per minute." : "This is the slowest: \(old) words per minute."))
+            effects.append(speak(faster ? tr("This is the fastest: {rate} words per minute.", ["rate": String(old)])
+                : tr("This is the slowest: {rate} words per minute.", ["rate": String(old)])))
         } else {
-            effects.append(speak("\(faster ? "Faster" : "Slower"): \(profile.speech.rate) words per minute."))
+            let rate = String(profile.speech.rate)
+            effects.append(speak(faster ? tr("Faster: {rate} words per minute.", ["rate": rate]) : tr("Slower: {rate} words per minute.", ["rate": rate])))
         }
         if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
         effects += saveSettings(state.storedProfile)
@@ -229,13 +259,13 @@ extension Session {
     /// "‘lighthouse’, page 2 of 5" (naming the word), or "page 2 of 5"; a one-page story counts sentences.
     func placeText(_ reader: ReaderState, naming: Bool = false) -> String {
         var parts: [String] = []
-        if naming, let word = reader.word { parts.append("‘\(word)’") }
+        if naming, let word = reader.word { parts.append(tr("‘{word}’", ["word": word])) }
         if reader.map.pageCount > 1 {
-            parts.append("page \(reader.page + 1) of \(reader.map.pageCount)")
+            parts.append(tr("page {page} of {pages}", ["page": String(reader.page + 1), "pages": String(reader.map.pageCount)]))
         } else {
             let spoken = reader.map.spokenSentences
             let index = (spoken.lastIndex { $0 <= reader.sentence } ?? 0) + 1
-            parts.append("sentence \(index) of \(spoken.count)")
+            parts.append(tr("sentence {sentence} of {sentences}", ["sentence": String(index), "sentences": String(spoken.count)]))
         }
         return parts.joined(separator: ", ")
     }
@@ -246,17 +276,20 @@ extension Session {
         let spoken = map.spokenSentences
         let sentence = (spoken.lastIndex { $0 <= reader.sentence } ?? 0) + 1
         let doing: String = switch reader.status {
-        case .playing: "reading"
-        case .paused: "paused"
-        case .stopped: "stopped"
-        case .finished: "finished"
+        case .playing: tr("reading")
+        case .paused: tr("paused")
+        case .stopped: tr("stopped")
+        case .finished: tr("finished")
         }
         var text = "\(reader.story.title), \(doing)"
-        if reader.status != .finished, let word = reader.word { text += " at ‘\(word)’" }
-        text += ". Page \(reader.page + 1) of \(map.pageCount), sentence \(sentence) of \(spoken.count)"
-        if let paragraph = map.paragraph(ofSentence: reader.sentence) { text += ", paragraph \(paragraph.number) of \(paragraph.of)" }
-        if let chapter = map.chapter(ofSentence: reader.sentence) { text += ", in ‘\(chapter)’" }
-        if state.route != .reader { text += ". You are on \(SpokenForm.finish(screen.title))" }
+        if reader.status != .finished, let word = reader.word { text += " " + tr("at ‘{word}’", ["word": word]) }
+        text += ". " + tr("Page {page} of {pages}, sentence {sentence} of {sentences}", [
+            "page": String(reader.page + 1), "pages": String(map.pageCount), "sentence": String(sentence), "sentences": String(spoken.count)])
+        if let paragraph = map.paragraph(ofSentence: reader.sentence) {
+            text += ", " + tr("paragraph {paragraph} of {paragraphs}", ["paragraph": String(paragraph.number), "paragraphs": String(paragraph.of)])
+        }
+        if let chapter = map.chapter(ofSentence: reader.sentence) { text += ", " + tr("in ‘{chapter}’", ["chapter": chapter]) }
+        if state.route != .reader { text += ". " + tr("You are on {screen}", ["screen": SpokenForm.finish(screen.title)]) }
         return [speak(text + ".")]
     }
 
@@ -311,7 +344,7 @@ extension Session {
             if state.profileName != nil, let id = state.profile.id {
                 return [.save(.recordFinished(profileID: id, story: reader.story.id))]
             }
-            return endOfStory([speak("The end. Press Escape to go back.", .message)])
+            return endOfStory([speak(tr("The end.") + " " + tr("Press Escape to go back."), .message)])
         }
     }
 
@@ -334,9 +367,10 @@ extension Session {
     func announceEnd(_ storyID: String) -> [Effect] {
         let count = state.reading(storyID).readCount
         let title = catalog.entry(id: storyID)?.title ?? state.reader?.story.title ?? storyID
-        let times = count == 1 ? "once" : "\(count) times"
-        let who = state.profileName.map { "\($0), you have" } ?? "You have"
-        return endOfStory([speak("The end. \(who) read \(title) \(times). Press Escape to go back.", .message)])
+        let read = state.profileName.map {
+            trn("The end. {name}, you have read {title} once.", "The end. {name}, you have read {title} {count} times.", count, ["name": $0, "title": title])
+        } ?? trn("The end. You have read {title} once.", "The end. You have read {title} {count} times.", count, ["title": title])
+        return endOfStory([speak(read + " " + tr("Press Escape to go back."), .message)])
     }
 
     /// `storyreader read`: the end of the story is the end of the program, once it is said.
@@ -344,7 +378,7 @@ extension Session {
         guard state.options.endsWithReading else { return effects }
         return effects.map { effect in
             if case .speak(let utterance) = effect {
-                return .speak(Utterance(utterance.text.replacingOccurrences(of: " Press Escape to go back.", with: ""), priority: utterance.priority))
+                return .speak(Utterance(utterance.text.replacingOccurrences(of: " " + tr("Press Escape to go back."), with: ""), priority: utterance.priority))
             }
             return effect
         } + [.exit]
@@ -356,7 +390,8 @@ extension Session {
     func welcomeBack() -> String? {
         guard let name = state.profileName, let storyID = state.snapshot.inProgress[name],
               let entry = catalog.entry(id: storyID), let sentence = state.reading(storyID).sentenceIndex else { return nil }
-        return "Welcome back \(name). You were reading \(entry.title), \(Screens.placeText(entry: entry, sentence: sentence))."
+        return tr("Welcome back {name}. You were reading {title}, {place}.",
+                  ["name": name, "title": entry.title, "place": Screens.placeText(entry: entry, sentence: sentence, messages: state.messages)])
     }
 }
 

@@ -78,6 +78,15 @@ extension Session {
         case .spacing:
             guard let spacing = TextSpacing(rawValue: word) else { return invalid("normal or wide") }
             profile.settings.aids.spacing = spacing
+        case .language:
+            if ["auto", "automatic", "default", "system"].contains(word) {
+                profile.settings.interfaceLanguage = nil
+            } else {
+                guard let code = InterfaceLanguage.code(of: word) else {
+                    return invalid(InterfaceLanguage.supported.compactMap { InterfaceLanguage.ownNames[$0] }.joined(separator: ", "))
+                }
+                profile.settings.interfaceLanguage = code
+            }
         }
         return apply(profile, setting: setting, note: note)
     }
@@ -90,8 +99,9 @@ extension Session {
         // A text size says what is really shown ("accessibility2, shown at 2× (double-size lines)").
         let value = setting == .textSize
             ? TextSizeLayout(profile.textSize).description(scaling: state.options.textScaling)
-            : Screens.settingValue(setting, profile)
-        var effects: [Effect] = [said.map { speak($0, .message) } ?? speak("\(note)\(setting.spokenName): \(value).\(end)", note.isEmpty ? .text : .important)]
+            : Screens.settingValue(setting, profile, messages: state.messages)
+        var effects: [Effect] = [said.map { speak($0, .message) }
+            ?? speak(note + tr("{setting}: {value}.", ["setting": tr(setting.spokenName), "value": value]) + end, note.isEmpty ? .text : .important)]
         if [.voice, .rate, .pitch, .volume].contains(setting) {
             effects.append(.preview(profile.speech, text: "This is how stories will sound."))
             if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
@@ -136,6 +146,7 @@ extension Session {
         case .lineFocus: profile.settings.aids.lineFocus = cycle(LineFocus.allCases, profile.settings.aids.lineFocus)
         case .syllables: profile.settings.aids.syllables.toggle()
         case .spacing: profile.settings.aids.spacing = cycle(TextSpacing.allCases, profile.settings.aids.spacing)
+        case .language: profile.settings.interfaceLanguage = cycle(Screens.interfaceLanguages, profile.settings.interfaceLanguage)
         }
         if setting == .rate, case let (rate, said?) = allowedRate(profile.speech.rate) {
             profile.speech.rate = rate
@@ -200,7 +211,7 @@ extension Session {
             let value = form.text(of: field)
             effects.append(speak("\(field.label): \(value.isEmpty ? "empty" : Sanitizer.sanitizeLine(value)). That is right now.", .message))
         }
-        if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: hints))) }
+        if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: hints, messages: state.messages))) }
         return effects
     }
 
@@ -242,7 +253,7 @@ extension Session {
             state.focusedID = Self.elementID(form.focus)
             state.warning = problems.count == 1 ? first.description : "\(problems.count) problems. \(first.description)"
             let said = (problems.count == 1 ? "" : "\(problems.count) problems. ") + problems.map { SpokenForm.finish($0.description) }.joined(separator: " ")
-            let field = focusedElement.map { SpokenForm.describe($0, hints: hints) } ?? ""
+            let field = focusedElement.map { SpokenForm.describe($0, hints: hints, messages: state.messages) } ?? ""
             return [speak(said, .important), speak(field)]
         }
     }
@@ -268,7 +279,7 @@ extension Session {
             state.form = form
             state.warning = question
             state.focusedID = "discard"
-            let choice = focusedElement.map { SpokenForm.describe($0, hints: hints) } ?? ""
+            let choice = focusedElement.map { SpokenForm.describe($0, hints: hints, messages: state.messages) } ?? ""
             return [speak(question, .important), speak(choice)]
         }
     }
@@ -282,7 +293,7 @@ extension Session {
         state.form?.keepEditing()
         state.warning = nil
         state.focusedID = "cancel"
-        return [speak("Still editing.", .message)] + (focusedElement.map { [speak(SpokenForm.describe($0, hints: hints))] } ?? [])
+        return [speak("Still editing.", .message)] + (focusedElement.map { [speak(SpokenForm.describe($0, hints: hints, messages: state.messages))] } ?? [])
     }
 
     mutating func leaveForm() -> [Effect] {

@@ -26,9 +26,11 @@ public struct Session: Sendable {
         state.presentationOverride.voice = voice
     }
 
-    public init(catalog: StoryCatalog, snapshot: SessionSnapshot, options: SessionOptions = SessionOptions(), profile: String? = nil) {
+    public init(catalog: StoryCatalog, snapshot: SessionSnapshot, options: SessionOptions = SessionOptions(), profile: String? = nil,
+                languages: InterfaceLanguages = .englishOnly) {
         self.catalog = catalog
         state = State(snapshot: snapshot, options: options)
+        state.languages = languages
         if let profile, let found = findProfile(profile) {
             state.profileName = found.name
             state.stack = [.library]
@@ -43,7 +45,7 @@ public struct Session: Sendable {
 
     /// What is said when the program starts.
     public mutating func start() -> [Effect] {
-        [.speak(Utterance("Magical Stories.", priority: .message))] + greet() + [.render]
+        withLanguageRuns([.speak(Utterance(tr("Magical Stories."), priority: .message))] + greet() + [.render])
     }
 
     /// "Hello Mia." — or, with a story left midway, "Welcome back Mia. You were reading …" and the
@@ -53,7 +55,7 @@ public struct Session: Sendable {
             state.focusedID = "go-on"
             return announceScreen(prefix: welcome)
         }
-        return announceScreen(prefix: state.profileName.map { "Hello \($0)." } ?? otherwise)
+        return announceScreen(prefix: state.profileName.map { tr("Hello {name}.", ["name": $0]) } ?? otherwise)
     }
 
     /// Without a screen (a pipe, a braille display's log) `help` says all of its lines.
@@ -61,8 +63,16 @@ public struct Session: Sendable {
 
     /// Handles one input (in a kiosk, through its rules first: `Session+Kiosk.swift`).
     public mutating func handle(_ input: Input) -> [Effect] {
-        if state.kiosk != nil { return handleInKiosk(input) }
-        return handleDirect(input)
+        if state.kiosk != nil { return withLanguageRuns(handleInKiosk(input)) }
+        return withLanguageRuns(handleDirect(input))
+    }
+
+    /// `message` in the interface's language (see ``State/tr(_:_:)``).
+    func tr(_ message: String, _ values: [String: String] = [:]) -> String { state.tr(message, values) }
+
+    /// The plural form for `count` in the interface's language.
+    func trn(_ singular: String, _ plural: String, _ count: Int, _ values: [String: String] = [:]) -> String {
+        state.trn(singular, plural, count, values)
     }
 
     mutating func handleDirect(_ input: Input) -> [Effect] {
@@ -112,7 +122,7 @@ public struct Session: Sendable {
         let focused = engine.element(id: state.focusedID) ?? engine.firstMeaningful
         state.focusedID = focused?.id
         var text = (prefix.map { $0 + " " } ?? "") + SpokenForm.finish(screen.title)
-        if let focused { text += " " + SpokenForm.describe(focused, hints: hints) }
+        if let focused { text += " " + SpokenForm.describe(focused, hints: hints, messages: state.messages) }
         return [speak(text)]
     }
 
@@ -138,8 +148,8 @@ public struct Session: Sendable {
         if state.route == .profileForm { state.form = nil }
         state.warning = nil
         guard state.stack.count > 1 else {
-            let quit = state.options.isLocked ? "" : " Control Q leaves Magical Stories."
-            return effects + [speak((state.route == .library ? "This is the library, the first screen." : "This is the first screen.") + quit)]
+            let quit = state.options.isLocked ? "" : " " + tr("Control Q leaves Magical Stories.")
+            return effects + [speak((state.route == .library ? tr("This is the library, the first screen.") : tr("This is the first screen.")) + quit)]
         }
         let closing = settingsClosing(leaving: state.stack)
         state.stack.removeLast()
@@ -170,10 +180,10 @@ public struct Session: Sendable {
     /// Leaving Settings (Done, Escape or Home) says what became of the changes, once.
     func settingsClosing(leaving stack: [Route]) -> [Effect] {
         guard stack.last == .settings else { return [] }
-        if state.kiosk != nil { return [speak("Settings closed: your changes last until the kiosk restarts.", .message)] }
-        if state.profileName == nil { return [speak("Settings closed: the guest's changes last for this run.", .message)] }
-        if state.snapshot.pinIsSet, !state.settingsUnlocked { return [speak("Settings closed: your changes are for now.", .message)] }
-        return [speak("Settings closed: your changes are saved." + (state.snapshot.pinIsSet ? " The PIN is asked again next time." : ""), .message)]
+        if state.kiosk != nil { return [speak(tr("Settings closed: your changes last until the kiosk restarts."), .message)] }
+        if state.profileName == nil { return [speak(tr("Settings closed: the guest's changes last for this run."), .message)] }
+        if state.snapshot.pinIsSet, !state.settingsUnlocked { return [speak(tr("Settings closed: your changes are for now."), .message)] }
+        return [speak(tr("Settings closed: your changes are saved.") + (state.snapshot.pinIsSet ? " " + tr("The PIN is asked again next time.") : ""), .message)]
     }
 
     mutating func moveFocus(_ move: FocusMove) -> [Effect] {
@@ -181,22 +191,23 @@ public struct Session: Sendable {
         case .moved(let element):
             state.focusedID = element.id
             if element.id != "warning" { state.warning = state.warning.flatMap { state.route == .profileForm ? $0 : nil } }
-            return [speak(SpokenForm.describe(element, hints: hints))]
-        case .endOfScreen: return [speak("End of screen.")]
-        case .top: return [speak("Top.")]
-        case .empty: return [speak("Nothing here.")]
+            return [speak(SpokenForm.describe(element, hints: hints, messages: state.messages))]
+        case .endOfScreen: return [speak(tr("End of screen."))]
+        case .top: return [speak(tr("Top."))]
+        case .empty: return [speak(tr("Nothing here."))]
         }
     }
 
     func whereAmI() -> [Effect] {
         let screen = self.screen
         let engine = FocusEngine(screen: screen)
-        var text = "You are on \(SpokenForm.finish(screen.title))"
+        var text = tr("You are on {screen}", ["screen": SpokenForm.finish(screen.title)])
         if let index = engine.index(of: state.focusedID) {
-            text += " Item \(index + 1) of \(engine.order.count): " + SpokenForm.describe(engine.order[index], hints: false)
+            text += " " + tr("Item {item} of {items}:", ["item": String(index + 1), "items": String(engine.order.count)]) + " " + SpokenForm.describe(engine.order[index], hints: false, messages: state.messages)
         }
         if let reader = state.reader, state.route != .reader, reader.status == .playing || reader.status == .paused {
-            text += " Reading \(reader.story.title), \(reader.status == .playing ? "playing" : "paused")."
+            text += " " + (reader.status == .playing ? tr("Reading {title}, playing.", ["title": reader.story.title])
+                : tr("Reading {title}, paused.", ["title": reader.story.title]))
         }
         return [speak(text)]
     }
@@ -207,18 +218,18 @@ public struct Session: Sendable {
         if state.isLearning {
             if key == .escape {
                 state.isLearning = false
-                return [speak("Learn mode off.", .message)]
+                return [speak(tr("Learn mode off."), .message)]
             }
-            return [speak(KeyHelp.describe(key, route: state.route, focused: focusedElement))]
+            return [speak(KeyHelp.describe(key, route: state.route, focused: focusedElement, messages: state.messages))]
         }
         if state.route == .pinPrompt {
             switch key {
             case .character(let character) where character.isNumber:
                 if state.pinEntry.count < 8 { state.pinEntry.append(character) }
-                return [speak(state.pinEntry.count == 1 ? "1 digit entered." : "\(state.pinEntry.count) digits entered.")]
+                return [speak(trn("{count} digit entered.", "{count} digits entered.", state.pinEntry.count))]
             case .backspace:
                 if !state.pinEntry.isEmpty { state.pinEntry.removeLast() }
-                return [speak("\(state.pinEntry.count) digits entered.")]
+                return [speak(tr("{count} digits entered.", ["count": String(state.pinEntry.count)]))]
             case .enter: return [.checkPIN(state.pinEntry)]
             default: break
             }
@@ -242,12 +253,12 @@ public struct Session: Sendable {
             case .space:
                 form.setText(text + " ", for: field)
                 state.form = form
-                return [speak("space", .notification)]
+                return [speak(tr("space"), .notification)]
             case .backspace:
                 let removed = text.popLast()
                 form.setText(text, for: field)
                 state.form = form
-                return [speak(removed.map { "\($0) deleted" } ?? "Empty.", .notification)]
+                return [speak(removed.map { tr("{letter} deleted", ["letter": String($0)]) } ?? tr("Empty."), .notification)]
             case .enter:
                 return submitField(field)
             default: break
@@ -255,12 +266,12 @@ public struct Session: Sendable {
         }
         guard let command = KeyHelp.command(for: key, focused: focusedElement, route: state.route, paused: state.reader?.status == .paused) else {
             if state.route == .reader {
-                return [speak("\(key.description.capitalizedFirst) does nothing while reading. Press question mark for help.", .notification)]
+                return [speak(tr("{key} does nothing while reading. Press question mark for help.", ["key": key.spokenName(state.messages).capitalizedFirst]), .notification)]
             }
             if case .character(let character) = key, character.isLetter || character.isNumber {
                 return handleCommand(.jump(character))
             }
-            return [speak("\(key.description) does nothing here. Press question mark for help.", .notification)]
+            return [speak(tr("{key} does nothing here. Press question mark for help.", ["key": key.spokenName(state.messages)]), .notification)]
         }
         return handleCommand(command)
     }
@@ -269,7 +280,7 @@ public struct Session: Sendable {
 
     mutating func handleCommand(_ command: Command) -> [Effect] {
         if state.options.isLocked, !state.options.allowedCommands.contains(command.name) {
-            return [speak("That is not available here.", .message)]
+            return [speak(tr("That is not available here."), .message)]
         }
         if state.isLearning {
             if command == .back { return handleKey(.escape) }
@@ -285,7 +296,7 @@ public struct Session: Sendable {
         case .action(let name): return doAction(named: name)
         case .jump(let letter):
             guard let found = engine.jump(to: letter, after: state.focusedID) else {
-                return [speak("Nothing starts with \(String(letter).uppercased()).")]
+                return [speak(tr("Nothing starts with {letter}.", ["letter": String(letter).uppercased()]))]
             }
             return moveFocus(.moved(found))
         case .activate: return activate()
@@ -296,7 +307,7 @@ public struct Session: Sendable {
             return whereAmI()
         case .read(let name): return read(name)
         case .togglePause:
-            guard state.reader != nil, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
+            guard state.reader != nil, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
             return togglePause()
         case .nextPage: return moveInStory(byPage: 1)
         case .previousPage: return moveInStory(byPage: -1)
@@ -305,7 +316,7 @@ public struct Session: Sendable {
         case .pause: return pause()
         case .resume: return resume()
         case .stop:
-            guard state.reader != nil, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
+            guard state.reader != nil, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
             return stopReading()
         case .faster, .slower: return changeRate(faster: command == .faster)
         case .nextSentence: return moveInStory(bySentence: 1)
@@ -323,7 +334,7 @@ public struct Session: Sendable {
             }
             guard let focused = focusedElement, focused.id.hasPrefix("setting-"),
                   let setting = SettingName(rawValue: String(focused.id.dropFirst("setting-".count))) else {
-                return [speak("Move to a setting first.")]
+                return [speak(tr("Move to a setting first."))]
             }
             return adjust(setting, up: command == .increase)
         case .type(let text): return type(text)
@@ -347,12 +358,12 @@ public struct Session: Sendable {
             var effects: [Effect] = []
             if state.route != .help { effects += push(.help) }
             state.isLearning = true
-            return effects + [speak("Learn mode. Press any key to hear what it does. Escape leaves.", .message)]
+            return effects + [speak(tr("Learn mode. Press any key to hear what it does. Escape leaves."), .message)]
         case .quit:
             var effects: [Effect] = []
             if state.reader != nil { effects += leaveReader(stopping: true) }
             state.hasQuit = true
-            return effects + [speak("Goodbye.", .message), .exit]
+            return effects + [speak(tr("Goodbye."), .message), .exit]
         case .wait: return []
         }
     }
@@ -380,7 +391,7 @@ public struct Session: Sendable {
         state.focus["library"] = nil
         state.warning = nil
         endParentVisitIfLeft()
-        return effects + greet(orElse: "Reading without a profile.")
+        return effects + greet(orElse: tr("Reading without a profile."))
     }
 
     mutating func openSettings() -> [Effect] {
@@ -414,8 +425,8 @@ public struct Session: Sendable {
             state.settingsUnlocked = true
             return asParent(state.afterPIN)
         }
-        state.warning = "That PIN is not right. Try again."
-        return [speak("That PIN is not right. Try again.", .important)]
+        state.warning = tr("That PIN is not right. Try again.")
+        return [speak(tr("That PIN is not right. Try again."), .important)]
     }
 
     /// Too many wrong tries: the wait is spoken and shown.
@@ -452,7 +463,7 @@ public struct Session: Sendable {
     // MARK: - Activate
 
     mutating func activate() -> [Effect] {
-        guard let focused = focusedElement else { return [speak("Nothing is focused.")] }
+        guard let focused = focusedElement else { return [speak(tr("Nothing is focused."))] }
         let id = focused.id
         switch state.route {
         case .profiles:
@@ -504,7 +515,7 @@ public struct Session: Sendable {
             if id == "cancel" { return goBack() }
             if id.hasPrefix("action-") { return perform(action: String(id.dropFirst("action-".count)), on: target) }
         }
-        return [speak(SpokenForm.describe(focused, hints: false))]
+        return [speak(SpokenForm.describe(focused, hints: false, messages: state.messages))]
     }
 
     /// Changes the profile's record of one story in memory (the guest's too, which is never saved).
@@ -516,23 +527,24 @@ public struct Session: Sendable {
         let now = !state.reading(storyID).isFavourite
         updateReading(storyID) { $0.isFavourite = now }
         let title = catalog.entry(id: storyID)?.title ?? storyID
-        var effects: [Effect] = [speak(now ? "\(title) saved to favourites." : "\(title) removed from favourites.", .message)]
+        var effects: [Effect] = [speak(now ? tr("{title} saved to favourites.", ["title": title]) : tr("{title} removed from favourites.", ["title": title]), .message)]
         if state.profileName != nil, let id = state.profile.id { effects.append(.save(.setFavourite(profileID: id, story: storyID, now))) }
-        if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: false))) }
+        if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: false, messages: state.messages))) }
         return effects
     }
 }
 
 extension StoryLookupError {
     /// The error worded for speech (no ids in brackets).
-    var spoken: String {
+    func spoken(_ messages: MessageCatalog = .english) -> String {
         switch self {
         case .notFound(let name, let suggestions):
-            let base = "No story is called \(Sanitizer.quote(name))"
-            return suggestions.isEmpty ? base + ". Type help, or go home to see the library."
-                : base + ". Did you mean " + suggestions.map(\.title).joined(separator: " or ") + "?"
+            return suggestions.isEmpty ? messages.tr("No story is called {name}. Type help, or go home to see the library.", ["name": Sanitizer.quote(name)])
+                : messages.tr("No story is called {name}. Did you mean {titles}?", [
+                    "name": Sanitizer.quote(name), "titles": suggestions.map(\.title).joined(separator: messages.tr(" or "))])
         case .ambiguous(let name, let matches):
-            return "\(Sanitizer.quote(name)) matches \(matches.count) stories: " + matches.prefix(4).map(\.title).joined(separator: ", ") + ". Type more of the name."
+            return messages.tr("{name} matches {count} stories: {titles}. Type more of the name.", [
+                "name": Sanitizer.quote(name), "count": String(matches.count), "titles": matches.prefix(4).map(\.title).joined(separator: ", ")])
         }
     }
 }

@@ -89,6 +89,11 @@ public struct SessionOptions: Sendable, Hashable {
     /// Without a screen to move through (a pipe, a braille display's log), `help` says all of its
     /// lines at once.
     public var readsWholeHelp = false
+    /// `--lang`: the interface's language for this run, over every profile's.
+    public var interfaceLanguage: String?
+    /// The language of the system (`LC_ALL`, `LC_MESSAGES`, `LANG`): the first screen's, and a
+    /// profile's when it names none and its voice's language has no catalog.
+    public var systemLanguage = "en"
 
     public init(isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24,
                 textScaling: TextScaling = .none) {
@@ -138,6 +143,8 @@ public struct State: Sendable, Hashable {
     public var presentationOverride = PresentationOverride()
     /// "This change is for now…" was said on this screen (once a visit is enough).
     public var toldChangeIsForNow = false
+    /// Every catalog, loaded once at start.
+    public var languages: InterfaceLanguages = .englishOnly
 
     public init(snapshot: SessionSnapshot, options: SessionOptions = SessionOptions()) {
         stack = [.profiles]
@@ -158,6 +165,26 @@ public struct State: Sendable, Hashable {
     }
 
     public var route: Route { stack.last ?? .library }
+
+    /// The language the interface speaks now: `--lang`, else the profile's choice, else its
+    /// voice's language when there is a catalog for it, else the system's.
+    public var language: String {
+        if let forced = options.interfaceLanguage { return forced }
+        let settings = storedProfile.settings
+        if let chosen = settings.interfaceLanguage { return chosen }
+        return InterfaceLanguages.defaultLanguage(voice: settings.speech.voice, system: options.systemLanguage)
+    }
+
+    /// The interface's words in `language`.
+    public var messages: MessageCatalog { languages.catalog(language) }
+
+    /// `message` in the interface's language, its `{placeholders}` filled.
+    public func tr(_ message: String, _ values: [String: String] = [:]) -> String { messages.tr(message, values) }
+
+    /// The plural form for `count` in the interface's language (`{count}` filled).
+    public func trn(_ singular: String, _ plural: String, _ count: Int, _ values: [String: String] = [:]) -> String {
+        messages.trn(singular, plural, count, values)
+    }
 
     /// The profile in use as stored (the guest when none is chosen), without this run's override.
     public var storedProfile: ChildProfile {
@@ -202,6 +229,8 @@ public enum SettingName: String, Sendable, CaseIterable {
     case motion, theme, hints
     case lineFocus = "line-focus"
     case syllables, spacing
+    /// The interface's language (a parent's setting, like the voice).
+    case language
 
     public init?(loose: String) {
         let folded = loose.lowercased().replacingOccurrences(of: "_", with: "-")
@@ -212,23 +241,25 @@ public enum SettingName: String, Sendable, CaseIterable {
         case "linefocus", "line-focus", "focus": self = .lineFocus
         case "syllable", "syllables": self = .syllables
         case "spacing", "space", "word-spacing": self = .spacing
+        case "lang", "language", "interface-language": self = .language
         default: self.init(rawValue: folded)
         }
     }
 
     public var spokenName: String {
         switch self {
-        case .voice: "Voice"
-        case .rate: "Speed"
-        case .pitch: "Pitch"
-        case .volume: "Volume"
-        case .textSize: "Text size"
-        case .motion: "Reduced motion"
-        case .theme: "Theme"
-        case .hints: "Hints"
-        case .lineFocus: "Line focus"
-        case .syllables: "Syllables"
-        case .spacing: "Spacing"
+        case .voice: N_("Voice")
+        case .rate: N_("Speed")
+        case .pitch: N_("Pitch")
+        case .volume: N_("Volume")
+        case .textSize: N_("Text size")
+        case .motion: N_("Reduced motion")
+        case .theme: N_("Theme")
+        case .hints: N_("Hints")
+        case .lineFocus: N_("Line focus")
+        case .syllables: N_("Syllables")
+        case .spacing: N_("Spacing")
+        case .language: N_("Language")
         }
     }
 }

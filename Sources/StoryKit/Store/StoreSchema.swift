@@ -90,6 +90,14 @@ enum StoreSchema {
             try StoreSchema.createSyncTables(db)
             try db.execute(sql: "PRAGMA user_version = 4")
         }
+        migrator.registerMigration("v5: interface language") { db in
+            // The language the interface speaks to each child; none (NULL) for existing profiles:
+            // they follow their voice's language, else the system's, as before they had a choice.
+            try db.alter(table: "profile") { t in
+                t.add(column: "interfaceLanguage", .text)
+            }
+            try db.execute(sql: "PRAGMA user_version = 5")
+        }
         return migrator
     }()
 }

@@ -81,7 +81,7 @@ extension StoryStore {
                     UPDATE profile SET name = :name, nameKey = :nameKey, age = :age, interests = :interests, voice = :voice,
                     rate = :rate, pitch = :pitch, volume = :volume, textSize = :textSize, motion = :motion, theme = :theme,
                     hints = :hints, stepMode = :stepMode, lineFocus = :lineFocus, syllables = :syllables, spacing = :spacing,
-                    updatedAt = :updatedAt WHERE id = :id
+                    interfaceLanguage = :interfaceLanguage, updatedAt = :updatedAt WHERE id = :id
                     """, arguments: arguments)
             if db.changesCount == 0 { return .failure(.profileNotFound(name: profile.name)) }
             // Only the fields that changed travel: another kiosk's edit of another field survives.
@@ -146,6 +146,7 @@ extension StoryStore {
             "volume": settings.speech.volume, "textSize": settings.textSize.rawValue, "motion": settings.motion.rawValue,
             "theme": settings.theme.rawValue, "hints": settings.hints, "stepMode": settings.stepMode,
             "lineFocus": settings.aids.lineFocus.rawValue, "syllables": settings.aids.syllables, "spacing": settings.aids.spacing.rawValue,
+            "interfaceLanguage": settings.interfaceLanguage,
         ]
     }
 
@@ -156,9 +157,9 @@ extension StoryStore {
         try db.execute(
             sql: """
                 INSERT INTO profile (name, nameKey, age, interests, voice, rate, pitch, volume, textSize, motion, theme,
-                hints, stepMode, lineFocus, syllables, spacing, createdAt, updatedAt) VALUES (:name, :nameKey, :age, :interests,
-                :voice, :rate, :pitch, :volume, :textSize, :motion, :theme, :hints, :stepMode, :lineFocus, :syllables, :spacing,
-                :createdAt, :updatedAt)
+                hints, stepMode, lineFocus, syllables, spacing, interfaceLanguage, createdAt, updatedAt) VALUES (:name, :nameKey, :age,
+                :interests, :voice, :rate, :pitch, :volume, :textSize, :motion, :theme, :hints, :stepMode, :lineFocus, :syllables,
+                :spacing, :interfaceLanguage, :createdAt, :updatedAt)
                 """, arguments: arguments)
         return db.lastInsertedRowID
     }
@@ -175,6 +176,9 @@ extension StoryStore {
             hints: row["hints"], stepMode: row["stepMode"],
             aids: ReadingAids(lineFocus: LineFocus(rawValue: row["lineFocus"] ?? "") ?? .off, syllables: row["syllables"] ?? false,
                               spacing: TextSpacing(rawValue: row["spacing"] ?? "") ?? .normal))
-        return ChildProfile(id: row["id"], name: row["name"], age: row["age"], interests: interests, settings: settings)
+        var withLanguage = settings
+        // A language no catalog knows (a hand-edited file) is no choice: the default applies.
+        withLanguage.interfaceLanguage = (row["interfaceLanguage"] as String?).flatMap(InterfaceLanguage.code(of:))
+        return ChildProfile(id: row["id"], name: row["name"], age: row["age"], interests: interests, settings: withLanguage)
     }
 }

@@ -250,6 +250,8 @@ final class InterfaceVoice: Sendable {
         var settings: SpeechSettings
         /// A word to say letter by letter instead of `text` (which is its caption).
         var spelling: String? = nil
+        /// `text` by language: a run in another language than the voice's is said in that language.
+        var runs: [SpeechRun] = []
     }
     private struct State {
         var nextID = 0
@@ -281,12 +283,12 @@ final class InterfaceVoice: Sendable {
     }
 
     /// Starts saying `text` (the previous utterance must be over or interrupted); returns its id.
-    func say(_ text: String, settings: SpeechSettings, spelling: String? = nil) -> Int {
+    func say(_ text: String, settings: SpeechSettings, spelling: String? = nil, runs: [SpeechRun] = []) -> Int {
         condition.lock()
         defer { condition.unlock() }
         let id = state.withLock { state -> Int in
             state.nextID += 1
-            state.job = Job(id: state.nextID, text: Self.speakable(text), settings: settings, spelling: spelling.map(Self.speakable))
+            state.job = Job(id: state.nextID, text: Self.speakable(text), settings: settings, spelling: spelling.map(Self.speakable), runs: runs)
             state.busy = true
             state.interrupted = false
             state.stop = StopToken()
@@ -348,7 +350,8 @@ final class InterfaceVoice: Sendable {
         // A spelled word: eSpeak NG's SSML names each character ("b, u, t…") in the word's voice.
         let utterance = job.spelling.map {
             SpeechUtterance(text: "<speak><say-as interpret-as=\"characters\">\(Narration.ssmlText($0))</say-as></speak>", settings: job.settings, encoding: .ssml)
-        } ?? SpeechUtterance(text: job.text, settings: job.settings, encoding: .plain)
+        } ?? Self.ssml(runs: job.runs, voice: job.settings.voice).map { SpeechUtterance(text: $0, settings: job.settings, encoding: .ssml) }
+            ?? SpeechUtterance(text: job.text, settings: job.settings, encoding: .plain)
         let onFirstSamples = self.onFirstSamples
         let first = Atomic<Bool>(true)
         _ = try? engine.synthesize(utterance, stop: stop) { chunk in
@@ -369,6 +372,22 @@ final class InterfaceVoice: Sendable {
         condition.broadcast()
         condition.unlock()
         wake?.signal()
+    }
+
+    /// One synthesis for runs in several languages: eSpeak NG's SSML, each run in another
+    /// language than the voice's inside `<voice xml:lang="…">`; nil when one voice says it all.
+    static func ssml(runs: [SpeechRun], voice: String?) -> String? {
+        let base = (voice ?? "en").prefix { $0.isLetter }.lowercased()
+        guard runs.contains(where: { $0.language != base }) else { return nil }
+        let body = runs.map { run -> String in
+            // Spaces at a run's edges are kept: they part its words from the next run's.
+            let leading = run.text.prefix { $0 == " " }
+            let trailing = run.text.reversed().prefix { $0 == " " }
+            let text = run.text.trimmingCharacters(in: .whitespaces).isEmpty ? "" : Narration.ssmlText(speakable(run.text))
+            let spoken = String(leading) + text + String(trailing)
+            return run.language == base ? spoken : "<voice xml:lang=\"\(run.language)\">\(spoken)</voice>"
+        }
+        return "<speak>" + body.joined() + "</speak>"
     }
 
     /// Interface text made safe for eSpeak 1.51: one line, and no token long enough to hurt it.

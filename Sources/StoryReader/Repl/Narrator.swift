@@ -155,7 +155,12 @@ final class Speaker {
                     (utterance.kind == .story ? "story" : "\(utterance.priority)") + ": " + utterance.text
                 }
                 switch command {
-                case .start(let utterance): trace("start " + name(utterance))
+                case .start(let utterance):
+                    trace("start " + name(utterance))
+                    // Each run with its language: the voice that says it.
+                    if !utterance.runs.isEmpty {
+                        trace("runs " + utterance.runs.map { "\($0.language): \($0.text)" }.joined(separator: " | "))
+                    }
                 case .interrupt(let utterance): trace("interrupt " + name(utterance))
                 case .drop(let utterance): trace("drop " + name(utterance))
                 }
@@ -169,8 +174,9 @@ final class Speaker {
                     onStory?(true)
                 } else if let voice {
                     var spoken = settings ?? self.settings()
-                    spoken.voice = resolveVoice(spoken.voice)
-                    speaking = (voice.say(utterance.text, settings: spoken, spelling: utterance.spelling), utterance)
+                    // No voice chosen: the interface's own language speaks the interface.
+                    spoken.voice = resolveVoice(spoken.voice ?? (settings == nil ? utterance.language : nil))
+                    speaking = (voice.say(utterance.text, settings: spoken, spelling: utterance.spelling, runs: utterance.runs), utterance)
                 } else if clock == .paced {
                     let words = utterance.text.split(separator: " ").count
                     busyUntil = now + UInt64(words) * 60_000_000_000 / 175 + 150_000_000

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Every name in its own voice: what the session says is cut into runs by language, the
+/// interface's words in the interface's language and each story's title, author and picture
+/// descriptions in the story's.
+extension Session {
+    /// The texts in a language of their own that the session may say now: every story's title
+    /// and author, and the picture descriptions of the story open or being read.
+    func languageNames() -> [SpeechRun] {
+        var names: [SpeechRun] = []
+        var open: Set<String> = []
+        for route in state.stack { if case .story(let id) = route { open.insert(id) } }
+        if let reader = state.reader { open.insert(reader.story.id) }
+        for entry in catalog.entries {
+            let language = Self.speechLanguage(entry.language)
+            names.append(SpeechRun(text: entry.title, language: language))
+            if let author = entry.author { names.append(SpeechRun(text: author, language: language)) }
+            if open.contains(entry.id) {
+                names += entry.pictureDescriptions.map { SpeechRun(text: $0, language: language) }
+            }
+        }
+        if let reader = state.reader, catalog.entry(id: reader.story.id) == nil {
+            names.append(SpeechRun(text: reader.story.title, language: Self.speechLanguage(reader.story.language)))
+        }
+        return names
+    }
+
+    /// A story's language as a voice's language: `en-us` → en (the interface's runs use codes).
+    static func speechLanguage(_ language: String) -> String {
+        let code = language.prefix { $0.isLetter }.lowercased()
+        return code.isEmpty ? "en" : code
+    }
+
+    /// `effects` with each interface utterance cut into runs by language.
+    func withLanguageRuns(_ effects: [Effect]) -> [Effect] {
+        guard effects.contains(where: { if case .speak = $0 { true } else { false } }) else { return effects }
+        let names = languageNames()
+        let language = state.language
+        return effects.map { effect in
+            guard case .speak(var utterance) = effect, utterance.kind == .interface, utterance.runs.isEmpty else { return effect }
+            utterance.runs = SpeechRun.runs(of: utterance.text, language: language, names: names)
+            utterance.language = language
+            return .speak(utterance)
+        }
+    }
+}
