@@ -185,3 +185,9 @@ public struct ReplFixture: Sendable {
 
     public func remove() { folder.remove() }
 }
+
+/// The interface's catalogs, as the program loads them (`po/` of the repository).
+public enum LanguageFixtures {
+    public static var folder: URL { TestPaths.repository.appendingPathComponent("po") }
+    public static let languages: InterfaceLanguages = InterfaceLanguages.load(folder: folder.path).languages
+}

@@ -7,7 +7,7 @@ import Testing
         let form = ProfileForm(editing: ChildProfile(id: 1, name: "Mia", age: 7, interests: ["space"]))
         #expect(form.fields.map(\.field) == [
             .name, .age, .interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
-            .lineFocus, .syllables, .spacing, .save, .cancel,
+            .lineFocus, .syllables, .spacing, .language, .save, .cancel,
         ])
         #expect(form.fields.allSatisfy { !$0.label.isEmpty && !$0.hint.isEmpty && !$0.constraint.isEmpty })
         #expect(form.fields[0].hint == "the name shown and spoken to your child")
@@ -36,7 +36,7 @@ import Testing
             order.append(form.focus)
         }
         #expect(order == [.interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
-                          .lineFocus, .syllables, .spacing, .save])
+                          .lineFocus, .syllables, .spacing, .language, .save])
     }
 
     @Test func saveReportsEveryProblemAndFocusesTheFirstInvalidField() {
@@ -113,5 +113,32 @@ import Testing
         changedBack.setText("8", for: .age)
         changedBack.setText("7", for: .age)
         #expect(changedBack.cancel() == .cancelled)
+    }
+
+    @Test func theLanguagePickerNamesEachLanguageInItselfAndSavesItsCode() throws {
+        var form = ProfileForm(editing: ChildProfile(id: 1, name: "Mia", age: 7))
+        #expect(ProfileField.language.choices == ["automatic", "English", "Español", "Français", "Deutsch"])
+        #expect(form.text(of: .language) == "automatic")
+        #expect(try form.profile().settings.interfaceLanguage == nil)
+        form.setText("Français", for: .language)
+        #expect(try form.profile().settings.interfaceLanguage == "fr")
+        form.setText("de_DE", for: .language)
+        #expect(try form.profile().settings.interfaceLanguage == "de")
+        form.setText("Klingon", for: .language)
+        #expect(form.problem(of: .language)?.message == "\"Klingon\" is not a language here: use one of automatic, English, Español, Français, Deutsch")
+        var french = ChildProfile(id: 1, name: "Mia", age: 7)
+        french.settings.interfaceLanguage = "fr"
+        #expect(ProfileForm(editing: french).text(of: .language) == "Français")
+    }
+
+    @Test func problemsAreSaidInTheInterfacesLanguage() {
+        var form = ProfileForm()
+        form.setText("6.5", for: .age)
+        let problem = form.problem(of: .age)
+        #expect(problem?.description == "Age: \"6.5\" is not a whole number: type a whole number of years from 2 to 12")
+        let french = try? MessageCatalog(POFile(parsing: String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("po/fr.po"), encoding: .utf8)))
+        #expect(problem?.description(in: french ?? .english)
+                == "Âge : \"6.5\" n'est pas un nombre entier : tape un nombre entier d'années de 2 à 12")
     }
 }

@@ -64,6 +64,12 @@ import Testing
         let show = try installed.run(["show", "lighthouse", "--json"])
         #expect(show.status == 0, "\(show.standardError)")
         #expect(FileManager.default.fileExists(atPath: storiesFolder + "/pictures/lighthouse-cat.art"))
+        // The catalogs come along too: a parent whose LANG is French gets French from the installed copy.
+        for language in ["es", "fr", "de"] {
+            #expect(FileManager.default.fileExists(atPath: installed.root.appendingPathComponent("share/storyreader/po/\(language).po").path))
+        }
+        let none = try installed.run(["list", "--lang", "fr", "--stories", installed.home.url.path])
+        #expect(none.standardError.contains("aucune histoire trouvée"), "\(none.standardError)")
     }
 
     @Test func theManualPageRendersAndNamesEveryCommand() throws {
@@ -180,6 +186,7 @@ import Testing
         let manifest = try String(contentsOf: installed.manifest, encoding: .utf8)
         #expect(manifest.contains("file bin/storyreader\n"))
         #expect(manifest.contains("file share/man/man1/storyreader.1\n"))
+        #expect(manifest.contains("file share/storyreader/po/fr.po\n"))
 
         let again = try installed.make("install")
         #expect(again.status == 0, "\(again.standardError)")

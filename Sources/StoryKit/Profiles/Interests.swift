@@ -26,19 +26,21 @@ public enum Interests {
                 let shown = Sanitizer.quote(lowered)
                 throw ProfileProblem(
                     field: .interests,
-                    message: "\"\(shown.prefix(30))\" is not a word: use letters, digits and hyphens, separated by commas, such as animals, space, trains")
+                    template: N_("{value} is not a word: use letters, digits and hyphens, separated by commas, such as animals, space, trains"),
+                    ["value": "\"\(shown.prefix(30))\""])
             }
             if lowered.count > maximumWordLength {
                 throw ProfileProblem(
                     field: .interests,
-                    message: "\"\(lowered.prefix(30))…\" is \(lowered.count) characters long: use at most \(maximumWordLength) characters per interest")
+                    template: N_("{value} is {length} characters long: use at most {most} characters per interest"),
+                    ["value": "\"\(lowered.prefix(30))…\"", "length": String(lowered.count), "most": String(maximumWordLength)])
             }
             if !result.contains(lowered) { result.append(lowered) }
         }
         if result.count > maximumCount {
             throw ProfileProblem(
                 field: .interests,
-                message: "\(result.count) interests given: choose at most \(maximumCount)")
+                template: N_("{count} interests given: choose at most {most}"), ["count": String(result.count), "most": String(maximumCount)])
         }
         return result
     }

@@ -3,6 +3,8 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
     case name, age, interests
     case voice, rate, pitch, volume, textSize, motion, theme, hints, stepMode
     case lineFocus, syllables, spacing
+    /// The interface's language (a picker: automatic, or a language named in itself).
+    case language
     case save, cancel
 
     /// The fields that hold a value (everything but the two buttons), in focus order.
@@ -13,66 +15,90 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
     /// The short name shown and spoken for the field.
     public var label: String {
         switch self {
-        case .name: "Name"
-        case .age: "Age"
-        case .interests: "Interests"
-        case .voice: "Voice"
-        case .rate: "Rate"
-        case .pitch: "Pitch"
-        case .volume: "Volume"
-        case .textSize: "Text size"
-        case .motion: "Reduced motion"
-        case .theme: "Theme"
-        case .hints: "Hints"
-        case .stepMode: "Step mode"
-        case .lineFocus: "Line focus"
-        case .syllables: "Syllables"
-        case .spacing: "Spacing"
-        case .save: "Save"
-        case .cancel: "Cancel"
+        case .name: N_("Name")
+        case .age: N_("Age")
+        case .interests: N_("Interests")
+        case .voice: N_("Voice")
+        case .rate: N_("Rate")
+        case .pitch: N_("Pitch")
+        case .volume: N_("Volume")
+        case .textSize: N_("Text size")
+        case .motion: N_("Reduced motion")
+        case .theme: N_("Theme")
+        case .hints: N_("Hints")
+        case .stepMode: N_("Step mode")
+        case .lineFocus: N_("Line focus")
+        case .syllables: N_("Syllables")
+        case .spacing: N_("Spacing")
+        case .language: N_("Language")
+        case .save: N_("Save")
+        case .cancel: N_("Cancel")
         }
     }
 
     /// What the field is for, in a parent's words.
-    public var hint: String {
+    public var hint: String { MessageCatalog.fill(hintTemplate, placeholderValues) }
+
+    /// The hint in the interface's language.
+    public func hint(in messages: MessageCatalog) -> String { messages.tr(hintTemplate, placeholderValues) }
+
+    var hintTemplate: String {
         switch self {
-        case .name: "the name shown and spoken to your child"
-        case .age: "your child's age in years, to suggest stories that fit"
-        case .interests: "what your child likes, to suggest stories; for example \(Interests.known.prefix(8).joined(separator: ", "))"
-        case .voice: "the eSpeak voice that reads, such as en, en-us, es, fr, de or en+f3; empty for each story's own language"
-        case .rate: "how fast stories are read, in words per minute"
-        case .pitch: "how high the voice is"
-        case .volume: "how loud the voice is"
-        case .textSize: "how big the story text is drawn"
-        case .motion: "whether animations are reduced; auto follows the terminal"
-        case .theme: "the colours of the screen"
-        case .hints: "whether short spoken tips about keys are given"
-        case .stepMode: "whether reading waits for a key after each sentence"
-        case .lineFocus: "how many lines around the word being read are shown in full; the others are dimmed"
-        case .syllables: "whether words are shown split into syllables, like but·ter·fly (the voice is unchanged)"
-        case .spacing: "wide puts more space between words and a blank line between lines"
-        case .save: "saves the profile when every field is valid"
-        case .cancel: "leaves the form without saving"
+        case .name: N_("the name shown and spoken to your child")
+        case .age: N_("your child's age in years, to suggest stories that fit")
+        case .interests: N_("what your child likes, to suggest stories; for example {examples}")
+        case .voice: N_("the eSpeak voice that reads, such as en, en-us, es, fr, de or en+f3; empty for each story's own language")
+        case .rate: N_("how fast stories are read, in words per minute")
+        case .pitch: N_("how high the voice is")
+        case .volume: N_("how loud the voice is")
+        case .textSize: N_("how big the story text is drawn")
+        case .motion: N_("whether animations are reduced; auto follows the terminal")
+        case .theme: N_("the colours of the screen")
+        case .hints: N_("whether short spoken tips about keys are given")
+        case .stepMode: N_("whether reading waits for a key after each sentence")
+        case .lineFocus: N_("how many lines around the word being read are shown in full; the others are dimmed")
+        case .syllables: N_("whether words are shown split into syllables, like but·ter·fly (the voice is unchanged)")
+        case .spacing: N_("wide puts more space between words and a blank line between lines")
+        case .language: N_("the language the screens speak to your child; automatic follows the voice, else the computer")
+        case .save: N_("saves the profile when every field is valid")
+        case .cancel: N_("leaves the form without saving")
         }
     }
 
+    /// The values of the hint's and the constraint's placeholders.
+    var placeholderValues: [String: String] {
+        let range: ClosedRange<Int>? = switch self {
+        case .age: ProfileValidation.ageRange
+        case .rate: SpeechSettings.rateRange
+        case .pitch: SpeechSettings.pitchRange
+        case .volume: SpeechSettings.volumeRange
+        default: nil
+        }
+        var values = ["examples": Interests.known.prefix(8).joined(separator: ", "), "most": String(Interests.maximumCount)]
+        if let range { values["min"] = String(range.lowerBound); values["max"] = String(range.upperBound) }
+        if let choices { values["choices"] = choices.joined(separator: ", ") }
+        return values
+    }
+
     /// What a valid value looks like.
-    public var constraint: String {
+    public var constraint: String { MessageCatalog.fill(constraintTemplate, placeholderValues) }
+
+    /// The constraint in the interface's language.
+    public func constraint(in messages: MessageCatalog) -> String { messages.tr(constraintTemplate, placeholderValues) }
+
+    var constraintTemplate: String {
         switch self {
-        case .name: "1 to 40 characters, not used by another profile"
-        case .age: "a whole number from \(ProfileValidation.ageRange.lowerBound) to \(ProfileValidation.ageRange.upperBound)"
-        case .interests: "up to \(Interests.maximumCount) words separated by commas"
-        case .voice: "a language code with an optional variant, or empty"
-        case .rate: "\(SpeechSettings.rateRange.lowerBound) to \(SpeechSettings.rateRange.upperBound)"
-        case .pitch: "\(SpeechSettings.pitchRange.lowerBound) to \(SpeechSettings.pitchRange.upperBound)"
-        case .volume: "\(SpeechSettings.volumeRange.lowerBound) to \(SpeechSettings.volumeRange.upperBound)"
-        case .textSize: "one of " + TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")
-        case .motion: "on, off or auto"
-        case .theme: "one of " + ThemeName.allCases.map(\.rawValue).joined(separator: ", ")
-        case .hints, .stepMode, .syllables: "on or off"
-        case .lineFocus: "off, 1, 3 or 5"
-        case .spacing: "normal or wide"
-        case .save, .cancel: "a button"
+        case .name: N_("1 to 40 characters, not used by another profile")
+        case .age: N_("a whole number from {min} to {max}")
+        case .interests: N_("up to {most} words separated by commas")
+        case .voice: N_("a language code with an optional variant, or empty")
+        case .rate, .pitch, .volume: N_("{min} to {max}")
+        case .textSize, .theme, .language: N_("one of {choices}")
+        case .motion: N_("on, off or auto")
+        case .hints, .stepMode, .syllables: N_("on or off")
+        case .lineFocus: N_("off, 1, 3 or 5")
+        case .spacing: N_("normal or wide")
+        case .save, .cancel: N_("a button")
         }
     }
 
@@ -85,6 +111,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .hints, .stepMode, .syllables: ["on", "off"]
         case .lineFocus: LineFocus.allCases.map(\.rawValue)
         case .spacing: TextSpacing.allCases.map(\.rawValue)
+        case .language: ["automatic"] + InterfaceLanguage.supported.compactMap { InterfaceLanguage.ownNames[$0] }
         default: nil
         }
     }

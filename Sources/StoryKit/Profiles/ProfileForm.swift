@@ -90,6 +90,7 @@ public struct ProfileForm: Sendable, Hashable {
             .hints: ProfileValidation.toggleText(settings.hints), .stepMode: ProfileValidation.toggleText(settings.stepMode),
             .lineFocus: settings.aids.lineFocus.rawValue, .syllables: ProfileValidation.toggleText(settings.aids.syllables),
             .spacing: settings.aids.spacing.rawValue,
+            .language: settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? "automatic",
         ]
     }
 
@@ -180,7 +181,7 @@ public struct ProfileForm: Sendable, Hashable {
     public mutating func cancel() -> CancelOutcome {
         guard hasUnsavedChanges else { return .cancelled }
         isConfirmingCancel = true
-        return .needsConfirmation(question: "Discard the changes to this profile? Your changes are not saved.")
+        return .needsConfirmation(question: N_("Discard the changes to this profile? Your changes are not saved."))
     }
 
     /// The parent confirmed discarding the changes.
@@ -226,6 +227,7 @@ public struct ProfileForm: Sendable, Hashable {
         case .hints, .stepMode, .syllables: return .toggle(try ProfileValidation.toggle(text, field: field))
         case .lineFocus: return .lineFocus(try ProfileValidation.lineFocus(text))
         case .spacing: return .spacing(try ProfileValidation.spacing(text))
+        case .language: return .text(try ProfileValidation.language(text))
         case .save, .cancel: return .none
         }
     }
@@ -253,6 +255,7 @@ public struct ProfileForm: Sendable, Hashable {
             lineFocus: try ProfileValidation.lineFocus(text(of: .lineFocus)),
             syllables: try ProfileValidation.toggle(text(of: .syllables), field: .syllables),
             spacing: try ProfileValidation.spacing(text(of: .spacing)))
+        settings.interfaceLanguage = try ProfileValidation.language(text(of: .language))
         return ChildProfile(id: original?.id, name: name, age: age, interests: interests, settings: settings)
     }
 

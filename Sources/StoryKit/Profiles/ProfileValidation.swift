@@ -13,16 +13,17 @@ public enum ProfileValidation {
         if UnsafeCharacters.containsUnsafe(trimmed) {
             throw ProfileProblem(
                 field: .name,
-                message: "the name contains control characters, escape sequences or hidden direction marks: type only letters, numbers, spaces and punctuation")
+                template: N_("the name contains control characters, escape sequences or hidden direction marks: type only letters, numbers, spaces and punctuation"))
         }
         let name = Sanitizer.sanitizeLine(trimmed).trimmingCharacters(in: .whitespaces)
         if name.isEmpty {
-            throw ProfileProblem(field: .name, message: "the name is empty: type the child's name, 1 to 40 characters")
+            throw ProfileProblem(field: .name, template: N_("the name is empty: type the child's name, 1 to 40 characters"))
         }
         if name.count > nameLengthRange.upperBound {
             throw ProfileProblem(
                 field: .name,
-                message: "the name is \(name.count) characters long: use at most \(nameLengthRange.upperBound) characters")
+                template: N_("the name is {length} characters long: use at most {most} characters"),
+                ["length": String(name.count), "most": String(nameLengthRange.upperBound)])
         }
         let key = ChildProfile.nameKey(name)
         if let other = existingNames.first(where: { ChildProfile.nameKey($0) == key }) {
@@ -35,25 +36,27 @@ public enum ProfileValidation {
     public static func duplicateName(_ existing: String) -> ProfileProblem {
         ProfileProblem(
             field: .name,
-            message: "a profile named \"\(existing)\" already exists (names ignore case): choose another name or edit that profile")
+            template: N_("a profile named {name} already exists (names ignore case): choose another name or edit that profile"),
+            ["name": "\"\(existing)\""])
     }
 
     public static func age(_ text: String) throws(ProfileProblem) -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let range = "type a whole number of years from \(ageRange.lowerBound) to \(ageRange.upperBound)"
-        if trimmed.isEmpty { throw ProfileProblem(field: .age, message: "the age is empty: \(range)") }
-        let shown = "\"\(Sanitizer.sanitizeLine(String(trimmed.prefix(20))))\""
+        let range = ["min": String(ageRange.lowerBound), "max": String(ageRange.upperBound)]
+        if trimmed.isEmpty { throw ProfileProblem(field: .age, template: N_("the age is empty: type a whole number of years from {min} to {max}"), range) }
+        let shown = range.merging(["value": "\"\(Sanitizer.sanitizeLine(String(trimmed.prefix(20))))\""]) { $1 }
         guard let age = Int(trimmed) else {
             if trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) || (trimmed.first == "-" && trimmed.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber })) {
-                throw ProfileProblem(field: .age, message: "\(shown) is out of range: \(range)")
+                throw ProfileProblem(field: .age, template: N_("{value} is out of range: type a whole number of years from {min} to {max}"), shown)
             }
             if Double(trimmed) != nil {
-                throw ProfileProblem(field: .age, message: "\(shown) is not a whole number: \(range)")
+                throw ProfileProblem(field: .age, template: N_("{value} is not a whole number: type a whole number of years from {min} to {max}"), shown)
             }
-            throw ProfileProblem(field: .age, message: "\(shown) is not a number: \(range)")
+            throw ProfileProblem(field: .age, template: N_("{value} is not a number: type a whole number of years from {min} to {max}"), shown)
         }
         guard ageRange.contains(age) else {
-            throw ProfileProblem(field: .age, message: "\(age) is out of range: \(range)")
+            throw ProfileProblem(field: .age, template: N_("{value} is out of range: type a whole number of years from {min} to {max}"),
+                                 range.merging(["value": String(age)]) { $1 })
         }
         return age
     }
@@ -69,7 +72,8 @@ public enum ProfileValidation {
         if trimmed.count <= 40, isVoiceName(trimmed) { return trimmed }
         throw ProfileProblem(
             field: .voice,
-            message: "\"\(Sanitizer.sanitizeLine(String(trimmed.prefix(40))))\" is not a voice name: use a language such as en, en-us, es, fr or de, with an optional variant such as en+f3, or leave it empty")
+            template: N_("{value} is not a voice name: use a language such as en, en-us, es, fr or de, with an optional variant such as en+f3, or leave it empty"),
+            ["value": "\"\(Sanitizer.sanitizeLine(String(trimmed.prefix(40))))\""])
     }
 
     private static func isVoiceName(_ text: String) -> Bool {
@@ -88,19 +92,25 @@ public enum ProfileValidation {
 
     public static func number(_ text: String, field: ProfileField, range: ClosedRange<Int>) throws(ProfileProblem) -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let what = "use a whole number from \(range.lowerBound) to \(range.upperBound)"
+        let bounds = ["min": String(range.lowerBound), "max": String(range.upperBound)]
         guard let value = Int(trimmed) else {
             let shown = Sanitizer.sanitizeLine(String(trimmed.prefix(20)))
-            throw ProfileProblem(field: field, message: trimmed.isEmpty ? "the value is empty: \(what)" : "\"\(shown)\" is not a whole number: \(what)")
+            if trimmed.isEmpty { throw ProfileProblem(field: field, template: N_("the value is empty: use a whole number from {min} to {max}"), bounds) }
+            throw ProfileProblem(field: field, template: N_("{value} is not a whole number: use a whole number from {min} to {max}"),
+                                 bounds.merging(["value": "\"\(shown)\""]) { $1 })
         }
-        guard range.contains(value) else { throw ProfileProblem(field: field, message: "\(value) is out of range: \(what)") }
+        guard range.contains(value) else {
+            throw ProfileProblem(field: field, template: N_("{value} is out of range: use a whole number from {min} to {max}"),
+                                 bounds.merging(["value": String(value)]) { $1 })
+        }
         return value
     }
 
     public static func textSize(_ text: String) throws(ProfileProblem) -> TextSizePreset {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let preset = TextSizePreset(name: trimmed) else {
-            throw ProfileProblem(field: .textSize, message: "\(quoted(trimmed)) is not a text size: use \(ProfileField.textSize.constraint)")
+            throw ProfileProblem(field: .textSize, template: N_("{value} is not a text size: use one of {choices}"),
+                                 ["value": quoted(trimmed), "choices": TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")])
         }
         return preset
     }
@@ -108,7 +118,7 @@ public enum ProfileValidation {
     public static func motion(_ text: String) throws(ProfileProblem) -> MotionPreference {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let motion = MotionPreference(rawValue: trimmed) else {
-            throw ProfileProblem(field: .motion, message: "\(quoted(trimmed)) is not a choice: use on, off or auto")
+            throw ProfileProblem(field: .motion, template: N_("{value} is not a choice: use on, off or auto"), ["value": quoted(trimmed)])
         }
         return motion
     }
@@ -116,7 +126,8 @@ public enum ProfileValidation {
     public static func theme(_ text: String) throws(ProfileProblem) -> ThemeName {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let theme = ThemeName(rawValue: trimmed) else {
-            throw ProfileProblem(field: .theme, message: "\(quoted(trimmed)) is not a theme: use \(ProfileField.theme.constraint)")
+            throw ProfileProblem(field: .theme, template: N_("{value} is not a theme: use one of {choices}"),
+                                 ["value": quoted(trimmed), "choices": ThemeName.allCases.map(\.rawValue).joined(separator: ", ")])
         }
         return theme
     }
@@ -124,7 +135,7 @@ public enum ProfileValidation {
     public static func lineFocus(_ text: String) throws(ProfileProblem) -> LineFocus {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let focus = LineFocus(name: trimmed) else {
-            throw ProfileProblem(field: .lineFocus, message: "\(quoted(trimmed)) is not a line focus: use \(ProfileField.lineFocus.constraint)")
+            throw ProfileProblem(field: .lineFocus, template: N_("{value} is not a line focus: use off, 1, 3 or 5"), ["value": quoted(trimmed)])
         }
         return focus
     }
@@ -132,9 +143,21 @@ public enum ProfileValidation {
     public static func spacing(_ text: String) throws(ProfileProblem) -> TextSpacing {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let spacing = TextSpacing(rawValue: trimmed) else {
-            throw ProfileProblem(field: .spacing, message: "\(quoted(trimmed)) is not a spacing: use \(ProfileField.spacing.constraint)")
+            throw ProfileProblem(field: .spacing, template: N_("{value} is not a spacing: use normal or wide"), ["value": quoted(trimmed)])
         }
         return spacing
+    }
+
+    /// An interface language named in itself, by its code or by a locale (`Español`, `es`,
+    /// `es_ES`); nil for automatic (or empty).
+    public static func language(_ text: String) throws(ProfileProblem) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || ["auto", "automatic", "default"].contains(trimmed.lowercased()) { return nil }
+        guard let code = InterfaceLanguage.code(of: trimmed) else {
+            throw ProfileProblem(field: .language, template: N_("{value} is not a language here: use one of {choices}"),
+                                 ["value": quoted(trimmed), "choices": ProfileField.language.choices?.joined(separator: ", ") ?? ""])
+        }
+        return code
     }
 
     /// `on`/`off` (also `yes`/`no`, `true`/`false`).
@@ -142,7 +165,7 @@ public enum ProfileValidation {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "on", "yes", "true", "y": return true
         case "off", "no", "false", "n": return false
-        case let other: throw ProfileProblem(field: field, message: "\(quoted(other)) is not a choice: use on or off")
+        case let other: throw ProfileProblem(field: field, template: N_("{value} is not a choice: use on or off"), ["value": quoted(other)])
         }
     }
 

@@ -119,17 +119,17 @@ public enum KeyHelp {
 
     /// The reader's keys, for help, `read --help`, the README and learn mode (one list).
     public static let readingKeys: [(keys: String, does: String)] = [
-        ("Space or Enter", "pause, and go on from the word where it paused"),
-        ("Left and Right arrows", "previous and next sentence; while paused, previous and next word, said aloud"),
-        ("Up and Down arrows", "previous and next paragraph"),
-        ("Page Up and Page Down", "previous and next page"),
-        ("Home and End", "beginning of the story, and its last sentence"),
-        ("- and +", "slower and faster, from the next sentence"),
-        ("e", "explain the word: said slowly, spelled, shown big with its syllables, then reading goes on from it"),
-        ("s", "step mode: each sentence waits for Space"),
-        ("w or Control W", "where am I: the story, page and sentence"),
-        ("q or Escape", "stop, keep your place, and go back"),
-        ("Tab and Shift Tab", "the reading screen's buttons; Enter presses the one focused"),
-        ("[ ] and { }", "also previous and next sentence, and paragraph"),
+        (N_("Space or Enter"), N_("pause, and go on from the word where it paused")),
+        (N_("Left and Right arrows"), N_("previous and next sentence; while paused, previous and next word, said aloud")),
+        (N_("Up and Down arrows"), N_("previous and next paragraph")),
+        (N_("Page Up and Page Down"), N_("previous and next page")),
+        (N_("Home and End"), N_("beginning of the story, and its last sentence")),
+        (N_("- and +"), N_("slower and faster, from the next sentence")),
+        (N_("e"), N_("explain the word: said slowly, spelled, shown big with its syllables, then reading goes on from it")),
+        (N_("s"), N_("step mode: each sentence waits for Space")),
+        (N_("w or Control W"), N_("where am I: the story, page and sentence")),
+        (N_("q or Escape"), N_("stop, keep your place, and go back")),
+        (N_("Tab and Shift Tab"), N_("the reading screen's buttons; Enter presses the one focused")),
+        (N_("[ ] and { }"), N_("also previous and next sentence, and paragraph")),
     ]
 }

@@ -285,37 +285,54 @@ public enum Screens {
 
     static func profileForm(_ state: State) -> Screen {
         let form = state.form ?? ProfileForm()
-        let title = form.original == nil ? "New profile" : "Edit profile"
+        let messages = state.messages
+        let title = form.original == nil ? state.tr("New profile") : state.tr("Edit profile")
         var elements: [AccessibilityElement] = [AccessibilityElement(id: "heading", label: title, traits: .header)]
         for field in form.fields {
             // The field's purpose and its rule, in the form's own words.
+            let label = messages.tr(field.label)
+            let hint = field.field.hint(in: messages).capitalizedFirst
             guard field.field.isInput else {
-                elements.append(AccessibilityElement(id: field.field.rawValue, label: field.label,
-                                                     hint: field.hint.capitalizedFirst + ".", traits: .button))
+                elements.append(AccessibilityElement(id: field.field.rawValue, label: label, hint: hint + ".", traits: .button))
                 continue
             }
-            var value = field.value.isEmpty ? "empty" : field.value
+            var value = field.value.isEmpty ? state.tr("empty") : Self.choiceName(field.value, messages: messages)
             if let choices = field.field.choices {
                 // A picker: its place in the list, not every name in the hint.
-                if let index = choices.firstIndex(of: field.value.lowercased()) { value += ", \(index + 1) of \(choices.count)" }
-                if let problem = field.problem { value += ", problem: " + problem.message }
+                if let index = choices.firstIndex(where: { $0.lowercased() == field.value.lowercased() }) {
+                    value += ", " + state.tr("{item} of {items}", ["item": String(index + 1), "items": String(choices.count)])
+                }
+                if let problem = field.problem { value += ", " + state.tr("problem: {problem}", ["problem": problem.message(in: messages)]) }
                 elements.append(AccessibilityElement(
-                    id: "field-" + field.field.rawValue, label: field.label, value: value,
-                    hint: field.hint.capitalizedFirst + ". Left and Right arrows choose, or type a first letter.",
+                    id: "field-" + field.field.rawValue, label: label, value: value,
+                    hint: hint + ". " + state.tr("Left and Right arrows choose, or type a first letter."),
                     traits: .adjustable))
                 continue
             }
-            let hint = field.hint.capitalizedFirst + ": " + field.constraint + "."
-            if let problem = field.problem { value += ", problem: " + problem.message }
+            if let problem = field.problem { value += ", " + state.tr("problem: {problem}", ["problem": problem.message(in: messages)]) }
             elements.append(AccessibilityElement(
-                id: "field-" + field.field.rawValue, label: field.label, value: value, hint: hint,
+                id: "field-" + field.field.rawValue, label: label, value: value,
+                hint: hint + state.tr(": {rule}.", ["rule": field.field.constraint(in: messages)]),
                 traits: .textField, content: .field(text: field.value, cursor: field.value.count)))
         }
         if form.isConfirmingCancel {
-            elements.append(AccessibilityElement(id: "discard", label: "Discard changes", hint: "Press Enter to leave without saving.", traits: .button, sortPriority: 1))
-            elements.append(AccessibilityElement(id: "keep-editing", label: "Keep editing", hint: "Press Enter to go back to the form.", traits: .button, sortPriority: 1))
+            elements.append(AccessibilityElement(id: "discard", label: state.tr("Discard changes"), hint: state.tr("Press Enter to leave without saving."),
+                                                 traits: .button, sortPriority: 1))
+            elements.append(AccessibilityElement(id: "keep-editing", label: state.tr("Keep editing"), hint: state.tr("Press Enter to go back to the form."),
+                                                 traits: .button, sortPriority: 1))
         }
         return Screen(kind: .profileForm, title: title, elements: warningElement(state) + elements)
+    }
+
+    /// A picker's value as said: on, off and automatic in the interface's language; a name (a
+    /// language named in itself, a theme) as it is.
+    static func choiceName(_ value: String, messages: MessageCatalog) -> String {
+        switch value.lowercased() {
+        case "on": messages.tr("on")
+        case "off": messages.tr("off")
+        case "automatic": messages.tr("automatic")
+        default: value
+        }
     }
 
     // MARK: Settings
@@ -378,53 +395,53 @@ public enum Screens {
     /// The keys, grouped by where they apply (help shows them in this order; the first is
     /// focused when help opens).
     public static let keyGroups: [(title: String, keys: [(keys: String, does: String)])] = [
-        ("Everywhere", [
-            ("? (question mark)", "help"),
-            ("Escape", "go back"),
-            ("Control W", "where am I"),
-            (": (colon)", "type a command, like read lighthouse; each letter is said; Up arrow for earlier commands, Tab to complete a command or a story's name"),
-            ("Control Q", "quit"),
+        (N_("Everywhere"), [
+            (N_("? (question mark)"), N_("help")),
+            (N_("Escape"), N_("go back")),
+            (N_("Control W"), N_("where am I")),
+            (N_(": (colon)"), N_("type a command, like read lighthouse; each letter is said; Up arrow for earlier commands, Tab to complete a command or a story's name")),
+            (N_("Control Q"), N_("quit")),
         ]),
-        ("In lists and on buttons", [
-            ("Tab, Down or Right arrow", "next item"),
-            ("Shift Tab, Up or Left arrow", "previous item"),
-            ("Enter or Space", "press the focused item"),
-            ("h", "next heading; capital H, previous heading"),
-            ("a or Shift F10", "the focused item's actions, such as Read or Save to favourites, as a list"),
-            ("a letter", "jump to the next item starting with it (a: actions, where there are some)"),
-            ("- and + (minus and plus)", "slower and faster; on a setting, turn it down and up"),
+        (N_("In lists and on buttons"), [
+            (N_("Tab, Down or Right arrow"), N_("next item")),
+            (N_("Shift Tab, Up or Left arrow"), N_("previous item")),
+            (N_("Enter or Space"), N_("press the focused item")),
+            (N_("h"), N_("next heading; capital H, previous heading")),
+            (N_("a or Shift F10"), N_("the focused item's actions, such as Read or Save to favourites, as a list")),
+            (N_("a letter"), N_("jump to the next item starting with it (a: actions, where there are some)")),
+            (N_("- and + (minus and plus)"), N_("slower and faster; on a setting, turn it down and up")),
         ]),
-        ("In forms and settings", [
-            ("letters", "type into the focused field; each is said"),
-            ("Backspace", "delete the last letter, and say it"),
-            ("Enter", "check the field and go to the next"),
-            ("Left and Right arrows", "change the focused setting"),
+        (N_("In forms and settings"), [
+            (N_("letters"), N_("type into the focused field; each is said")),
+            (N_("Backspace"), N_("delete the last letter, and say it")),
+            (N_("Enter"), N_("check the field and go to the next")),
+            (N_("Left and Right arrows"), N_("change the focused setting")),
         ]),
     ]
 
     /// The kiosk's own keys, shown in its help.
     static let kioskKeys: [(keys: String, does: String)] = [
-        ("t", "how much time is left"),
-        ("F12 or Control ]", "for a grown-up: the PIN, to leave, switch profile or add time"),
+        (N_("t"), N_("how much time is left")),
+        (N_("F12 or Control ]"), N_("for a grown-up: the PIN, to leave, switch profile or add time")),
     ]
 
     static func help(_ state: State) -> Screen {
         var elements: [AccessibilityElement] = []
         var groups = keyGroups
-        groups.insert(("While reading", KeyHelp.readingKeys), at: 2)
-        if state.kiosk != nil { groups.append(("In this kiosk", kioskKeys)) }
+        groups.insert((N_("While reading"), KeyHelp.readingKeys), at: 2)
+        if state.kiosk != nil { groups.append((N_("In this kiosk"), kioskKeys)) }
         for (group, entry) in groups.enumerated() {
-            elements.append(AccessibilityElement(id: group == 2 ? "reading-keys" : "keys-\(group)", label: entry.title, traits: .header))
+            elements.append(AccessibilityElement(id: group == 2 ? "reading-keys" : "keys-\(group)", label: state.tr(entry.title), traits: .header))
             for (index, key) in entry.keys.enumerated() where !(state.options.isLocked && key.keys == "Control Q") {
-                elements.append(AccessibilityElement(id: "key-\(group)-\(index)", label: key.keys, value: key.does))
+                elements.append(AccessibilityElement(id: "key-\(group)-\(index)", label: state.tr(key.keys), value: state.tr(key.does)))
             }
         }
-        elements.append(AccessibilityElement(id: "commands", label: "Commands", traits: .header))
-        elements.append(AccessibilityElement(id: "command-list", label: "Type a command and press Enter",
+        elements.append(AccessibilityElement(id: "commands", label: state.tr("Commands"), traits: .header))
+        elements.append(AccessibilityElement(id: "command-list", label: state.tr("Type a command and press Enter"),
             value: Command.names.filter { !["jump", "type"].contains($0) && (!state.options.isLocked || state.options.allowedCommands.contains($0)) }
                 .joined(separator: ", ")))
-        elements.append(AccessibilityElement(id: "learn", label: "Learn mode", value: state.isLearning ? "on" : "off",
-            hint: "Press Enter, then any key to hear what it does. Escape leaves.", traits: .button))
-        return Screen(kind: .help, title: "Help", elements: elements)
+        elements.append(AccessibilityElement(id: "learn", label: state.tr("Learn mode"), value: state.isLearning ? state.tr("on") : state.tr("off"),
+            hint: state.tr("Press Enter, then any key to hear what it does. Escape leaves."), traits: .button))
+        return Screen(kind: .help, title: state.tr("Help"), elements: elements)
     }
 }

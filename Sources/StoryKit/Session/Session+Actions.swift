@@ -4,7 +4,7 @@ import Foundation
 /// Shift-F10, or `actions`) as a screen of their own, done from there or by `action NAME`.
 extension Session {
     mutating func openActions() -> [Effect] {
-        guard let focused = focusedElement else { return [speak("Nothing is focused.")] }
+        guard let focused = focusedElement else { return [speak(tr("Nothing is focused."))] }
         guard !focused.customActions.isEmpty else {
             return [speak("\(SpokenForm.finish(focused.label)) It has no other actions: press Enter to choose it.")]
         }
@@ -26,12 +26,12 @@ extension Session {
         } else {
             target = focusedElement
         }
-        guard let target, !target.customActions.isEmpty else { return [speak("The focused item has no actions.")] }
+        guard let target, !target.customActions.isEmpty else { return [speak(tr("The focused item has no actions."))] }
         let folded = name.lowercased()
         let matches = target.customActions.filter { $0.name.lowercased().hasPrefix(folded) || $0.id == folded }
         guard matches.count == 1, let action = matches.first else {
             let names = target.customActions.map(\.name).joined(separator: ", ")
-            return [speak("Say one of: \(names).", .important)]
+            return [speak(tr("Say one of: {actions}.", ["actions": names]), .important)]
         }
         if case .actions = state.route { state.stack.removeLast() }
         return perform(action: action.id, on: target.id)
@@ -44,12 +44,12 @@ extension Session {
         case .story(let story): story
         default: id.split(separator: "/").count == 2 ? String(id.split(separator: "/")[1]) : nil
         }
-        guard let storyID else { return [speak("That cannot be done here.")] }
+        guard let storyID else { return [speak(tr("That cannot be done here."))] }
         switch action {
         case "read": return startReading(storyID, fromWord: 0)
         case "resume": return goOnReading(storyID)
         case "save": return toggleFavourite(storyID)
-        default: return [speak("That cannot be done here.")]
+        default: return [speak(tr("That cannot be done here."))]
         }
     }
 }

@@ -16,7 +16,7 @@ extension Session {
     /// A child's changes in a kiosk last for the session only: the profile stays as the parent set it.
     var keepsSettingChanges: Bool { state.kiosk == nil }
 
-    func refusedSetting() -> [Effect] { [speak("That is not available here.", .message)] }
+    func refusedSetting() -> [Effect] { [speak(tr("That is not available here."), .message)] }
 
     /// Holds a speed inside `allowedRates`; says so when a kiosk's bounds (not the engine's) held it.
     func allowedRate(_ rate: Int) -> (rate: Int, said: String?) {
@@ -24,6 +24,6 @@ extension Session {
         guard !range.contains(rate) else { return (rate, nil) }
         let held = range.clamp(rate)
         guard state.kiosk != nil else { return (held, nil) }
-        return (held, "Speed can go from \(range.lowerBound) to \(range.upperBound) words per minute here, so it is \(held).")
+        return (held, tr("Speed can go from {min} to {max} words per minute here, so it is {rate}.", ["min": String(range.lowerBound), "max": String(range.upperBound), "rate": String(held)]))
     }
 }

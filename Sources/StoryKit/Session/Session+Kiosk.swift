@@ -19,7 +19,7 @@ extension Session {
     /// What the kiosk says as it starts, after the greeting: the time there is.
     public func kioskOpening() -> [Effect] {
         guard let left = state.kiosk?.remaining else { return [] }
-        return [speak("\(Self.spokenDuration(left).capitalizedFirst) to read. Press t to hear how much is left.", .message)]
+        return [speak(tr("{time} to read. Press t to hear how much is left.", ["time": Self.spokenDuration(left, state.messages)]).capitalizedFirst, .message)]
     }
 
     /// The next time a kiosk rule may fire (monotonic seconds), so the shell sleeps until then.
@@ -97,7 +97,7 @@ extension Session {
         if key.isParentKey { return openParentPIN() }
         if key.isBlockedInKiosk {
             state.kiosk!.blockedKeys += 1
-            return [speak("That key does nothing here.", .notification)]
+            return [speak(tr("That key does nothing here."), .notification)]
         }
         let route = state.route
         if route == .pinPrompt || route == .parentMenu || route == .profiles {
@@ -115,7 +115,7 @@ extension Session {
     mutating func kioskCommand(_ command: Command) -> [Effect] {
         if !state.options.allowedCommands.contains(command.name) {
             state.kiosk!.blockedKeys += 1
-            return [speak("That is not available here.", .message)]
+            return [speak(tr("That is not available here."), .message)]
         }
         let route = state.route
         if state.kiosk!.isTimeUp, route != .pinPrompt, route != .parentMenu, route != .profiles { return timeIsUpReminder() }
@@ -125,7 +125,7 @@ extension Session {
         case .read(let name):
             // Only the stories this child's library shows.
             if case .success(let entry) = catalog.resolve(name), state.profileName != nil, let ages = entry.ages, !ages.contains(state.profile.age) {
-                return [speak("That story is not in this library. Go home to see the stories here.", .important)]
+                return [speak(tr("That story is not in this library. Go home to see the stories here."), .important)]
             }
             return handleDirect(.command(command))
         default:
@@ -145,13 +145,13 @@ extension Session {
                 var effects: [Effect] = []
                 if state.reader != nil { effects += leaveReader(stopping: true) }
                 state.hasQuit = true
-                return effects + [speak("Leaving the kiosk. Goodbye.", .message), .exit]
+                return effects + [speak(tr("Leaving the kiosk. Goodbye."), .message), .exit]
             case "switch-profile":
                 return push(.profiles)
             case "add-time":
                 return addTime()
             case "resume":
-                return backToChild(announcing: "Back to the stories.")
+                return backToChild(announcing: tr("Back to the stories."))
             default:
                 return handleDirect(.command(.activate))
             }
@@ -159,7 +159,7 @@ extension Session {
             guard state.kiosk!.parentUnlocked else { return backToChild(announcing: nil) }
             return handleDirect(.command(.activate))
         case .library where id == "profile" || id == "switch-profile":
-            return [speak("Only a grown-up can change the profile.", .message)]
+            return [speak(tr("Only a grown-up can change the profile."), .message)]
         default:
             return handleDirect(.command(.activate))
         }
@@ -168,7 +168,7 @@ extension Session {
     // MARK: - The PIN and the parent menu
 
     mutating func openParentPIN() -> [Effect] {
-        if state.route == .pinPrompt { return [speak("Type the parental PIN, then press Enter.")] }
+        if state.route == .pinPrompt { return [speak(tr("Type the parental PIN, then press Enter."))] }
         if state.route == .parentMenu { return announceScreen() }
         var effects: [Effect] = []
         if state.route == .reader, var reader = state.reader, reader.status == .playing {
@@ -182,14 +182,14 @@ extension Session {
         state.warning = lockWarning()
         state.stack.append(.pinPrompt)
         state.focus["pin"] = nil
-        effects += announceScreen(prefix: "For grown-ups.")
+        effects += announceScreen(prefix: tr("For grown-ups."))
         if let warning = state.warning { effects.append(speak(warning, .important)) }
         return effects
     }
 
     func lockWarning() -> String? {
         guard let kiosk = state.kiosk, let until = kiosk.pinLockedUntil, until > kiosk.now else { return nil }
-        return "Too many tries. The PIN is locked: try again in \(Self.spokenDuration(until - kiosk.now))."
+        return tr("Too many tries. The PIN is locked: try again in {time}.", ["time": Self.spokenDuration(until - kiosk.now, state.messages)])
     }
 
     mutating func kioskPINAccepted() -> [Effect] {
@@ -201,7 +201,7 @@ extension Session {
         state.stack.removeLast()
         state.stack.append(.parentMenu)
         state.focus["parentMenu"] = nil
-        return announceScreen(prefix: "PIN accepted.")
+        return announceScreen(prefix: tr("PIN accepted."))
     }
 
     mutating func kioskPINRejected(lockedSeconds: Int?) -> [Effect] {
@@ -212,7 +212,7 @@ extension Session {
             state.warning = lockWarning()
             return [speak(state.warning ?? "", .important)]
         }
-        let text = "That PIN is not right. That's all right: try again."
+        let text = tr("That PIN is not right. That's all right: try again.")
         state.warning = text
         return [speak(text, .important)]
     }
@@ -229,7 +229,7 @@ extension Session {
         kiosk.isTimeUp = false
         kiosk.timeUpPendingSince = nil
         state.kiosk = kiosk
-        let text = "Added \(Self.spokenDuration(added)). \(Self.spokenDuration(kiosk.remaining ?? 0).capitalizedFirst) left."
+        let text = tr("Added {added}. {time} left.", ["added": Self.spokenDuration(added, state.messages), "time": Self.spokenDuration(kiosk.remaining ?? 0, state.messages).capitalizedFirst])
         if wasUp { state.stack = [.library] }
         return backToChild(announcing: text)
     }
@@ -258,8 +258,8 @@ extension Session {
             if now >= until {
                 state.kiosk!.pinLockedUntil = nil
                 if state.route == .pinPrompt {
-                    state.warning = "You can try the PIN again."
-                    effects.append(speak("You can try the PIN again.", .message))
+                    state.warning = tr("You can try the PIN again.")
+                    effects.append(speak(tr("You can try the PIN again."), .message))
                 }
             } else if state.route == .pinPrompt {
                 state.warning = lockWarning()
@@ -272,7 +272,7 @@ extension Session {
             for warning in KioskOptions.warnings(forLimit: kiosk.limitLength ?? 0) where left <= warning && left > 0
                 && !state.kiosk!.warned.contains(Int(warning)) {
                 state.kiosk!.warned.insert(Int(warning))
-                effects.append(speak("\(Self.spokenDuration(warning).capitalizedFirst) left.", .important))
+                effects.append(speak(tr("{time} left.", ["time": Self.spokenDuration(warning, state.messages)]).capitalizedFirst, .important))
             }
             if left <= 0 {
                 if state.kiosk!.timeUpPendingSince == nil, var reader = state.reader, reader.status == .playing {
@@ -290,7 +290,7 @@ extension Session {
                     // are told, and the time-up screen comes when they go back.
                     state.kiosk!.isTimeUp = true
                     if state.reader != nil { effects += leaveReader(stopping: true) }
-                    return effects + [speak("The child's time is up. Add time from the parent menu, or go back.", .important)]
+                    return effects + [speak(tr("The child's time is up. Add time from the parent menu, or go back."), .important)]
                 }
                 return effects + enterTimeUp()
             }
@@ -316,7 +316,7 @@ extension Session {
         state.warning = nil
         state.stack = [.library]
         state.focus = [:]
-        effects.append(speak("Nobody pressed a key for a while, so the story's place is kept and we are back at the library.", .important))
+        effects.append(speak(tr("Nobody pressed a key for a while, so the story's place is kept and we are back at the library."), .important))
         return effects + announceScreen()
     }
 
@@ -332,28 +332,28 @@ extension Session {
         state.stack = [.timeUp]
         state.focus["timeUp"] = nil
         // Said once, whole; the screen's own title would only repeat it.
-        return effects + [speak("Time is up. Your place in the story is kept. \(Self.wayOut)", .important)]
+        return effects + [speak(tr("Time is up. Your place in the story is kept.") + " " + tr(Self.wayOut), .important)]
     }
 
-    static let wayOut = "A grown-up can press F12, or Control and the right bracket, and type the PIN to add time."
+    static let wayOut = N_("A grown-up can press F12, or Control and the right bracket, and type the PIN to add time.")
 
     func timeIsUpReminder() -> [Effect] {
-        [speak("Time is up. F12 is for a grown-up.", .message)]
+        [speak(tr("Time is up. F12 is for a grown-up."), .message)]
     }
 
     func speakRemaining() -> [Effect] {
-        guard let left = state.kiosk?.remaining else { return [speak("There is no time limit.")] }
-        return [speak("\(Self.spokenDuration(left).capitalizedFirst) left.", .message)]
+        guard let left = state.kiosk?.remaining else { return [speak(tr("There is no time limit."))] }
+        return [speak(tr("{time} left.", ["time": Self.spokenDuration(left, state.messages)]).capitalizedFirst, .message)]
     }
 
     /// "5 minutes", "1 minute", "40 seconds" (minutes rounded up above one minute).
-    public static func spokenDuration(_ seconds: TimeInterval) -> String {
+    public static func spokenDuration(_ seconds: TimeInterval, _ messages: MessageCatalog = .english) -> String {
         let whole = Int(seconds.rounded(.up))
         if whole >= 60 {
             let minutes = Int((Double(whole) / 60).rounded(.up))
-            return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+            return messages.trn("{count} minute", "{count} minutes", minutes)
         }
-        return whole == 1 ? "1 second" : "\(whole) seconds"
+        return messages.trn("{count} second", "{count} seconds", whole)
     }
 
     // MARK: - Bookkeeping after every input
@@ -402,24 +402,24 @@ extension Session {
 extension Screens {
     static func parentMenu(_ state: State) -> Screen {
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "heading", label: "Parent menu", value: "Profile: \(state.profile.name)", traits: .header),
-            AccessibilityElement(id: "leave", label: "Leave the kiosk", hint: "Press Enter to end kiosk mode.", traits: .button),
-            AccessibilityElement(id: "switch-profile", label: "Switch profile", hint: "Press Enter to choose who reads.", traits: .button),
+            AccessibilityElement(id: "heading", label: state.tr("Parent menu"), value: state.tr("Profile: {name}", ["name": state.profile.name]), traits: .header),
+            AccessibilityElement(id: "leave", label: state.tr("Leave the kiosk"), hint: state.tr("Press Enter to end kiosk mode."), traits: .button),
+            AccessibilityElement(id: "switch-profile", label: state.tr("Switch profile"), hint: state.tr("Press Enter to choose who reads."), traits: .button),
         ]
         if let kiosk = state.kiosk, kiosk.endsAt != nil {
             elements.append(AccessibilityElement(
-                id: "add-time", label: "Add \(Session.spokenDuration(kiosk.options.addedTime))",
-                value: kiosk.isTimeUp ? "time is up" : "\(Session.spokenDuration(kiosk.remaining ?? 0)) left",
-                hint: "Press Enter to give more time.", traits: .button))
+                id: "add-time", label: state.tr("Add {time}", ["time": Session.spokenDuration(kiosk.options.addedTime, state.messages)]),
+                value: kiosk.isTimeUp ? state.tr("time is up") : state.tr("{time} left", ["time": Session.spokenDuration(kiosk.remaining ?? 0, state.messages)]),
+                hint: state.tr("Press Enter to give more time."), traits: .button))
         }
-        elements.append(AccessibilityElement(id: "resume", label: "Back to the stories", hint: "Press Enter to lock the kiosk again.", traits: .button))
-        return Screen(kind: .parentMenu, title: "Parent menu", elements: elements)
+        elements.append(AccessibilityElement(id: "resume", label: state.tr("Back to the stories"), hint: state.tr("Press Enter to lock the kiosk again."), traits: .button))
+        return Screen(kind: .parentMenu, title: state.tr("Parent menu"), elements: elements)
     }
 
     static func timeUp(_ state: State) -> Screen {
-        Screen(kind: .timeUp, title: "Time is up", elements: [
-            AccessibilityElement(id: "heading", label: "Time is up", value: "see you next time", traits: .header),
-            AccessibilityElement(id: "ask", label: Session.wayOut, traits: .staticText),
+        Screen(kind: .timeUp, title: state.tr("Time is up"), elements: [
+            AccessibilityElement(id: "heading", label: state.tr("Time is up"), value: state.tr("see you next time"), traits: .header),
+            AccessibilityElement(id: "ask", label: state.tr(Session.wayOut), traits: .staticText),
         ])
     }
 
@@ -429,7 +429,7 @@ extension Screens {
               [.library, .story, .reader, .help, .settings].contains(screen.kind) else { return screen }
         var screen = screen
         screen.elements.append(AccessibilityElement(
-            id: "time-left", label: "Time left", value: Session.spokenDuration(left), hint: "Press t to hear it.",
+            id: "time-left", label: state.tr("Time left"), value: Session.spokenDuration(left, state.messages), hint: state.tr("Press t to hear it."),
             traits: [.staticText, .updatesFrequently], sortPriority: -1))
         return screen
     }

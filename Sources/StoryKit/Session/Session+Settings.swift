@@ -7,7 +7,7 @@ extension Session {
             state.form?.setText(value, for: field)
             if state.form?.problems.isEmpty == true { state.warning = nil }
             state.focusedID = Self.elementID(field)
-            return [speak("\(field.label): \(value.isEmpty ? "empty" : Sanitizer.sanitizeLine(value)).")]
+            return [speak(tr("{setting}: {value}.", ["setting": tr(field.label), "value": value.isEmpty ? tr("empty") : Sanitizer.sanitizeLine(value)]))]
         }
         guard let setting = SettingName(loose: name) else {
             let names = SettingName.allCases.map(\.rawValue).joined(separator: ", ")
@@ -103,7 +103,7 @@ extension Session {
         var effects: [Effect] = [said.map { speak($0, .message) }
             ?? speak(note + tr("{setting}: {value}.", ["setting": tr(setting.spokenName), "value": value]) + end, note.isEmpty ? .text : .important)]
         if [.voice, .rate, .pitch, .volume].contains(setting) {
-            effects.append(.preview(profile.speech, text: "This is how stories will sound."))
+            effects.append(.preview(profile.speech, text: tr("This is how stories will sound.")))
             if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
         }
         // What is saved leaves out what the command line still holds for this run.
@@ -119,7 +119,7 @@ extension Session {
             // Said once a visit to a screen, not after every press of + or -.
             guard !state.toldChangeIsForNow else { return [] }
             state.toldChangeIsForNow = true
-            return [speak("This change is for now: a parent keeps it from Settings, with the PIN.", .notification)]
+            return [speak(tr("This change is for now: a parent keeps it from Settings, with the PIN."), .notification)]
         }
         return [.save(.saveSettings(profile))]
     }
@@ -172,7 +172,7 @@ extension Session {
     }
 
     mutating func openForm(editing: ChildProfile?) -> [Effect] {
-        if state.options.isLocked { return [speak("That is not available here.", .message)] }
+        if state.options.isLocked { return [speak(tr("That is not available here."), .message)] }
         let names = state.snapshot.profiles.map(\.name)
         state.form = editing.map { ProfileForm(editing: $0, existingNames: names) } ?? ProfileForm(existingNames: names)
         state.focus["profileForm"] = nil
@@ -183,10 +183,10 @@ extension Session {
         if state.route == .pinPrompt {
             state.pinEntry = String(text.filter(\.isNumber).prefix(8))
             let count = state.pinEntry.count
-            return [speak(count == 1 ? "1 digit entered." : "\(count) digits entered.")]
+            return [speak(trn("{count} digit entered.", "{count} digits entered.", count))]
         }
         guard state.route == .profileForm, let focused = focusedElement, let field = formField(focused.id) else {
-            return [speak("Move to a text field first.")]
+            return [speak(tr("Move to a text field first."))]
         }
         return set(field.rawValue, text)
     }
@@ -196,20 +196,22 @@ extension Session {
     mutating func submitField(_ field: ProfileField) -> [Effect] {
         guard var form = state.form else { return [] }
         // Typing clears a field's problem, so the warning still shown tells it had one.
-        let hadProblem = form.fields.first { $0.field == field }?.problem != nil || state.warning?.hasPrefix(field.label + ":") == true
+        let hadProblem = form.fields.first { $0.field == field }?.problem != nil
+            || state.warning?.hasPrefix(tr("{field}: {problem}", ["field": tr(field.label), "problem": ""])) == true
         form.focus(on: field)
         guard case .moved(let next, let problem) = form.submit() else { state.form = form; return [] }
         state.form = form
         state.focusedID = Self.elementID(next)
         if let problem {
-            state.warning = problem.description
-            return [speak(SpokenForm.finish(problem.description), .important)]
+            state.warning = problem.description(in: state.messages)
+            return [speak(SpokenForm.finish(problem.description(in: state.messages)), .important)]
         }
         var effects: [Effect] = []
         if hadProblem {
             state.warning = nil
             let value = form.text(of: field)
-            effects.append(speak("\(field.label): \(value.isEmpty ? "empty" : Sanitizer.sanitizeLine(value)). That is right now.", .message))
+            effects.append(speak(tr("{setting}: {value}.", ["setting": tr(field.label), "value": value.isEmpty ? tr("empty") : Sanitizer.sanitizeLine(value)])
+                                 + " " + tr("That is right now."), .message))
         }
         if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: hints, messages: state.messages))) }
         return effects
@@ -218,22 +220,23 @@ extension Session {
     /// A picker's next or previous value ("large, 4 of 12"), stopping at the ends.
     mutating func choose(in field: ProfileField, step: Int) -> [Effect] {
         guard var form = state.form, let choices = field.choices else { return [] }
-        let current = choices.firstIndex(of: form.text(of: field).lowercased()) ?? (step > 0 ? -1 : choices.count)
+        let current = choices.firstIndex { $0.lowercased() == form.text(of: field).lowercased() } ?? (step > 0 ? -1 : choices.count)
         let index = min(max(current + step, 0), choices.count - 1)
         form.setText(choices[index], for: field)
         state.form = form
-        let end = index == current ? (step > 0 ? " That is the last." : " That is the first.") : ""
-        return [speak("\(choices[index]), \(index + 1) of \(choices.count).\(end)")]
+        let end = index == current ? " " + (step > 0 ? tr("That is the last.") : tr("That is the first.")) : ""
+        return [speak(tr("{choice}, {item} of {items}.", ["choice": Screens.choiceName(choices[index], messages: state.messages),
+                                                           "item": String(index + 1), "items": String(choices.count)]) + end)]
     }
 
     /// A first letter typed on a picker: the next value starting with it.
     mutating func choose(in field: ProfileField, startingWith letter: Character) -> [Effect] {
         guard let form = state.form, let choices = field.choices else { return [] }
-        let current = choices.firstIndex(of: form.text(of: field).lowercased()) ?? -1
+        let current = choices.firstIndex { $0.lowercased() == form.text(of: field).lowercased() } ?? -1
         let folded = String(letter).lowercased()
         let order = choices.indices.map { (current + 1 + $0) % choices.count }
-        guard let found = order.first(where: { choices[$0].hasPrefix(folded) }) else {
-            return [speak("No choice starts with \(String(letter).uppercased()).")]
+        guard let found = order.first(where: { choices[$0].lowercased().hasPrefix(folded) }) else {
+            return [speak(tr("No choice starts with {letter}.", ["letter": String(letter).uppercased()]))]
         }
         return choose(in: field, step: found - current)
     }
@@ -251,8 +254,9 @@ extension Session {
         case .invalid(let problems):
             guard let first = problems.first else { return [] }
             state.focusedID = Self.elementID(form.focus)
-            state.warning = problems.count == 1 ? first.description : "\(problems.count) problems. \(first.description)"
-            let said = (problems.count == 1 ? "" : "\(problems.count) problems. ") + problems.map { SpokenForm.finish($0.description) }.joined(separator: " ")
+            let count = problems.count == 1 ? "" : tr("{count} problems.", ["count": String(problems.count)]) + " "
+            state.warning = count + first.description(in: state.messages)
+            let said = count + problems.map { SpokenForm.finish($0.description(in: state.messages)) }.joined(separator: " ")
             let field = focusedElement.map { SpokenForm.describe($0, hints: hints, messages: state.messages) } ?? ""
             return [speak(said, .important), speak(field)]
         }
@@ -266,7 +270,7 @@ extension Session {
         guard state.route == .profileForm else { return [] }
         state.form = nil
         state.warning = nil
-        return [speak("Profile \(profile.name) saved.", .message)] + choose(profile: profile.name)
+        return [speak(tr("Profile {name} saved.", ["name": profile.name]), .message)] + choose(profile: profile.name)
     }
 
     /// Cancel: leaves at once when nothing changed; otherwise asks first.
@@ -277,23 +281,23 @@ extension Session {
             return leaveForm()
         case .needsConfirmation(let question):
             state.form = form
-            state.warning = question
+            state.warning = tr(question)
             state.focusedID = "discard"
             let choice = focusedElement.map { SpokenForm.describe($0, hints: hints, messages: state.messages) } ?? ""
-            return [speak(question, .important), speak(choice)]
+            return [speak(tr(question), .important), speak(choice)]
         }
     }
 
     mutating func discardForm() -> [Effect] {
         _ = state.form?.confirmCancel()
-        return [speak("Changes discarded.", .message)] + leaveForm()
+        return [speak(tr("Changes discarded."), .message)] + leaveForm()
     }
 
     mutating func keepEditing() -> [Effect] {
         state.form?.keepEditing()
         state.warning = nil
         state.focusedID = "cancel"
-        return [speak("Still editing.", .message)] + (focusedElement.map { [speak(SpokenForm.describe($0, hints: hints, messages: state.messages))] } ?? [])
+        return [speak(tr("Still editing."), .message)] + (focusedElement.map { [speak(SpokenForm.describe($0, hints: hints, messages: state.messages))] } ?? [])
     }
 
     mutating func leaveForm() -> [Effect] {

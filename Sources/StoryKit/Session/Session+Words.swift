@@ -21,16 +21,16 @@ extension Session {
 
     /// Left and Right while paused: the next or previous word, said in the story's voice.
     mutating func moveWord(by delta: Int) -> [Effect] {
-        guard var reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
+        guard var reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
         guard reader.status == .paused else {
-            return [speak("Word by word works while the story is paused: press Space to pause first.")]
+            return [speak(tr("Word by word works while the story is paused: press Space to pause first."))]
         }
         let words = reader.story.words
         var target = reader.wordIndex + delta
         // Words with nothing to say (a lone dash) are stepped over.
         while words.indices.contains(target), Self.bare(words[target].text).isEmpty { target += delta }
-        guard target >= 0 else { return [speak("Top: this is the first word.")] }
-        guard target < words.count else { return [speak("End: this is the last word.")] }
+        guard target >= 0 else { return [speak(tr("Top: this is the first word."))] }
+        guard target < words.count else { return [speak(tr("End: this is the last word."))] }
         reader.wordIndex = target
         reader.explained = nil
         state.reader = reader
@@ -40,12 +40,12 @@ extension Session {
     /// `e`: the word being read, said slowly, then spelled letter by letter, shown big with its
     /// syllables; then the story goes on from that word (the announcements are said first).
     mutating func explainWord() -> [Effect] {
-        guard var reader = state.reader, state.stack.contains(.reader) else { return [speak("Nothing is being read.")] }
+        guard var reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
         guard reader.status == .playing || reader.status == .paused, let written = reader.word else {
-            return [speak("There is no word to explain here.")]
+            return [speak(tr("There is no word to explain here."))]
         }
         let word = Self.bare(written)
-        guard !word.isEmpty else { return [speak("There is no word to explain here.")] }
+        guard !word.isEmpty else { return [speak(tr("There is no word to explain here."))] }
         let wasPlaying = reader.status == .playing
         reader.explained = (reader.wordIndex, Syllables.dotted(word, language: reader.story.language))
         let voice = storyVoice(reader)

@@ -499,7 +499,7 @@ public struct Session: Sendable {
             if id == "discard" { return discardForm() }
             if id == "keep-editing" { return keepEditing() }
             if focused.traits.contains(.textField) {
-                return [speak("Editing \(focused.label). Type, then press Enter. On a script, use: type and the text.")]
+                return [speak(tr("Editing {field}. Type, then press Enter. On a script, use: type and the text.", ["field": focused.label]))]
             }
         case .settings:
             if id == "done" { return goBack() }

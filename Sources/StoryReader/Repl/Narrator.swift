@@ -159,7 +159,7 @@ final class Speaker {
                     trace("start " + name(utterance))
                     // Each run with its language: the voice that says it.
                     if !utterance.runs.isEmpty {
-                        trace("runs " + utterance.runs.map { "\($0.language): \($0.text)" }.joined(separator: " | "))
+                        trace("runs " + utterance.runs.map { "\($0.language)[\($0.text)]" }.joined(separator: " "))
                     }
                 case .interrupt(let utterance): trace("interrupt " + name(utterance))
                 case .drop(let utterance): trace("drop " + name(utterance))

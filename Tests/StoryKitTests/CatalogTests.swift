@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import StoryKitTestSupport
+@testable import StoryKit
+
+/// The shipped catalogs (`po/*.po`) against the sources: every English message the code says
+/// through `tr`, `trn` or `N_` is translated in every language, no catalog keeps a message the
+/// code no longer says, placeholders match, and gettext's own `msgfmt --check` accepts each file.
+@Suite struct CatalogTests {
+    static let languages = ["es", "fr", "de"]
+
+    /// An English message found in the sources, with its plural when it has one.
+    struct Message: Hashable {
+        var id: String
+        var plural: String?
+        var file: String
+    }
+
+    /// Every literal passed to `tr(`, `trn(` (both forms) and `N_(` in Sources/.
+    static let messages: [Message] = {
+        let literal = #""((?:[^"\\\n]|\\.)*)""#
+        let patterns: [(NSRegularExpression, Bool)] = [
+            (try! NSRegularExpression(pattern: #"\btrn\(\s*"# + literal + #"\s*,\s*"# + literal), true),
+            (try! NSRegularExpression(pattern: #"\btr\(\s*"# + literal), false),
+            (try! NSRegularExpression(pattern: #"\bN_\(\s*"# + literal), false),
+        ]
+        var found: [Message] = []
+        let sources = TestPaths.repository.appendingPathComponent("Sources")
+        let files = (FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
+            .filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+        for file in files {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+            let range = NSRange(text.startIndex..., in: text)
+            for (pattern, isPlural) in patterns {
+                for match in pattern.matches(in: text, range: range) {
+                    func group(_ index: Int) -> String {
+                        String(text[Range(match.range(at: index), in: text)!]).replacingOccurrences(of: "\\\"", with: "\"")
+                            .replacingOccurrences(of: "\\\\", with: "\\")
+                    }
+                    found.append(Message(id: group(1), plural: isPlural ? group(2) : nil, file: file.lastPathComponent))
+                }
+            }
+        }
+        return found
+    }()
+
+    static func file(_ language: String) throws -> POFile {
+        try POFile(parsing: String(contentsOf: LanguageFixtures.folder.appendingPathComponent(language + ".po"), encoding: .utf8))
+    }
+
+    @Test func theSourcesSayEnoughMessagesForTheScanToBeReal() {
+        let ids = Set(Self.messages.map(\.id))
+        // The scan finds the core flows' words; a broken pattern would find none of them.
+        for id in ["Story: {title}", "Paused at {place}.", "button", "heading", "Who is reading?", "{count} profile", "Title"] {
+            #expect(ids.contains(id), "\(id) not found by the scan")
+        }
+        #expect(ids.count > 250)
+    }
+
+    @Test func noMessageIsBuiltByInterpolation() {
+        // `tr("Hello \(name)")` can never be translated: the key changes with the name.
+        let interpolated = Self.messages.filter { $0.id.contains("\\(") || ($0.plural?.contains("\\(") ?? false) }
+        #expect(interpolated.isEmpty, "\(interpolated.map { "\($0.file): \($0.id)" })")
+    }
+
+    @Test(arguments: languages) func everyMessageIsTranslated(_ language: String) throws {
+        let file = try Self.file(language)
+        let catalog = try MessageCatalog(file)
+        var missing: [String] = []
+        for message in Set(Self.messages) where !catalog.translates(message.id) {
+            missing.append("\(message.file): \(message.id)")
+        }
+        #expect(missing.isEmpty, "\(language).po lacks \(missing.count): \(missing.sorted())")
+        // A plural message is a plural entry there too, with a form for each of the language's plural forms.
+        for message in Self.messages where message.plural != nil {
+            let entry = file.entry(message.id)
+            #expect(entry?.pluralID == message.plural, "\(language).po: \(message.id) must have msgid_plural \(message.plural!)")
+            #expect(entry?.translations.count == catalog.pluralRule.count, "\(language).po: \(message.id)")
+        }
+    }
+
+    @Test(arguments: languages) func noCatalogKeepsAMessageTheCodeNoLongerSays(_ language: String) throws {
+        let used = Set(Self.messages.map(\.id))
+        let unused = try Self.file(language).entries.map(\.id).filter { !used.contains($0) }
+        #expect(unused.isEmpty, "\(language).po has unused messages: \(unused)")
+    }
+
+    @Test(arguments: languages) func placeholdersMatchInNumberAndOrder(_ language: String) throws {
+        for entry in try Self.file(language).entries {
+            for (index, form) in entry.translations.enumerated() {
+                let english = index == 0 ? entry.id : (entry.pluralID ?? entry.id)
+                var expected = MessageCatalog.placeholders(english)
+                var actual = MessageCatalog.placeholders(form)
+                // A singular form may say its count in words ("once", "une fois").
+                if entry.pluralID != nil { expected.removeAll { $0 == "count" }; actual.removeAll { $0 == "count" } }
+                #expect(actual == expected, "\(language).po: \(form) for \(english)")
+            }
+            if let plural = entry.pluralID, let last = entry.translations.last {
+                #expect(MessageCatalog.placeholders(last).contains("count") == MessageCatalog.placeholders(plural).contains("count"),
+                        "\(language).po: the plural of \(entry.id) must say {count}")
+            }
+        }
+    }
+
+    @Test(arguments: languages) func msgfmtChecksEveryFile(_ language: String) throws {
+        let msgfmt = try #require(ExternalProcess.find("msgfmt"), "msgfmt is missing: scripts/setup.sh --test installs gettext")
+        let path = LanguageFixtures.folder.appendingPathComponent(language + ".po").path
+        let result = try ExternalProcess.run(msgfmt, ["--check", "--statistics", "-o", "/dev/null", path],
+                                             environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"])
+        #expect(result.status == 0, "\(result.standardError)")
+        // Every message translated: no fuzzy, no untranslated (msgfmt counts them on stderr).
+        #expect(!result.standardError.contains("fuzzy") && !result.standardError.contains("untranslated"), "\(result.standardError)")
+    }
+
+    @Test func theProgramLoadsEveryShippedCatalog() {
+        let (languages, problems) = InterfaceLanguages.load(folder: LanguageFixtures.folder.path)
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(languages.languages == ["en", "de", "es", "fr"])
+        #expect(languages.catalog("fr").tr("button") == "bouton")
+        #expect(languages.catalog("xx").tr("button") == "button", "a language without a catalog is English")
+    }
+
+    /// "{count} stories" by each language's own rule: French says 0 and 1 in the singular.
+    @Test func pluralFormsFor0_1_2_5_21() {
+        let expected: [String: [String]] = [
+            "en": ["contains 0 stories", "contains 1 story", "contains 2 stories", "contains 5 stories", "contains 21 stories"],
+            "es": ["tiene 0 historias", "tiene 1 historia", "tiene 2 historias", "tiene 5 historias", "tiene 21 historias"],
+            "fr": ["contient 0 histoire", "contient 1 histoire", "contient 2 histoires", "contient 5 histoires", "contient 21 histoires"],
+            "de": ["enthält 0 Geschichten", "enthält 1 Geschichte", "enthält 2 Geschichten", "enthält 5 Geschichten", "enthält 21 Geschichten"],
+        ]
+        for (language, forms) in expected {
+            let catalog = LanguageFixtures.languages.catalog(language)
+            let said = [0, 1, 2, 5, 21].map { catalog.trn("contains {count} story", "contains {count} stories", $0) }
+            #expect(said == forms, "\(language)")
+        }
+        let french = LanguageFixtures.languages.catalog("fr")
+        #expect([0, 1, 2, 5, 21].map { french.trn("read once", "read {count} times", $0) }
+                == ["lue une fois", "lue une fois", "lue 2 fois", "lue 5 fois", "lue 21 fois"])
+    }
+}

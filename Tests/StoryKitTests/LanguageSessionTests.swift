@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import StoryKitTestSupport
+@testable import StoryKit
+
+/// The session in the child's language: which language, the screens and announcements in it,
+/// and every name in its own voice (utterances cut into runs by language).
+@Suite struct LanguageSessionTests {
+    func snapshot(voice: String? = nil, language: String? = nil) -> SessionSnapshot {
+        var maya = ChildProfile(id: 1, name: "Maya", age: 5, interests: [])
+        maya.speech.voice = voice
+        maya.settings.interfaceLanguage = language
+        return SessionSnapshot(profiles: [maya, ChildProfile(id: 2, name: "Sam", age: 9)])
+    }
+
+    func session(_ snapshot: SessionSnapshot, profile: String? = nil, system: String = "en", forced: String? = nil) -> Session {
+        var options = SessionOptions()
+        options.systemLanguage = system
+        options.interfaceLanguage = forced
+        return Session(catalog: SessionFixtures.catalog, snapshot: snapshot, options: options, profile: profile,
+                       languages: LanguageFixtures.languages)
+    }
+
+    func utterances(_ effects: [Effect]) -> [Utterance] {
+        effects.compactMap { if case .speak(let utterance) = $0 { utterance } else { nil } }
+    }
+
+    /// Focus on the card of "El dragón que tenía hipo" (Maya is 5: it is in her library).
+    func focusDragon(_ session: inout Session) -> Utterance? {
+        let card = FocusEngine(screen: session.screen).order.first { $0.id.hasSuffix("/el-dragon-que-tenia-hipo") }
+        guard let card else { return nil }
+        var said: Utterance?
+        for _ in 0..<40 where session.state.focusedID != card.id {
+            said = utterances(session.handle(.command(.next))).last
+        }
+        return session.state.focusedID == card.id ? said : nil
+    }
+
+    @Test func theLanguageIsTheProfilesElseItsVoicesElseTheSystemsAndLangOverridesThemAll() {
+        #expect(session(snapshot(), system: "de").state.language == "de", "before a profile is chosen: the system's")
+        #expect(session(snapshot(), profile: "Maya", system: "de").state.language == "de", "no choice, no voice: the system's")
+        #expect(session(snapshot(voice: "fr+f3"), profile: "Maya", system: "de").state.language == "fr", "the voice's language")
+        #expect(session(snapshot(voice: "fr", language: "es"), profile: "Maya", system: "de").state.language == "es", "the profile's choice")
+        #expect(session(snapshot(voice: "fr", language: "es"), profile: "Maya", system: "de", forced: "en").state.language == "en", "--lang")
+        #expect(InterfaceLanguages.defaultLanguage(voice: "zz", system: "fr") == "fr", "a voice the interface does not speak")
+    }
+
+    @Test func anEnglishInterfaceSaysASpanishTitleInTheSpanishVoice() throws {
+        var session = session(snapshot(), profile: "Maya")
+        _ = session.start()
+        let said = try #require(focusDragon(&session))
+        #expect(said.text == "Story: El dragón que tenía hipo, not read yet, ages 4 to 8, button. Press Enter to open. Press A for actions: Read, Save to favourites.")
+        #expect(said.runs.map(\.language) == ["en", "es", "en"])
+        #expect(said.runs.map(\.text) == ["Story: ", "El dragón que tenía hipo", ", not read yet, ages 4 to 8, button. Press Enter to open. Press A for actions: Read, Save to favourites."])
+        #expect(said.runs.map(\.text).joined() == said.text, "the caption is the runs joined")
+    }
+
+    @Test func aSpanishInterfaceSaysTheTitleWithItsWordsInOneSpanishRun() throws {
+        var session = session(snapshot(language: "es"), profile: "Maya")
+        _ = session.start()
+        let said = try #require(focusDragon(&session))
+        #expect(said.text.hasPrefix("Historia: El dragón que tenía hipo, aún sin leer, de 4 a 8 años, botón. Pulsa Intro para abrir."))
+        #expect(said.runs == [SpeechRun(text: said.text, language: "es")])
+        #expect(said.language == "es")
+    }
+
+    @Test func anEnglishTitleInAFrenchInterfaceIsAnEnglishRun() {
+        let runs = SpeechRun.runs(of: "Histoire : Bedtime for Bear, pas encore lue.", language: "fr",
+                                  names: [SpeechRun(text: "Bedtime for Bear", language: "en"), SpeechRun(text: "Bear", language: "en")])
+        #expect(runs == [SpeechRun(text: "Histoire : ", language: "fr"), SpeechRun(text: "Bedtime for Bear", language: "en"),
+                         SpeechRun(text: ", pas encore lue.", language: "fr")])
+        // Whole words only: a title inside a longer word is not a title.
+        #expect(SpeechRun.runs(of: "Bearings.", language: "fr", names: [SpeechRun(text: "Bear", language: "en")]).count == 1)
+        // A run of punctuation alone joins its neighbour.
+        #expect(SpeechRun.runs(of: "Magical Stories.", language: "es", names: [SpeechRun(text: "Magical Stories", language: "en")])
+                == [SpeechRun(text: "Magical Stories.", language: "en")])
+    }
+
+    @Test func choosingAProfileSwitchesTheLanguageWithoutRestarting() {
+        var session = session(snapshot(language: "fr"), system: "de")
+        let opening = utterances(session.start()).map(\.text)
+        #expect(opening.last?.hasPrefix("Profile. Maya, 5 Jahre, Schalter.") == true, "\(opening)")
+        let chosen = utterances(session.handle(.command(.activate))).map(\.text)
+        #expect(chosen.first?.hasPrefix("Bonjour Maya. Bibliothèque, ") == true, "\(chosen)")
+    }
+
+    @Test func theSettingsPickerNamesEachLanguageInItselfAndSpeaksInTheNewOne() {
+        var session = session(snapshot(), profile: "Maya")
+        _ = session.start()
+        var said = utterances(session.handle(.command(.set(name: "language", value: "de")))).map(\.text)
+        #expect(said.first == "Sprache: Deutsch.")
+        #expect(session.state.profile.settings.interfaceLanguage == "de")
+        said = utterances(session.handle(.command(.set(name: "language", value: "Français")))).map(\.text)
+        #expect(said.first == "Langue : Français.")
+        said = utterances(session.handle(.command(.set(name: "language", value: "klingon")))).map(\.text)
+        #expect(said.first?.contains("English, Español, Français, Deutsch") == true, "\(said)")
+        _ = session.handle(.command(.settings))
+        let picker = FocusEngine(screen: session.screen).order.first { $0.id == "setting-language" }
+        #expect(picker?.label == "Langue" && picker?.value == "Français", "\(String(describing: picker))")
+        // Left and Right go through automatic and every language, each named in itself.
+        var values: [String] = []
+        for _ in 0..<5 {
+            _ = session.adjust(.language, up: true)
+            values.append(Screens.settingValue(.language, session.state.profile, messages: session.state.messages))
+        }
+        // (Automatic is said in the language it falls back to: English here.)
+        #expect(values == ["Deutsch", "automatic", "English", "Español", "Français"])
+    }
+
+    @Test func pauseAndWhereAmIInGerman() throws {
+        var session = session(snapshot(language: "de"), profile: "Maya")
+        _ = session.start()
+        _ = session.handle(.command(.read("bedtime for bear")))
+        _ = session.handle(.narration(.word(3)))
+        let paused = utterances(session.handle(.command(.pause))).map(\.text)
+        #expect(paused.last?.hasPrefix("Angehalten bei „") == true, "\(paused)")
+        let whereAmI = utterances(session.handle(.command(.whereAmI)))
+        let text = try #require(whereAmI.first?.text)
+        #expect(text.hasPrefix("Bedtime for Bear, angehalten bei „"), "\(text)")
+        #expect(text.contains("Seite 1 von "), "\(text)")
+        // The English title in its own voice, the rest in German.
+        #expect(whereAmI.first?.runs.first == SpeechRun(text: "Bedtime for Bear", language: "en"))
+        #expect(whereAmI.first?.runs.dropFirst().allSatisfy { $0.language == "de" } == true)
+    }
+}
