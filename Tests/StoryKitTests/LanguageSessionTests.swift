@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import StoryKitTestSupport
 @testable import StoryKit
@@ -121,5 +122,48 @@ import StoryKitTestSupport
         // The English title in its own voice, the rest in German.
         #expect(whereAmI.first?.runs.first == SpeechRun(text: "Bedtime for Bear", language: "en"))
         #expect(whereAmI.first?.runs.dropFirst().allSatisfy { $0.language == "de" } == true)
+    }
+}
+
+/// The runs as eSpeak NG hears them: one SSML synthesis, the foreign run in its own voice.
+@Suite struct SpeechRunSSMLTests {
+    let english = SpeechSettings(rate: 175, pitch: 50, volume: 100, voice: "en")
+    let runs = [SpeechRun(text: "Story: ", language: "en"), SpeechRun(text: "El dragón que tenía hipo", language: "es"),
+                SpeechRun(text: ", button.", language: "en")]
+
+    @Test func foreignRunsAreWrappedAndEveryRunEscaped() {
+        #expect(SpeechRun.ssml(runs, voice: "en+f3")
+                == "<speak>Story: <voice xml:lang=\"es\">El dragón que tenía hipo</voice>, button.</speak>")
+        #expect(SpeechRun.ssml([SpeechRun(text: "Tom & <Jerry>", language: "fr")], voice: "en")
+                == "<speak><voice xml:lang=\"fr\">Tom &amp; &lt;Jerry&gt;</voice></speak>")
+        #expect(SpeechRun.ssml([SpeechRun(text: "Hola", language: "es")], voice: "es") == nil, "one voice says it all: plain text")
+        #expect(SpeechRun.ssml([SpeechRun(text: "Hola", language: "es")], voice: nil) != nil, "no voice is English")
+    }
+
+    @Test func theSpanishTitleIsSaidByTheSpanishVoiceInOneSynthesis() throws {
+        func samples(_ utterance: SpeechUtterance) throws -> [Int16] {
+            let all = Mutex<[Int16]>([])
+            let result = try EspeakEngine.shared.synthesize(utterance, stop: nil) { chunk in
+                all.withLock { $0 += Array(chunk.samples) }
+                return .proceed
+            }
+            #expect(!result.wasStopped)
+            return all.withLock { $0 }
+        }
+        let ssml = try #require(SpeechRun.ssml(runs, voice: "en"))
+        let mixed = try samples(SpeechUtterance(text: ssml, settings: english, encoding: .ssml))
+        let plain = try samples(SpeechUtterance(text: runs.map(\.text).joined(), settings: english, encoding: .plain))
+        #expect(mixed.count > 22050, "a second and more of speech")
+        #expect(mixed != plain, "the title in the Spanish voice sounds different from the English voice's guess")
+        // The espeak-ng command with the same SSML says the same length of speech (±10 %).
+        let espeak = try #require(ExternalProcess.find("espeak-ng"), "espeak-ng is missing")
+        let folder = try TemporaryFolder("ssml")
+        defer { folder.remove() }
+        let wav = folder.url.appendingPathComponent("mixed.wav")
+        let run = try ExternalProcess.run(espeak, ["-m", "-v", "en", "-s", "175", "-p", "50", "-a", "100", "-w", wav.path, ssml],
+                                          environment: ["PATH": "/usr/bin:/bin"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let cliSamples = ((try Data(contentsOf: wav)).count - 44) / 2
+        #expect(abs(cliSamples - mixed.count) < cliSamples / 10, "ours \(mixed.count), espeak-ng \(cliSamples)")
     }
 }

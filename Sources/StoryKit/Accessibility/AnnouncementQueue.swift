@@ -96,7 +96,7 @@ public struct SpeechRun: Sendable, Hashable {
         // A run with no letter or digit (", " or ".") says nothing of its own: it joins its neighbour.
         var merged: [SpeechRun] = []
         for run in runs {
-            if let last = merged.last, !run.text.unicodeScalars.contains(where: CharacterSet.alphanumerics.contains) {
+            if !merged.isEmpty, !run.text.unicodeScalars.contains(where: CharacterSet.alphanumerics.contains) {
                 merged[merged.count - 1].text += run.text
             } else if let last = merged.last, last.language == run.language {
                 merged[merged.count - 1].text += run.text

@@ -350,7 +350,7 @@ final class InterfaceVoice: Sendable {
         // A spelled word: eSpeak NG's SSML names each character ("b, u, t…") in the word's voice.
         let utterance = job.spelling.map {
             SpeechUtterance(text: "<speak><say-as interpret-as=\"characters\">\(Narration.ssmlText($0))</say-as></speak>", settings: job.settings, encoding: .ssml)
-        } ?? Self.ssml(runs: job.runs, voice: job.settings.voice).map { SpeechUtterance(text: $0, settings: job.settings, encoding: .ssml) }
+        } ?? SpeechRun.ssml(job.runs, voice: job.settings.voice).map { SpeechUtterance(text: $0, settings: job.settings, encoding: .ssml) }
             ?? SpeechUtterance(text: job.text, settings: job.settings, encoding: .plain)
         let onFirstSamples = self.onFirstSamples
         let first = Atomic<Bool>(true)
@@ -372,22 +372,6 @@ final class InterfaceVoice: Sendable {
         condition.broadcast()
         condition.unlock()
         wake?.signal()
-    }
-
-    /// One synthesis for runs in several languages: eSpeak NG's SSML, each run in another
-    /// language than the voice's inside `<voice xml:lang="…">`; nil when one voice says it all.
-    static func ssml(runs: [SpeechRun], voice: String?) -> String? {
-        let base = (voice ?? "en").prefix { $0.isLetter }.lowercased()
-        guard runs.contains(where: { $0.language != base }) else { return nil }
-        let body = runs.map { run -> String in
-            // Spaces at a run's edges are kept: they part its words from the next run's.
-            let leading = run.text.prefix { $0 == " " }
-            let trailing = run.text.reversed().prefix { $0 == " " }
-            let text = run.text.trimmingCharacters(in: .whitespaces).isEmpty ? "" : Narration.ssmlText(speakable(run.text))
-            let spoken = String(leading) + text + String(trailing)
-            return run.language == base ? spoken : "<voice xml:lang=\"\(run.language)\">\(spoken)</voice>"
-        }
-        return "<speak>" + body.joined() + "</speak>"
     }
 
     /// Interface text made safe for eSpeak 1.51: one line, and no token long enough to hurt it.
