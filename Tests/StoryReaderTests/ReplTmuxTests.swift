@@ -179,6 +179,36 @@ struct ReplTmuxTests {
         #expect(settings.contains("accessibility5") || settings.contains("Accessibility 5") || settings.contains("AX5"), "\(settings)")
     }
 
+    /// Word mode with real keys: while paused, Right and Left move word by word and say the word
+    /// (a caption each), and e spells the word.
+    @Test func whilePausedTheArrowKeysMoveWordByWord() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture))
+        try tmux.waitFor("Who is reading?")
+        try tmux.send("Enter")
+        try tmux.command("set rate 80")
+        try tmux.command("read tiny fox")
+        try tmux.waitFor("The tiny fox woke up.")
+        try tmux.waitFor("She looked", seconds: 15)
+        try tmux.send("Space")
+        let paused = try tmux.waitFor("Paused at ‘")
+        let word = try #require(paused.firstMatch(of: /Paused at ‘(\w+)’/)?.1)
+        let words = ["The", "tiny", "fox", "woke", "up", "She", "looked", "for", "the", "moon"]
+        let index = try #require(words.firstIndex(of: String(word)))
+        try tmux.send("Right")
+        try tmux.waitFor("» \(words[index + 1])\n")
+        try tmux.send("Right")
+        try tmux.waitFor("» \(words[index + 2])\n")
+        try tmux.send("Left")
+        let back = try tmux.waitFor("» \(words[index + 1])\n» \(words[index + 2])\n» \(words[index + 1])")
+        #expect(back.contains("Paused at ‘\(word)’"))
+        try tmux.send("e")
+        let spelled = words[index + 1].lowercased().map(String.init).joined(separator: ", ") + "."
+        try tmux.waitFor(spelled)
+    }
+
     @Test func theWordBeingHeardIsHighlighted() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
