@@ -209,6 +209,59 @@ struct ReplTmuxTests {
         try tmux.waitFor(spelled)
     }
 
+    /// After the terminal is resized, bigger and then smaller, the screen is drawn again at the
+    /// new size and every cell carries the theme's background: none is left in the terminal's own.
+    @Test func afterAResizeEveryCellIsPaintedByTheTheme() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture, extra: "--theme high-contrast-dark --color always"))
+        try tmux.waitFor("Who is reading?")
+        try tmux.send("Enter")
+        try tmux.waitFor("Hello Maya.")
+        for (columns, rows, screen) in [(100, 30, "library"), (60, 20, "reader")] {
+            if screen == "reader" { try tmux.command("read tiny fox") ; try tmux.waitFor("Reading The Tiny Fox") }
+            try tmux.tmux(["resize-window", "-t", tmux.name, "-x", String(columns), "-y", String(rows)])
+            let divider = String(repeating: "─", count: columns)
+            try tmux.waitFor(divider)
+            Thread.sleep(forTimeInterval: 0.3)
+            let cells = try tmux.tmux(["capture-pane", "-e", "-N", "-p", "-t", tmux.name])
+            let unpainted = Self.cellsWithoutBackground(cells)
+            #expect(cells.split(separator: "\n", omittingEmptySubsequences: false).count >= rows)
+            #expect(unpainted == 0, "\(screen) at \(columns)×\(rows): \(unpainted) cells in the terminal's own background")
+        }
+    }
+
+    /// Cells of a `capture-pane -e -N` dump printed with no background colour set (SGR state is
+    /// carried from cell to cell and line to line, as tmux writes it).
+    static func cellsWithoutBackground(_ dump: String) -> Int {
+        var hasBackground = false
+        var unpainted = 0
+        var scalars = dump.unicodeScalars[...]
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            if scalar == "\u{1B}", scalars.first == "[" {
+                let body = scalars.dropFirst().prefix { !("@"..."~").contains($0) }
+                scalars = scalars.dropFirst(body.count + 2)
+                let parameters = String(String.UnicodeScalarView(body)).split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+                var index = 0
+                while index < parameters.count {
+                    switch parameters[index] {
+                    case 0, 49: hasBackground = false
+                    case 40...47, 100...107: hasBackground = true
+                    case 48: hasBackground = true; index += parameters[safe: index + 1] == 5 ? 2 : 4
+                    case 38: index += parameters[safe: index + 1] == 5 ? 2 : 4
+                    default: break
+                    }
+                    index += 1
+                }
+            } else if scalar != "\n", !hasBackground {
+                unpainted += 1
+            }
+        }
+        return unpainted
+    }
+
     @Test func theWordBeingHeardIsHighlighted() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
@@ -441,4 +494,8 @@ extension ReplTmuxTests {
             #expect(said.contains(": \(echo)\n"), "«\(echo)» was said:\n\(said)")
         }
     }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
