@@ -545,6 +545,8 @@ extension StoryLookupError {
         case .ambiguous(let name, let matches):
             return messages.tr("{name} matches {count} stories: {titles}. Type more of the name.", [
                 "name": Sanitizer.quote(name), "count": String(matches.count), "titles": matches.prefix(4).map(\.title).joined(separator: ", ")])
+        case .noSuchBook(let name, _):
+            return messages.tr("No book is called {name}.", ["name": Sanitizer.quote(name)])
         }
     }
 }
