@@ -104,7 +104,8 @@ struct PreviewCommand: ParsableCommand {
         }
         // The REPL's own screens, in a sample state.
         let built = SessionPreview.screen(SessionPreview.Kind(rawValue: screen.rawValue) ?? .library, catalog: catalog, story: chosen,
-                                          page: page - 1, word: word.map { $0 - 1 }, columns: columns, rows: rows)
+                                          page: page - 1, word: word.map { $0 - 1 }, columns: columns, rows: rows,
+                                          language: global.messageLanguage, languages: Catalogs.languages)
         let options = RenderOptions(textSize: presentation.textSizePreset(), theme: presentation.themeName(), style: style, scaling: scalingSupport,
                                     aids: presentation.readingAids(), language: chosen?.language)
         let rendered = ScreenRenderer.render(built.screen, focus: focus ?? built.focus, options: options, width: columns, height: rows)
@@ -144,8 +145,10 @@ extension PreviewCommand {
             let story = try global.resolveStory(self.story, in: library)
             let catalog = StoryCatalog(library: library)
             let next = page < story.pages.count
-                ? SessionPreview.screen(.reader, catalog: catalog, story: story, page: page, word: 0, columns: columns, rows: rows)
-                : SessionPreview.screen(.story, catalog: catalog, story: story, columns: columns, rows: rows)
+                ? SessionPreview.screen(.reader, catalog: catalog, story: story, page: page, word: 0, columns: columns, rows: rows,
+                                        language: global.messageLanguage, languages: Catalogs.languages)
+                : SessionPreview.screen(.story, catalog: catalog, story: story, columns: columns, rows: rows,
+                                        language: global.messageLanguage, languages: Catalogs.languages)
             let to = ScreenRenderer.render(next.screen, focus: next.focus, options: options, width: columns, height: rows).lines
             motionEffect = .pageTurn(from: rendered.lines, to: to)
         case .celebrate:

@@ -166,4 +166,17 @@ import StoryKitTestSupport
         let cliSamples = ((try Data(contentsOf: wav)).count - 44) / 2
         #expect(abs(cliSamples - mixed.count) < cliSamples / 10, "ours \(mixed.count), espeak-ng \(cliSamples)")
     }
+
+    @Test func theVoiceAfterAMixedUtteranceIsTheOneAskedFor() throws {
+        func count(_ utterance: SpeechUtterance) throws -> Int {
+            try EspeakEngine.shared.synthesize(utterance, stop: nil) { _ in .proceed }.sampleCount
+        }
+        let sentence = SpeechUtterance(text: "The little cat sat by the window and watched the rain all afternoon.", settings: english)
+        let before = try count(sentence)
+        _ = try count(SpeechUtterance(text: try #require(SpeechRun.ssml(runs, voice: "en")), settings: english, encoding: .ssml))
+        let after = try count(sentence)
+        // SSML's <voice> changes eSpeak's voice behind the engine's back: the next text must
+        // still be said by the English voice (a Spanish one takes a very different time).
+        #expect(abs(after - before) < before / 100, "before \(before), after \(after)")
+    }
 }

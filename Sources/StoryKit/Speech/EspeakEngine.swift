@@ -165,7 +165,13 @@ private enum EngineState {
 
         let context = SynthesisContext(handler: handler, stop: stop)
         current = context
-        defer { current = nil }
+        // SSML's <voice xml:lang> (a name in its own language) changes eSpeak's voice behind our
+        // back: the next text selects its voice again, whatever we think is loaded.
+        let switchesVoice = utterance.encoding == .ssml && utterance.text.contains("<voice")
+        defer {
+            current = nil
+            if switchesVoice { currentVoice = nil }
+        }
         if stop?.isStopped == true { return SynthesisResult(sampleCount: 0, wasStopped: true) }
         // Swift strings are valid UTF-8; a NUL would end the text early, so it goes.
         let text = utterance.text.contains("\0") ? utterance.text.replacingOccurrences(of: "\0", with: " ") : utterance.text
