@@ -11,20 +11,21 @@ extension Session {
         }
         guard let setting = SettingName(loose: name) else {
             let names = SettingName.allCases.map(\.rawValue).joined(separator: ", ")
-            return [speak("I don't know the setting \(Sanitizer.quote(name)). Settings: \(names).", .important)]
+            return [speak(tr("I don't know the setting {name}. Settings: {settings}.", ["name": Sanitizer.quote(name), "settings": names]), .important)]
         }
         guard childMayChange(setting) else { return refusedSetting() }
         var profile = state.profile
         var note = ""
         let word = value.trimmingCharacters(in: .whitespaces).lowercased()
         func invalid(_ choices: String) -> [Effect] {
-            [speak("\(setting.spokenName) cannot be \(Sanitizer.quote(value)). Choose \(choices).", .important)]
+            [speak(tr("{setting} cannot be {value}. Choose {choices}.", ["setting": tr(setting.spokenName), "value": Sanitizer.quote(value), "choices": choices]),
+                   .important)]
         }
         switch setting {
         case .rate, .pitch, .volume:
             guard let number = Int(word) else {
                 let range = setting == .rate ? SpeechSettings.rateRange : setting == .pitch ? SpeechSettings.pitchRange : SpeechSettings.volumeRange
-                return invalid("a number from \(range.lowerBound) to \(range.upperBound)")
+                return invalid(tr("a number from {min} to {max}", ["min": String(range.lowerBound), "max": String(range.upperBound)]))
             }
             var speech = profile.speech
             switch setting {
@@ -35,7 +36,7 @@ extension Session {
             let (clamped, problems) = speech.clamped()
             if let problem = problems.first {
                 let now = setting == .rate ? clamped.rate : setting == .pitch ? clamped.pitch : clamped.volume
-                note = "\(number) is out of range, so it is set to \(now). "
+                note = tr("{value} is out of range, so it is set to {now}.", ["value": String(number), "now": String(now)]) + " "
                 _ = problem
             }
             profile.speech = clamped
@@ -48,18 +49,18 @@ extension Session {
                 profile.speech.voice = nil
             } else {
                 guard !word.isEmpty, word.allSatisfy({ $0.isLetter || $0.isNumber || "-+_".contains($0) }), word.count <= 24 else {
-                    return invalid("a voice like en, en-us, es or fr")
+                    return invalid(tr("a voice like en, en-us, es or fr"))
                 }
                 profile.speech.voice = word
             }
         case .textSize:
             guard let preset = TextSizePreset(name: word) else {
-                return invalid("one of " + TextSizePreset.allCases.map(\.rawValue).joined(separator: ", "))
+                return invalid(tr("one of {choices}", ["choices": TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")]))
             }
             profile.textSize = preset
         case .motion:
             let mapped = ["true": "on", "yes": "on", "reduced": "on", "false": "off", "no": "off"][word] ?? word
-            guard let motion = MotionPreference(rawValue: mapped) else { return invalid("on, off or auto") }
+            guard let motion = MotionPreference(rawValue: mapped) else { return invalid(tr("on, off or auto")) }
             profile.motion = motion
         case .theme:
             guard let theme = ThemeName(rawValue: word) else { return invalid(ThemeName.allCases.map(\.rawValue).joined(separator: ", ")) }
@@ -69,14 +70,14 @@ extension Session {
             switch word {
             case "on", "yes", "true": on = true
             case "off", "no", "false": on = false
-            default: return invalid("on or off")
+            default: return invalid(tr("on or off"))
             }
             if setting == .hints { profile.hints = on } else { profile.settings.aids.syllables = on }
         case .lineFocus:
-            guard let focus = LineFocus(name: word) else { return invalid("off, 1, 3 or 5") }
+            guard let focus = LineFocus(name: word) else { return invalid(tr("off, 1, 3 or 5")) }
             profile.settings.aids.lineFocus = focus
         case .spacing:
-            guard let spacing = TextSpacing(rawValue: word) else { return invalid("normal or wide") }
+            guard let spacing = TextSpacing(rawValue: word) else { return invalid(tr("normal or wide")) }
             profile.settings.aids.spacing = spacing
         case .language:
             if ["auto", "automatic", "default", "system"].contains(word) {
@@ -155,8 +156,8 @@ extension Session {
         var end = ""
         if setting == .textSize, let index = TextSizePreset.allCases.firstIndex(of: profile.textSize) {
             // The ends of the scale say so (the size stays there).
-            if index == TextSizePreset.allCases.count - 1 { end = " That is the largest." }
-            if index == 0 { end = " That is the smallest." }
+            if index == TextSizePreset.allCases.count - 1 { end = " " + tr("That is the largest.") }
+            if index == 0 { end = " " + tr("That is the smallest.") }
         }
         return apply(profile, setting: setting, end: end)
     }
