@@ -108,6 +108,22 @@ import StoryKitTestSupport
         #expect(values == ["Deutsch", "automatic", "English", "Español", "Français"])
     }
 
+    @Test func theKiosksTimeMessagesInFrenchWithFrenchPlurals() {
+        var session = session(snapshot(language: "fr"), profile: "Maya")
+        session.startKiosk(KioskOptions(idleTimeout: nil, timeLimit: 600), now: 1000)
+        let opening = utterances(session.kioskOpening()).map(\.text)
+        #expect(opening == ["10 minutes pour lire. Appuie sur t pour entendre combien il reste."])
+        #expect(utterances(session.handle(.tick(1300))).map(\.text) == ["Il reste 5 minutes."])
+        #expect(utterances(session.handle(.tick(1540))).map(\.text) == ["Il reste 1 minute."])
+        #expect(session.screen.elements.last?.label == "Temps restant")
+        #expect(utterances(session.handle(.tick(1600))).map(\.text)
+                == ["Le temps est fini. Ta place dans l'histoire est gardée. Un adulte peut appuyer sur F12, ou Contrôle et le crochet droit, et taper le code PIN pour ajouter du temps."])
+        #expect(session.screen.title == "Le temps est fini")
+        #expect(Session.spokenDuration(1, LanguageFixtures.languages.catalog("fr")) == "1 seconde")
+        #expect(Session.spokenDuration(0.4, LanguageFixtures.languages.catalog("fr")) == "1 seconde")
+        #expect(Session.spokenDuration(45, LanguageFixtures.languages.catalog("de")) == "45 Sekunden")
+    }
+
     @Test func pauseAndWhereAmIInGerman() throws {
         var session = session(snapshot(language: "de"), profile: "Maya")
         _ = session.start()

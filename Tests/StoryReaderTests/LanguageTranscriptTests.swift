@@ -65,6 +65,30 @@ import StoryKitTestSupport
         for word in Self.englishWords { #expect(!output.contains(word), "English left: \(word)") }
     }
 
+    /// Make a profile with one mistake (an age of 40), put it right, save: in each language, the
+    /// form's labels, hints, the problem and the announcement in that language.
+    @Test(arguments: [("es", "Edad: 40 se sale del rango: escribe un número entero de años de 2 a 12.", "Perfil Ada guardado."),
+                      ("fr", "Âge : 40 est hors limites : tape un nombre entier d'années de 2 à 12.", "Profil Ada enregistré."),
+                      ("de", "Alter: 40 liegt außerhalb: tipp eine ganze Zahl von Jahren von 2 bis 12.", "Profil Ada gespeichert.")])
+    func createAProfileWithOneMistake(_ language: String, _ problem: String, _ saved: String) throws {
+        let fixture = try ReplFixture(withProfiles: false)
+        defer { fixture.remove() }
+        // Save is 14 items after Interests: voice … spacing, language.
+        let toSave = String(repeating: "next\n", count: 14)
+        let script = "next\nactivate\ntype Ada\nnext\ntype 40\nnext\ntype animals\n" + toSave + "activate\ntype 6\nnext\n" + toSave
+            + "activate\nwhere\nquit\n"
+        let result = try StoryReaderProcess.run(fixture.arguments + ["--lang", language], input: script, dataDirectory: fixture.data)
+        #expect(result.status == 0, "\(result.standardError)")
+        Snapshot.assertMatches(result.standardOutput, named: "create-profile-\(language).txt", in: Self.folder)
+        #expect(result.standardOutput.contains(problem), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains(saved))
+        let ada = try fixture.openStore().requireProfile(named: "Ada")
+        #expect(ada.age == 6 && ada.interests == ["animals"])
+        for word in ["Press Enter", "button", "text field", "is out of range", "New profile"] {
+            #expect(!result.standardOutput.contains(word), "English left: \(word)")
+        }
+    }
+
     @Test func anUnknownLangIsRefusedWithTheChoices() throws {
         let result = try StoryReaderProcess.run(["list", "--lang", "tlh"])
         #expect(result.status != 0)
