@@ -127,14 +127,14 @@ public struct PINLockout: Sendable, Hashable, Codable {
     }
 
     /// "30 seconds", "1 minute", "4 minutes", "1 hour 4 minutes".
-    public static func describe(_ seconds: TimeInterval) -> String {
+    public static func describe(_ seconds: TimeInterval, _ messages: MessageCatalog = .english) -> String {
         let total = Int(seconds.rounded(.up))
-        if total < 60 { return total == 1 ? "1 second" : "\(total) seconds" }
+        if total < 60 { return messages.trn("{count} second", "{count} seconds", total) }
         let minutes = (total + 59) / 60
-        if minutes < 60 { return minutes == 1 ? "1 minute" : "\(minutes) minutes" }
+        if minutes < 60 { return messages.trn("{count} minute", "{count} minutes", minutes) }
         let hours = minutes / 60, rest = minutes % 60
-        let hourText = hours == 1 ? "1 hour" : "\(hours) hours"
-        return rest == 0 ? hourText : "\(hourText) \(rest) minute\(rest == 1 ? "" : "s")"
+        let hourText = messages.trn("{count} hour", "{count} hours", hours)
+        return rest == 0 ? hourText : hourText + " " + messages.trn("{count} minute", "{count} minutes", rest)
     }
 }
 

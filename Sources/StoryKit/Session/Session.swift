@@ -433,7 +433,7 @@ public struct Session: Sendable {
     mutating func pinLocked(_ remaining: TimeInterval) -> [Effect] {
         state.pinEntry = ""
         guard state.route == .pinPrompt else { return [] }
-        let message = "Too many tries. Try again in \(PINLockout.describe(remaining))."
+        let message = tr("Too many tries. Try again in {time}.", ["time": PINLockout.describe(remaining, state.messages)])
         state.warning = message
         return [speak(message, .important)]
     }
@@ -446,7 +446,7 @@ public struct Session: Sendable {
             updateReading(storyID) { $0.readCount = count }
             return announceEnd(storyID)
         case .failed(let change, let message):
-            let text = "Could not save: \(SpokenForm.finish(message))"
+            let text = tr("Could not save: {problem}", ["problem": SpokenForm.finish(message)])
             switch change {
             case .saveProfile:
                 guard state.route == .profileForm else { return [speak(text, .important)] }
@@ -455,7 +455,7 @@ public struct Session: Sendable {
             case .recordFinished(_, let storyID):
                 return [speak(text, .important)] + announceEnd(storyID)
             default:
-                return [speak(text + " Your change is kept until you leave.", .important)]
+                return [speak(text + " " + tr("Your change is kept until you leave."), .important)]
             }
         }
     }
