@@ -42,12 +42,16 @@ struct ExportCommand: ParsableCommand {
               storyreader export lighthouse --to lighthouse.epub --overlay words
               storyreader export lighthouse pip --to ~/Audio --format mp3 --profile Mia
               storyreader export lighthouse pip bear --to bedtime.opus --one-file
+              storyreader export --book "English Fairy Tales" --to fairy-tales.mp3 --one-file
             """)
 
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("Stories by title or id (see 'storyreader list').", valueName: "story"), completion: ShellCompletion.stories)
-    var stories: [String]
+    var stories: [String] = []
+
+    @Option(help: ArgumentHelp("Every story of an imported book, in the book's order (after any stories named).", valueName: "book"))
+    var book: String?
 
     @Option(help: ArgumentHelp("The file to write (one story, or --one-file), or the folder (several).", valueName: "path"))
     var to: String
@@ -98,12 +102,12 @@ struct ExportCommand: ParsableCommand {
     static let chapterGap = 1.0
 
     func validate() throws {
-        if stories.isEmpty { throw ValidationError("name at least one story to export: see 'storyreader list'") }
+        if stories.isEmpty, book == nil { throw ValidationError("name at least one story to export (see 'storyreader list'), or a book with --book") }
         if let format, !Self.formats.contains(format.lowercased()) {
             throw ValidationError("--format \(format) is not a format this build writes: use wav, opus, mp3 or epub")
         }
         let ext = URL(fileURLWithPath: to).pathExtension.lowercased()
-        if stories.count == 1 || oneFile, format == nil, !ext.isEmpty, !Self.formats.contains(ext) {
+        if (stories.count == 1 && book == nil) || oneFile, format == nil, !ext.isEmpty, !Self.formats.contains(ext) {
             throw ValidationError("--to \(to): .\(ext) is not a format this build writes: use a .wav, .opus, .mp3 or .epub file")
         }
         if let jobs, !(1...64).contains(jobs) {
@@ -133,7 +137,15 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let library = global.loadLibrary()
-        let chosen = try stories.map { try global.resolveStory($0, in: library) }
+        var chosen = try stories.map { try global.resolveStory($0, in: library) }
+        if let book {
+            switch library.stories(ofBook: book) {
+            case .success(let entries):
+                do { chosen += try entries.map { try library.loadStory($0) } } catch { throw UserFailure(message: "\(error)") }
+            case .failure(let error):
+                throw UserFailure(message: error.description)
+            }
+        }
         let base = try childSettings()
         let captionFormat = captions.flatMap { CaptionFormat(rawValue: $0.lowercased()) }
         // Where each file goes: the file named, or a file named by its id in the folder named.
@@ -254,8 +266,11 @@ struct ExportCommand: ParsableCommand {
         } else {
             name = stories.count <= 3 ? stories.map(\.title).joined(separator: " · ") : "\(stories[0].title) and \(stories.count - 1) more stories"
         }
+        // The album is the book the stories come from, when they all come from one.
+        let books = Set(stories.map { $0.book ?? "" })
+        let album = books.count == 1 ? stories.first?.book.map(Sanitizer.sanitizeLine) : nil
         var tags = AudioTags(title: Sanitizer.sanitizeLine(name), artist: authors.isEmpty ? nil : Sanitizer.sanitizeLine(authors.prefix(3).joined(separator: ", ")),
-                             language: stories.first?.language ?? "en")
+                             album: album ?? "Magical Stories", language: stories.first?.language ?? "en")
         let licences = Set(stories.map { $0.licence ?? "" })
         if licences.count == 1, let licence = stories.first?.licence { tags.licence = Sanitizer.sanitizeLine(licence) }
         if stories.count > 1 { tags.chapters = stories.map { AudioChapter(title: Sanitizer.sanitizeLine($0.title)) } }

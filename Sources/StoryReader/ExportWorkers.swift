@@ -48,7 +48,8 @@ enum ExportWorkers {
             var template = Array((NSTemporaryDirectory() + "/storyreader-export-XXXXXX").utf8CString)
             let fd = mkstemp(&template)
             guard fd >= 0 else { throw UserFailure(message: "cannot make a temporary file for an export worker: \(String(cString: strerror(errno)))") }
-            unlink(String(cString: template))
+            // Unlinked at once: the file lives as long as the descriptor, and a killed export leaves none.
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             self.fd = fd
             let source = pipe.fileHandleForReading.fileDescriptor
             Thread { [self] in

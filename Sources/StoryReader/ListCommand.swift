@@ -86,6 +86,9 @@ enum StoryListing {
         var pages: Int
         var pictures: Int
         var path: String
+        /// An imported collection's work: its book and its place in it.
+        var book: String?
+        var part: Int?
         /// With `--profile`: how many times the child finished the story, and whether it is a favourite.
         var readCount: Int?
         var favourite: Bool?
@@ -96,7 +99,7 @@ enum StoryListing {
         return Listed(id: entry.id, title: entry.title, author: entry.author, language: entry.language,
                       ages: entry.ages?.description, tags: entry.tags, words: entry.words, summary: entry.summary,
                       pages: entry.pages, pictures: entry.pictures, path: entry.path,
-                      readCount: mine?.readCount, favourite: mine?.isFavourite)
+                      book: entry.book, part: entry.part, readCount: mine?.readCount, favourite: mine?.isFavourite)
     }
 
     static func json(_ entries: [StoryEntry], progress: [String: StoryProgress]? = nil) throws -> String {

@@ -137,6 +137,23 @@ import StoryKitTestSupport
         """
     }
 
+    /// A one-story book whose documents say they are French (xml:lang on their html element) is
+    /// read in French although its package says English; without xml:lang dc:language holds.
+    @Test func theDocumentsLanguageOverridesThePackages() throws {
+        let folder = try TemporaryFolder("epub-lang")
+        defer { folder.remove() }
+        for (documentLanguage, expected) in [("fr", "fr"), (nil, "en")] as [(String?, String)] {
+            let url = try EPUBFixtures.make(folder.url.appendingPathComponent("conte-\(expected).epub"),
+                opf: EPUBFixtures.opf3(title: "Le Conte", author: "Ann Author", language: "en", documents: [("a", "a.xhtml"), ("b", "b.xhtml")]),
+                files: [("OEBPS/nav.xhtml", EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol><li><a href="a.xhtml">Un</a></li><li><a href="b.xhtml">Deux</a></li></ol></nav>"#)),
+                        ("OEBPS/a.xhtml", EPUBFixtures.xhtml("<h1>Un</h1><p>Il était une fois un renard.</p>", language: documentLanguage)),
+                        ("OEBPS/b.xhtml", EPUBFixtures.xhtml("<h1>Deux</h1><p>Le renard dormait.</p>", language: documentLanguage))])
+            let book = try EPUBBook(url: url)
+            #expect(book.language == expected)
+            #expect(book.stories(bookID: "conte").map(\.language) == [expected])
+        }
+    }
+
     /// EPUB 3: works titled by the nav when they have no heading, each in its own language;
     /// verse lines, ruby, captions, the spaces between inline elements; note marks of every kind
     /// never read.

@@ -79,6 +79,34 @@ func problem(_ body: () throws -> ParsedStory) -> StoryProblem? {
         #expect(story.language == expected)
     }
 
+    /// A work of an imported collection says its book and its place in it; a place that is not
+    /// a whole number from 1 is a warning, not a failure; both survive the library's cache.
+    @Test func bookAndPartSayWhereAWorkComesFrom() throws {
+        let parsed = try parse("---\ntitle: The Fox\nbook: Fables\npart: 12\n---\n\nA fox.\n")
+        #expect(parsed.story.book == "Fables")
+        #expect(parsed.story.part == 12)
+        #expect(parsed.warnings.isEmpty)
+        let odd = try parse("---\ntitle: The Fox\npart: twelve\n---\n\nA fox.\n")
+        #expect(odd.story.part == nil)
+        #expect(odd.warnings.map(\.kind) == [.badPart])
+
+        let folder = try TemporaryFolder("book-part")
+        defer { folder.remove() }
+        let works = ["Zebra", "Apple", "Moon"]
+        for (index, title) in works.enumerated() {
+            let story = BookStory(id: title.lowercased(), title: title, author: nil, language: "en", book: "Fables", blocks: [.paragraph("A tale.")])
+            var numbered = BookStory.numbered([story])[0]
+            numbered.part = index + 1
+            try numbered.markdown.write(to: folder.url.appendingPathComponent("\(title).md"), atomically: true, encoding: .utf8)
+        }
+        let cache = folder.url.appendingPathComponent("cache")
+        for _ in 0..<2 {  // the second load reads the cache
+            let library = StoryLibrary.load(folders: [folder.path], cache: StoryCache(url: cache))
+            guard case .success(let entries) = library.stories(ofBook: "fab") else { Issue.record("no book"); return }
+            #expect(entries.map(\.title) == works, "the book's order, not the titles'")
+        }
+    }
+
     @Test func languageDefaultsToEnglishAndAnInvalidOneWarns() throws {
         #expect(try parse("---\ntitle: T\n---\n\nText.\n").story.language == "en")
         let parsed = try parse("---\ntitle: T\nlanguage: Klingon!\n---\n\nText.\n")

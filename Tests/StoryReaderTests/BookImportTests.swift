@@ -1,4 +1,5 @@
 import Foundation
+import StoryKit
 import StoryKitTestSupport
 import Testing
 
@@ -26,6 +27,18 @@ import Testing
     func listJSON(_ data: TemporaryFolder) throws -> [[String: Any]] {
         let list = try run(["list", "--json"], data)
         return try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+    }
+
+    /// The texts read aloud of every story of `book`, in the book's order (`part` in list --json).
+    func bookTexts(_ book: String, _ data: TemporaryFolder) throws -> (titles: [String], words: [String]) {
+        let works = try listJSON(data).filter { $0["book"] as? String == book }
+            .sorted { ($0["part"] as? Int ?? 0) < ($1["part"] as? Int ?? 0) }
+        var words: [String] = []
+        for work in works {
+            let path = try #require(work["path"] as? String)
+            words += WordCoverage.words(try StoryParser.parse(data: Data(contentsOf: URL(fileURLWithPath: path)), path: path).story.text)
+        }
+        return (works.compactMap { $0["title"] as? String }, words)
     }
 
     /// English Fairy Tales: a dry run lists the 43 tales and writes nothing; the import gives one
@@ -99,6 +112,54 @@ import Testing
         #expect(!spoken.contains("Standard Ebooks") && !spoken.contains("public domain"))
     }
 
+    /// Every tale of English Fairy Tales, in the book's order, is the book's text from the first
+    /// tale to the last (≥ 99.5 % of its words in order, both ways: nothing lost, nothing added),
+    /// and no licence, preface, contents or note is in any of them.
+    @Test func everyTaleOfAGutenbergCollectionIsTheBooksTextInItsOrder() throws {
+        let book = try #require(Self.books?.appendingPathComponent("english-fairy-tales_7439-0.txt"), "the shared test data is missing")
+        let data = try TemporaryFolder("gutenberg-all")
+        defer { data.remove() }
+        #expect(try run(["import", book.path], data).status == 0)
+        let (titles, read) = try bookTexts("English Fairy Tales (Project Gutenberg)", data)
+        #expect(titles.count == 43)
+        #expect(titles.first == "Tom Tit Tot")
+        #expect(titles.last == "The Three Heads of the Well")
+        // The tales run from line 215 (TOM TIT TOT) to the "OYEZ-OYEZ-OYEZ" that closes them.
+        let lines = try String(contentsOf: book, encoding: .utf8).components(separatedBy: "\r\n")
+        let end = try #require(lines.firstIndex(of: "OYEZ-OYEZ-OYEZ"))
+        let reference = WordCoverage.words(lines[214..<end].joined(separator: "\n"))
+        // Every word read matched in order in the book is a common subsequence of both: the share
+        // of the book it covers is a lower bound of what was kept.
+        let added = WordCoverage.share(of: read, in: reference), kept = added * Double(read.count) / Double(reference.count)
+        print("English Fairy Tales, all 43 tales: \(String(format: "%.2f", kept * 100)) % of the book's \(reference.count) words in order; \(String(format: "%.2f", added * 100)) % of the \(read.count) words read are the book's, in order")
+        #expect(kept >= 0.995)
+        #expect(added >= 0.995)
+        let all = read.joined(separator: " ")
+        for junk in ["project gutenberg", "preface", "notes and references", "produced by"] {
+            #expect(!all.contains(junk), "«\(junk)» is read")
+        }
+    }
+
+    /// On a terminal a book's import says how far it is, document by document, and clears the
+    /// line before its summary; in a pipe it says nothing of it.
+    @Test func aBooksImportShowsItsProgressOnATerminal() throws {
+        let book = try #require(Self.books?.appendingPathComponent("wind-in-the-willows.epub"), "the shared test data is missing")
+        let script = try #require(ExternalProcess.find("script"), "script (util-linux) is missing")
+        let data = try TemporaryFolder("import-progress")
+        defer { data.remove() }
+        let log = data.url.appendingPathComponent("typescript")
+        let command = "stty cols 120; \(TestPaths.binary.path) import --data-dir \(data.path)/data \(book.path)"
+        let result = try ExternalProcess.run(script, ["-qfec", command, log.path], environment: ProcessInfo.processInfo.environment.merging(["TERM": "xterm"]) { $1 })
+        #expect(result.status == 0, "\(result.standardError)")
+        let seen = try String(contentsOf: log, encoding: .utf8)
+        #expect(seen.contains("Reading wind-in-the-willows.epub: 1 of 16 documents"), "\(seen.prefix(600))")
+        #expect(seen.contains("Reading wind-in-the-willows.epub: 15 of 16 documents"))
+        #expect(seen.contains("\r\u{1B}[KImported 1 story from “The Wind in the Willows”"), "the line is cleared before the summary: \(seen.suffix(300))")
+        let piped = try run(["import", "--dry-run", book.path], data)
+        #expect(piped.status == 0)
+        #expect(!piped.standardError.contains("documents") && !piped.standardOutput.contains("documents"))
+    }
+
     /// Aesop's Fables: 284 stories, each found by its title and read.
     @Test func aCollectionEPUBIsOneStoryPerWork() throws {
         let book = try #require(Self.books?.appendingPathComponent("aesop-fables.epub"), "the shared test data is missing")
@@ -114,6 +175,20 @@ import Testing
         let (words, _) = try read("fables-the-fox-and-the-grapes", data)
         #expect(words.prefix(5) == ["a", "hungry", "fox", "saw", "some"])
         #expect(words.suffix(4) == ["they", "are", "quite", "sour"])
+
+        // All 284, in the book's order, are the fables file's text (the titles, each a story's
+        // title and not a line of its text, left out).
+        let (titles, read) = try bookTexts("Fables", data)
+        #expect(titles.count == 284)
+        let xhtml = try EPUBFixtures.entryText("epub/text/fables.xhtml", in: book)
+        #expect(titles.first.map { xhtml.contains(">\($0)</h2>") } == true, "\(titles.first ?? "")")
+        let body = xhtml[xhtml.range(of: "<body")!.lowerBound...].replacing(/<h2[^>]*>[^<]*<\/h2>/, with: " ").replacing(/<[^>]*>/, with: " ")
+        let reference = WordCoverage.words(String(body).replacingOccurrences(of: "&nbsp;", with: " "))
+        let added = WordCoverage.share(of: read, in: reference), kept = added * Double(read.count) / Double(reference.count)
+        print("Fables, all 284: \(String(format: "%.2f", kept * 100)) % of the file's \(reference.count) words in order; \(String(format: "%.2f", added * 100)) % of the \(read.count) words read are the file's, in order")
+        #expect(kept >= 0.995)
+        #expect(added >= 0.995)
+        #expect(!read.joined(separator: " ").contains("standard ebooks"))
     }
 
     /// A small picture book made here: its pictures are described as picture events, the

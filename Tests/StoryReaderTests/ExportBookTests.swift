@@ -178,6 +178,40 @@ import ZIPFoundation
         #expect(info.standardOutput.firstMatch(of: /CHAPTER003=00:0\d:\d\d\.\d\d\d/) != nil, "\(info.standardOutput)")
     }
 
+    /// An imported collection exported whole with --book: a chapter a work in the book's order
+    /// (not the titles' alphabetical one), the book as the album; a book that is not there is
+    /// named with the books there are.
+    @Test func aWholeImportedBookIsOneFileWithAChapterAWorkAndTheBookAsAlbum() throws {
+        let data = try TemporaryFolder("export-book")
+        defer { data.remove() }
+        let titles = ["Zebra Stripes", "Apple Tree", "Moon Song"]
+        let works = titles.enumerated().map { index, title in
+            #"<article id="w\#(index)" epub:type="z3998:fiction"><h2>\#(title)</h2><p>This is the \#(title.lowercased()) tale. It is short.</p></article>"#
+        }.joined()
+        let nav = titles.enumerated().map { #"<li><a href="tales.xhtml#w\#($0.offset)">\#($0.element)</a></li>"# }.joined()
+        let epub = try EPUBFixtures.make(data.url.appendingPathComponent("tiny.epub"),
+            opf: EPUBFixtures.opf3(title: "Tiny Tales", author: "Ann Author", language: "en", documents: [("t", "tales.xhtml")]),
+            files: [("OEBPS/nav.xhtml", EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol>\#(nav)</ol></nav>"#)),
+                    ("OEBPS/tales.xhtml", EPUBFixtures.xhtml(works))])
+        let imported = try StoryReaderProcess.run(["import", epub.path], dataDirectory: data.path)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let file = data.url.appendingPathComponent("tiny.mp3")
+        let result = try StoryReaderProcess.run(["export", "--book", "tiny tales", "--one-file", "--to", file.path], dataDirectory: data.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("(3 stories)"), "\(result.standardOutput)")
+        let ffprobe = try #require(ExternalProcess.find("ffprobe"), "ffprobe is missing: scripts/setup.sh --test installs ffmpeg")
+        let format = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_format", file.path], environment: ProcessInfo.processInfo.environment)
+        #expect(format.standardOutput.contains("TAG:album=Tiny Tales"), "\(format.standardOutput)")
+        #expect(format.standardOutput.contains("TAG:artist=Ann Author"))
+        let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_chapters", "-of", "compact", file.path], environment: ProcessInfo.processInfo.environment)
+        let chapters = probe.standardOutput.matches(of: /tag:title=([^\n]+)/).map { String($0.1) }
+        #expect(chapters == titles, "\(probe.standardOutput)")
+        let missing = try StoryReaderProcess.run(["export", "--book", "Big Tales", "--to", data.url.appendingPathComponent("x.mp3").path], dataDirectory: data.path)
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("no one book is called 'Big Tales': the books are ‘Tiny Tales’"), "\(missing.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: data.url.appendingPathComponent("x.mp3").path))
+    }
+
     /// On a terminal a long export says how far it is; the line is cleared before the summary.
     @Test func aLongExportShowsItsProgressOnATerminal() throws {
         guard let corpus = TestPaths.corpus else { print("progress test skipped: ../shared/corpus is not here"); return }

@@ -158,6 +158,27 @@ struct ReplTmuxTests {
         #expect(file(fixture, "before") == file(fixture, "after"))
     }
 
+    /// A text size given on the command line holds for the whole run however the profile is
+    /// chosen: Maya's own size is the default, yet after Enter on her name the story is drawn in
+    /// block letters (tmux shows no double-size lines) and Settings say the size is for this run.
+    @Test func aTextSizeFromTheCommandLineHoldsAfterAProfileIsChosenOnTheFirstScreen() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture, extra: "--text-size accessibility5"))
+        try tmux.waitFor("Who is reading?")
+        try tmux.send("Enter")
+        try tmux.command("set rate 80")
+        try tmux.command("read tiny fox")
+        let screen = try tmux.waitFor("█")
+        let blockRows = screen.split(separator: "\n").filter { $0.contains("█") || $0.contains("▀") || $0.contains("▄") }
+        #expect(blockRows.count >= 4, "the sentence is drawn in block letters after choosing Maya:\n\(screen)")
+        try tmux.send("q")
+        try tmux.command("settings")
+        let settings = try tmux.waitFor("(for this run)")
+        #expect(settings.contains("accessibility5") || settings.contains("Accessibility 5") || settings.contains("AX5"), "\(settings)")
+    }
+
     @Test func theWordBeingHeardIsHighlighted() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()

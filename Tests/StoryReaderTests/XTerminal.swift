@@ -161,6 +161,13 @@ struct TerminalWindow {
 
     func close() { XServer.end(process) }
 
+    /// Pixels of any colour but the commonest one (the background): what is drawn on it.
+    static func pixelsOffTheBackground(in path: String) -> Int {
+        let counts = XServerTools.histogram(path).split(separator: "\n")
+            .compactMap { Int($0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces) ?? "") }
+        return counts.reduce(0, +) - (counts.max() ?? 0)
+    }
+
     /// Pixels of exactly `color` ("#FF00FF") in a PNG.
     static func pixels(of color: String, in path: String) -> Int {
         let histogram = XServerTools.histogram(path)

@@ -53,6 +53,11 @@ import StoryKitTestSupport
                 counts.append("\(size.rawValue) \(theme.rawValue) \(screen): \(count)")
                 if !FileManager.default.fileExists(atPath: path) { failures.append("no screenshot \(path)") }
                 if count > 0 { failures.append("\(count) pixels of the terminal's own background on \(path)") }
+                // A blank or unpainted window would have no magenta either: something must be drawn
+                // on the background (every pixel not of the commonest colour counts).
+                let ink = TerminalWindow.pixelsOffTheBackground(in: path)
+                counts[counts.count - 1] += " (\(ink) drawn)"
+                if ink < 10_000 { failures.append("only \(ink) pixels drawn on \(path): is the screen blank?") }
             }
             for theme in ThemeName.allCases {
                 window.command("set theme \(theme.rawValue)")

@@ -20,6 +20,8 @@ public struct BookStory: Sendable, Hashable {
     public var language: String
     /// The book's title when the story is one work of a collection ("From Fables.").
     public var book: String?
+    /// The work's place in its book, from 1 (a collection's works only).
+    public var part: Int?
     public var blocks: [BookBlock]
     /// The book's licence line, where it has one (a Project Gutenberg book's licence).
     public var licence: String?
@@ -44,7 +46,10 @@ public struct BookStory: Sendable, Hashable {
         var header = "---\ntitle: \(Self.headerValue(title))\n"
         if let author { header += "author: \(Self.headerValue(author))\n" }
         header += "language: \(language)\n"
-        if let book { header += "summary: From \(Self.headerValue(book)).\n" }
+        if let book {
+            header += "summary: From \(Self.headerValue(book)).\nbook: \(Self.headerValue(book))\n"
+            if let part { header += "part: \(part)\n" }
+        }
         if let licence { header += "licence: \(Self.headerValue(licence))\n" }
         header += "---\n\n"
         var lines: [String] = []
@@ -59,6 +64,15 @@ public struct BookStory: Sendable, Hashable {
         }
         while lines.last == "---" { lines.removeLast() }
         return header + lines.joined(separator: "\n\n") + "\n"
+    }
+
+    /// A collection's works numbered in the book's order (an export of the whole book keeps it).
+    static func numbered(_ stories: [BookStory]) -> [BookStory] {
+        stories.enumerated().map { index, story in
+            var story = story
+            if story.book != nil { story.part = index + 1 }
+            return story
+        }
     }
 
     /// Ids made unique within one book: `book-the-fox`, then `book-the-fox-2`.

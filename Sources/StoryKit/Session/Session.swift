@@ -533,6 +533,8 @@ extension StoryLookupError {
                 : base + ". Did you mean " + suggestions.map(\.title).joined(separator: " or ") + "?"
         case .ambiguous(let name, let matches):
             return "\(Sanitizer.quote(name)) matches \(matches.count) stories: " + matches.prefix(4).map(\.title).joined(separator: ", ") + ". Type more of the name."
+        case .noSuchBook(let name, _):
+            return "No book is called \(Sanitizer.quote(name))."
         }
     }
 }

@@ -17,6 +17,10 @@ public struct Story: Sendable, Hashable, Identifiable {
     public var summary: String?
     /// The story's licence line (`licence:` in the file), carried into exported files' tags.
     public var licence: String?
+    /// The book the story is one work of (`book:`; an imported collection's title), and its place
+    /// in that book (`part:`, from 1): an export of the whole book keeps the book's order.
+    public var book: String?
+    public var part: Int?
     /// The file the story came from, as given to the library.
     public var path: String
     /// The plain text of the body (see the type's summary).
@@ -26,7 +30,8 @@ public struct Story: Sendable, Hashable, Identifiable {
 
     public init(
         id: String, title: String, author: String? = nil, ages: AgeRange? = nil, tags: [String] = [],
-        language: String = "en", summary: String? = nil, licence: String? = nil, path: String, text: String, pages: [StoryPage]
+        language: String = "en", summary: String? = nil, licence: String? = nil,
+        book: String? = nil, part: Int? = nil, path: String, text: String, pages: [StoryPage]
     ) {
         self.id = id
         self.title = title
@@ -36,6 +41,8 @@ public struct Story: Sendable, Hashable, Identifiable {
         self.language = language
         self.summary = summary
         self.licence = licence
+        self.book = book
+        self.part = part
         self.path = path
         self.text = text
         self.pages = pages

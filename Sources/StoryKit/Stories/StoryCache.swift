@@ -23,9 +23,9 @@ public struct StoryCache: Sendable {
     private static let record: Unicode.Scalar = "\u{1D}"
     private static let problemField: Unicode.Scalar = "\u{1C}"
     // Raised whenever the parser's rules or the entry's fields change (2: negative ages, emoji
-    // words, the sentence limit; 3: page starts and picture descriptions), so that files parsed
-    // under the old rules are parsed again.
-    private static let magic = "storyreader story cache 3\n"
+    // words, the sentence limit; 3: page starts and picture descriptions; 4: book and part), so
+    // that files parsed under the old rules are parsed again.
+    private static let magic = "storyreader story cache 4\n"
 
     func read() -> [String: Record] {
         guard let data = try? Data(contentsOf: url), data.count > Self.magic.utf8.count,
@@ -33,7 +33,7 @@ public struct StoryCache: Sendable {
         var records: [String: Record] = [:]
         for line in text.dropFirst(Self.magic.count).split(separator: Character(Self.record)) {
             let fields = line.split(separator: Character(Self.field), omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 18, let sentences = Int(fields[17]), let size = Int(fields[1]), let modified = Int(fields[2]),
+            guard fields.count == 20, let sentences = Int(fields[17]), let size = Int(fields[1]), let modified = Int(fields[2]),
                   let words = Int(fields[10]), let pages = Int(fields[11]), let paragraphs = Int(fields[12]), let pictures = Int(fields[13])
             else { return [:] }
             var ages: AgeRange?
@@ -59,6 +59,8 @@ public struct StoryCache: Sendable {
             guard !starts.contains(nil) else { return [:] }
             entry.pageStarts = starts.compactMap { $0 }
             entry.sentences = sentences
+            entry.book = fields[18].isEmpty ? nil : fields[18]
+            entry.part = Int(fields[19])
             entry.pictureDescriptions = fields[16].isEmpty ? [] : fields[16].split(separator: Character(Self.list), omittingEmptySubsequences: false).map(String.init)
             var warnings: [StoryProblem] = []
             for problem in fields[14].split(separator: Character(Self.list)) {
@@ -86,6 +88,7 @@ public struct StoryCache: Sendable {
                 String(entry.pictures), problems,
                 entry.pageStarts.map(String.init).joined(separator: String(Self.list)),
                 entry.pictureDescriptions.joined(separator: String(Self.list)), String(entry.sentences),
+                entry.book ?? "", entry.part.map(String.init) ?? "",
             ]
             text += fields.joined(separator: String(Self.field))
             text.unicodeScalars.append(Self.record)

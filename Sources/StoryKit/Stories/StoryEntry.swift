@@ -8,6 +8,9 @@ public struct StoryEntry: Sendable, Hashable, Codable, Identifiable {
     public var tags: [String]
     public var language: String
     public var summary: String?
+    /// The book the story belongs to and its place in it (see `Story.book`).
+    public var book: String?
+    public var part: Int?
     /// The file, as found under the folder given to the library.
     public var path: String
     /// Words in headings and paragraphs.
@@ -31,6 +34,8 @@ public struct StoryEntry: Sendable, Hashable, Codable, Identifiable {
         tags = story.tags
         language = story.language
         summary = story.summary
+        book = story.book
+        part = story.part
         path = story.path
         words = story.wordCount
         pages = story.pages.count

@@ -113,6 +113,27 @@ public struct StoryLibrary: Sendable {
         return lastWasSpace && out.hasSuffix(" ") ? String(out.dropLast()) : out
     }
 
+    /// The books the stories come from (imported collections), each named once, sorted.
+    public var books: [String] {
+        var seen = Set<String>()
+        return entries.compactMap(\.book).filter { seen.insert(Self.fold($0)).inserted }.sorted()
+    }
+
+    /// Every story of the book named `name` (folded as titles are; a unique beginning is
+    /// enough), in the book's order; the error says which books there are.
+    public func stories(ofBook name: String) -> Result<[StoryEntry], StoryLookupError> {
+        let wanted = Self.fold(name)
+        var matching = books.filter { Self.fold($0) == wanted }
+        if matching.isEmpty { matching = books.filter { Self.fold($0).hasPrefix(wanted) && !wanted.isEmpty } }
+        guard matching.count == 1, let book = matching.first else {
+            return .failure(.noSuchBook(name: name, books: matching.isEmpty ? books : matching))
+        }
+        let folded = Self.fold(book)
+        let stories = entries.filter { $0.book.map(Self.fold) == folded }
+            .sorted { ($0.part ?? Int.max, $0.title) < ($1.part ?? Int.max, $1.title) }
+        return .success(stories)
+    }
+
     // MARK: - Choosing a story by name
 
     /// Finds a story by id, title, or a unique prefix of either, or else a unique beginning of a
@@ -149,6 +170,8 @@ public struct StoryLibrary: Sendable {
 public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
     case notFound(name: String, suggestions: [StoryEntry])
     case ambiguous(name: String, matches: [StoryEntry])
+    /// No book, or more than one, is called `name`; `books` are the ones it could be, else all.
+    case noSuchBook(name: String, books: [String])
 
     public var description: String {
         switch self {
@@ -171,6 +194,10 @@ public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
             }.joined(separator: ", ")
             let more = matches.count > 5 ? " and \(matches.count - 5) more" : ""
             return "'\(Sanitizer.quote(name))' matches \(matches.count) stories: \(shown)\(more). Type more of the name or use the id"
+        case .noSuchBook(let name, let books):
+            if books.isEmpty { return "no book is called '\(Sanitizer.quote(name))': no story comes from a book yet (import one with 'storyreader import BOOK.epub')" }
+            let shown = books.prefix(5).map { "‘\($0)’" }.joined(separator: ", ") + (books.count > 5 ? " and \(books.count - 5) more" : "")
+            return "no one book is called '\(Sanitizer.quote(name))': the books are \(shown)"
         }
     }
 }

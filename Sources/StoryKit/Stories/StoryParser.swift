@@ -144,6 +144,8 @@ public enum StoryParser {
             language: header.language ?? "en",
             summary: header.summary,
             licence: header.licence,
+            book: header.book,
+            part: header.part,
             path: path,
             text: storyText,
             pages: pages
@@ -181,6 +183,8 @@ public enum StoryParser {
         var language: String?
         var summary: String?
         var licence: String?
+        var book: String?
+        var part: Int?
         var seen: Set<String> = []
     }
 
@@ -191,6 +195,8 @@ public enum StoryParser {
         "language": "language", "lang": "language",
         "summary": "summary", "description": "summary",
         "licence": "licence", "license": "licence", "rights": "licence",
+        // Written by `import` for each work of a collection: the book and the work's place in it.
+        "book": "book", "part": "part",
         // Kept by the corpus and by librarians; accepted and not used.
         "source": "", "translator": "", "illustrator": "", "date": "", "year": "",
     ]
@@ -279,6 +285,14 @@ public enum StoryParser {
             header.author = singleLine.isEmpty ? nil : limit(singleLine, to: maximumTitleCharacters, what: "author", line: line, path: path, warnings: &warnings)
         case "licence":
             header.licence = singleLine.isEmpty ? nil : limit(singleLine, to: maximumSummaryCharacters, what: "licence", line: line, path: path, warnings: &warnings)
+        case "book":
+            header.book = singleLine.isEmpty ? nil : limit(singleLine, to: maximumTitleCharacters, what: "book", line: line, path: path, warnings: &warnings)
+        case "part":
+            if let part = Int(singleLine), part >= 1, part <= 1_000_000 {
+                header.part = part
+            } else if !singleLine.isEmpty {
+                warnings.append(StoryProblem(.warning, .badPart, path: path, line: line, "part '\(shorten(singleLine))' is not a whole number from 1 (the story's place in its book): it is not used"))
+            }
         case "summary":
             header.summary = singleLine.isEmpty ? nil : limit(singleLine, to: maximumSummaryCharacters, what: "summary", line: line, path: path, warnings: &warnings)
         case "tags":

@@ -10,7 +10,7 @@ public struct StoryProblem: Error, Sendable, Hashable, CustomStringConvertible {
 
     public enum Kind: String, Sendable, Hashable, Codable {
         case unreadable, notFound, notAFolder, symlinkLoop, empty, binary, tooLarge, invalidUTF8
-        case missingTitle, unterminatedFrontMatter, badAges, badLanguage, unknownKey, duplicateKey
+        case missingTitle, unterminatedFrontMatter, badAges, badLanguage, badPart, unknownKey, duplicateKey
         case noText, duplicateID, pictureFileMissing, pictureWithoutDescription, controlCharacters, tooLong
     }
 

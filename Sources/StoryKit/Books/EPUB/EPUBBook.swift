@@ -89,8 +89,9 @@ public struct EPUBBook: Sendable {
                 warnings.append("\(name), \(path): \(error) (chapter skipped)")
             }
         }
-        // dc:language, else what the documents say most.
-        language = package.language ?? Self.mostCommon(languages) ?? "en"
+        // What the documents themselves say (their xml:lang, the one most of them say) overrides
+        // dc:language, which a publisher's template may leave at its default; else dc:language.
+        language = Self.mostCommon(languages) ?? package.language ?? "en"
         let splits = split ?? (works.count > 1 && !package.fixedLayout)
         let bookTitle = title
         self.works = splits && !works.isEmpty ? works.enumerated().map { index, work in
@@ -109,9 +110,9 @@ public struct EPUBBook: Sendable {
     /// Each work as a story of ours; a collection's works say which book they are from.
     public func stories(bookID: String) -> [BookStory] {
         let ids = BookStory.uniqueIDs(works.map { works.count == 1 ? bookID : bookID + "-" + BookStory.slug($0.title) })
-        return zip(ids, works).map { id, work in
+        return BookStory.numbered(zip(ids, works).map { id, work in
             BookStory(id: id, title: work.title, author: author, language: works.count > 1 ? work.language ?? language : language,
                       book: works.count > 1 ? title : nil, blocks: work.blocks)
-        }
+        })
     }
 }
