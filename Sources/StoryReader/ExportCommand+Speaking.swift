@@ -25,12 +25,30 @@ extension ExportCommand {
         let runs = ExportWorkers.split(narration, jobs: wanted)
         let events: [NarrationPlayer.Event]
         if runs.count > 1 {
+            // The workers take every run but the first, which this process says meanwhile (one
+            // process fewer to start, and no core idle while the first worker would start up).
             let stop = StopFlag()
-            TerminalMode.onStopSignal { stop.raise() }
             let storyArguments = global.storyFolders.flatMap { ["--stories", $0] } + [story.id]
+            var first = narration
+            first.items = Array(narration.items[..<runs[0].upperBound])
+            let heard = Mutex<[NarrationPlayer.Event]>([])
+            let player = NarrationPlayer(narration: first, engine: EspeakEngine.shared, sink: sink, settings: settings,
+                                         hooks: NarrationPlayer.Hooks(onEvent: { event in
+                                             heard.withLock { $0.append(event) }
+                                             if case .word = event.kind { progress.word() }
+                                         }))
+            TerminalMode.onStopSignal { stop.raise(); player.send(.stop) }
             do {
-                events = try ExportWorkers.run(storyArguments: storyArguments, narration: narration, runs: runs, settings: settings,
-                                               sink: sink, stopped: stop.flag, onWord: { progress.word() })
+                let streams = try ExportWorkers.start(storyArguments: storyArguments, narration: narration, runs: Array(runs.dropFirst()), settings: settings)
+                defer { ExportWorkers.stop(streams) }
+                player.start()
+                let state = player.wait()
+                if case .failed(let message) = state { throw UserFailure(message: message) }
+                guard state == .finished, !stop.flag.load(ordering: .relaxed) else { throw ExitCode(130) }
+                // The first run's end is not the story's: the workers' last one is.
+                events = try heard.withLock { $0 }.filter { $0.kind != .end } + ExportWorkers.collect(streams, runs: Array(runs.dropFirst()), sink: sink, stopped: stop.flag, onWord: { progress.word() })
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
                 if let failure = error as? UserFailure { throw UserFailure(message: "“\(story.title)”: \(failure.message)") }
                 throw UserFailure(message: "“\(story.title)”: \(error)")

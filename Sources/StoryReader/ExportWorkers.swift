@@ -4,10 +4,10 @@ import StoryKit
 import Synchronization
 
 /// Exporting in parallel: eSpeak NG is one engine per process, so more cores means more
-/// processes. Each worker is this program (`export-worker`, hidden), given a contiguous run of
-/// sentences of about equal word counts; it sends its PCM and word events back over its standard
-/// output, and the parent joins them in order, shifting the times, and writes the file while the
-/// others still synthesise.
+/// processes. The story is cut into contiguous runs of sentences of about equal word counts; the
+/// export says the first run itself, and each other run goes to a worker, this program
+/// (`export-worker`, hidden), which sends its PCM and word events back over its standard output.
+/// The export then joins them in order, shifting the times, while the later ones still synthesise.
 enum ExportWorkers {
     /// Contiguous runs of `items` with about equal word counts (at most `jobs`, none empty).
     static func split(_ narration: Narration, jobs: Int) -> [Range<Int>] {
@@ -103,29 +103,44 @@ enum ExportWorkers {
         }
     }
 
-    /// Runs the workers and writes their audio to `sink` in order, after what it holds; the
-    /// events, shifted to the file's time.
-    static func run(storyArguments: [String], narration: Narration, runs: [Range<Int>], settings: SpeechSettings,
-                    sink: any PCMFileSink, stopped: borrowing Atomic<Bool>, onWord: () -> Void = {}) throws -> [NarrationPlayer.Event] {
+    /// Starts a worker for each run (each begins synthesising at once).
+    static func start(storyArguments: [String], narration: Narration, runs: [Range<Int>], settings: SpeechSettings) throws -> [Stream] {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var streams: [Stream] = []
-        for run in runs {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = ["export-worker"] + storyArguments + [
-                "--first", "\(run.lowerBound)", "--end", "\(run.upperBound)",
-                "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)",
-                "--voice", settings.voice ?? narration.language,
-            ]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.standardError
-            try process.run()
-            // The parent's copy of the write end goes, so the stream ends when the worker does.
-            try? pipe.fileHandleForWriting.close()
-            streams.append(try Stream(process: process, pipe: pipe))
+        do {
+            for run in runs {
+                let process = Process()
+                process.executableURL = executable
+                process.arguments = ["export-worker"] + storyArguments + [
+                    "--first", "\(run.lowerBound)", "--end", "\(run.upperBound)",
+                    "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)",
+                    "--voice", settings.voice ?? narration.language,
+                ]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = FileHandle.standardError
+                try process.run()
+                // The parent's copy of the write end goes, so the stream ends when the worker does.
+                try? pipe.fileHandleForWriting.close()
+                streams.append(try Stream(process: process, pipe: pipe))
+            }
+        } catch {
+            stop(streams)
+            throw error
         }
-        defer { for stream in streams where stream.process.isRunning { stream.process.terminate() } }
+        return streams
+    }
+
+    /// Ends the workers still running (a stop, or a failure elsewhere).
+    static func stop(_ streams: [Stream]) {
+        for stream in streams where stream.process.isRunning { stream.process.terminate() }
+    }
+
+    /// Writes the workers' audio to `sink` in order, after what it holds; their events, shifted
+    /// to the file's time. `runs` are the workers' runs, for the message if one fails.
+    static func collect(_ streams: [Stream], runs: [Range<Int>], sink: any PCMFileSink, stopped: borrowing Atomic<Bool>,
+                        onWord: () -> Void = {}) throws -> [NarrationPlayer.Event] {
+        defer { stop(streams) }
         var events: [NarrationPlayer.Event] = []
         var offset = sink.framesWritten
         for (index, stream) in streams.enumerated() {

@@ -32,24 +32,23 @@ struct ImportBenchmark: ParsableCommand {
             try Self.generate(generated, chapters: 100, pictures: 600, pictureBytes: 60_000)
             books = [generated.path]
         }
-        print("import benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(runs) runs")
+        print("import benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(runs) runs, each `storyreader import` a whole process timed from outside")
+        let binary = BundledStories.executableURL().path
         for book in books {
             let bytes = ((try? FileManager.default.attributesOfItem(atPath: book))?[.size] as? Int) ?? 0
-            var times: [Double] = []
+            var samples: [ExportBenchmark.Sample] = []
             var stories = 0
             for run in 0..<runs {
-                let destination = root.appendingPathComponent("stories-\(run)")
-                var importer = StoryImporter(destination: destination, existing: StoryLibrary(entries: [], problems: []),
-                                             replace: true, dryRun: false, split: nil)
-                importer.reportsProblems = false
-                times.append(try Clock.measure { try importer.importFile(book) })
-                stories = importer.results.filter { $0.status == .imported }.count
-                try? FileManager.default.removeItem(at: destination)
+                let data = root.appendingPathComponent("data-\(run)")
+                samples.append(try ExportBenchmark.time([[binary, "import", "--data-dir", data.path, book]]))
+                let folder = data.appendingPathComponent("stories").path
+                stories = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".md") }.count
+                try? FileManager.default.removeItem(at: data)
             }
-            times.sort()
-            print(String(format: "%@ (%.1f MB): %d stories in %.0f ms; peak RSS %.1f MB",
-                         (book as NSString).lastPathComponent, Double(bytes) / 1_048_576, stories, times[times.count / 2],
-                         Memory.peakResidentMegabytes()))
+            let wall = samples.map(\.wall).sorted()[samples.count / 2], cpu = samples.map(\.cpu).sorted()[samples.count / 2]
+            let rss = samples.map(\.rss).max() ?? 0
+            print(String(format: "%@ (%.1f MB): %d stories in %.0f ms (CPU %.0f ms); peak RSS %.1f MB",
+                         (book as NSString).lastPathComponent, Double(bytes) / 1_048_576, stories, wall * 1000, cpu * 1000, Double(rss) / 1024))
         }
     }
 

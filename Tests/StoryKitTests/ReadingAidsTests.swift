@@ -217,6 +217,51 @@ import StoryKitTestSupport
 
     // MARK: Settings
 
+    /// The aids are pickers: on the settings screen (in a kiosk too) Right and Left step through
+    /// their values and say them; in the profile form Right steps and a first letter jumps; a
+    /// saved form carries them to the store.
+    @Test(arguments: [false, true])
+    func theAidsArePickersInSettingsAndTheProfileForm(kiosk: Bool) throws {
+        var session = Session(catalog: Self.catalog, snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5)]), profile: "Maya")
+        if kiosk { session.startKiosk(KioskOptions(), now: 1000) }
+        _ = session.start()
+        _ = session.handle(.command(.settings))
+        #expect(session.state.route == .settings)
+        func said(_ effects: [Effect]) -> String {
+            effects.compactMap { if case .speak(let utterance) = $0 { utterance.text } else { nil } }.joined(separator: " ")
+        }
+        session.state.focusedID = try #require(session.screen.elements.first { $0.label == "Line focus" }?.id)
+        #expect(said(session.handle(.key(.right))).contains("1 line"))
+        #expect(said(session.handle(.key(.right))).contains("3 lines"))
+        session.state.focusedID = try #require(session.screen.elements.first { $0.label == "Syllables" }?.id)
+        #expect(said(session.handle(.key(.right))).contains("on"))
+        session.state.focusedID = try #require(session.screen.elements.first { $0.label == "Spacing" }?.id)
+        #expect(said(session.handle(.key(.right))).contains("wide"))
+        #expect(session.state.profile.settings.aids == ReadingAids(lineFocus: .three, syllables: true, spacing: .wide))
+        _ = session.handle(.key(.left))
+        #expect(session.state.profile.settings.aids.spacing == .normal)
+        guard !kiosk else { return }
+
+        // The profile form (Edit profile, from the settings): the same aids as pickers, starting
+        // from what the settings just chose (3 lines, syllables on, normal spacing).
+        session.state.focusedID = "edit-profile"
+        _ = session.handle(.command(.activate))
+        #expect(session.state.route == .profileForm)
+        session.state.focusedID = "field-" + ProfileField.lineFocus.rawValue
+        #expect(said(session.handle(.key(.right))).hasPrefix("5, 4 of 4."))
+        #expect(said(session.handle(.key(.right))).hasPrefix("5, 4 of 4. That is the last."))
+        #expect(said(session.handle(.key(.left))).hasPrefix("3, 3 of 4."))
+        session.state.focusedID = "field-" + ProfileField.spacing.rawValue
+        #expect(said(session.handle(.key(.character("w")))).hasPrefix("wide, 2 of 2."))
+        session.state.focusedID = "field-" + ProfileField.syllables.rawValue
+        #expect(said(session.handle(.key(.right))).hasPrefix("off, 2 of 2."), "on comes first, off second")
+        session.state.focusedID = "save"
+        let saved = session.handle(.command(.activate))
+        let profile = try #require(saved.compactMap { if case .save(.saveProfile(let profile)) = $0 { profile } else { nil } }.first)
+        #expect(profile.name == "Maya")
+        #expect(profile.settings.aids == ReadingAids(lineFocus: .three, syllables: false, spacing: .wide))
+    }
+
     @Test func theAidsAreSettingsAChildMayChangeInAKiosk() throws {
         var session = Session(catalog: Self.catalog, snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5)]), profile: "Maya")
         session.startKiosk(KioskOptions(), now: 1000)

@@ -242,7 +242,7 @@ import ZIPFoundation
         let opus = folder.url.appendingPathComponent("cat.opus")
         let process = Process()
         process.executableURL = TestPaths.binary
-        process.arguments = ["export", "--stories", corpus.path, "The Cat That Walked by Himself", "--to", opus.path, "--jobs", "2"]
+        process.arguments = ["export", "--stories", corpus.path, "The Cat That Walked by Himself", "--to", opus.path, "--jobs", "3"]
         let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
@@ -253,7 +253,7 @@ import ZIPFoundation
             workers = ProcessTree.children(of: process.processIdentifier).filter { ProcessTree.commandLine($0).contains("export-worker") }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        try #require(workers.count == 2, "two workers started")
+        try #require(workers.count == 2, "two workers started (with --jobs 3: the export says the first run itself)")
         kill(workers[1], SIGKILL)
         process.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

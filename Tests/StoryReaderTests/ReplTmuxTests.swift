@@ -179,6 +179,89 @@ struct ReplTmuxTests {
         #expect(settings.contains("accessibility5") || settings.contains("Accessibility 5") || settings.contains("AX5"), "\(settings)")
     }
 
+    /// Word mode with real keys: while paused, Right and Left move word by word and say the word
+    /// (a caption each), and e spells the word.
+    @Test func whilePausedTheArrowKeysMoveWordByWord() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture))
+        try tmux.waitFor("Who is reading?")
+        try tmux.send("Enter")
+        try tmux.command("set rate 80")
+        try tmux.command("read tiny fox")
+        try tmux.waitFor("The tiny fox woke up.")
+        try tmux.waitFor("She looked", seconds: 15)
+        try tmux.send("Space")
+        let paused = try tmux.waitFor("Paused at ‘")
+        let word = try #require(paused.firstMatch(of: /Paused at ‘(\w+)’/)?.1)
+        let words = ["The", "tiny", "fox", "woke", "up", "She", "looked", "for", "the", "moon"]
+        let index = try #require(words.firstIndex(of: String(word)))
+        try tmux.send("Right")
+        try tmux.waitFor("» \(words[index + 1])\n")
+        try tmux.send("Right")
+        try tmux.waitFor("» \(words[index + 2])\n")
+        try tmux.send("Left")
+        let back = try tmux.waitFor("» \(words[index + 1])\n» \(words[index + 2])\n» \(words[index + 1])")
+        #expect(back.contains("Paused at ‘\(word)’"))
+        try tmux.send("e")
+        let spelled = words[index + 1].lowercased().map(String.init).joined(separator: ", ") + "."
+        try tmux.waitFor(spelled)
+    }
+
+    /// After the terminal is resized, bigger and then smaller, the screen is drawn again at the
+    /// new size and every cell carries the theme's background: none is left in the terminal's own.
+    @Test func afterAResizeEveryCellIsPaintedByTheTheme() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        let tmux = TmuxSession()
+        defer { tmux.kill(); fixture.remove() }
+        try tmux.start(script: script(fixture, extra: "--theme high-contrast-dark --color always"))
+        try tmux.waitFor("Who is reading?")
+        try tmux.send("Enter")
+        try tmux.waitFor("Hello Maya.")
+        for (columns, rows, screen) in [(100, 30, "library"), (60, 20, "reader")] {
+            if screen == "reader" { try tmux.command("read tiny fox") ; try tmux.waitFor("Reading The Tiny Fox") }
+            try tmux.tmux(["resize-window", "-t", tmux.name, "-x", String(columns), "-y", String(rows)])
+            let divider = String(repeating: "─", count: columns)
+            try tmux.waitFor(divider)
+            Thread.sleep(forTimeInterval: 0.3)
+            let cells = try tmux.tmux(["capture-pane", "-e", "-N", "-p", "-t", tmux.name])
+            let unpainted = Self.cellsWithoutBackground(cells)
+            #expect(cells.split(separator: "\n", omittingEmptySubsequences: false).count >= rows)
+            #expect(unpainted == 0, "\(screen) at \(columns)×\(rows): \(unpainted) cells in the terminal's own background")
+        }
+    }
+
+    /// Cells of a `capture-pane -e -N` dump printed with no background colour set (SGR state is
+    /// carried from cell to cell and line to line, as tmux writes it).
+    static func cellsWithoutBackground(_ dump: String) -> Int {
+        var hasBackground = false
+        var unpainted = 0
+        var scalars = dump.unicodeScalars[...]
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            if scalar == "\u{1B}", scalars.first == "[" {
+                let body = scalars.dropFirst().prefix { !("@"..."~").contains($0) }
+                scalars = scalars.dropFirst(body.count + 2)
+                let parameters = String(String.UnicodeScalarView(body)).split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+                var index = 0
+                while index < parameters.count {
+                    switch parameters[index] {
+                    case 0, 49: hasBackground = false
+                    case 40...47, 100...107: hasBackground = true
+                    case 48: hasBackground = true; index += parameters[safe: index + 1] == 5 ? 2 : 4
+                    case 38: index += parameters[safe: index + 1] == 5 ? 2 : 4
+                    default: break
+                    }
+                    index += 1
+                }
+            } else if scalar != "\n", !hasBackground {
+                unpainted += 1
+            }
+        }
+        return unpainted
+    }
+
     @Test func theWordBeingHeardIsHighlighted() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
@@ -411,4 +494,8 @@ extension ReplTmuxTests {
             #expect(said.contains(": \(echo)\n"), "«\(echo)» was said:\n\(said)")
         }
     }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

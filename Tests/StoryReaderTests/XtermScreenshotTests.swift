@@ -83,8 +83,11 @@ import StoryKitTestSupport
         // cores the terminal once ran the preview and exited before xdotool saw its window.
         let window = try terminal(previewShell(writingTo: out), x.terminalEnvironment())
         defer { window?.close() }
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, window?.process.isRunning == true { Thread.sleep(forTimeInterval: 0.1) }
+        // Until the footer is written (or the terminal is gone): a loaded machine once took over
+        // 15 s to start the debug build inside xterm.
+        let deadline = Date().addingTimeInterval(45)
+        while Date() < deadline, window?.process.isRunning == true, footer(transcript(out)).isEmpty { Thread.sleep(forTimeInterval: 0.1) }
+        Thread.sleep(forTimeInterval: 0.2)
         let text = transcript(out)
         return text.isEmpty ? nil : text
     }
