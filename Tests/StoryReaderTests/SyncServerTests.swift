@@ -410,5 +410,13 @@ struct SyncServerTests {
         print("sync clock ahead, two edits in one batch: ages on kiosk A, kiosk B, server \(ages.map { $0.map(String.init) ?? "none" })")
         #expect(ages == [8, 8, 8])
         #expect(try a.store.syncStatus().clockWarning?.contains("ahead") == true)
+        // `sync --status` shows the warning too, not only the `sync` that got it.
+        try SyncClient.save(a.client.settings, in: a.folder.url)
+        let status = try storyreader(["sync", "--status", "--data-dir", a.folder.url.path])
+        let warning = status.standardOutput.split(separator: "\n").first { $0.hasPrefix("Warning: this machine's clock is ") }
+        #expect(warning?.contains("minutes ahead of the server's") == true, "\(status.standardOutput)")
+        // An hour, less the moments the test took: 59 or 60 whole minutes.
+        let minutes = warning.flatMap { Int($0.split(separator: " ")[5]) }
+        #expect((59...60).contains(minutes ?? 0))
     }
 }
