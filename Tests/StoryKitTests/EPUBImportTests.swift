@@ -137,6 +137,30 @@ import StoryKitTestSupport
         """
     }
 
+    /// A package that names its documents with `../` and percent-encoded names, and a nav that
+    /// links to them the same way: every chapter is found, in order, and named by the nav.
+    @Test func hrefsWithDotDotAndPercentEncodingAreResolved() throws {
+        let folder = try TemporaryFolder("epub-hrefs")
+        defer { folder.remove() }
+        let opf = """
+            <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <metadata><dc:title>Paths</dc:title><dc:language>en</dc:language></metadata>
+            <manifest><item id="nav" href="../nav/toc%20page.xhtml" properties="nav" media-type="application/xhtml+xml"/>
+            <item id="a" href="../Text/chapter%201.xhtml" media-type="application/xhtml+xml"/>
+            <item id="b" href="./../Text/./chapter%C3%A9.xhtml" media-type="application/xhtml+xml"/></manifest>
+            <spine><itemref idref="a"/><itemref idref="b"/></spine></package>
+            """
+        let url = try EPUBFixtures.make(folder.url.appendingPathComponent("paths.epub"), opf: opf, files: [
+            ("nav/toc page.xhtml", EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol><li><a href="../Text/chapter%201.xhtml">The First</a></li><li><a href="../Text/chapter%C3%A9.xhtml#top">The Second</a></li></ol></nav>"#)),
+            ("Text/chapter 1.xhtml", EPUBFixtures.xhtml("<p>One fox ran.</p>")),
+            ("Text/chapteré.xhtml", EPUBFixtures.xhtml("<p>Two owls flew.</p>")),
+        ])
+        let book = try EPUBBook(url: url)
+        #expect(book.warnings.isEmpty, "\(book.warnings)")
+        #expect(book.works.count == 1)
+        #expect(book.works[0].blocks == [.heading("The First"), .paragraph("One fox ran."), .page, .heading("The Second"), .paragraph("Two owls flew.")])
+    }
+
     /// A one-story book whose documents say they are French (xml:lang on their html element) is
     /// read in French although its package says English; without xml:lang dc:language holds.
     @Test func theDocumentsLanguageOverridesThePackages() throws {

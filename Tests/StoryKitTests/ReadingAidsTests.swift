@@ -213,6 +213,17 @@ import StoryKitTestSupport
                                                   settings: settings, encoding: .ssml))
         #expect(word > 5_000)
         #expect(spelled > word * 2, "10 letters named one by one: \(spelled) samples against \(word)")
+        // …and as long as the espeak-ng command takes to name the ten letters one by one
+        // ("l i g h t h o u s e"; measured: 48,801 samples against 46,674).
+        let espeak = try #require(ExternalProcess.find("espeak-ng"), "espeak-ng is missing: scripts/setup.sh --test installs it")
+        let folder = try TemporaryFolder("spelled")
+        defer { folder.remove() }
+        let wav = folder.url.appendingPathComponent("letters.wav").path
+        let letters = "lighthouse".map { String($0) }.joined(separator: " ")
+        let run = try ExternalProcess.run(espeak, ["-v", "en", "-w", wav, letters], environment: ProcessInfo.processInfo.environment)
+        #expect(run.status == 0, "\(run.standardError)")
+        let named = try WAVSamples.read(wav).count
+        #expect(abs(Double(spelled) / Double(named) - 1) < 0.1, "spelled \(spelled) samples, the letters named one by one \(named)")
     }
 
     // MARK: Settings

@@ -23,6 +23,29 @@ import StoryKitTestSupport
         return parts.count == 4 ? ((parts[0] * 60 + parts[1]) * 60 + parts[2]) * 1000 + parts[3] : -1
     }
 
+    /// --profile reads with the child's voice settings: Sam's slow speech (100 words a minute)
+    /// makes the file longer than the story defaults' do; --rate still wins over the profile.
+    @Test func aProfilesVoiceSettingsAreTheExportsVoice() throws {
+        let fixture = try ReplFixture(withProfiles: false)
+        defer { fixture.remove() }
+        let store = try fixture.openStore()
+        var settings = ReadingSettings.default
+        settings.speech = SpeechSettings(rate: 100, pitch: 80, volume: 100, voice: "en+f3")
+        try store.addProfile(ChildProfile(name: "Sam", age: 7, settings: settings), authorization: try store.authorize(pin: nil))
+        func seconds(_ extra: [String]) throws -> Double {
+            let wav = fixture.folder.url.appendingPathComponent("fox-\(extra.joined()).wav")
+            let result = try StoryReaderProcess.run(["export", "tiny fox", "--stories", fixture.stories, "--to", wav.path, "--quiet"] + extra, dataDirectory: fixture.data)
+            #expect(result.status == 0, "\(result.standardError)")
+            return Double(try WAVSamples.read(wav.path).count) / 22050
+        }
+        let plain = try seconds([]), sam = try seconds(["--profile", "Sam"]), quick = try seconds(["--profile", "Sam", "--rate", "300"])
+        #expect(sam > plain * 1.4, "\(sam) s with Sam's 100 words a minute against \(plain) s")
+        #expect(quick < plain, "\(quick) s at 300 words a minute")
+        let unknown = try StoryReaderProcess.run(["export", "tiny fox", "--stories", fixture.stories, "--to", fixture.folder.url.appendingPathComponent("x.wav").path, "--profile", "Nobody"], dataDirectory: fixture.data)
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError.contains("Nobody"), "\(unknown.standardError)")
+    }
+
     @Test func aStoryWithWebVTTCaptionsTimedAsItIsRead() throws {
         let folder = try TemporaryFolder("export")
         defer { folder.remove() }

@@ -503,18 +503,27 @@ struct Builder {
         let scale = layout.scale
         let wrapWidth = columnWidth
         let font = BlockFont.forScale(scale, columns: wrapWidth)
+        // The reading aids hold in large text too: a syllable dot after a break, two spaces
+        // between words with wide spacing (the big letters' own gaps stay as they are).
+        let breaks = options.aids.syllables ? Syllables.breaks(in: text, language: options.language) : []
+        let spaces = options.aids.spacing == .wide ? 2 : 1
+        let dotted: (Character, TextRange) -> Bool = { character, range in character != " " && breaks.contains(range.end) }
+        let dotWidth = font.glyphWidth(Character(Syllables.dot))
         let lines: [WrappedLine]
         switch method {
         case .normal:
             return
-        case .decDoubleSize:
-            lines = TextWrap.wrap(text, width: wrapWidth, measure: { DisplayWidth.of($0) * 2 })
-        case .kittyTextSizing:
-            lines = TextWrap.wrap(text, width: wrapWidth, measure: { DisplayWidth.of($0) * scale })
+        case .decDoubleSize, .kittyTextSizing:
+            let factor = method == .decDoubleSize ? 2 : scale
+            lines = TextWrap.wrap(text, width: wrapWidth, measureAt: { character, range in
+                (character == " " ? spaces : DisplayWidth.of(character) + (dotted(character, range) ? 1 : 0)) * factor
+            })
         case .blockLetters:
-            lines = TextWrap.wrap(text, width: wrapWidth + font.spacing, measure: { character in
+            lines = TextWrap.wrap(text, width: wrapWidth + font.spacing, measureAt: { character, range in
                 let glyph = font.glyphWidth(character)
-                return glyph == 0 ? 0 : glyph + font.spacing
+                guard glyph > 0 else { return 0 }
+                if character == " " { return (glyph + font.spacing) * spaces }
+                return glyph + font.spacing + (dotted(character, range) ? dotWidth + font.spacing : 0)
             })
         }
         for line in lines {
@@ -527,7 +536,11 @@ struct Builder {
                 // The margin: one double-width cell, or two normal cells before kitty's scaled text.
                 var spans = [method == .decDoubleSize ? Span(text: " ", role: role) : Span(text: "  ", role: role, unscaled: true)]
                 for grapheme in line.graphemes {
-                    spans.append(Span(text: String(grapheme.character), role: lit(grapheme) ? .highlight : role, bold: true, underline: lit(grapheme), isHighlight: lit(grapheme)))
+                    let text = grapheme.character == " " ? String(repeating: " ", count: spaces) : String(grapheme.character)
+                    spans.append(Span(text: text, role: lit(grapheme) ? .highlight : role, bold: true, underline: lit(grapheme), isHighlight: lit(grapheme)))
+                    if dotted(grapheme.character, grapheme.scalarRange) {
+                        spans.append(Span(text: Syllables.dot, role: lit(grapheme) ? .highlight : .secondary, bold: true, isHighlight: lit(grapheme)))
+                    }
                 }
                 spans = merge(spans)
                 if method == .decDoubleSize {
@@ -544,24 +557,30 @@ struct Builder {
                 var first = true
                 var previousLit = false
                 for grapheme in line.graphemes {
-                    let glyph = font.glyph(grapheme.character)
-                    let glyphWidth = font.glyphWidth(grapheme.character)
-                    guard glyphWidth > 0 else { continue }
                     let isLit = lit(grapheme)
-                    // The gap inside a highlighted word is highlighted too: one block, not letters.
-                    let gapLit = isLit && previousLit
-                    previousLit = isLit
-                    for row in 0..<font.height {
-                        if !first { glyphRows[row].append(Span(text: " ", role: gapLit ? .highlight : role, isHighlight: gapLit)) }
-                        glyphRows[row].append(Span(text: glyph[row], role: isLit ? .highlight : role, isHighlight: isLit))
+                    // A letter, its syllable dot where a break follows it, and a wide gap's second space.
+                    var pieces: [Character] = [grapheme.character]
+                    if dotted(grapheme.character, grapheme.scalarRange) { pieces.append(Character(Syllables.dot)) }
+                    if grapheme.character == " " { pieces += Array(repeating: " ", count: spaces - 1) }
+                    for piece in pieces {
+                        let glyph = font.glyph(piece)
+                        let glyphWidth = font.glyphWidth(piece)
+                        guard glyphWidth > 0 else { continue }
+                        // The gap inside a highlighted word is highlighted too: one block, not letters.
+                        let gapLit = isLit && previousLit
+                        previousLit = isLit
+                        for row in 0..<font.height {
+                            if !first { glyphRows[row].append(Span(text: " ", role: gapLit ? .highlight : role, isHighlight: gapLit)) }
+                            glyphRows[row].append(Span(text: glyph[row], role: isLit ? .highlight : role, isHighlight: isLit))
+                        }
+                        if !first { column += font.spacing }
+                        if isLit {
+                            if let last = carets.last, last.upperBound + font.spacing == column { carets[carets.count - 1] = last.lowerBound..<(column + glyphWidth) }
+                            else { carets.append(column..<(column + glyphWidth)) }
+                        }
+                        column += glyphWidth
+                        first = false
                     }
-                    if !first { column += font.spacing }
-                    if isLit {
-                        if let last = carets.last, last.upperBound + font.spacing == column { carets[carets.count - 1] = last.lowerBound..<(column + glyphWidth) }
-                        else { carets.append(column..<(column + glyphWidth)) }
-                    }
-                    column += glyphWidth
-                    first = false
                 }
                 for row in 0..<font.height {
                     rows.append(Row(spans: merge(glyphRows[row]), kind: .block, caretColumns: row == font.height - 1 ? carets : [], elementID: id,
