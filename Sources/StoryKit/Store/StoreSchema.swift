@@ -90,6 +90,10 @@ enum StoreSchema {
             try StoreSchema.createSyncTables(db)
             try db.execute(sql: "PRAGMA user_version = 4")
         }
+        migrator.registerMigration("v5: site names, the site's PIN log, clock warnings") { db in
+            try StoreSchema.createSiteTables(db)
+            try db.execute(sql: "PRAGMA user_version = 5")
+        }
         return migrator
     }()
 }
