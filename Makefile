@@ -63,7 +63,8 @@ server: setup
 	$(SWIFT) build --traits Server
 	@echo "built .build/debug/storyreader with 'serve' (release: swift build -c release --traits Server)"
 
-# 20 simulated kiosks x 500 finished reads against one `serve` and a PostgreSQL started for it.
+# 20 simulated kiosks x 500 finished reads against one `serve` and a PostgreSQL started for it
+# (`bench sync` starts a temporary PostgreSQL 15 itself when no --database is given).
 bench-sync: setup-test
 	$(SWIFT) build -c release --traits Server
 	.build/release/storyreader bench sync

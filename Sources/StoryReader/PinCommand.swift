@@ -8,6 +8,9 @@ struct PinCommand: ParsableCommand {
         commandName: "pin",
         abstract: "Set, change or clear the parental PIN (4 to 8 digits).",
         discussion: """
+            On a kiosk joined to a site (storyreader sync join) the PIN is the site's: setting, changing \
+            and clearing it need the site's server, and every kiosk of the site takes it at its next sync.
+
             On a terminal the PIN is typed without being shown, and a new PIN is asked twice. From a pipe \
             each PIN is one line of standard input: `set` reads the new PIN; `change` the current PIN then \
             the new one; `clear` the current PIN. After 5 wrong tries the PIN is locked for 30 seconds, \
@@ -48,6 +51,7 @@ struct PinCommand: ParsableCommand {
                 if try store.isPINSet() { throw StoreError.pinAlreadySet }
                 try store.setPIN(try PinCommand.readNewPIN(Prompter()))
                 print("The parental PIN is set: adding, editing and removing profiles now asks for it.")
+                if try store.isJoined() { print("It is the site's PIN: every kiosk of the site takes it at its next sync.") }
             } catch let error as StoreError {
                 throw StoreCommandSupport.fail(error.description)
             }
@@ -70,6 +74,7 @@ struct PinCommand: ParsableCommand {
                 let new = try PinCommand.readNewPIN(prompter)
                 try store.changePIN(current: current, to: new)
                 print("The parental PIN is changed.")
+                if try store.isJoined() { print("It is the site's PIN: every kiosk of the site takes it at its next sync.") }
             } catch let error as StoreError {
                 throw StoreCommandSupport.fail(error.description)
             }

@@ -13,11 +13,17 @@ struct SyncBenchmark: AsyncParsableCommand {
             Each kiosk finishes its reads in bursts and syncs after each burst, all kiosks at once. \
             Prints the p50 and p99 of a sync round and checks that the server counted every read.
 
-            Example:
+            Without --database it starts a temporary PostgreSQL 15 of its own (as the tests do) and \
+            removes it at the end.
+
+            Examples:
+              storyreader bench sync
               storyreader bench sync --database postgres://postgres@127.0.0.1:5432/postgres
             """)
 
-    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The PostgreSQL database: postgres://USER@HOST:PORT/DATABASE (no password here); without it a temporary PostgreSQL is started.")
+    var database: String?
+    @Option(help: "A file (mode 0600) holding the database password.", completion: .file()) var passwordFile: String?
     @Option(help: "Simulated kiosks.") var kiosks = 20
     @Option(help: "Finished reads per kiosk.") var reads = 500
     @Option(help: "Reads per burst (a sync round follows each).") var burst = 50
@@ -25,7 +31,19 @@ struct SyncBenchmark: AsyncParsableCommand {
     func run() async throws {
         try requireServerBuild()
         #if Server
-        let address = try database.address()
+        var temporary: TemporaryPostgres?
+        defer { temporary?.stop() }
+        let url: String
+        if let database {
+            url = database
+        } else {
+            let started = try TemporaryPostgres()
+            temporary = started
+            url = started.url
+            print("bench sync: a temporary PostgreSQL on port \(started.port)")
+        }
+        let address: DatabaseAddress
+        do { address = try DatabaseAddress(url: url, passwordFile: passwordFile) } catch { throw StoreCommandSupport.fail(error.description) }
         let site = "bench-\(UUID().uuidString.prefix(8).lowercased())"
         let token = try await SyncServer.withDatabase(address) { try await $0.addSite(site) }
         let ready = AsyncStream<String>.makeStream()

@@ -41,6 +41,9 @@ struct SyncRoundCommand: AsyncParsableCommand {
         var lastMoved: String?
         var outbox: Int
         var lastError: String?
+        var clockWarning: String?
+        /// Wrong PIN tries on every kiosk of the site, newest first.
+        var pinFailures: [SyncStatus.PINFailure]
     }
 
     func run() async throws {
@@ -50,7 +53,8 @@ struct SyncRoundCommand: AsyncParsableCommand {
             let state = try store.syncStatus()
             let report = StatusReport(
                 joined: settings != nil && state.joined, server: settings?.url, site: settings?.site, lastSuccess: state.lastSuccess,
-                lastMoved: state.lastMoved, outbox: state.outbox, lastError: state.lastError)
+                lastMoved: state.lastMoved, outbox: state.outbox, lastError: state.lastError, clockWarning: state.clockWarning,
+                pinFailures: state.pinFailures)
             if json { return try StoreCommandSupport.printJSON(report) }
             guard let settings else { return print("Not joined to a site: everything stays on this machine.") }
             print("Site: \(settings.site) at \(settings.url)")
@@ -58,6 +62,12 @@ struct SyncRoundCommand: AsyncParsableCommand {
             if let moved = state.lastMoved { print("  \(moved)") }
             print("Changes waiting to be sent: \(state.outbox)")
             if let error = state.lastError { print("Last error: \(StoreCommandSupport.safe(error))") }
+            if let warning = state.clockWarning { print("Warning: \(StoreCommandSupport.safe(warning))") }
+            if let last = state.pinFailures.first {
+                let count = state.pinFailures.count
+                print("Wrong PIN tries on the site: \(count) (the last on kiosk \(StoreCommandSupport.safe(last.kiosk)), "
+                    + "\(last.at.formatted(date: .abbreviated, time: .standard)); each kiosk locks only itself)")
+            }
             return
         }
         if json { throw ValidationError("--json goes with --status") }

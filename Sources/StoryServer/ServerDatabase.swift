@@ -96,7 +96,24 @@ public struct ServerDatabase: Sendable {
             UNIQUE (site_id, seq)
         )
         """,
-        ]
+        ],
+        [
+        // The current name of each profile of a site and whether it was removed: what creating or
+        // renaming a profile is checked against (unique per site, folded as a kiosk's nameKey).
+        // Kept up to date inside the upload transactions; no UNIQUE index, since profiles made on
+        // kiosks before they joined may already share a name (those become one child anyway).
+        """
+        CREATE TABLE profile_name (
+            site_id bigint NOT NULL REFERENCES site ON DELETE CASCADE,
+            profile uuid NOT NULL,
+            name_key text NOT NULL,
+            hlc text NOT NULL,
+            removed boolean NOT NULL DEFAULT false,
+            PRIMARY KEY (site_id, profile)
+        )
+        """,
+        "CREATE INDEX profile_name_key ON profile_name (site_id, name_key)",
+        ],
     ]
 
     /// Creates or updates the schema (in one transaction, under an advisory lock).
@@ -113,6 +130,19 @@ public struct ServerDatabase: Sendable {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query("INSERT INTO storyreader_schema (version) VALUES (\(index + 1))", logger: logger)
+            }
+            if version == 1 {
+                // Names and removals already in the log fill the new profile_name table.
+                var rows: [(Int64, String)] = []
+                for try await row in try await connection.query(
+                    "SELECT site_id, body FROM change WHERE body LIKE '%profileRemoved%' OR body LIKE '%\"name\"%' ORDER BY seq",
+                    logger: logger
+                ).decode((Int64, String).self) { rows.append(row) }
+                for (site, body) in rows {
+                    if let change = try? JSONDecoder.sync.decode(SyncChange.self, from: Data(body.utf8)) {
+                        try await Self.trackName(change, site: site, on: connection, logger: logger)
+                    }
+                }
             }
         }
     }
@@ -163,38 +193,113 @@ public struct ServerDatabase: Sendable {
     }
 
     /// Stores the changes the site has not seen, numbering them with the site's counter inside
-    /// the same transaction; returns how many were new.
-    func upload(site: Int64, changes: [(id: UUID, hlc: String, body: String)]) async throws -> Int {
-        try await withDeadline(callDeadline, "the upload") { [client, logger] in
+    /// the same transaction; returns how many were new. A PIN hash is dropped here: the PIN changes
+    /// only through ``agree(site:changes:)``, never from a kiosk's offline outbox.
+    func upload(site: Int64, changes: [SyncChange]) async throws -> Int {
+        let changes = changes.filter { if case .pinHash = $0.body { false } else { true } }
+        return try await withDeadline(callDeadline, "the upload") { [client, logger] in
             try await client.withTransaction(logger: logger) { connection in
-                var counter: Int64 = 0
-                for try await value in try await connection.query(
-                    "SELECT counter FROM site WHERE id = \(site) FOR UPDATE", logger: logger
-                ).decode(Int64.self) { counter = value }
-                // Under the site's row lock nobody else inserts for this site: what is not here yet
-                // is new, and gets the next numbers in one statement (a batch is all or nothing).
-                var known = Set<UUID>()
-                let ids = changes.map(\.id)
-                for try await id in try await connection.query(
-                    "SELECT id FROM change WHERE site_id = \(site) AND id = ANY(\(ids))", logger: logger
-                ).decode(UUID.self) { known.insert(id) }
-                var seen = Set<UUID>()
-                let fresh = changes.filter { !known.contains($0.id) && seen.insert($0.id).inserted }
-                let stored = fresh.count
-                if stored > 0 {
-                    let freshIDs = fresh.map(\.id), hlcs = fresh.map(\.hlc), bodies = fresh.map(\.body)
-                    try await connection.query(
-                        """
-                        INSERT INTO change (site_id, id, seq, hlc, body)
-                        SELECT \(site), id, \(counter) + n, hlc, body
-                        FROM unnest(\(freshIDs)::uuid[], \(hlcs)::text[], \(bodies)::text[]) WITH ORDINALITY AS t(id, hlc, body, n)
-                        """, logger: logger)
-                }
-                if stored > 0 {
-                    try await connection.query("UPDATE site SET counter = counter + \(Int64(stored)) WHERE id = \(site)", logger: logger)
-                }
-                return stored
+                try await Self.store(changes, site: site, on: connection, logger: logger)
             }
+        }
+    }
+
+    /// Why the site refused a change every kiosk must agree on (409 to the kiosk).
+    public struct Disagreement: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Stores changes that need the whole site's agreement (creating, renaming, removing a profile;
+    /// the PIN), after checking them under the site's row lock: a new name must be free on the site
+    /// (folded as a kiosk's nameKey) and a removed profile cannot be edited.
+    ///
+    /// - Throws: ``Disagreement`` when the site refuses; nothing is stored then.
+    func agree(site: Int64, changes: [SyncChange]) async throws -> Int {
+        // The refusal is returned, not thrown, out of the transaction: postgres-nio wraps what its
+        // closure throws (and nothing was written yet, so committing the check is harmless).
+        let outcome = try await withDeadline(callDeadline, "the check with the site") { [client, logger] () -> Result<Int, Disagreement> in
+            try await client.withTransaction(logger: logger) { connection -> Result<Int, Disagreement> in
+                try await Self.lockSite(site, on: connection, logger: logger)
+                for change in changes {
+                    guard let profile = change.profile else { continue }
+                    var removed = false
+                    for try await value in try await connection.query(
+                        "SELECT removed FROM profile_name WHERE site_id = \(site) AND profile = \(profile)", logger: logger
+                    ).decode(Bool.self) { removed = value }
+                    if removed { return .failure(Disagreement(description: "this profile was removed on another kiosk of the site")) }
+                    guard case .profileField(_, "name", let name?) = change.body else { continue }
+                    let key = ChildProfile.nameKey(name)
+                    var taken = false
+                    for try await _ in try await connection.query(
+                        """
+                        SELECT 1 FROM profile_name WHERE site_id = \(site) AND name_key = \(key) AND NOT removed AND profile <> \(profile)
+                        """, logger: logger) { taken = true }
+                    if taken {
+                        return .failure(
+                            Disagreement(description: "there is already a profile called \(Sanitizer.sanitizeLine(name)) on this site: choose another name"))
+                    }
+                }
+                return .success(try await Self.store(changes, site: site, on: connection, logger: logger))
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Takes the site's row lock and returns its change counter.
+    @discardableResult
+    static func lockSite(_ site: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        var counter: Int64 = 0
+        for try await value in try await connection.query("SELECT counter FROM site WHERE id = \(site) FOR UPDATE", logger: logger)
+            .decode(Int64.self) { counter = value }
+        return counter
+    }
+
+    /// Inserts what the site has not seen, numbered from the site's counter (taken under its row
+    /// lock: nobody else inserts for this site meanwhile, so a batch is all or nothing and a change
+    /// committed later always has a larger number). Returns how many were new.
+    static func store(_ changes: [SyncChange], site: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        let counter = try await lockSite(site, on: connection, logger: logger)
+        var known = Set<UUID>()
+        let ids = changes.map(\.id)
+        for try await id in try await connection.query(
+            "SELECT id FROM change WHERE site_id = \(site) AND id = ANY(\(ids))", logger: logger
+        ).decode(UUID.self) { known.insert(id) }
+        var seen = Set<UUID>()
+        let fresh = changes.filter { !known.contains($0.id) && seen.insert($0.id).inserted }
+        guard !fresh.isEmpty else { return 0 }
+        let freshIDs = fresh.map(\.id), hlcs = fresh.map(\.hlc.description)
+        let bodies = try fresh.map { String(decoding: try JSONEncoder.sync.encode($0), as: UTF8.self) }
+        try await connection.query(
+            """
+            INSERT INTO change (site_id, id, seq, hlc, body)
+            SELECT \(site), id, \(counter) + n, hlc, body
+            FROM unnest(\(freshIDs)::uuid[], \(hlcs)::text[], \(bodies)::text[]) WITH ORDINALITY AS t(id, hlc, body, n)
+            """, logger: logger)
+        try await connection.query("UPDATE site SET counter = counter + \(Int64(fresh.count)) WHERE id = \(site)", logger: logger)
+        for change in fresh { try await trackName(change, site: site, on: connection, logger: logger) }
+        return fresh.count
+    }
+
+    /// Keeps `profile_name` up to date with a stored change: the newest name of each profile (by
+    /// clock, as every kiosk will show it), and removals for good.
+    static func trackName(_ change: SyncChange, site: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        switch change.body {
+        case .profileField(let profile, "name", let name?):
+            let key = ChildProfile.nameKey(name), hlc = change.hlc.description
+            try await connection.query(
+                """
+                INSERT INTO profile_name (site_id, profile, name_key, hlc) VALUES (\(site), \(profile), \(key), \(hlc))
+                ON CONFLICT (site_id, profile) DO UPDATE SET name_key = EXCLUDED.name_key, hlc = EXCLUDED.hlc
+                WHERE profile_name.hlc < EXCLUDED.hlc
+                """, logger: logger)
+        case .profileRemoved(let profile):
+            try await connection.query(
+                """
+                INSERT INTO profile_name (site_id, profile, name_key, hlc, removed) VALUES (\(site), \(profile), '', '', true)
+                ON CONFLICT (site_id, profile) DO UPDATE SET removed = true
+                """, logger: logger)
+        default:
+            break
         }
     }
 

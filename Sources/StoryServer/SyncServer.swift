@@ -102,6 +102,8 @@ public struct SyncServer: Sendable {
             return try await body()
         } catch let denied as Denied {
             return error(denied.status, denied.message)
+        } catch let disagreement as ServerDatabase.Disagreement {
+            return error(.conflict, disagreement.description)
         } catch let deadline as DeadlineExceeded {
             return error(.serviceUnavailable, deadline.description)
         } catch let decoding as DecodingError {
@@ -111,7 +113,7 @@ public struct SyncServer: Sendable {
         }
     }
 
-    static func routes(_ router: Router<BasicRequestContext>, database: ServerDatabase) {
+    static func routes(_ router: Router<BasicRequestContext>, database: ServerDatabase, restamp: RestampClock = RestampClock()) {
         router.get("/v1/health") { _, _ in "ok" }
         router.post("/v1/sites/:site/changes") { request, context in
             await guarded {
@@ -119,18 +121,30 @@ public struct SyncServer: Sendable {
                 let buffer = try await request.body.collect(upTo: 16 * 1024 * 1024)
                 let upload = try JSONDecoder.sync.decode(UploadRequest.self, from: Data(buffer: buffer))
                 let now = HybridLogicalClock.millis(Date())
-                var rows: [(id: UUID, hlc: String, body: String)] = []
-                for var change in upload.changes {
-                    // A clock far ahead is not trusted: the server's time replaces it.
-                    if !ClockSkew.isTrusted(change.hlc, serverMillis: now) {
-                        change.hlc = HLCTimestamp(millis: now, counter: change.hlc.counter, node: change.hlc.node)
-                    }
-                    rows.append((change.id, change.hlc.description, String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self)))
-                }
-                let stored = try await database.upload(site: site, changes: rows)
+                // A clock far ahead is not trusted: the server's time replaces it (in the kiosk's order).
+                let stored = try await database.upload(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))
                 return try json(
                     UploadResponse(
                         stored: stored, serverMillis: now, clockWarning: ClockSkew.warning(kioskMillis: upload.kioskMillis, serverMillis: now)))
+            }
+        }
+        // Changes every kiosk of the site must agree on, asked for at once (never from the outbox):
+        // creating, renaming and removing a profile; setting, changing and clearing the PIN.
+        for path in ["profiles", "pin"] {
+            router.post("/v1/sites/:site/\(path)") { request, context in
+                await guarded {
+                    let site = try await authorize(request, context: context, database: database)
+                    let buffer = try await request.body.collect(upTo: 1024 * 1024)
+                    let upload = try JSONDecoder.sync.decode(UploadRequest.self, from: Data(buffer: buffer))
+                    guard !upload.changes.isEmpty, upload.changes.allSatisfy({ path == "pin" ? $0.isPIN : $0.isProfileChange }) else {
+                        throw Denied(status: .badRequest, message: "only \(path == "pin" ? "the PIN" : "profile") changes go to /\(path)")
+                    }
+                    let now = HybridLogicalClock.millis(Date())
+                    let stored = try await database.agree(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))
+                    return try json(
+                        UploadResponse(
+                            stored: stored, serverMillis: now, clockWarning: ClockSkew.warning(kioskMillis: upload.kioskMillis, serverMillis: now)))
+                }
             }
         }
         router.get("/v1/sites/:site/changes") { request, context in

@@ -42,6 +42,30 @@ public final class SyncRelay: @unchecked Sendable {
     public var state: SiteState { SiteState(changes: log) }
 }
 
+/// The relay answers for the site as the server does for changes every kiosk must agree on: it
+/// stores them at once, refusing a name another live child of the site has (folded as nameKey).
+extension SyncRelay: SiteAuthority {
+    public func agree(_ changes: [SyncChange]) throws(SiteRefusal) {
+        let site = state.visible
+        for change in changes {
+            guard case .profileField(let profile, "name", let name?) = change.body else { continue }
+            let taken = site.profileFields.contains { other, fields in
+                other != profile && fields["name"]?.value.map(ChildProfile.nameKey) == ChildProfile.nameKey(name)
+            }
+            if taken { throw .refused("there is already a profile called \(name) on this site") }
+        }
+        for change in changes where seen.insert(change.id).inserted { log.append(change) }
+    }
+}
+
+/// A site server that cannot be reached (the network or the server is down).
+public struct UnreachableSite: SiteAuthority {
+    public init() {}
+    public func agree(_ changes: [SyncChange]) throws(SiteRefusal) {
+        throw .unreachable("the server could not be reached: connection refused")
+    }
+}
+
 /// What a child and a parent do on a kiosk, at random: finished reads, places, favourites, profile
 /// edits. Returns how many reads were finished for children other than `spare` (whose reads may be
 /// lost with a removal elsewhere).

@@ -4,7 +4,7 @@ import Testing
 import StoryKitTestSupport
 @testable import StoryKit
 
-/// A profile's interface language in the real SQLite store (migration v5).
+/// A profile's interface language in the real SQLite store (migration v6).
 @Suite struct StoreLanguageTests {
     @Test func aProfilesLanguageIsKeptChangedAndCleared() throws {
         let database = try TemporaryDatabase()
@@ -27,13 +27,13 @@ import StoryKitTestSupport
         #expect(try store.profiles().first { $0.name == "Mia" }?.settings.interfaceLanguage == "es")
     }
 
-    @Test func aVersion4DatabaseIsMigratedWithEveryProfileOnAutomatic() throws {
+    @Test func aVersion5DatabaseIsMigratedWithEveryProfileOnAutomatic() throws {
         let database = try TemporaryDatabase()
         defer { database.remove() }
-        // The database as the previous version left it: migrated up to v4, with a profile.
+        // The database as the previous version left it: migrated up to v5, with its default profile.
         try FileManager.default.createDirectory(at: database.url, withIntermediateDirectories: true)
         let pool = try DatabasePool(path: database.databaseURL.path)
-        try StoreSchema.migrator.migrate(pool, upTo: "v4: sync outbox")
+        try StoreSchema.migrator.migrate(pool, upTo: "v5: site names, the site's PIN log, clock warnings")
         let columns = try pool.read { db in try db.columns(in: "profile").map(\.name) }
         #expect(!columns.contains("interfaceLanguage"))
         try pool.close()
@@ -42,7 +42,7 @@ import StoryKitTestSupport
         #expect(profiles.map(\.name) == ["Reader"])
         #expect(profiles.allSatisfy { $0.settings.interfaceLanguage == nil })
         let version = try DatabaseQueue(path: database.databaseURL.path).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
-        #expect(version == 5)
+        #expect(version == 6)
         // A hand-edited language the interface does not speak reads as automatic.
         try DatabaseQueue(path: database.databaseURL.path).write { db in
             try db.execute(sql: "UPDATE profile SET interfaceLanguage = 'tlh'")

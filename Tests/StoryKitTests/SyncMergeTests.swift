@@ -101,4 +101,27 @@ import Testing
         #expect(ClockSkew.warning(kioskMillis: server + 3_600_000, serverMillis: server)?.contains("60 minutes ahead") == true)
         #expect(ClockSkew.warning(kioskMillis: server + 1000, serverMillis: server) == nil)
     }
+
+    /// Bug A: the server re-stamps changes from a kiosk an hour ahead. Two edits of one field in one
+    /// batch used to get the same stamp (server time, each one's own counter 0), so the server and
+    /// every other kiosk kept the older edit while the kiosk that made them kept the newer one.
+    @Test func twoEditsOfOneFieldRestampedInOneBatchKeepTheirOrder() {
+        let server: Int64 = 1_800_000_000_000
+        let first = SyncChange(hlc: stamp(server + 3_600_000, "fast"), body: .profileField(profile: mia, field: "age", value: "7"))
+        let second = SyncChange(hlc: stamp(server + 3_601_000, "fast"), body: .profileField(profile: mia, field: "age", value: "8"))
+        let trusted = SyncChange(hlc: stamp(server - 5, "good"), body: .profileField(profile: mia, field: "theme", value: "dark"))
+        let clock = RestampClock()
+        // Sent in the opposite order of their stamps: the kiosk's order (its stamps) is what counts.
+        let stamped = clock.restamped([second, trusted, first], serverMillis: server)
+        #expect(stamped[1] == trusted)
+        #expect(stamped[0].hlc.millis == server && stamped[2].hlc.millis == server)
+        #expect(stamped[2].hlc < stamped[0].hlc)
+        #expect(SiteState(changes: stamped).profileFields[mia]?["age"]?.value == "8")
+        #expect(SiteState(changes: stamped.reversed()).profileFields[mia]?["age"]?.value == "8")
+        // A later batch within the same millisecond still sorts after everything stamped before.
+        let third = SyncChange(hlc: stamp(server + 3_602_000, "fast"), body: .profileField(profile: mia, field: "age", value: "9"))
+        let next = clock.restamped([third], serverMillis: server)
+        #expect(next[0].hlc > stamped[0].hlc)
+        #expect(SiteState(changes: next + stamped).profileFields[mia]?["age"]?.value == "9")
+    }
 }

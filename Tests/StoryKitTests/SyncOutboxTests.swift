@@ -75,6 +75,9 @@ import StoryKitTestSupport
         defer { folderA.remove(); folderB.remove() }
         let relay = SyncRelay()
         try a.markJoined()
+        // The relay answers for the site: adding Leo and removing him below need it.
+        a.useSiteAuthority(relay)
+        b.useSiteAuthority(relay)
         _ = try a.addProfile(ChildProfile(name: "Leo", age: 6), authorization: a.authorize(pin: nil))
         try relay.round(a)
         try b.markJoined()
@@ -128,5 +131,148 @@ import StoryKitTestSupport
         // Its own line coming back does not double it on the kiosk that wrote it.
         try relay.round(a)
         #expect(try a.kioskSessions().count == 1)
+    }
+
+    /// Bug B: a kiosk session still running when a sync pulls its own line back keeps being written.
+    /// The pulled line used to replace the row under a new id, and the kiosk's later updates (by the
+    /// old id) went nowhere: its end, the stories read and the blocked keys were lost.
+    @Test func aRunningKioskSessionKeepsItsEndAndReadsAcrossASyncRound() throws {
+        let (folderA, a) = try kiosk("running-a")
+        let (folderB, b) = try kiosk("running-b")
+        defer { folderA.remove(); folderB.remove() }
+        try a.markJoined()
+        try b.markJoined()
+        let relay = SyncRelay()
+        let session = try a.beginKioskSession(profile: "Reader")
+        try relay.round(a)  // the background sync: the session's first line goes up and comes back
+        try a.updateKioskSession(id: session, profiles: ["Reader"], storiesRead: ["fox", "owl"], blockedKeys: 2)
+        try relay.round(a)
+        try a.updateKioskSession(id: session, profiles: ["Reader"], storiesRead: ["fox", "owl"], blockedKeys: 5, endReason: "pin")
+        let line = try #require(try a.kioskSessions().first)
+        #expect(try a.kioskSessions().count == 1)
+        #expect(line.id == session)
+        #expect(line.endReason == "pin")
+        #expect(line.endedAt != nil)
+        #expect(line.storiesRead == ["fox", "owl"])
+        #expect(line.blockedKeys == 5)
+        try relay.round(a)
+        try relay.round(b)
+        #expect(try b.kioskSessions().map(\.endReason) == ["pin"])
+        #expect(try b.kioskSessions().first?.blockedKeys == 5)
+    }
+
+    /// Issue 13: on a joined kiosk, creating, renaming and removing a profile, and setting the PIN,
+    /// go through the site's server first. With the server away they are refused with a clear
+    /// message and nothing changes (no row, no outbox entry); other edits still work offline.
+    @Test func aJoinedKioskNeedsTheServerToAddRenameOrRemoveAProfileOrSetThePIN() throws {
+        let (folder, store) = try kiosk("needs-server")
+        defer { folder.remove() }
+        try store.markJoined()
+        let relay = SyncRelay()
+        store.useSiteAuthority(relay)
+        try relay.upload(store)
+        let mia = try store.addProfile(ChildProfile(name: "Mia", age: 5), authorization: store.authorize(pin: nil))
+        // The site has the new child at once; nothing of it waits in the outbox.
+        #expect(relay.state.visible.profileFields.values.contains { $0["name"]?.value == "Mia" })
+        #expect(try store.syncStatus().outbox == 0)
+
+        store.useSiteAuthority(UnreachableSite())
+        let names = try store.profiles().map(\.name)
+        func refusal(_ action: () throws -> Void) -> String {
+            do {
+                try action()
+                return "accepted"
+            } catch {
+                return (error as? StoreError)?.description ?? "\(error)"
+            }
+        }
+        let add = refusal { _ = try store.addProfile(ChildProfile(name: "Leo", age: 6), authorization: store.authorize(pin: nil)) }
+        #expect(add.contains("joined to a site: adding a profile needs the server, which cannot be reached now"))
+        #expect(add.contains("try again when it is back"))
+        var renamed = mia
+        renamed.name = "Maya"
+        #expect(refusal { try store.updateProfile(renamed, authorization: store.authorize(pin: nil)) }.contains("renaming a profile needs the server"))
+        #expect(refusal { try store.removeProfile(mia, authorization: store.authorize(pin: nil)) }.contains("removing a profile needs the server"))
+        #expect(refusal { try store.setPIN("2468") }.contains("setting the parental PIN needs the server"))
+        #expect(try store.profiles().map(\.name) == names)
+        #expect(try store.isPINSet() == false)
+        #expect(try store.syncStatus().outbox == 0)
+
+        // Other fields are last-writer-wins and need no server; nor does a change of case only.
+        var older = mia
+        older.age = 6
+        older.name = "MIA"
+        try store.updateProfile(older, authorization: store.authorize(pin: nil))
+        #expect(try store.profile(named: "mia")?.age == 6)
+        #expect(try store.profile(named: "mia")?.name == "MIA")
+        #expect(try store.syncStatus().outbox == 2)
+
+        // The REPL's profile form: the store answers the session's save with the same message.
+        let reply = store.apply(.saveProfile(ChildProfile(name: "Zoe", age: 7)), authorization: nil)
+        guard case .failed(_, let message)? = reply else {
+            Issue.record("expected a refusal, got \(String(describing: reply))")
+            return
+        }
+        #expect(message.contains("cannot be reached now"))
+        #expect(try store.profile(named: "Zoe") == nil)
+    }
+
+    /// Two kiosks of one site cannot both create "Mia": the second is refused by the site (names
+    /// folded as nameKey), and so is renaming a child to a name another child has.
+    @Test func twoKiosksCannotBothCreateOrRenameToOneName() throws {
+        let (folderA, a) = try kiosk("name-a")
+        let (folderB, b) = try kiosk("name-b")
+        defer { folderA.remove(); folderB.remove() }
+        let relay = SyncRelay()
+        for store in [a, b] {
+            try store.markJoined()
+            store.useSiteAuthority(relay)
+        }
+        _ = try a.addProfile(ChildProfile(name: "Mia", age: 5), authorization: a.authorize(pin: nil))
+        #expect(throws: StoreError.self) { try b.addProfile(ChildProfile(name: "MIA", age: 8), authorization: b.authorize(pin: nil)) }
+        #expect(try b.profile(named: "Mia") == nil)
+        var leo = try b.addProfile(ChildProfile(name: "Leo", age: 6), authorization: b.authorize(pin: nil))
+        leo.name = "mia"
+        #expect(throws: StoreError.self) { try b.updateProfile(leo, authorization: b.authorize(pin: nil)) }
+        #expect(try b.profile(named: "Leo") != nil)
+        try relay.round(b)
+        #expect(try b.profile(named: "Mia")?.age == 5)
+    }
+
+    /// Item 5: two kiosks that each made a different "Mia" before joining (no server to ask then).
+    /// The second Mia pulled used to break the local unique name and roll back the whole pull, so
+    /// every later pull failed. It is now shown as "Mia (2)" there, everything else still arrives,
+    /// and the kiosks and the site still agree (it keeps the site's name).
+    @Test func aPulledSecondChildOfOneNameDoesNotStopThePull() throws {
+        let (folderA, a) = try kiosk("clash-a")
+        let (folderB, b) = try kiosk("clash-b")
+        defer { folderA.remove(); folderB.remove() }
+        let miaA = try a.addProfile(ChildProfile(name: "Mia", age: 5), authorization: a.authorize(pin: nil))
+        let miaB = try b.addProfile(ChildProfile(name: "mia", age: 8), authorization: b.authorize(pin: nil))
+        try a.recordFinishedRead(profileID: try #require(miaA.id), storyID: "fox")
+        try b.recordFinishedRead(profileID: try #require(miaB.id), storyID: "owl")
+        let relay = SyncRelay()
+        for store in [a, b] {
+            try store.markJoined()
+            store.useSiteAuthority(relay)
+        }
+        try relay.round(a)
+        try relay.round(b)
+        try relay.round(a)
+        #expect(try a.syncCursor() == Int64(relay.log.count))
+        #expect(try b.syncCursor() == Int64(relay.log.count))
+        #expect(try a.syncSnapshot() == relay.state.snapshot)
+        #expect(try b.syncSnapshot() == relay.state.snapshot)
+        #expect(Set(try b.profiles().map(\.name)).isSuperset(of: ["mia", "Mia (2)"]))
+        #expect(Set(try a.profiles().map(\.name)).isSuperset(of: ["Mia", "mia (2)"]))
+        // The child shown as "Mia (2)" on b is a's Mia: its read came along, and edits made there reach a.
+        var shown = try #require(try b.profile(named: "Mia (2)"))
+        #expect(try b.progress(profileID: try #require(shown.id))["fox"]?.readCount == 1)
+        shown.age = 9
+        try b.updateProfile(shown, authorization: b.authorize(pin: nil))
+        try relay.round(b)
+        try relay.round(a)
+        #expect(try a.profile(named: "Mia")?.age == 9)
+        #expect(try a.syncSnapshot() == b.syncSnapshot())
     }
 }

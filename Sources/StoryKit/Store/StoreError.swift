@@ -20,6 +20,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case pinLocked(remaining: TimeInterval)
     case pinFormat(ParentalPIN.FormatProblem)
     case invalidProfile([ProfileProblem])
+    /// A joined kiosk could not reach its site's server for a change the whole site must agree on.
+    case siteUnreachable(action: String, reason: String)
+    /// The site's server refused such a change (a name taken on another kiosk, a profile removed).
+    case siteRefused(action: String, reason: String)
 
     public var description: String {
         switch self {
@@ -52,6 +56,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return problem.description
         case .invalidProfile(let problems):
             return problems.map(\.description).joined(separator: "\n")
+        case .siteUnreachable(let action, let reason):
+            return "this kiosk is joined to a site: \(action) needs the server, which cannot be reached now (\(Sanitizer.sanitizeLine(reason))): nothing was changed; try again when it is back"
+        case .siteRefused(let action, let reason):
+            return "the site's server refused \(action): \(Sanitizer.sanitizeLine(reason))"
         }
     }
 }

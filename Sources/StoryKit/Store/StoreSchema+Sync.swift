@@ -61,6 +61,23 @@ extension StoreSchema {
     }
 }
 
+extension StoreSchema {
+    /// What sharing a site needs beyond v4: a child's site name where it clashes with a child of
+    /// this kiosk, the site's wrong-PIN log, and the server's last clock warning.
+    static func createSiteTables(_ db: Database) throws {
+        // The site's name of the child when this kiosk shows it under another one ("Mia (2)"):
+        // two children of one name pulled from the site must not stop every later pull.
+        try db.alter(table: "profile") { t in t.add(column: "siteName", .text) }
+        // Wrong PIN tries on every kiosk of the site (the lockout itself stays per kiosk).
+        try db.create(table: "pinFailure") { t in
+            t.primaryKey("syncId", .text)
+            t.column("kiosk", .text).notNull()
+            t.column("at", .datetime).notNull()
+        }
+        try db.alter(table: "syncState") { t in t.add(column: "clockWarning", .text) }
+    }
+}
+
 /// How rows get their site-wide identity.
 public enum SyncIdentity {
     /// A UUID derived from a profile's name key (version 5 style, SHA-1 of a fixed prefix and the key).

@@ -90,13 +90,17 @@ enum StoreSchema {
             try StoreSchema.createSyncTables(db)
             try db.execute(sql: "PRAGMA user_version = 4")
         }
-        migrator.registerMigration("v5: interface language") { db in
+        migrator.registerMigration("v5: site names, the site's PIN log, clock warnings") { db in
+            try StoreSchema.createSiteTables(db)
+            try db.execute(sql: "PRAGMA user_version = 5")
+        }
+        migrator.registerMigration("v6: interface language") { db in
             // The language the interface speaks to each child; none (NULL) for existing profiles:
             // they follow their voice's language, else the system's, as before they had a choice.
             try db.alter(table: "profile") { t in
                 t.add(column: "interfaceLanguage", .text)
             }
-            try db.execute(sql: "PRAGMA user_version = 5")
+            try db.execute(sql: "PRAGMA user_version = 6")
         }
         return migrator
     }()

@@ -54,8 +54,10 @@ extension StoryStore {
                 sql: "UPDATE parentalLock SET failedAttempts = ?, lockedUntil = ? WHERE id = 1",
                 arguments: [next.failedAttempts, next.lockedUntil])
             // The lockout stays on this kiosk; the failed try goes to the site's log.
-            if !matches, let node = try String.fetchOne(db, sql: "SELECT node FROM syncState WHERE id = 1") {
-                try Self.enqueue([.failedPIN(kiosk: node, at: now)], in: db, at: now)
+            if !matches, try Self.isJoined(db), let node = try String.fetchOne(db, sql: "SELECT node FROM syncState WHERE id = 1") {
+                let id = UUID()
+                try Self.enqueue([.failedPIN(kiosk: node, at: now)], ids: [id], in: db, at: now)
+                try db.execute(sql: "INSERT INTO pinFailure (syncId, kiosk, at) VALUES (?, ?, ?)", arguments: [id.uuidString, node, now])
             }
             return next
         }
@@ -70,12 +72,14 @@ extension StoryStore {
         do { pin = try ParentalPIN.validate(newPIN) } catch { throw .pinFormat(error) }
         let hash: PINHash
         do { hash = try PINHash.make(pin: pin, cost: pinCost) } catch { throw .unreadable(path: path, reason: "cannot hash the PIN: \(error)") }
-        let wasSet = try write { db -> Bool in
-            if try Bool.fetchOne(db, sql: "SELECT hash IS NOT NULL FROM parentalLock WHERE id = 1") ?? false { return true }
+        let now = clock.now()
+        // A joined kiosk sets the site's PIN: only with the server's agreement (see `writeAgreed`).
+        try writeAgreed(.setPIN) { (db: Database) throws -> Result<Void, StoreError> in
+            if try Bool.fetchOne(db, sql: "SELECT hash IS NOT NULL FROM parentalLock WHERE id = 1") ?? false { return .failure(.pinAlreadySet) }
             try Self.store(hash, in: db)
-            return false
+            try Self.enqueueSitePIN(hash, in: db, at: now)
+            return .success(())
         }
-        if wasSet { throw .pinAlreadySet }
     }
 
     /// Replaces the PIN after checking the current one.
@@ -85,13 +89,56 @@ extension StoryStore {
         try verifyPIN(current)
         let hash: PINHash
         do { hash = try PINHash.make(pin: pin, cost: pinCost) } catch { throw .unreadable(path: path, reason: "cannot hash the PIN: \(error)") }
-        try write { db in try Self.store(hash, in: db) }
+        let now = clock.now()
+        try writeAgreed(.changePIN) { (db: Database) throws -> Result<Void, StoreError> in
+            try Self.store(hash, in: db)
+            try Self.enqueueSitePIN(hash, in: db, at: now)
+            return .success(())
+        }
     }
 
     /// Removes the PIN after checking it.
     public func clearPIN(current: String) throws(StoreError) {
         try verifyPIN(current)
-        try write { db in try db.execute(sql: "DELETE FROM parentalLock") }
+        let now = clock.now()
+        try writeAgreed(.clearPIN) { (db: Database) throws -> Result<Void, StoreError> in
+            try db.execute(sql: "DELETE FROM parentalLock")
+            try Self.enqueueSitePIN(nil, in: db, at: now)
+            return .success(())
+        }
+    }
+
+    /// How the site's PIN travels: the hash and its parameters, never the PIN.
+    struct SitePIN: Codable {
+        var algorithm: String
+        var salt: Data
+        var key: Data
+        var cost: PINHashCost
+    }
+
+    /// Queues the site's PIN (nil: cleared) when joined; `writeAgreed` sends it to the server first.
+    static func enqueueSitePIN(_ hash: PINHash?, in db: Database, at now: Date) throws {
+        let record = try hash.map { hash in
+            String(decoding: try JSONEncoder.sync.encode(SitePIN(algorithm: PINHash.algorithm, salt: hash.salt, key: hash.key, cost: hash.cost)), as: UTF8.self)
+        }
+        try enqueue([.pinHash(record: record)], in: db, at: now)
+    }
+
+    /// Takes the site's PIN pulled from the server, keeping this kiosk's wrong-try count and lockout.
+    static func applySitePIN(_ record: String?, in db: Database) throws {
+        guard let record else {
+            try db.execute(sql: "DELETE FROM parentalLock")
+            return
+        }
+        guard let pin = try? JSONDecoder.sync.decode(SitePIN.self, from: Data(record.utf8)), pin.algorithm == PINHash.algorithm else { return }
+        try db.execute(
+            sql: """
+                INSERT INTO parentalLock (id, algorithm, salt, hash, rounds, blockSize, parallelism, failedAttempts, lockedUntil)
+                VALUES (1, ?, ?, ?, ?, ?, ?, 0, NULL)
+                ON CONFLICT (id) DO UPDATE SET algorithm = excluded.algorithm, salt = excluded.salt, hash = excluded.hash,
+                rounds = excluded.rounds, blockSize = excluded.blockSize, parallelism = excluded.parallelism
+                """,
+            arguments: [pin.algorithm, pin.salt, pin.key, pin.cost.rounds, pin.cost.blockSize, pin.cost.parallelism])
     }
 
     func storedPIN() throws(StoreError) -> PINHash? {

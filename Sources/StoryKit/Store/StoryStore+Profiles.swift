@@ -47,20 +47,22 @@ extension StoryStore {
     public func addProfile(_ profile: ChildProfile, authorization: ParentalAuthorization) throws(StoreError) -> ChildProfile {
         try check(authorization)
         let now = clock.now()
-        return try write { db -> Result<ChildProfile, StoreError> in
+        // Made once, outside the write: a joined kiosk runs it twice (a trial, then for real).
+        let syncID = UUID()
+        let insert = { (db: Database) throws -> Result<ChildProfile, StoreError> in
             let others = try String.fetchAll(db, sql: "SELECT name FROM profile")
             let problems = profile.problems(existingNames: others)
             if !problems.isEmpty { return .failure(.invalidProfile(problems)) }
             var saved = profile
             let id = try Self.insertProfile(profile, in: db, at: now)
             saved.id = id
-            let syncID = UUID()
             try db.execute(sql: "UPDATE profile SET syncId = ? WHERE id = ?", arguments: [syncID.uuidString, id])
             if let row = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = ?", arguments: [id]) {
                 try Self.enqueue(Self.fieldChanges(profile: syncID, from: nil, to: row), in: db, at: now)
             }
             return .success(saved)
-        }.get()
+        }
+        return try writeAgreed(.addProfile, insert)
     }
 
     /// Replaces the stored profile with the same id.
@@ -69,7 +71,11 @@ extension StoryStore {
         try check(authorization)
         guard let id = profile.id else { throw .profileNotFound(name: profile.name) }
         let now = clock.now()
-        return try write { db -> Result<ChildProfile, StoreError> in
+        // A new name (not only new case or accents) must be free on the whole site: renaming asks
+        // the server on a joined kiosk; other fields are last-writer-wins and work offline.
+        let oldKey = try read { db in try String.fetchOne(db, sql: "SELECT nameKey FROM profile WHERE id = ?", arguments: [id]) }
+        let renaming = oldKey != nil && oldKey != ChildProfile.nameKey(profile.name)
+        let update = { (db: Database) throws -> Result<ChildProfile, StoreError> in
             let others = try String.fetchAll(db, sql: "SELECT name FROM profile WHERE id <> ?", arguments: [id])
             let problems = profile.problems(existingNames: others)
             if !problems.isEmpty { return .failure(.invalidProfile(problems)) }
@@ -81,7 +87,8 @@ extension StoryStore {
                     UPDATE profile SET name = :name, nameKey = :nameKey, age = :age, interests = :interests, voice = :voice,
                     rate = :rate, pitch = :pitch, volume = :volume, textSize = :textSize, motion = :motion, theme = :theme,
                     hints = :hints, stepMode = :stepMode, lineFocus = :lineFocus, syllables = :syllables, spacing = :spacing,
-                    interfaceLanguage = :interfaceLanguage, updatedAt = :updatedAt WHERE id = :id
+                    interfaceLanguage = :interfaceLanguage, siteName = CASE WHEN name = :name THEN siteName END,
+                    updatedAt = :updatedAt WHERE id = :id
                     """, arguments: arguments)
             if db.changesCount == 0 { return .failure(.profileNotFound(name: profile.name)) }
             // Only the fields that changed travel: another kiosk's edit of another field survives.
@@ -91,7 +98,9 @@ extension StoryStore {
                 try Self.enqueue(Self.fieldChanges(profile: syncID, from: before, to: after), in: db, at: now)
             }
             return .success(profile)
-        }.get()
+        }
+        if renaming { return try writeAgreed(.renameProfile, update) }
+        return try write(update).get()
     }
 
     /// What removing the profile would remove.
@@ -106,7 +115,7 @@ extension StoryStore {
         try check(authorization)
         guard let id = profile.id else { throw .profileNotFound(name: profile.name) }
         let now = clock.now()
-        return try write { db -> Result<ProfileRemoval, StoreError> in
+        let remove = { (db: Database) throws -> Result<ProfileRemoval, StoreError> in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM profile WHERE id = ?", arguments: [id]) != nil else {
                 return .failure(.profileNotFound(name: profile.name))
             }
@@ -125,7 +134,8 @@ extension StoryStore {
             }
             try db.execute(sql: "DELETE FROM profile WHERE id = ?", arguments: [id])
             return .success(summary)
-        }.get()
+        }
+        return try writeAgreed(.removeProfile, remove)
     }
 
     // MARK: - Rows

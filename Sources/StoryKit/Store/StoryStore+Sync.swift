@@ -9,6 +9,15 @@ public struct SyncStatus: Sendable, Hashable, Codable {
     public var lastSuccess: Date?
     public var lastError: String?
     public var lastMoved: String?
+    /// The server's warning at the last sync that this machine's clock runs ahead (nil: clocks agree).
+    public var clockWarning: String?
+    /// Wrong PIN tries on every kiosk of the site (the lockout itself stays per kiosk).
+    public var pinFailures: [PINFailure] = []
+
+    public struct PINFailure: Sendable, Hashable, Codable {
+        public var kiosk: String
+        public var at: Date
+    }
 }
 
 /// The kiosk side of sync inside the store: every write appends its changes to the outbox in the
@@ -63,8 +72,11 @@ extension StoryStore {
     static func syncedFields(of row: GRDB.Row) -> [String: String?] {
         var fields: [String: String?] = [:]
         for field in syncedProfileFields {
+            // A child shown here under another name (its site name clashed with a child of this
+            // kiosk, see `applyName`) still carries the site's name.
+            let column = field == "name" && row["siteName"] as String? != nil ? "siteName" : field
             let value: String? =
-                switch (row[field] as DatabaseValue).storage {
+                switch (row[column] as DatabaseValue).storage {
                 case .null, .blob: nil
                 case .int64(let number): String(number)
                 case .double(let number): String(number)
@@ -136,21 +148,27 @@ extension StoryStore {
     public func syncStatus() throws(StoreError) -> SyncStatus {
         try read { db in
             let row = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM syncState WHERE id = 1")
+            let failures = try GRDB.Row.fetchAll(db, sql: "SELECT kiosk, at FROM pinFailure ORDER BY at DESC").map {
+                SyncStatus.PINFailure(kiosk: $0["kiosk"], at: $0["at"])
+            }
             return SyncStatus(
                 joined: row?["joined"] ?? false, outbox: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM syncOutbox") ?? 0,
-                cursor: row?["cursor"] ?? 0, lastSuccess: row?["lastSuccess"], lastError: row?["lastError"], lastMoved: row?["lastMoved"])
+                cursor: row?["cursor"] ?? 0, lastSuccess: row?["lastSuccess"], lastError: row?["lastError"], lastMoved: row?["lastMoved"],
+                clockWarning: row?["clockWarning"], pinFailures: failures)
         }
     }
 
-    /// Records how a sync round ended (`error` nil: it succeeded, `moved` says what moved).
-    public func recordSyncOutcome(error: String?, moved: String? = nil) throws(StoreError) {
+    /// Records how a sync round ended (`error` nil: it succeeded, `moved` says what moved, and
+    /// `clockWarning` what the server said of this machine's clock, kept until a round says otherwise).
+    public func recordSyncOutcome(error: String?, moved: String? = nil, clockWarning: String? = nil) throws(StoreError) {
         let now = clock.now()
         try write { db in
             if let error {
                 try db.execute(sql: "UPDATE syncState SET lastError = ? WHERE id = 1", arguments: [error])
             } else {
                 try db.execute(
-                    sql: "UPDATE syncState SET lastSuccess = ?, lastError = NULL, lastMoved = ? WHERE id = 1", arguments: [now, moved])
+                    sql: "UPDATE syncState SET lastSuccess = ?, lastError = NULL, lastMoved = ?, clockWarning = ? WHERE id = 1",
+                    arguments: [now, moved, clockWarning])
             }
         }
     }

@@ -81,14 +81,15 @@ extension StoryStore {
             if try localProfileID(profile, in: db) == nil {
                 // A child first seen here: defaults until its fields arrive (its name comes in the same batch).
                 var placeholder = ChildProfile.defaultProfile
-                placeholder.name = "Child " + String(profile.uuidString.prefix(8))
+                placeholder.name = try freeName("Child " + String(profile.uuidString.prefix(8)), for: profile, in: db)
                 let id = try insertProfile(placeholder, in: db, at: Date(timeIntervalSince1970: Double(change.hlc.millis) / 1000))
                 try db.execute(sql: "UPDATE profile SET syncId = ? WHERE id = ?", arguments: [profile.uuidString, id])
             }
-            // `field` is one of the known column names (checked above), never text from the wire.
-            try db.execute(sql: "UPDATE profile SET \(field) = ? WHERE syncId = ?", arguments: [value, profile.uuidString])
-            if field == "name", let value {
-                try db.execute(sql: "UPDATE profile SET nameKey = ? WHERE syncId = ?", arguments: [ChildProfile.nameKey(value), profile.uuidString])
+            if field == "name" {
+                try applyName(value, to: profile, in: db)
+            } else {
+                // `field` is one of the known column names (checked above), never text from the wire.
+                try db.execute(sql: "UPDATE profile SET \(field) = ? WHERE syncId = ?", arguments: [value, profile.uuidString])
             }
             return true
         case .profileRemoved(let profile):
@@ -104,28 +105,78 @@ extension StoryStore {
             guard let decoded = try? JSONDecoder.sync.decode(KioskSessionRecord.self, from: Data(record.utf8)),
                 try takes(change, in: db)
             else { return false }
-            try db.execute(sql: "DELETE FROM kioskSession WHERE syncId = ?", arguments: [session.uuidString])
+            // Updated in place, never deleted and inserted again: a session still running here is
+            // written by its row id, and a new id would make its end and its reads vanish.
             try db.execute(
                 sql: """
-                    INSERT INTO kioskSession (profiles, startedAt, endedAt, storiesRead, blockedKeys, endReason, syncId, kiosk)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    UPDATE kioskSession SET profiles = ?, startedAt = ?, endedAt = ?, storiesRead = ?, blockedKeys = ?, endReason = ?
+                    WHERE syncId = ?
                     """,
                 arguments: [json(decoded.profiles), decoded.startedAt, decoded.endedAt, json(decoded.storiesRead), decoded.blockedKeys,
-                            decoded.endReason, session.uuidString, kiosk])
+                            decoded.endReason, session.uuidString])
+            if db.changesCount == 0 {
+                try db.execute(
+                    sql: """
+                        INSERT INTO kioskSession (profiles, startedAt, endedAt, storiesRead, blockedKeys, endReason, syncId, kiosk)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [json(decoded.profiles), decoded.startedAt, decoded.endedAt, json(decoded.storiesRead), decoded.blockedKeys,
+                                decoded.endReason, session.uuidString, kiosk])
+            }
             return true
-        case .failedPIN, .pinHash:
-            // Failed tries are for the site's log; lockout stays per kiosk. The PIN changes only online.
-            return false
+        case .failedPIN(let kiosk, let at):
+            // For the site's log (`sync --status`); the lockout stays per kiosk.
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO pinFailure (syncId, kiosk, at) VALUES (?, ?, ?)", arguments: [change.id.uuidString, kiosk, at])
+            return db.changesCount > 0
+        case .pinHash(let record):
+            // The site's PIN, set on a kiosk that reached the server (the server takes it no other way).
+            guard try takes(change, in: db) else { return false }
+            try applySitePIN(record, in: db)
+            return true
         }
+    }
+
+    /// Gives a child its site name, unless another child here already has that name: a second
+    /// "Mia" pulled from the site (made on kiosks before they joined, or before the server checked
+    /// names) would break the local unique name and roll back the whole pull, so every later pull
+    /// would fail. It is shown here as "Mia (2)" and keeps "Mia" as its site name, so what this
+    /// kiosk sends and compares is still the site's.
+    static func applyName(_ value: String?, to profile: UUID, in db: Database) throws {
+        guard let value else { return }  // a name is never empty; nothing to show
+        let shown = try freeName(value, for: profile, in: db)
+        try db.execute(
+            sql: "UPDATE profile SET name = ?, nameKey = ?, siteName = ? WHERE syncId = ?",
+            arguments: [shown, ChildProfile.nameKey(shown), shown == value ? nil : value, profile.uuidString])
+    }
+
+    /// `name` when no other child here has it (ignoring case and accents), else "name (2)", "name (3)" …
+    static func freeName(_ name: String, for profile: UUID, in db: Database) throws -> String {
+        func taken(_ candidate: String) throws -> Bool {
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM profile WHERE nameKey = ? AND syncId IS NOT ?",
+                arguments: [ChildProfile.nameKey(candidate), profile.uuidString]) != nil
+        }
+        if try !taken(name) { return name }
+        var number = 2
+        while try taken("\(name) (\(number))") { number += 1 }
+        return "\(name) (\(number))"
     }
 }
 
 extension SyncChange {
-    var isProfileChange: Bool {
+    /// A profile field or a removal (what `POST /v1/sites/{site}/profiles` takes).
+    public var isProfileChange: Bool {
         switch body {
         case .profileField, .profileRemoved: true
         default: false
         }
+    }
+
+    /// The site's PIN (what `POST /v1/sites/{site}/pin` takes, and only it).
+    public var isPIN: Bool {
+        if case .pinHash = body { return true }
+        return false
     }
 }
 

@@ -21,6 +21,8 @@ public final class StoryStore: Sendable {
     let pool: DatabasePool
     let clock: WallClock
     let pinCost: PINHashCost
+    /// The site server asked before changes every kiosk must agree on (see ``SiteAuthority``).
+    let siteLink = SiteLink()
 
     /// Opens (creating when needed) the database in `dataDirectory` and brings its schema up to date.
     ///

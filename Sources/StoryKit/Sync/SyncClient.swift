@@ -106,7 +106,7 @@ public struct SyncClient: Sendable {
     public func round(_ store: StoryStore) async throws -> SyncRound {
         do {
             let result = try await runRound(store)
-            try store.recordSyncOutcome(error: nil, moved: result.summary)
+            try store.recordSyncOutcome(error: nil, moved: result.summary, clockWarning: result.clockWarning)
             return result
         } catch {
             try? store.recordSyncOutcome(error: String(describing: error))
@@ -119,13 +119,14 @@ public struct SyncClient: Sendable {
         while true {
             let pending = try store.pendingChanges(limit: batchSize)
             guard let last = pending.last else { break }
-            let request = UploadRequest(changes: pending.map(\.change), kioskMillis: HybridLogicalClock.millis(Date()))
+            // The store's clock is this kiosk's clock (what its changes were stamped with).
+            let request = UploadRequest(changes: pending.map(\.change), kioskMillis: HybridLogicalClock.millis(store.now))
             let response: UploadResponse = try await call("POST", SyncAPI.changesPath(site: settings.site), body: request)
             try store.confirmUploaded(through: last.seq)
             round.uploaded += pending.count
             round.storedNew += response.stored
             round.clockWarning = response.clockWarning
-            try store.setClockOffset(millis: Self.offset(serverMillis: response.serverMillis))
+            try store.setClockOffset(millis: Self.offset(serverMillis: response.serverMillis, kioskMillis: HybridLogicalClock.millis(store.now)))
         }
         while true {
             let cursor = try store.syncCursor()
@@ -133,14 +134,18 @@ public struct SyncClient: Sendable {
                 "GET", SyncAPI.changesPath(site: settings.site) + "?after=\(cursor)&limit=\(batchSize)", body: Optional<UploadRequest>.none)
             round.downloaded += page.changes.count
             round.applied += try store.applyPulled(page.changes, cursor: page.cursor)
+            // A round with nothing to send still learns whether this clock runs ahead.
+            if round.uploaded == 0 {
+                round.clockWarning = ClockSkew.warning(kioskMillis: HybridLogicalClock.millis(store.now), serverMillis: page.serverMillis)
+            }
             if !page.more { break }
         }
         return round
     }
 
     /// Server minus local time, ignored when within a second (no need to move a good clock).
-    static func offset(serverMillis: Int64) -> Int64 {
-        let offset = serverMillis - HybridLogicalClock.millis(Date())
+    static func offset(serverMillis: Int64, kioskMillis: Int64) -> Int64 {
+        let offset = serverMillis - kioskMillis
         return abs(offset) < 1000 ? 0 : offset
     }
 
