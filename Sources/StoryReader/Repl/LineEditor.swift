@@ -19,6 +19,8 @@ struct LineEditor {
     private(set) var echo: String?
     /// Story titles and ids, completed after `read `.
     var storyNames: [String] = []
+    /// The interface's language, for what the command line says.
+    var messages: MessageCatalog = .english
 
     mutating func begin() {
         text = ""
@@ -43,7 +45,7 @@ struct LineEditor {
             if cursor > 0 {
                 let removed = text.remove(at: text.index(text.startIndex, offsetBy: cursor - 1))
                 cursor -= 1
-                echo = "\(Self.spoken(removed)) deleted"
+                echo = messages.tr("{letter} deleted", ["letter": messages.tr(Self.spoken(removed))])
             } else if text.isEmpty {
                 return .cancelled
             }
@@ -71,7 +73,7 @@ struct LineEditor {
                 text = ""
             }
             cursor = text.count
-            echo = text.isEmpty ? "Empty." : text
+            echo = text.isEmpty ? messages.tr("Empty.") : text
         case .tab:
             let options = completions()
             if options.count == 1 {
@@ -81,16 +83,17 @@ struct LineEditor {
             } else if options.count > 1 {
                 let common = options.dropFirst().reduce(options[0]) { String($0.commonPrefix(with: $1)) }
                 if common.count > text.count { text = common; cursor = text.count }
-                message = "\(options.count) matches: " + options.prefix(8).joined(separator: ", ") + (options.count > 8 ? "…" : "")
+                message = messages.tr("{count} matches: {choices}", [
+                    "count": String(options.count), "choices": options.prefix(8).joined(separator: ", ") + (options.count > 8 ? "…" : "")])
             } else {
-                message = "No completions."
+                message = messages.tr("No completions.")
             }
         case .space:
             insert(" ")
-            echo = "space"
+            echo = messages.tr("space")
         case .character(let character):
             insert(character)
-            echo = Self.spoken(character)
+            echo = messages.tr(Self.spoken(character))
         default:
             break
         }
@@ -110,10 +113,10 @@ struct LineEditor {
     /// A typed character as a screen reader echoes it: letters as they are, signs by name.
     static func spoken(_ character: Character) -> String {
         switch character {
-        case " ": "space"
-        case ".": "dot"
-        case "-": "dash"
-        case ":": "colon"
+        case " ": N_("space")
+        case ".": N_("dot")
+        case "-": N_("dash")
+        case ":": N_("colon")
         default: String(character)
         }
     }

@@ -175,7 +175,7 @@ final class Speaker {
                 } else if let voice {
                     var spoken = settings ?? self.settings()
                     // No voice chosen: the interface's own language speaks the interface.
-                    spoken.voice = resolveVoice(spoken.voice ?? (settings == nil ? utterance.language : nil))
+                    spoken.voice = resolveVoice(spoken.voice ?? utterance.language)
                     speaking = (voice.say(utterance.text, settings: spoken, spelling: utterance.spelling, runs: utterance.runs), utterance)
                 } else if clock == .paced {
                     let words = utterance.text.split(separator: " ").count

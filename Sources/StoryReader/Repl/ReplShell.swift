@@ -97,7 +97,7 @@ final class ReplShell {
         if let notice = audio?.notice {
             // No audio device: said (silently paced) and shown once.
             caption(notice)
-            speaker.submit(Utterance("No sound device: reading silently, with the words shown at speaking pace.", priority: .message),
+            speaker.submit(interfaceUtterance(session.state.tr("No sound device: reading silently, with the words shown at speaking pace."), priority: .message),
                            now: monotonicNanoseconds())
         }
         perform(opening(&session))
@@ -253,11 +253,11 @@ final class ReplShell {
                     } else if let echo = lineEditor.echo, presentation.keyEcho {
                         // Key echo is shown by the command line itself, so it is not captioned.
                         // Interface chatter: each letter replaces the last, and a story is never cut.
-                        speaker.submit(Utterance(echo, priority: .text), now: monotonicNanoseconds())
+                        speaker.submit(interfaceUtterance(echo, priority: .text), now: monotonicNanoseconds())
                     }
                 case .cancelled:
                     isEditingCommand = false
-                    say("Cancelled.")
+                    say(session.state.tr("Cancelled."))
                 case .submitted(let line):
                     isEditingCommand = false
                     handleLine(line)
@@ -267,7 +267,8 @@ final class ReplShell {
                 isEditingCommand = true
                 lineEditor.begin()
                 lineEditor.storyNames = session.catalog.entries.flatMap { [$0.title, $0.id] }
-                say("Command.")
+                lineEditor.messages = session.state.messages
+                say(session.state.tr("Command."))
                 needsRender = true
             } else {
                 perform(session.handle(.key(key)))
@@ -278,7 +279,15 @@ final class ReplShell {
     /// Says and shows something of the shell's own (the command line's words).
     private func say(_ text: String) {
         caption(text)
-        speaker.submit(Utterance(text, priority: .text), now: monotonicNanoseconds())
+        speaker.submit(interfaceUtterance(text, priority: .text), now: monotonicNanoseconds())
+    }
+
+    /// Something of the shell's own, said in the interface's language (its voice when the
+    /// profile names none).
+    private func interfaceUtterance(_ text: String, priority: AnnouncementPriority) -> Utterance {
+        var utterance = Utterance(text, priority: priority)
+        utterance.language = session.state.language
+        return utterance
     }
 
     private func handleLine(_ line: String) {
@@ -343,7 +352,7 @@ final class ReplShell {
                 if let notice = narrator.load(story: story, fromWord: fromWord, settings: settings, stepMode: stepMode) {
                     // A language without a voice (once per language), or nothing to say.
                     caption(notice)
-                    speaker.submit(Utterance(notice, priority: .message), now: now)
+                    speaker.submit(interfaceUtterance(notice, priority: .message), now: now)
                 }
                 speaker.submit(.story(story.title), now: now)
             case .pauseNarration, .stopNarration:
@@ -360,8 +369,8 @@ final class ReplShell {
                     if running { narrator.run(now: now) }
                 }
             case .preview(let settings, let text):
-                caption("Preview: " + text)
-                speaker.submit(Utterance(text, priority: .text), settings: settings, now: now)
+                caption(session.state.tr("Preview: {text}", ["text": text]))
+                speaker.submit(interfaceUtterance(text, priority: .text), settings: settings, now: now)
             case .speakWith(let utterance, let settings):
                 caption(utterance.text)
                 speaker.submit(utterance, settings: settings, now: now)
@@ -394,9 +403,9 @@ final class ReplShell {
             case .wrongPIN, .pinFormat, .pinRequired:
                 perform(session.handle(.pinChecked(false)))
             default:
-                let message = "Could not check the PIN: \(SpokenForm.finish(error.description))"
+                let message = session.state.tr("Could not check the PIN: {problem}", ["problem": SpokenForm.finish(error.description)])
                 caption(message)
-                speaker.submit(Utterance(message, priority: .important), now: monotonicNanoseconds())
+                speaker.submit(interfaceUtterance(message, priority: .important), now: monotonicNanoseconds())
                 perform(session.handle(.pinChecked(false)))
             }
         }
