@@ -61,7 +61,8 @@ struct ProfileFieldOptions: ParsableArguments {
 /// Fills a form the three ways: from flags, field by field on a terminal, one line per field from a pipe.
 enum ProfileFormDriver {
     /// Runs the form and returns the profile to save, or `nil` when the parent cancelled.
-    static func run(_ form: inout ProfileForm, flags: ProfileFieldOptions, prompter: Prompter) throws -> ChildProfile? {
+    static func run(_ form: inout ProfileForm, flags: ProfileFieldOptions, prompter: Prompter,
+                    messages: MessageCatalog = .english) throws -> ChildProfile? {
         let given = flags.values
         if !given.isEmpty {
             for (field, value) in given { form.setText(value, for: field) }
@@ -72,7 +73,7 @@ enum ProfileFormDriver {
                 throw StoreCommandSupport.fail("nothing was saved:\n" + lines.joined(separator: "\n"))
             }
         }
-        return prompter.isTerminal ? try interactive(&form, prompter: prompter) : try piped(&form, prompter: prompter)
+        return prompter.isTerminal ? try interactive(&form, prompter: prompter, messages: messages) : try piped(&form, prompter: prompter)
     }
 
     /// From a pipe: one answer per line in focus order; an empty line keeps the shown value, and the
@@ -97,39 +98,41 @@ enum ProfileFormDriver {
 
     /// On a terminal: each field with its label, hint, constraint and value; Enter keeps the value;
     /// a problem is said at once and the field is asked again; then Save or Cancel.
-    static func interactive(_ form: inout ProfileForm, prompter: Prompter) throws -> ChildProfile? {
-        Prompter.writeError("Type a value and press Enter; press Enter alone to keep the value shown.\n")
+    static func interactive(_ form: inout ProfileForm, prompter: Prompter, messages: MessageCatalog = .english) throws -> ChildProfile? {
+        Prompter.writeError(messages.tr("Type a value and press Enter; press Enter alone to keep the value shown.") + "\n")
         form.focus(on: .name)
         while true {
             let field = form.focus
             if field.isInput {
                 let current = form.text(of: field)
-                let prompt = "\(field.label), \(field.hint) (\(field.constraint))\(current.isEmpty ? "" : " [\(StoreCommandSupport.safe(current))]"): "
+                let prompt = messages.tr("{field}, {hint} ({rule})", ["field": messages.tr(field.label), "hint": field.hint(in: messages),
+                                                                      "rule": field.constraint(in: messages)])
+                    + (current.isEmpty ? "" : " [\(StoreCommandSupport.safe(current))]") + ": "
                 guard let answer = prompter.ask(prompt) else { return nil }
                 if !answer.isEmpty { form.enter(answer) }
                 if case .moved(_, let problem?) = form.submit() {
-                    Prompter.writeError("\(problem.description)\n")
+                    Prompter.writeError(problem.description(in: messages) + "\n")
                     // Asked again with the value it had, not the bad one: Enter must not repeat the error.
                     form.setText(current, for: field)
                     form.focus(on: field)
                 }
                 continue
             }
-            guard let answer = prompter.ask("Save or Cancel? (save/cancel) [save]: ") else { return nil }
+            guard let answer = prompter.ask(messages.tr("Save or Cancel? (save/cancel) [save]:") + " ") else { return nil }
             let choice = answer.trimmingCharacters(in: .whitespaces).lowercased()
             if choice.isEmpty || choice == "save" || choice == "s" {
                 form.focus(on: .save)
                 switch form.save() {
                 case .valid(let profile): return profile
                 case .invalid(let problems):
-                    Prompter.writeError("Not saved yet:\n" + problems.map(\.description).joined(separator: "\n") + "\n")
+                    Prompter.writeError(messages.tr("Not saved yet:") + "\n" + problems.map { $0.description(in: messages) }.joined(separator: "\n") + "\n")
                 }
             } else if choice == "cancel" || choice == "c" {
                 form.focus(on: .cancel)
                 switch form.cancel() {
                 case .cancelled: return nil
                 case .needsConfirmation(let question):
-                    if prompter.confirm(question) {
+                    if prompter.confirm(messages.tr(question)) {
                         _ = form.confirmCancel()
                         return nil
                     }
@@ -137,7 +140,7 @@ enum ProfileFormDriver {
                     form.focus(on: .name)
                 }
             } else {
-                Prompter.writeError("Type save or cancel.\n")
+                Prompter.writeError(messages.tr("Type save or cancel.") + "\n")
             }
         }
     }
@@ -198,12 +201,13 @@ extension ProfileCommand {
             let authorization = try StoreCommandSupport.authorize(store, prompter: prompter)
             do {
                 var form = ProfileForm(existingNames: try store.profiles().map(\.name))
-                guard let profile = try ProfileFormDriver.run(&form, flags: fields, prompter: prompter) else {
-                    print("Cancelled: no profile was added.")
+                let messages = global.messages
+                guard let profile = try ProfileFormDriver.run(&form, flags: fields, prompter: prompter, messages: messages) else {
+                    print(messages.tr("Cancelled: no profile was added."))
                     return
                 }
                 let saved = try store.addProfile(profile, authorization: authorization)
-                print("Added \(saved.name), age \(saved.age).")
+                print(messages.tr("Added {name}, age {age}.", ["name": saved.name, "age": String(saved.age)]))
             } catch let error as StoreError {
                 throw StoreCommandSupport.fail(error.description)
             }
@@ -273,12 +277,13 @@ extension ProfileCommand {
                 let authorization = try StoreCommandSupport.authorize(store, prompter: prompter)
                 let others = try store.profiles().filter { $0.id != profile.id }.map(\.name)
                 var form = ProfileForm(editing: profile, existingNames: others)
-                guard let edited = try ProfileFormDriver.run(&form, flags: fields, prompter: prompter) else {
-                    print("Cancelled: \(profile.name) was not changed.")
+                let messages = global.messages
+                guard let edited = try ProfileFormDriver.run(&form, flags: fields, prompter: prompter, messages: messages) else {
+                    print(messages.tr("Cancelled: {name} was not changed.", ["name": profile.name]))
                     return
                 }
                 let saved = try store.updateProfile(edited, authorization: authorization)
-                print("Saved \(saved.name).")
+                print(messages.tr("Saved {name}.", ["name": saved.name]))
             } catch let error as StoreError {
                 throw StoreCommandSupport.fail(error.description)
             }

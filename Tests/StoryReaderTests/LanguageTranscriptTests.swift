@@ -89,6 +89,18 @@ import StoryKitTestSupport
         }
     }
 
+    @Test func profileAddAnswersInTheParentsLANG() throws {
+        let fixture = try ReplFixture(withProfiles: false)
+        defer { fixture.remove() }
+        let added = try StoryReaderProcess.run(["profile", "add", "--name", "Ada", "--age", "8", "--data-dir", fixture.data],
+                                               environment: ["LANG": "fr_FR.UTF-8"], dataDirectory: fixture.data)
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(added.standardOutput == "Ajouté : Ada, 8 ans.\n")
+        let english = try StoryReaderProcess.run(["profile", "add", "--name", "Bo", "--age", "7", "--data-dir", fixture.data],
+                                                 dataDirectory: fixture.data)
+        #expect(english.standardOutput == "Added Bo, age 7.\n")
+    }
+
     @Test func anUnknownLangIsRefusedWithTheChoices() throws {
         let result = try StoryReaderProcess.run(["list", "--lang", "tlh"])
         #expect(result.status != 0)
