@@ -101,6 +101,21 @@ import StoryKitTestSupport
         #expect(english.standardOutput == "Added Bo, age 7.\n")
     }
 
+    /// A parent opens Settings in English, moves through it, turns Language to Français: the
+    /// answer, the rest of Settings and the library are French at once, and the choice is kept.
+    @Test func settingsSwitchTheLanguageLive() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        defer { fixture.remove() }
+        let script = "activate\nsettings\nnext\nnext\nset language fr\nnext\nwhere\nback\nquit\n"
+        let result = try StoryReaderProcess.run(fixture.arguments, input: script, dataDirectory: fixture.data)
+        #expect(result.status == 0, "\(result.standardError)")
+        Snapshot.assertMatches(result.standardOutput, named: "settings-language.txt", in: Self.folder)
+        #expect(result.standardOutput.contains("Settings. Voice, the story's language, adjustable."))
+        #expect(result.standardOutput.contains("Langue : Français."))
+        #expect(result.standardOutput.contains("Réglages fermés : tes changements sont enregistrés."))
+        #expect(try fixture.openStore().requireProfile(named: "Maya").settings.interfaceLanguage == "fr")
+    }
+
     @Test func anUnknownLangIsRefusedWithTheChoices() throws {
         let result = try StoryReaderProcess.run(["list", "--lang", "tlh"])
         #expect(result.status != 0)
