@@ -32,6 +32,8 @@ struct SyncRoundCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Show the last successful sync, the changes waiting to be sent and the last error; sync nothing.") var status = false
     @Flag(help: "With --status: print JSON.") var json = false
+    @Option(help: "How many times to try when the server cannot be reached or does not answer (waiting 1 s, then 2 s, 4 s … between tries).")
+    var attempts = 3
 
     struct StatusReport: Encodable {
         var joined: Bool
@@ -71,11 +73,15 @@ struct SyncRoundCommand: AsyncParsableCommand {
             return
         }
         if json { throw ValidationError("--json goes with --status") }
+        guard (1...10).contains(attempts) else { throw ValidationError("--attempts must be 1 to 10 (it was \(attempts))") }
         guard let settings else {
             throw StoreCommandSupport.fail("this machine has not joined a site: run 'storyreader sync join URL --token TOKEN' first")
         }
         do {
-            let round = try await SyncClient(settings: settings).round(store)
+            // A grown-up waits at most three calls' deadlines and the waits between them.
+            let round = try await SyncClient(settings: settings).roundRetrying(store, attempts: attempts) { failure, wait in
+                FileHandle.standardError.write(Data("storyreader: \(failure); trying again in \(Int(wait)) s\n".utf8))
+            }
             print("Synced with \(settings.site): \(round.summary).")
             if let warning = round.clockWarning { print("Warning: \(warning)") }
         } catch {

@@ -50,7 +50,7 @@ public struct SyncRound: Sendable, Hashable, Codable {
 /// of it runs unless the kiosk joined a site).
 public struct SyncClient: Sendable {
     public var settings: SyncSettings
-    /// The deadline of one HTTP call.
+    /// The deadline of one HTTP call, kept from outside the request (see `exchange`).
     public var callDeadline: Double
     public var batchSize: Int
 
@@ -168,7 +168,11 @@ public struct SyncClient: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            (data, response) = try await Self.exchange(request, deadline: callDeadline)
+        } catch let failure as SyncFailure {
+            throw failure
+        } catch let cancelled as CancellationError {
+            throw cancelled
         } catch let error as URLError where error.code == .timedOut {
             throw SyncFailure.timedOut(seconds: callDeadline)
         } catch {

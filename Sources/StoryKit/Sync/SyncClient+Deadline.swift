@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension SyncClient {
+    /// One HTTP exchange that ends by `deadline` seconds whatever the server does.
+    ///
+    /// `URLRequest.timeoutInterval` is an idle timeout: a server (or a proxy in front of a stuck
+    /// database) that sends a byte now and then keeps a request alive forever. The deadline here is
+    /// kept from outside the request, by a timer that fails the call and cancels the task; whichever
+    /// of the answer and the timer comes first wins, the other is ignored. Cancelling the Swift task
+    /// (the background sync stopping) cancels the request too.
+    static func exchange(_ request: URLRequest, deadline: Double) async throws -> (Data, URLResponse) {
+        let once = OneAnswer()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                let task = URLSession.shared.dataTask(with: request) { data, response, error in
+                    if let error {
+                        once.finish(.failure(error))
+                    } else if let data, let response {
+                        once.finish(.success((data, response)))
+                    } else {
+                        once.finish(.failure(URLError(.badServerResponse)))
+                    }
+                }
+                once.start(continuation, task: task)
+                DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+                    once.finish(.failure(SyncFailure.timedOut(seconds: deadline)))
+                }
+                task.resume()
+            }
+        } onCancel: {
+            once.finish(.failure(CancellationError()))
+        }
+    }
+
+    /// Runs `body`, and again after `firstWait`, twice that, … while it fails in a way that trying
+    /// again can mend (`SyncFailure.isTransient`: no answer, a deadline passed, a 5xx), at most
+    /// `attempts` times in all. A refusal (a revoked token, another site) is thrown at once.
+    static func retrying<T>(
+        attempts: Int, firstWait: Double, sleep: (Double) async -> Void,
+        onRetry: (SyncFailure, Double) -> Void = { _, _ in }, _ body: () async throws -> T
+    ) async throws -> T {
+        var wait = firstWait
+        var attempt = 1
+        while true {
+            do {
+                return try await body()
+            } catch let failure as SyncFailure where failure.isTransient && attempt < attempts {
+                onRetry(failure, wait)
+                await sleep(wait)
+                wait *= 2
+                attempt += 1
+            }
+        }
+    }
+
+    /// One round as `storyreader sync` runs it: tried up to `attempts` times with waits of
+    /// `firstWait`, twice that, … between them when the server could not be reached.
+    public func roundRetrying(
+        _ store: StoryStore, attempts: Int = 3, firstWait: Double = 1, onRetry: (SyncFailure, Double) -> Void = { _, _ in }
+    ) async throws -> SyncRound {
+        try await Self.retrying(
+            attempts: attempts, firstWait: firstWait, sleep: { seconds in try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) },
+            onRetry: onRetry
+        ) { try await round(store) }
+    }
+}
+
+/// The continuation of one exchange, resumed exactly once: by the answer, the deadline or a
+/// cancellation, whichever comes first.
+private final class OneAnswer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+    private var task: URLSessionDataTask?
+    /// A result that came before the continuation was set (a cancellation at once).
+    private var early: Result<(Data, URLResponse), any Error>?
+    private var finished = false
+
+    func start(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>, task: URLSessionDataTask) {
+        lock.lock()
+        if let early {
+            lock.unlock()
+            task.cancel()
+            continuation.resume(with: early)
+            return
+        }
+        self.continuation = continuation
+        self.task = task
+        lock.unlock()
+    }
+
+    func finish(_ result: Result<(Data, URLResponse), any Error>) {
+        lock.lock()
+        guard !finished else { return lock.unlock() }
+        finished = true
+        guard let continuation else {
+            early = result
+            return lock.unlock()
+        }
+        let task = self.task
+        self.continuation = nil
+        self.task = nil
+        lock.unlock()
+        if case .failure = result { task?.cancel() }
+        continuation.resume(with: result)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import StoryKitTestSupport
+@testable import StoryKit
+
+/// Issue 13, "timeouts that hold", on the kiosk's side: a sync call ends by its deadline whatever
+/// the server does, and `storyreader sync` tries again, later each time, only when that can help.
+@Suite struct SyncDeadlineTests {
+    /// A server that answers a request with headers promising 100,000 bytes and then sends one byte
+    /// every 200 ms: the connection is never idle, so URLRequest's own (idle) timeout never fires.
+    final class TricklingServer: @unchecked Sendable {
+        let port: UInt16
+        private let listener: Int32
+        private let stopped = NSLock()
+        private var isStopped = false
+
+        init() throws {
+            listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0, listen(listener, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+            }
+            port = UInt16(bigEndian: address.sin_port)
+            let listener = self.listener
+            Thread.detachNewThread { [self] in
+                while true {
+                    let client = accept(listener, nil, nil)
+                    if client < 0 { return }
+                    Thread.detachNewThread { [self] in serve(client) }
+                }
+            }
+        }
+
+        private func serve(_ client: Int32) {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = read(client, &buffer, buffer.count)
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+            _ = head.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            while !stopped.withLock({ isStopped }) {
+                // MSG_NOSIGNAL: the client hanging up must not raise SIGPIPE in the test process.
+                if send(client, " ", 1, Int32(MSG_NOSIGNAL)) != 1 { break }
+                usleep(200_000)
+            }
+            close(client)
+        }
+
+        func stop() {
+            stopped.withLock { isStopped = true }
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+    }
+
+    @Test func aServerThatTricklesBytesIsCutOffAtTheCallsDeadline() async throws {
+        let server = try TricklingServer()
+        defer { server.stop() }
+        let database = try TemporaryDatabase("deadline")
+        defer { database.remove() }
+        let store = try database.open()
+        try store.markJoined()
+        let settings = SyncSettings(url: "http://127.0.0.1:\(server.port)", site: "branch", token: "branch.0123456789abcdef0123")
+        let client = SyncClient(settings: settings, callDeadline: 1.5)
+        let started = Date()
+        do {
+            try await client.round(store)
+            Issue.record("a server that never finishes its answer cannot give a round")
+        } catch let failure as SyncFailure {
+            guard case .timedOut(let seconds) = failure else {
+                Issue.record("expected the deadline, got \(failure)")
+                return
+            }
+            #expect(seconds == 1.5)
+            #expect(failure.isTransient)
+        }
+        // Without the outside deadline the call runs for the 100,000 bytes' 5.5 hours.
+        #expect(Date().timeIntervalSince(started) < 30)
+        // Nothing was confirmed, so nothing left the outbox; the failure is kept for grown-ups.
+        #expect(try store.syncStatus().outbox > 0)
+        #expect(try store.syncStatus().lastError?.contains("did not answer within 1 s") == true)
+    }
+
+    @Test func transientFailuresAreTriedAgainAfterWaitsThatDouble() async throws {
+        var calls = 0
+        var waits: [Double] = []
+        let result = try await SyncClient.retrying(attempts: 4, firstWait: 1, sleep: { waits.append($0) }) { () async throws -> String in
+            calls += 1
+            if calls == 1 { throw SyncFailure.unreachable("connection refused") }
+            if calls == 2 { throw SyncFailure.refused(status: 503, message: "the database did not answer in time") }
+            if calls == 3 { throw SyncFailure.timedOut(seconds: 10) }
+            return "synced"
+        }
+        #expect(result == "synced")
+        #expect(calls == 4)
+        #expect(waits == [1, 2, 4])
+    }
+
+    @Test func aRefusalIsNotTriedAgainAndTheLastTransientFailureIsThrown() async throws {
+        var calls = 0
+        await #expect(throws: SyncFailure.self) {
+            try await SyncClient.retrying(attempts: 3, firstWait: 1, sleep: { _ in }) { () async throws -> Int in
+                calls += 1
+                throw SyncFailure.refused(status: 403, message: "this token belongs to another site")
+            }
+        }
+        #expect(calls == 1)
+        calls = 0
+        var waits: [Double] = []
+        do {
+            _ = try await SyncClient.retrying(attempts: 3, firstWait: 0.5, sleep: { waits.append($0) }) { () async throws -> Int in
+                calls += 1
+                throw SyncFailure.unreachable("try \(calls)")
+            }
+            Issue.record("three failures must end in the last one")
+        } catch let failure as SyncFailure {
+            #expect(failure.description.hasSuffix("try 3"))
+        }
+        #expect(calls == 3)
+        #expect(waits == [0.5, 1])
+    }
+}
