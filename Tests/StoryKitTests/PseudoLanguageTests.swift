@@ -59,8 +59,18 @@ import StoryKitTestSupport
         var session = Session(catalog: SessionFixtures.catalog, snapshot: snapshot, options: options,
                               languages: InterfaceLanguages(catalogs: [Self.catalog]))
         var said: [String] = []
+        // What a sighted child sees after each step: the screen drawn at 80×24 and 40×24, in the
+        // renderer's own words too (scroll indicators, "✓ selected", the state words).
+        var shown: [String] = []
         func run(_ effects: [Effect]) {
             for case .speak(let utterance) in effects { said.append(utterance.text) }
+            for width in [80, 40] {
+                let drawn = ScreenRenderer.render(session.screen, focus: session.state.focusedID, options: RenderOptions(), width: width, height: 24)
+                for line in drawn.lines {
+                    #expect(DisplayWidth.of(line) <= width, "wider than \(width): \(line)")
+                    shown.append(line)
+                }
+            }
         }
         run(session.start())
         let script: [Command] = [.next, .previous, .activate, .nextHeading, .next, .next, .activate, .next, .previous, .activate,
@@ -81,6 +91,16 @@ import StoryKitTestSupport
             #expect(caption.contains("⟦"), "a caption said outside the catalog: \(caption)")
         }
         #expect(leaks.isEmpty, "English left in the pseudo-language: \(leaks)")
+        // Screen lines are wrapped, so a phrase may be cut at a line's end: each line is checked
+        // for the phrases it holds whole, after the names are taken out.
+        var screenLeaks: Set<String> = []
+        for line in shown {
+            var rest = line
+            for name in names.sorted(by: { $0.count > $1.count }) { rest = rest.replacingOccurrences(of: name, with: "") }
+            for fragment in Self.englishFragments where rest.range(of: fragment) != nil { screenLeaks.insert("\(fragment) ← \(line)") }
+        }
+        #expect(shown.contains { $0.contains("⟦↓") }, "no screen of the flow scrolled: the indicator went untested")
+        #expect(screenLeaks.isEmpty, "English on screen in the pseudo-language: \(screenLeaks.sorted())")
     }
 
     @Test func thePseudoLanguageIsLongerAccentedAndBracketed() {

@@ -253,6 +253,28 @@ import StoryKitTestSupport
         #expect(StateBadge.locked.text == "✗ locked")
     }
 
+    /// The symbols follow the words in every language: a Spanish or German value gets the same
+    /// ✓ ★ ▶ as an English one, and the renderer's own words come from the screen's language.
+    @Test func stateBadgesAndTheRenderersWordsInTheScreensLanguage() {
+        let spanish = LanguageFixtures.languages.catalog("es")
+        let german = LanguageFixtures.languages.catalog("de")
+        #expect(StateBadge.decorate("leída una vez, favorita", messages: spanish) == "✓ leída una vez, ★ favorita")
+        #expect(StateBadge.decorate("leída 3 veces, empezada", messages: spanish) == "✓ leída 3 veces, empezada")
+        #expect(StateBadge.decorate("21-mal gelesen, Favorit", messages: german) == "✓ 21-mal gelesen, ★ Favorit")
+        #expect(StateBadge.decorate("Seite 2 von 5, liest", messages: german) == "Seite 2 von 5, ▶ liest")
+        #expect(StateBadge.decorate("noch nicht gelesen", messages: german) == "noch nicht gelesen")
+        let elements = [
+            AccessibilityElement(id: "voice", label: "Stimme", traits: [.staticText, .notEnabled]),
+            AccessibilityElement(id: "step", label: "Schrittmodus", traits: [.staticText, .selected]),
+        ] + (1...30).map { AccessibilityElement(id: "line\($0)", label: "Zeile \($0)", traits: .staticText) }
+        let screen = Screen(kind: .settings, title: "Einstellungen", elements: elements, messages: german)
+        let lines = ScreenRenderer.render(screen, focus: "line1", options: RenderOptions(), width: 40, height: 12).lines
+        #expect(lines.contains("  Stimme (nicht verfügbar)"))
+        #expect(lines.contains("  Schrittmodus ✓ ausgewählt"))
+        #expect(lines.contains { $0.hasPrefix("↓ mehr darunter") }, "\(lines)")
+        #expect(!lines.joined().contains("more below"))
+    }
+
     @Test func measuringRenderedLines() {
         #expect(TerminalText.visibleWidth("\u{1B}[0;1;38;2;1;2;3mabc\u{1B}[0m") == 3)
         #expect(TerminalText.visibleWidth("\u{1B}#3\u{1B}[0mabc") == 6)

@@ -116,10 +116,14 @@ public struct Screen: Sendable, Hashable {
     /// Spoken when the screen opens and by "where am I" ("Library, 12 stories").
     public var title: String
     public var elements: [AccessibilityElement]
+    /// The language the screen was built in: the renderer's own words (scroll indicators, "✓
+    /// selected", the state words it gives a symbol) come from it too.
+    public var messages: MessageCatalog
 
-    public init(kind: Kind, title: String, elements: [AccessibilityElement]) {
+    public init(kind: Kind, title: String, elements: [AccessibilityElement], messages: MessageCatalog = .english) {
         self.kind = kind
         self.title = title
         self.elements = elements
+        self.messages = messages
     }
 }

@@ -143,6 +143,8 @@ struct Builder {
     let method: LargeTextMethod
     let theme: Theme
     var rows: [Row] = []
+    /// The screen's language, for the renderer's own words.
+    var messages: MessageCatalog = .english
 
     init(options: RenderOptions, width: Int, focus: String?) {
         self.options = options
@@ -158,6 +160,7 @@ struct Builder {
     var columnWidth: Int { layout.columnWidth(terminalWidth: width) }
 
     mutating func render(_ screen: Screen, height: Int) -> RenderedScreen {
+        messages = screen.messages
         // The title: one or more normal-size lines, bold, in the heading colour.
         var header: [Row] = []
         for line in TextWrap.wrap(Sanitizer.sanitizeLine(screen.title), width: width) {
@@ -173,8 +176,8 @@ struct Builder {
         let hint = focusedElement(in: screen.elements)?.hint.map(Sanitizer.sanitizeLine)
         func footer(above: Bool, below: Bool) -> [Row] {
             var parts: [String] = []
-            if above { parts.append("↑ more above") }
-            if below { parts.append("↓ more below") }
+            if above { parts.append(messages.tr("↑ more above")) }
+            if below { parts.append(messages.tr("↓ more below")) }
             if let hint, !hint.isEmpty { parts.append(hint) }
             guard !parts.isEmpty else { return [] }
             return TextWrap.wrap(parts.joined(separator: " · "), width: width).map { Row(spans: [Span(text: $0.text, role: .secondary)]) }
@@ -317,10 +320,10 @@ struct Builder {
                     // State words get their symbols in state displays (progress), never in prose
                     // such as help's list of commands, where "read" is a command.
                     let isState = element.traits.contains(.updatesFrequently) || !element.traits.contains(.staticText)
-                    text += ": " + (isState ? StateBadge.decorate(value) : value)
+                    text += ": " + (isState ? StateBadge.decorate(value, messages: messages) : value)
                 }
-                if element.traits.contains(.selected) { text += " ✓ selected" }
-                if element.traits.contains(.notEnabled) { text += " (not available)" }
+                if element.traits.contains(.selected) { text += " ✓ " + messages.tr("selected") }
+                if element.traits.contains(.notEnabled) { text += " (" + messages.tr("not available") + ")" }
                 // A setting changed with left and right: the arrows say so.
                 if element.traits.contains(.adjustable) { text = "◀ " + text + " ▶" }
                 addWrapped(text, role: element.traits.contains(.warning) ? .warning : .text, id: element.id, focused: focused)
@@ -334,7 +337,7 @@ struct Builder {
     /// Buttons flow on one line, `[ Play ] [ Stop ]`, wrapping as needed.
     private mutating func addButton(label: String, value: String?, id: String, focused: Bool) {
         var text = "[\(label)"
-        if let value, !value.isEmpty { text += ": \(StateBadge.decorate(value))" }
+        if let value, !value.isEmpty { text += ": \(StateBadge.decorate(value, messages: messages))" }
         text += "]"
         let marker = focused ? ScreenRenderer.focusMarker : " "
         let itemWidth = DisplayWidth.of(text) + 1
@@ -357,7 +360,7 @@ struct Builder {
     private mutating func addCard(_ element: AccessibilityElement, label: String, value: String?, focused: Bool) {
         addWrapped(label, role: focused ? .focus : .text, bold: true, id: element.id, focused: focused)
         var details: [String] = []
-        if let value, !value.isEmpty { details.append(StateBadge.decorate(value)) }
+        if let value, !value.isEmpty { details.append(StateBadge.decorate(value, messages: messages)) }
         details += element.children.filter { !$0.isHidden }.map { child in
             var text = Sanitizer.sanitizeLine(child.label)
             if let value = child.value, !value.isEmpty { text += ": " + Sanitizer.sanitizeLine(value) }

@@ -3,7 +3,9 @@ import Foundation
 /// Screens are functions from the state to an element tree.
 public enum Screens {
     public static func screen(for state: State, catalog: StoryCatalog) -> Screen {
-        kioskDecorated(route(state, catalog: catalog), state)
+        var screen = kioskDecorated(route(state, catalog: catalog), state)
+        screen.messages = state.messages
+        return screen
     }
 
     static func route(_ state: State, catalog: StoryCatalog) -> Screen {
