@@ -193,7 +193,7 @@ public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
                 if twin, let author = match.author { text = messages.tr("{title} by {author}", ["title": text, "author": author]) }
                 return text + " (" + match.id + ")"
             }.joined(separator: ", ")
-            if matches.count > 5 { shown = messages.tr("{list} and {count} more", ["list": shown, "count": String(matches.count - 5)]) }
+            if matches.count > 5 { shown = messages.trn("{list} and {count} more", "{list} and {count} more", matches.count - 5, ["list": shown]) }
             return messages.tr("'{name}' matches {count} stories: {stories}. Type more of the name or use the id", [
                 "name": Sanitizer.quote(name), "count": String(matches.count), "stories": shown])
         case .noSuchBook(let name, let books):
@@ -202,7 +202,7 @@ public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
                                    ["name": Sanitizer.quote(name)])
             }
             var shown = books.prefix(5).map { "‘\($0)’" }.joined(separator: ", ")
-            if books.count > 5 { shown = messages.tr("{list} and {count} more", ["list": shown, "count": String(books.count - 5)]) }
+            if books.count > 5 { shown = messages.trn("{list} and {count} more", "{list} and {count} more", books.count - 5, ["list": shown]) }
             return messages.tr("no one book is called '{name}': the books are {books}", ["name": Sanitizer.quote(name), "books": shown])
         }
     }
