@@ -75,8 +75,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # Generated from the binary before anything is copied: a binary that cannot describe itself is not installed.
 staging=$(mktemp -d)
 trap 'rm -rf "$staging"' EXIT
-# A clean environment: the user's own configuration and folders never shape what is installed.
-run() { env -u STORYREADER_STORIES_DIR -u STORYREADER_DATA_DIR -u XDG_CONFIG_HOME HOME="$staging" "$bin" "$@"; }
+# A clean environment: the user's own configuration and folders never shape what is installed,
+# nor their language (the manual page goes to man1, the English one; LC_ALL=C gives English help).
+run() { env -u STORYREADER_STORIES_DIR -u STORYREADER_DATA_DIR -u XDG_CONFIG_HOME LC_ALL=C HOME="$staging" "$bin" "$@"; }
 run generate-manual >"$staging/storyreader.1"
 run --generate-completion-script bash >"$staging/storyreader.bash"
 run --generate-completion-script zsh >"$staging/_storyreader"

@@ -8,7 +8,7 @@ import StoryKit
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Save stories as audio files with captions, or as read-along books.",
+        abstract: helpMessages.tr("Save stories as audio files with captions, or as read-along books."),
         discussion: """
             Each story is read by eSpeak NG as it is read aloud (the child's voice settings with \
             --profile, or --rate, --pitch, --volume and --voice) and written as:
@@ -47,52 +47,52 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Stories by title or id (see 'storyreader list').", valueName: "story"), completion: ShellCompletion.stories)
+    @Argument(help: ArgumentHelp(helpMessages.tr("Stories by title or id (see 'storyreader list')."), valueName: "story"), completion: ShellCompletion.stories)
     var stories: [String] = []
 
-    @Option(help: ArgumentHelp("Every story of an imported book, in the book's order (after any stories named).", valueName: "book"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Every story of an imported book, in the book's order (after any stories named)."), valueName: "book"))
     var book: String?
 
-    @Option(help: ArgumentHelp("The file to write (one story, or --one-file), or the folder (several).", valueName: "path"))
+    @Option(help: ArgumentHelp(helpMessages.tr("The file to write (one story, or --one-file), or the folder (several)."), valueName: "path"))
     var to: String
 
-    @Option(help: ArgumentHelp("wav, opus, mp3 or epub. Default: from the file's extension, else wav.", valueName: "format"))
+    @Option(help: ArgumentHelp(helpMessages.tr("wav, opus, mp3 or epub. Default: from the file's extension, else wav."), valueName: "format"))
     var format: String?
 
-    @Flag(help: "Several stories into one file, a chapter each.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Several stories into one file, a chapter each.")))
     var oneFile = false
 
-    @Option(help: ArgumentHelp("The title of a file of several stories (--one-file). Default: from the stories' titles.", valueName: "title"))
+    @Option(help: ArgumentHelp(helpMessages.tr("The title of a file of several stories (--one-file). Default: from the stories' titles."), valueName: "title"))
     var title: String?
 
-    @Option(help: ArgumentHelp("Bitrate in kbit/s: Opus 6 to 256 (default 24, about 180 KB a minute), MP3 and EPUB 8 to 160 (default 48).", valueName: "kbit/s"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Bitrate in kbit/s: Opus 6 to 256 (default 24, about 180 KB a minute), MP3 and EPUB 8 to 160 (default 48)."), valueName: "kbit/s"))
     var bitrate: Int?
 
-    @Option(help: ArgumentHelp("Captions beside the audio: vtt, srt or lrc.", valueName: "format"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Captions beside the audio: vtt, srt or lrc."), valueName: "format"))
     var captions: String?
 
-    @Option(help: ArgumentHelp("What a read-along book highlights: sentences (default) or words.", valueName: "sentences|words"))
+    @Option(help: ArgumentHelp(helpMessages.tr("What a read-along book highlights: sentences (default) or words."), valueName: "sentences|words"))
     var overlay: String?
 
-    @Option(help: ArgumentHelp("Processes to synthesise with at once (eSpeak NG is one engine a process), each taking a run of sentences. Default: the cores of this machine (\(ProcessInfo.processInfo.activeProcessorCount)) for stories of \(ExportCommand.wordsForJobs) words or more, else 1. Words then come within 0.15 s of where one process puts them.", valueName: "n"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Processes to synthesise with at once (eSpeak NG is one engine a process), each taking a run of sentences. Default: the cores of this machine ({cores}) for stories of {words} words or more, else 1. Words then come within 0.15 s of where one process puts them.", ["cores": String(ProcessInfo.processInfo.activeProcessorCount), "words": String(ExportCommand.wordsForJobs)]), valueName: "n"))
     var jobs: Int?
 
-    @Flag(help: "Replace files that already exist.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Replace files that already exist.")))
     var force = false
 
-    @Flag(name: [.customShort("q"), .long], help: "Print nothing but errors (no progress line, no summary).")
+    @Flag(name: [.customShort("q"), .long], help: ArgumentHelp(helpMessages.tr("Print nothing but errors (no progress line, no summary).")))
     var quiet = false
 
-    @Option(help: ArgumentHelp("Read with this child's voice settings (see 'storyreader profile list').", valueName: "name"), completion: ShellCompletion.profiles)
+    @Option(help: ArgumentHelp(helpMessages.tr("Read with this child's voice settings (see 'storyreader profile list')."), valueName: "name"), completion: ShellCompletion.profiles)
     var profile: String?
 
-    @Option(help: ArgumentHelp("Words per minute, \(SpeechSettings.rateRange.lowerBound)–\(SpeechSettings.rateRange.upperBound).", valueName: "n"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Words per minute, {min}–{max}.", ["min": String(SpeechSettings.rateRange.lowerBound), "max": String(SpeechSettings.rateRange.upperBound)]), valueName: "n"))
     var rate: Int?
-    @Option(help: ArgumentHelp("Pitch, \(SpeechSettings.pitchRange.lowerBound)–\(SpeechSettings.pitchRange.upperBound).", valueName: "n"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Pitch, {min}–{max}.", ["min": String(SpeechSettings.pitchRange.lowerBound), "max": String(SpeechSettings.pitchRange.upperBound)]), valueName: "n"))
     var pitch: Int?
-    @Option(help: ArgumentHelp("Volume, \(SpeechSettings.volumeRange.lowerBound)–\(SpeechSettings.volumeRange.upperBound).", valueName: "n"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Volume, {min}–{max}.", ["min": String(SpeechSettings.volumeRange.lowerBound), "max": String(SpeechSettings.volumeRange.upperBound)]), valueName: "n"))
     var volume: Int?
-    @Option(help: ArgumentHelp("Voice: a language with an optional variant (en, fr, en+f3). Default: the story's language.", valueName: "voice"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Voice: a language with an optional variant (en, fr, en+f3). Default: the story's language."), valueName: "voice"))
     var voice: String?
 
     static let formats = ["wav", "opus", "mp3", "epub"]
@@ -102,29 +102,29 @@ struct ExportCommand: ParsableCommand {
     static let chapterGap = 1.0
 
     func validate() throws {
-        if stories.isEmpty, book == nil { throw ValidationError("name at least one story to export (see 'storyreader list'), or a book with --book") }
+        if stories.isEmpty, book == nil { throw ValidationError(helpMessages.tr("name at least one story to export (see 'storyreader list'), or a book with --book")) }
         if let format, !Self.formats.contains(format.lowercased()) {
-            throw ValidationError("--format \(format) is not a format this build writes: use wav, opus, mp3 or epub")
+            throw ValidationError(helpMessages.tr("--format {format} is not a format this build writes: use wav, opus, mp3 or epub", ["format": format]))
         }
         let ext = URL(fileURLWithPath: to).pathExtension.lowercased()
         if (stories.count == 1 && book == nil) || oneFile, format == nil, !ext.isEmpty, !Self.formats.contains(ext) {
-            throw ValidationError("--to \(to): .\(ext) is not a format this build writes: use a .wav, .opus, .mp3 or .epub file")
+            throw ValidationError(helpMessages.tr("--to {path}: .{extension} is not a format this build writes: use a .wav, .opus, .mp3 or .epub file", ["path": to, "extension": ext]))
         }
         if let jobs, !(1...64).contains(jobs) {
-            throw ValidationError("--jobs \(jobs) is out of range: use 1 to 64")
+            throw ValidationError(helpMessages.tr("--jobs {value} is out of range: use 1 to 64", ["value": String(jobs)]))
         }
         if let bitrate, !(6...256).contains(bitrate) {
-            throw ValidationError("--bitrate \(bitrate) is out of range: use 6 to 256 kbit/s")
+            throw ValidationError(helpMessages.tr("--bitrate {value} is out of range: use 6 to 256 kbit/s", ["value": String(bitrate)]))
         }
         if let captions, CaptionFormat(rawValue: captions.lowercased()) == nil {
-            throw ValidationError("--captions \(captions) is not a caption format: use vtt, srt or lrc")
+            throw ValidationError(helpMessages.tr("--captions {value} is not a caption format: use vtt, srt or lrc", ["value": captions]))
         }
         if let overlay, ReadAlongBook.Granularity(rawValue: overlay.lowercased()) == nil {
-            throw ValidationError("--overlay \(overlay) is not one a book takes: use sentences or words")
+            throw ValidationError(helpMessages.tr("--overlay {value} is not one a book takes: use sentences or words", ["value": overlay]))
         }
         let settings = SpeechSettings(rate: rate ?? 175, pitch: pitch ?? 50, volume: volume ?? 100, voice: nil)
         if let problem = settings.problems().first {
-            throw ValidationError("--\(problem.setting) \(problem.value) is out of range: use a value from \(problem.range.lowerBound) to \(problem.range.upperBound)")
+            throw ValidationError(helpMessages.tr("--{setting} {value} is out of range: use a value from {min} to {max}", ["setting": problem.setting, "value": String(problem.value), "min": String(problem.range.lowerBound), "max": String(problem.range.upperBound)]))
         }
     }
 
@@ -143,9 +143,10 @@ struct ExportCommand: ParsableCommand {
             case .success(let entries):
                 do { chosen += try entries.map { try library.loadStory($0) } } catch { throw UserFailure(message: "\(error)") }
             case .failure(let error):
-                throw UserFailure(message: error.description)
+                throw UserFailure(message: error.localized(global.messages))
             }
         }
+        let messages = global.messages
         let base = try childSettings()
         let captionFormat = captions.flatMap { CaptionFormat(rawValue: $0.lowercased()) }
         // Where each file goes: the file named, or a file named by its id in the folder named.
@@ -154,11 +155,12 @@ struct ExportCommand: ParsableCommand {
         let exists = FileManager.default.fileExists(atPath: named.path, isDirectory: &isFolder)
         let intoFolder = !oneFile && (chosen.count > 1 || (exists && isFolder.boolValue))
         if oneFile, exists, isFolder.boolValue {
-            throw UserFailure(message: "--one-file: \(named.path) is a folder; name the file to write, such as \(named.appendingPathComponent("stories.opus").path)")
+            throw UserFailure(message: messages.tr("--one-file: {path} is a folder; name the file to write, such as {example}", [
+                "path": named.path, "example": named.appendingPathComponent("stories.opus").path]))
         }
         if intoFolder, !exists {
             do { try FileManager.default.createDirectory(at: named, withIntermediateDirectories: true) } catch {
-                throw UserFailure(message: "cannot make the folder \(named.path): \(error.localizedDescription)")
+                throw UserFailure(message: messages.tr("cannot make the folder {path}: {reason}", ["path": named.path, "reason": error.localizedDescription]))
             }
         }
         let kind = format?.lowercased() ?? (intoFolder || named.pathExtension.isEmpty ? "wav" : named.pathExtension.lowercased())
@@ -173,10 +175,10 @@ struct ExportCommand: ParsableCommand {
         for target in targets {
             let folder = target.file.deletingLastPathComponent().path
             guard FileManager.default.isWritableFile(atPath: folder) else {
-                throw UserFailure(message: "cannot write in \(folder): choose a folder you may write to")
+                throw UserFailure(message: messages.tr("cannot write in {folder}: choose a folder you may write to", ["folder": folder]))
             }
             for file in [target.file] + target.related where FileManager.default.fileExists(atPath: file.path) && !force {
-                throw UserFailure(message: "\(file.path) already exists: give --force to replace it")
+                throw UserFailure(message: messages.tr("{path} already exists: give --force to replace it", ["path": file.path]))
             }
         }
         let progress = ExportProgress(totalWords: chosen.reduce(0) { $0 + $1.wordCount }, enabled: !quiet && StatusLine.isShown)
@@ -190,7 +192,7 @@ struct ExportCommand: ParsableCommand {
             throw error
         }
         progress.finish()
-        if !quiet { for line in summary { TerminalIO.write(Sanitizer.visibleLines("Exported " + line) + "\n") } }
+        if !quiet { for line in summary { TerminalIO.write(Sanitizer.visibleLines(messages.tr("Exported {summary}", ["summary": line])) + "\n") } }
     }
 
     /// One file (and its captions): the summary line.
@@ -250,7 +252,9 @@ struct ExportCommand: ParsableCommand {
             }
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: target.file.path)[.size] as? Int) ?? 0
-        let what = stories.count == 1 ? "“\(stories[0].title)”" : "“\(tags.title)” (\(stories.count) stories)"
+        let messages = global.messages
+        let what = stories.count == 1 ? "“\(stories[0].title)”"
+            : messages.trn("“{title}” ({count} story)", "“{title}” ({count} stories)", stories.count, ["title": tags.title])
         return "\(what): \(Self.duration(duration)), \(ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file)) → "
             + written.joined(separator: ", ")
     }
@@ -286,7 +290,7 @@ struct ExportCommand: ParsableCommand {
     private func childSettings() throws -> SpeechSettings {
         guard let profile else { return .storyDefaults }
         let store = try StoreCommandSupport.openStore(global)
-        do { return try store.requireProfile(named: profile).settings.speech } catch { throw UserFailure(message: error.description) }
+        do { return try store.requireProfile(named: profile).settings.speech } catch { throw StoreCommandSupport.fail(error, global.messages) }
     }
 
     /// `story.wav` → `story.vtt`, `story.descriptions.vtt`.

@@ -5,23 +5,24 @@ import StoryKit
 /// Options every command takes: where stories and data live.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("stories"), help: ArgumentHelp(
-        "A folder of stories (repeatable). Default: the folders in config.toml's 'stories', else the bundled stories plus your own folder, <data-dir>/stories.",
+        helpMessages.tr("A folder of stories (repeatable). Default: the folders in config.toml's 'stories', else the bundled stories plus your own folder, <data-dir>/stories."),
         valueName: "dir"), completion: .directory)
     var storyFolders: [String] = []
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        "Where profiles, reading progress and your own stories are kept. Default: $STORYREADER_DATA_DIR, else config.toml's 'data-dir', else $XDG_DATA_HOME/storyreader, else ~/.local/share/storyreader.",
+        helpMessages.tr("Where profiles, reading progress and your own stories are kept. Default: $STORYREADER_DATA_DIR, else config.toml's 'data-dir', else $XDG_DATA_HOME/storyreader, else ~/.local/share/storyreader."),
         valueName: "dir"), completion: .directory)
     var dataDir: String?
 
     @Option(name: .customLong("lang"), help: ArgumentHelp(
-        "The language of the interface and of these messages: en, es, fr or de. Default: each profile's own, else $LC_ALL, $LC_MESSAGES or $LANG.",
+        helpMessages.tr("The language of the interface and of these messages: en, es, fr or de. Default: each profile's own, else $LC_ALL, $LC_MESSAGES or $LANG."),
         valueName: "language"))
     var lang: String?
 
     mutating func validate() throws {
         if let lang, InterfaceLanguage.code(of: lang) == nil {
-            throw ValidationError("no interface in '\(Sanitizer.sanitizeLine(lang))': choose \(InterfaceLanguage.supported.joined(separator: ", "))")
+            throw ValidationError(helpMessages.tr("no interface in '{language}': choose {languages}", [
+                "language": Sanitizer.sanitizeLine(lang), "languages": InterfaceLanguage.supported.joined(separator: ", ")]))
         }
     }
 
@@ -77,7 +78,9 @@ struct GlobalOptions: ParsableArguments {
             }
         }
         if !named, BundledStories.folder() == nil, library.entries.isEmpty {
-            FileHandle.standardError.write(Data("storyreader: the bundled stories folder was not found (looked for \(BundledStories.installedFolder().path)): reinstall with 'make install', set STORYREADER_STORIES_DIR or use --stories DIR\n".utf8))
+            let message = messages.tr("the bundled stories folder was not found (looked for {path}): reinstall with 'make install', set STORYREADER_STORIES_DIR or use --stories DIR",
+                                      ["path": BundledStories.installedFolder().path])
+            FileHandle.standardError.write(Data("storyreader: \(message)\n".utf8))
         }
         return library
     }
@@ -101,10 +104,14 @@ struct GlobalOptions: ParsableArguments {
                 throw UserFailure(message: error.description)
             }
         case .failure(let error):
-            throw UserFailure(message: error.description)
+            throw UserFailure(message: error.localized(messages))
         }
     }
 }
+
+/// The catalog of `--help` and of argument errors: ArgumentParser reads the help texts before
+/// `--lang` is parsed, so they follow the environment only (LC_ALL, LC_MESSAGES, LANG, LANGUAGE).
+let helpMessages: MessageCatalog = Catalogs.languages.catalog(InterfaceLanguage.fromEnvironment(ProcessInfo.processInfo.environment))
 
 /// The interface's catalogs (`po/*.po`), found as the bundled stories are and read once a run.
 enum Catalogs {

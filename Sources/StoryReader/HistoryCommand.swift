@@ -7,12 +7,12 @@ import StoryKit
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Show the finished reads and kiosk sessions, newest first.")
+        abstract: helpMessages.tr("Show the finished reads and kiosk sessions, newest first."))
     @OptionGroup var global: GlobalOptions
-    @Option(help: "Only this child's reads.", completion: ShellCompletion.profiles) var profile: String?
-    @Option(help: "At most this many reads.") var limit: Int?
-    @Flag(help: "Print JSON.") var json = false
-    @Flag(help: "Only the kiosk sessions: profile, start, end, stories read, blocked key presses.") var kiosk = false
+    @Option(help: ArgumentHelp(helpMessages.tr("Only this child's reads.")), completion: ShellCompletion.profiles) var profile: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("At most this many reads."))) var limit: Int?
+    @Flag(help: ArgumentHelp(helpMessages.tr("Print JSON."))) var json = false
+    @Flag(help: ArgumentHelp(helpMessages.tr("Only the kiosk sessions: profile, start, end, stories read, blocked key presses."))) var kiosk = false
 
     struct KioskEntry: Encodable {
         var profiles: [String]
@@ -34,11 +34,12 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
+        if let limit, limit < 1 { throw ValidationError(helpMessages.tr("--limit must be 1 or more")) }
     }
 
     func run() throws {
         let store = try StoreCommandSupport.openStore(global)
+        let messages = global.messages
         if kiosk { return try runKiosk(store) }
         do {
             let profileID = try profile.map { try store.requireProfile(named: $0).id ?? 0 }
@@ -53,7 +54,8 @@ struct HistoryCommand: ParsableCommand {
             }
             if json { return try StoreCommandSupport.printJSON(entries) }
             if entries.isEmpty {
-                print(profile == nil ? "No story has been finished yet." : "\(StoreCommandSupport.safe(profile ?? "")) has not finished a story yet.")
+                print(profile == nil ? messages.tr("No story has been finished yet.")
+                      : messages.tr("{name} has not finished a story yet.", ["name": StoreCommandSupport.safe(profile ?? "")]))
             }
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -67,7 +69,7 @@ struct HistoryCommand: ParsableCommand {
                 printKiosk(sessions)
             }
         } catch let error as StoreError {
-            throw StoreCommandSupport.fail(error.description)
+            throw StoreCommandSupport.fail(error, messages)
         }
     }
 
@@ -81,10 +83,10 @@ struct HistoryCommand: ParsableCommand {
                                endReason: $0.endReason)
                 })
             }
-            if sessions.isEmpty { print("No kiosk session yet."); return }
+            if sessions.isEmpty { print(global.messages.tr("No kiosk session yet.")); return }
             printKiosk(sessions)
         } catch let error as StoreError {
-            throw StoreCommandSupport.fail(error.description)
+            throw StoreCommandSupport.fail(error, global.messages)
         }
     }
 
@@ -96,11 +98,12 @@ struct HistoryCommand: ParsableCommand {
         let time = DateFormatter()
         time.locale = Locale(identifier: "en_US_POSIX")
         time.dateFormat = "HH:mm"
-        print("Kiosk sessions:")
+        let messages = global.messages
+        print(messages.tr("Kiosk sessions:"))
         for session in sessions {
-            let end = session.endedAt.map { time.string(from: $0) } ?? "(not ended)"
-            let stories = session.storiesRead.isEmpty ? "no stories" : session.storiesRead.map(StoreCommandSupport.safe).joined(separator: ", ")
-            let blocked = session.blockedKeys == 1 ? "1 blocked key press" : "\(session.blockedKeys) blocked key presses"
+            let end = session.endedAt.map { time.string(from: $0) } ?? messages.tr("(not ended)")
+            let stories = session.storiesRead.isEmpty ? messages.tr("no stories") : session.storiesRead.map(StoreCommandSupport.safe).joined(separator: ", ")
+            let blocked = messages.trn("{count} blocked key press", "{count} blocked key presses", session.blockedKeys)
             print("\(formatter.string(from: session.startedAt))–\(end)  \(session.profiles.map(StoreCommandSupport.safe).joined(separator: ", "))  \(stories)  \(blocked)")
         }
     }

@@ -5,7 +5,7 @@ import StoryKit
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Copy your own stories, EPUBs and Project Gutenberg books into your stories folder.",
+        abstract: helpMessages.tr("Copy your own stories, EPUBs and Project Gutenberg books into your stories folder."),
         discussion: """
             Each FILE (.md, .markdown or .txt; see docs/story-format.md) is checked first: a file \
             with errors is refused with its message and the good ones are still copied, together \
@@ -35,27 +35,27 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Flag(help: "Replace a story already in your folder with the same file name.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Replace a story already in your folder with the same file name.")))
     var replace = false
 
-    @Flag(help: "Show what would be imported (titles, languages, words, pictures) and write nothing.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Show what would be imported (titles, languages, words, pictures) and write nothing.")))
     var dryRun = false
 
-    @Flag(help: "Print what was (or, with --dry-run, would be) imported as JSON, for scripts.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Print what was (or, with --dry-run, would be) imported as JSON, for scripts.")))
     var json = false
 
-    @Flag(help: "An EPUB becomes one story, even when it holds several works.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("An EPUB becomes one story, even when it holds several works.")))
     var asOne = false
 
-    @Flag(help: "An EPUB's works (the articles of a collection) become one story each.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("An EPUB's works (the articles of a collection) become one story each.")))
     var split = false
 
-    @Argument(help: ArgumentHelp("Story files, EPUBs or Project Gutenberg .txt files to import.", valueName: "file"))
+    @Argument(help: ArgumentHelp(helpMessages.tr("Story files, EPUBs or Project Gutenberg .txt files to import."), valueName: "file"))
     var files: [String]
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("name at least one story file to import") }
-        if asOne, split { throw ValidationError("--as-one and --split ask for opposite things: give one of them") }
+        if files.isEmpty { throw ValidationError(helpMessages.tr("name at least one story file to import")) }
+        if asOne, split { throw ValidationError(helpMessages.tr("--as-one and --split ask for opposite things: give one of them")) }
     }
 
     func run() throws {
@@ -66,6 +66,7 @@ struct ImportCommand: ParsableCommand {
         var importer = StoryImporter(destination: global.userStoriesFolder(), existing: existing,
                                      replace: replace, dryRun: dryRun, split: asOne ? false : (split ? true : nil))
         importer.showsProgress = !json && StatusLine.isShown
+        importer.messages = global.messages
         for file in files {
             try importer.importFile(file)
         }
@@ -73,12 +74,15 @@ struct ImportCommand: ParsableCommand {
         if json {
             try StoreCommandSupport.printJSON(results)
         } else {
-            for line in ImportResult.summary(results, dryRun: dryRun, destination: importer.destination.path) { print(line) }
+            for line in ImportResult.summary(results, dryRun: dryRun, destination: importer.destination.path, messages: global.messages) { print(line) }
         }
         let refused = results.filter { $0.status == .refused }.count
         if refused > 0 {
             let done = results.count - refused
-            throw UserFailure(message: "\(done) \(dryRun ? "would be imported" : "imported"), \(refused) refused")
+            let messages = global.messages
+            let values = ["done": String(done), "refused": messages.trn("{count} refused", "{count} refused", refused)]
+            throw UserFailure(message: dryRun ? messages.trn("{count} would be imported, {refused}", "{count} would be imported, {refused}", done, values)
+                                              : messages.trn("{count} imported, {refused}", "{count} imported, {refused}", done, values))
         }
     }
 }

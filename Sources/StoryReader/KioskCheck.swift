@@ -5,20 +5,27 @@ import StoryKit
 /// program cannot block, whether it is locked, with the fix when it is not.
 enum KioskCheck {
     /// Prints the report; the exit status is 0 when everything is locked, else 1.
-    static func run() -> Never {
+    static func run(messages: MessageCatalog = .english) -> Never {
         let items = KioskLockCheck.check(readFacts())
-        print(report(items), terminator: "")
+        print(report(items, messages: messages), terminator: "")
         Foundation.exit(items.allSatisfy { $0.state == .locked } ? 0 : 1)
     }
 
-    static func report(_ items: [KioskLockCheck.Item]) -> String {
-        var text = "What this machine locks for the kiosk (docs/kiosk.md explains each):\n"
+    /// The frame in the language of `messages`; each way out's name, finding and fix are
+    /// technical (file names, settings) and stay as KioskLockCheck words them.
+    static func report(_ items: [KioskLockCheck.Item], messages: MessageCatalog = .english) -> String {
+        var text = messages.tr("What this machine locks for the kiosk (docs/kiosk.md explains each):") + "\n"
+        let lockedWord = messages.tr("locked"), openWord = messages.tr("OPEN")
+        let width = max(DisplayWidth.of(lockedWord), DisplayWidth.of(openWord))
+        func padded(_ word: String) -> String { word + String(repeating: " ", count: width - DisplayWidth.of(word)) }
+        let indent = String(repeating: " ", count: width + 2)
         for item in items {
-            text += "\(item.state == .locked ? "locked" : "OPEN  ")  \(item.name): \(item.finding)\n"
-            if let fix = item.fix { text += "        fix: \(fix)\n" }
+            text += "\(padded(item.state == .locked ? lockedWord : openWord))  \(item.name): \(item.finding)\n"
+            if let fix = item.fix { text += indent + messages.tr("fix: {fix}", ["fix": fix]) + "\n" }
         }
         let locked = items.filter { $0.state == .locked }.count
-        text += locked == items.count ? "All \(items.count) locked.\n" : "\(locked) of \(items.count) locked.\n"
+        text += (locked == items.count ? messages.trn("All {count} locked.", "All {count} locked.", items.count)
+                 : messages.tr("{locked} of {count} locked.", ["locked": String(locked), "count": String(items.count)])) + "\n"
         return text
     }
 

@@ -6,7 +6,7 @@ import StoryKit
 struct KioskCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
-        abstract: "Run locked down for a shared machine: only the PIN leaves.",
+        abstract: helpMessages.tr("Run locked down for a shared machine: only the PIN leaves."),
         discussion: """
             Needs a parental PIN (storyreader pin set) and a terminal. The child gets the library \
             (filtered by the profile's age), stories, help, and text size, reduced motion, theme and \
@@ -20,33 +20,34 @@ struct KioskCommand: ParsableCommand {
     @OptionGroup var presentation: PresentationOptions
 
     @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
-          help: "No sound (--no-speech: for your own screen reader or braille display): speech is captions only (paced in real time).")
+          help: ArgumentHelp(helpMessages.tr("No sound (--no-speech: for your own screen reader or braille display): speech is captions only (paced in real time).")))
     var noAudio = false
 
-    @Option(help: ArgumentHelp("Whose stories and settings (the library is filtered by the profile's age).", valueName: "name"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Whose stories and settings (the library is filtered by the profile's age)."), valueName: "name"))
     var profile: String?
 
-    @Option(help: ArgumentHelp("With no key for this long, reading stops, its place is kept and the library comes back; 0 turns it off.", valueName: "seconds"))
+    @Option(help: ArgumentHelp(helpMessages.tr("With no key for this long, reading stops, its place is kept and the library comes back; 0 turns it off."), valueName: "seconds"))
     var idleTimeout: Double = 300
 
-    @Option(help: ArgumentHelp("Time allowed, then a screen only the PIN leaves (fractions allowed: 0.5 is 30 seconds).", valueName: "minutes"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Time allowed, then a screen only the PIN leaves (fractions allowed: 0.5 is 30 seconds)."), valueName: "minutes"))
     var timeLimit: Double?
 
     /// What "add time" in the parent menu adds (tests use a few seconds).
     @Option(help: .hidden)
     var addTimeSeconds: Double = 600
-    @Flag(help: "Print what this machine locks and leaves open (SysRq, Ctrl-Alt-Del, switching consoles, tmux or screen, a terminal emulator), with the fix for each, and exit: 0 when all is locked, else 1.") var check = false
+    @Flag(help: ArgumentHelp(helpMessages.tr("Print what this machine locks and leaves open (SysRq, Ctrl-Alt-Del, switching consoles, tmux or screen, a terminal emulator), with the fix for each, and exit: 0 when all is locked, else 1."))) var check = false
 
     func validate() throws {
-        if idleTimeout < 0 { throw ValidationError("--idle-timeout must be 0 (off) or more seconds") }
-        if let timeLimit, !(timeLimit > 0) { throw ValidationError("--time-limit must be more than 0 minutes") }
+        if idleTimeout < 0 { throw ValidationError(helpMessages.tr("--idle-timeout must be 0 (off) or more seconds")) }
+        if let timeLimit, !(timeLimit > 0) { throw ValidationError(helpMessages.tr("--time-limit must be more than 0 minutes")) }
         if !(addTimeSeconds > 0) { throw ValidationError("--add-time-seconds must be more than 0") }
     }
 
     func run() throws {
-        if check { KioskCheck.run() }
+        let messages = global.messages
+        if check { KioskCheck.run(messages: messages) }
         guard isatty(STDIN_FILENO) == 1, TerminalMode.isInteractive() else {
-            throw UserFailure(message: "kiosk mode needs a terminal (standard input and output, and TERM set): start it in a terminal, not from a pipe, a script or TERM=dumb")
+            throw UserFailure(message: messages.tr("kiosk mode needs a terminal (standard input and output, and TERM set): start it in a terminal, not from a pipe, a script or TERM=dumb"))
         }
         let database = try StoreCommandSupport.openStore(global)
         // Issue 13: a kiosk joined to a site syncs in the background; otherwise nothing starts.
@@ -54,22 +55,23 @@ struct KioskCommand: ParsableCommand {
         defer { backgroundSync?.stop() }
         do {
             guard try database.isPINSet() else {
-                throw UserFailure(message: "no parental PIN is set, so nobody could leave the kiosk: set one with 'storyreader pin set', then start the kiosk again")
+                throw UserFailure(message: messages.tr("no parental PIN is set, so nobody could leave the kiosk: set one with 'storyreader pin set', then start the kiosk again"))
             }
         } catch let error as StoreError {
-            throw UserFailure(message: error.description)
+            throw StoreCommandSupport.fail(error, messages)
         }
         let library = global.loadLibrary()
         let snapshot: SessionSnapshot
         do {
             snapshot = try database.sessionSnapshot()
         } catch {
-            throw StoreCommandSupport.fail(error.description)
+            throw StoreCommandSupport.fail(error, messages)
         }
         if let profile, !snapshot.profiles.contains(where: { $0.name.lowercased() == profile.lowercased() }) {
             let names = snapshot.profiles.map(\.name)
-            throw UserFailure(message: "there is no profile called \(Sanitizer.sanitizeLine(profile)): "
-                + (names.isEmpty ? "make one first in storyreader" : "choose one of \(names.joined(separator: ", "))"))
+            let values = ["name": Sanitizer.sanitizeLine(profile), "names": names.joined(separator: ", ")]
+            throw UserFailure(message: names.isEmpty ? messages.tr("there is no profile called {name}: make one first in storyreader", values)
+                                                     : messages.tr("there is no profile called {name}: choose one of {names}", values))
         }
         let size = TerminalMode.size()
         let capabilities = TerminalCapabilities.detect()

@@ -5,7 +5,7 @@ import StoryKit
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the stories.",
+        abstract: helpMessages.tr("List the stories."),
         discussion: """
             On a terminal: a table. Otherwise one story a line, fields separated by tabs: \
             id, title, author, language, ages, words, tags (comma-separated). \
@@ -22,24 +22,24 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Flag(help: "Print JSON.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Print JSON.")))
     var json = false
 
-    @Option(help: ArgumentHelp("Only stories suitable for a child of this age.", valueName: "years"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Only stories suitable for a child of this age."), valueName: "years"))
     var age: Int?
 
-    @Option(help: ArgumentHelp("Only stories with this interest tag (animals, space, …).", valueName: "tag"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Only stories with this interest tag (animals, space, …)."), valueName: "tag"))
     var tag: String?
 
-    @Option(help: ArgumentHelp("Only stories whose title, author or summary contain these words.", valueName: "words"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Only stories whose title, author or summary contain these words."), valueName: "words"))
     var search: String?
 
-    @Option(help: ArgumentHelp("Show this child's read counts and favourites.", valueName: "name"), completion: ShellCompletion.profiles)
+    @Option(help: ArgumentHelp(helpMessages.tr("Show this child's read counts and favourites."), valueName: "name"), completion: ShellCompletion.profiles)
     var profile: String?
 
     func validate() throws {
         if let age, !(0...18).contains(age) {
-            throw ValidationError("--age \(age) is out of range: use an age from 0 to 18")
+            throw ValidationError(helpMessages.tr("--age {value} is out of range: use an age from 0 to 18", ["value": String(age)]))
         }
     }
 
@@ -68,7 +68,7 @@ struct ListCommand: ParsableCommand {
             let profile = try store.requireProfile(named: name)
             return try store.progress(profileID: profile.id ?? 0)
         } catch {
-            throw StoreCommandSupport.fail(error.description)
+            throw StoreCommandSupport.fail(error, global.messages)
         }
     }
 }

@@ -39,7 +39,7 @@ struct LogCommand: ParsableCommand {
                 }
                 if !progress { print("\(story): \(total) reads") }
             } catch {
-                throw StoreCommandSupport.fail(error.description)
+                throw StoreCommandSupport.fail(error, global.messages)
             }
         }
     }
@@ -57,7 +57,7 @@ struct LogCommand: ParsableCommand {
                 let isFavourite = try store.toggleFavourite(profileID: id, storyID: story)
                 print("\(story): \(isFavourite ? "a favourite" : "not a favourite")")
             } catch {
-                throw StoreCommandSupport.fail(error.description)
+                throw StoreCommandSupport.fail(error, global.messages)
             }
         }
     }

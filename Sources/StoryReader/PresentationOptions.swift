@@ -6,64 +6,66 @@ import StoryKit
 /// every command that draws a screen (the REPL and `preview`).
 struct PresentationOptions: ParsableArguments {
     @Option(name: .customLong("text-size"), help: ArgumentHelp(
-        "Text size: \(TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")). Default: the profile's, else large.",
+        helpMessages.tr("Text size: {choices}. Default: the profile's, else large.", ["choices": TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")]),
         valueName: "preset"))
     var textSize: String?
 
     @Option(help: ArgumentHelp(
-        "Colour theme: \(ThemeName.allCases.map(\.rawValue).joined(separator: ", ")). Default: the profile's, else default.",
+        helpMessages.tr("Colour theme: {choices}. Default: the profile's, else default.", ["choices": ThemeName.allCases.map(\.rawValue).joined(separator: ", ")]),
         valueName: "theme"))
     var theme: String?
 
     @Flag(name: .customLong("reduce-motion"), inversion: .prefixedNo, help: ArgumentHelp(
-        "Reduced motion: no animation, a steady cursor. Default: the profile's, else automatic (on without a terminal, with TERM=dumb, or when ACCESSIBLE is set)."))
+        helpMessages.tr("Reduced motion: no animation, a steady cursor. Default: the profile's, else automatic (on without a terminal, with TERM=dumb, or when ACCESSIBLE is set).")))
     var reduceMotion: Bool?
 
     @Option(name: .customLong("line-focus"), help: ArgumentHelp(
-        "Line focus: show only this many lines around the word being read in full, the others dimmed: off, 1, 3 or 5. Default: the profile's, else off.",
+        helpMessages.tr("Line focus: show only this many lines around the word being read in full, the others dimmed: off, 1, 3 or 5. Default: the profile's, else off."),
         valueName: "lines"))
     var lineFocus: String?
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "Show words split into syllables with a middle dot (but·ter·fly); the voice is unchanged. Default: the profile's, else off."))
+        helpMessages.tr("Show words split into syllables with a middle dot (but·ter·fly); the voice is unchanged. Default: the profile's, else off.")))
     var syllables: Bool?
 
     @Option(help: ArgumentHelp(
-        "Spacing: normal, or wide (more space between words, a blank line between lines). Default: the profile's, else normal.",
+        helpMessages.tr("Spacing: normal, or wide (more space between words, a blank line between lines). Default: the profile's, else normal."),
         valueName: "spacing"))
     var spacing: String?
 
     @Option(help: ArgumentHelp(
-        "The terminal's cursor, which sits on the focused item or the word being heard (for a braille display or your own screen reader): visible, hidden or auto (visible on the Linux console and when BRLTTY runs, else hidden).",
+        helpMessages.tr("The terminal's cursor, which sits on the focused item or the word being heard (for a braille display or your own screen reader): visible, hidden or auto (visible on the Linux console and when BRLTTY runs, else hidden)."),
         valueName: "when"))
     var cursor: String = "auto"
 
-    @Flag(inversion: .prefixedNo, help: "On the : command line, say each letter typed and deleted, as a screen reader does.")
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(helpMessages.tr("On the : command line, say each letter typed and deleted, as a screen reader does.")))
     var keyEcho = true
 
     @Option(help: ArgumentHelp(
-        "Colour: auto (NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR and TERM=dumb are honoured), always or never. The flag beats the variables.",
+        helpMessages.tr("Colour: auto (NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR and TERM=dumb are honoured), always or never. The flag beats the variables."),
         valueName: "when"))
     var color: String = "auto"
 
     func validate() throws {
         if let textSize, TextSizePreset(name: textSize) == nil {
-            throw ValidationError("--text-size \(textSize) is not a text size: use one of \(TextSizePreset.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(helpMessages.tr("--text-size {value} is not a text size: use one of {choices}", [
+                "value": textSize, "choices": TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")]))
         }
         if let theme, ThemeName(rawValue: theme.lowercased()) == nil {
-            throw ValidationError("--theme \(theme) is not a theme: use one of \(ThemeName.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(helpMessages.tr("--theme {value} is not a theme: use one of {choices}", [
+                "value": theme, "choices": ThemeName.allCases.map(\.rawValue).joined(separator: ", ")]))
         }
         if let lineFocus, LineFocus(name: lineFocus) == nil {
-            throw ValidationError("--line-focus \(lineFocus) is not a choice: use off, 1, 3 or 5")
+            throw ValidationError(helpMessages.tr("--line-focus {value} is not a choice: use off, 1, 3 or 5", ["value": lineFocus]))
         }
         if let spacing, TextSpacing(rawValue: spacing.lowercased()) == nil {
-            throw ValidationError("--spacing \(spacing) is not a choice: use normal or wide")
+            throw ValidationError(helpMessages.tr("--spacing {value} is not a choice: use normal or wide", ["value": spacing]))
         }
         if !["auto", "visible", "hidden"].contains(cursor.lowercased()) {
-            throw ValidationError("--cursor \(cursor) is not a choice: use visible, hidden or auto")
+            throw ValidationError(helpMessages.tr("--cursor {value} is not a choice: use visible, hidden or auto", ["value": cursor]))
         }
         if ColorChoice(rawValue: color.lowercased()) == nil {
-            throw ValidationError("--color \(color) is not a choice: use auto, always or never")
+            throw ValidationError(helpMessages.tr("--color {value} is not a choice: use auto, always or never", ["value": color]))
         }
     }
 

@@ -7,7 +7,7 @@ import StoryKit
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
-        abstract: "Print a screen (library, reader, story, help) as it would be drawn.",
+        abstract: helpMessages.tr("Print a screen (library, reader, story, help) as it would be drawn."),
         discussion: """
             Prints the screen's lines (at most --height of them), then one line saying what is \
             really shown: the text size and how it is drawn (for example "accessibility2, shown as \
@@ -92,13 +92,14 @@ struct PreviewCommand: ParsableCommand {
         let rows = height ?? environment["LINES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 24
 
         let library = global.loadLibrary()
-        if library.entries.isEmpty { throw UserFailure(message: "no stories were found: name a folder with --stories DIR") }
+        if library.entries.isEmpty { throw UserFailure(message: global.messages.tr("no stories were found: name a folder with --stories DIR")) }
         let catalog = StoryCatalog(library: library)
         var chosen: Story?
         if screen == .reader || screen == .story {
             let story = try global.resolveStory(self.story, in: library)
             guard page <= story.pages.count else {
-                throw UserFailure(message: "“\(story.title)” has \(story.pages.count) pages: choose --page 1 to \(story.pages.count)")
+                throw UserFailure(message: global.messages.trn("“{title}” has {count} page: choose --page 1 to {count}", "“{title}” has {count} pages: choose --page 1 to {count}",
+                                                               story.pages.count, ["title": story.title]))
             }
             chosen = story
         }

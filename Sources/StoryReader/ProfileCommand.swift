@@ -6,7 +6,7 @@ import StoryKit
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
-        abstract: "Add, list, show, edit and remove child profiles.",
+        abstract: helpMessages.tr("Add, list, show, edit and remove child profiles."),
         discussion: """
             A profile holds a child's name, age, interests and reading settings. While a parental PIN is
             set (`storyreader pin set`), adding, editing and removing a profile asks for it.
@@ -18,24 +18,24 @@ struct ProfileCommand: ParsableCommand {
 /// The profile fields as command-line flags; every value is checked by the same form as the
 /// interactive one, so the messages are the same.
 struct ProfileFieldOptions: ParsableArguments {
-    @Option(help: "The child's name, 1 to 40 characters.") var name: String?
-    @Option(help: "The child's age, 2 to 12.") var age: String?
-    @Option(help: "Up to 10 interests separated by commas (animals, space, friendship, magic, nature, bedtime, funny, adventure, or your own words).")
+    @Option(help: ArgumentHelp(helpMessages.tr("The child's name, 1 to 40 characters."))) var name: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("The child's age, 2 to 12."))) var age: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("Up to 10 interests separated by commas (animals, space, friendship, magic, nature, bedtime, funny, adventure, or your own words).")))
     var interests: String?
-    @Option(help: "The eSpeak voice (en, en-us, es, fr, de, en+f3); empty for each story's language.") var voice: String?
-    @Option(help: "Words per minute, 80 to 450.") var rate: String?
-    @Option(help: "Pitch, 0 to 100.") var pitch: String?
-    @Option(help: "Volume, 0 to 200.") var volume: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("The eSpeak voice (en, en-us, es, fr, de, en+f3); empty for each story's language."))) var voice: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("Words per minute, 80 to 450."))) var rate: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("Pitch, 0 to 100."))) var pitch: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("Volume, 0 to 200."))) var volume: String?
     @Option(name: .customLong("text-size"), help: "xSmall, small, medium, large, xLarge, xxLarge, xxxLarge, accessibility1 … accessibility5.")
     var textSize: String?
-    @Option(name: .customLong("reduced-motion"), help: "on, off or auto.") var reducedMotion: String?
+    @Option(name: .customLong("reduced-motion"), help: ArgumentHelp(helpMessages.tr("on, off or auto."))) var reducedMotion: String?
     @Option(help: "default, dark, light, high-contrast-dark, high-contrast-light.") var theme: String?
-    @Option(help: "Spoken hints: on or off.") var hints: String?
-    @Option(name: .customLong("step-mode"), help: "Wait for a key after each sentence: on or off.") var stepMode: String?
-    @Option(name: .customLong("line-focus"), help: "Lines shown in full around the word being read, the others dimmed: off, 1, 3 or 5.") var lineFocus: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("Spoken hints: on or off."))) var hints: String?
+    @Option(name: .customLong("step-mode"), help: ArgumentHelp(helpMessages.tr("Wait for a key after each sentence: on or off."))) var stepMode: String?
+    @Option(name: .customLong("line-focus"), help: ArgumentHelp(helpMessages.tr("Lines shown in full around the word being read, the others dimmed: off, 1, 3 or 5."))) var lineFocus: String?
     // A flag, as the display option and config.toml's `syllables = true` spell it.
-    @Flag(inversion: .prefixedNo, help: "Show words split into syllables (but·ter·fly).") var syllables: Bool?
-    @Option(help: "Space between words and lines: normal or wide.") var spacing: String?
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(helpMessages.tr("Show words split into syllables (but·ter·fly)."))) var syllables: Bool?
+    @Option(help: ArgumentHelp(helpMessages.tr("Space between words and lines: normal or wide."))) var spacing: String?
 
     /// The flags given, by field.
     var values: [(ProfileField, String)] {
@@ -69,30 +69,37 @@ enum ProfileFormDriver {
             switch form.save() {
             case .valid(let profile): return profile
             case .invalid(let problems):
-                let lines = problems.map { "\($0.field.label) (\(ProfileFieldOptions.flag(for: $0.field))): \($0.message)" }
-                throw StoreCommandSupport.fail("nothing was saved:\n" + lines.joined(separator: "\n"))
+                let lines = problems.map {
+                    messages.tr("{field} ({flag}): {problem}", ["field": messages.tr($0.field.label), "flag": ProfileFieldOptions.flag(for: $0.field),
+                                                                "problem": $0.message(in: messages)])
+                }
+                throw StoreCommandSupport.fail(messages.tr("nothing was saved:") + "\n" + lines.joined(separator: "\n"))
             }
         }
-        return prompter.isTerminal ? try interactive(&form, prompter: prompter, messages: messages) : try piped(&form, prompter: prompter)
+        return prompter.isTerminal ? try interactive(&form, prompter: prompter, messages: messages)
+            : try piped(&form, prompter: prompter, messages: messages)
     }
 
     /// From a pipe: one answer per line in focus order; an empty line keeps the shown value, and the
     /// end of input keeps the rest. The first bad line stops it, named by its number, and nothing is
     /// saved (a later answer never moves into another field).
-    static func piped(_ form: inout ProfileForm, prompter: Prompter) throws -> ChildProfile? {
+    static func piped(_ form: inout ProfileForm, prompter: Prompter, messages: MessageCatalog = .english) throws -> ChildProfile? {
         for (index, field) in ProfileField.inputs.enumerated() {
             guard let line = prompter.ask("") else { break }
             if line.isEmpty { continue }
             form.focus(on: field)
             form.enter(line)
             if case .moved(_, let problem?) = form.submit() {
-                throw StoreCommandSupport.fail("nothing was saved: line \(index + 1) is the \(field.label.lowercased()): \(problem.message)")
+                // German nouns keep their capital.
+                throw StoreCommandSupport.fail(messages.tr("nothing was saved: line {line} is the {field}: {problem}", [
+                    "line": String(index + 1),
+                    "field": messages.language == "de" ? messages.tr(field.label) : messages.tr(field.label).lowercased(), "problem": problem.message(in: messages)]))
             }
         }
         switch form.save() {
         case .valid(let profile): return profile
         case .invalid(let problems):
-            throw StoreCommandSupport.fail("nothing was saved:\n" + problems.map(\.description).joined(separator: "\n"))
+            throw StoreCommandSupport.fail(messages.tr("nothing was saved:") + "\n" + problems.map { $0.description(in: messages) }.joined(separator: "\n"))
         }
     }
 
@@ -132,7 +139,7 @@ enum ProfileFormDriver {
                 switch form.cancel() {
                 case .cancelled: return nil
                 case .needsConfirmation(let question):
-                    if prompter.confirm(messages.tr(question)) {
+                    if prompter.confirm(messages.tr(question), messages: messages) {
                         _ = form.confirmCancel()
                         return nil
                     }
@@ -185,7 +192,7 @@ struct ProfileJSON: Encodable {
 extension ProfileCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a child profile.",
+            abstract: helpMessages.tr("Add a child profile."),
             discussion: """
                 With --name, --age and other flags it saves without asking. Without flags on a terminal it \
                 runs the profile form field by field; from a pipe it reads one answer per line in focus order \
@@ -198,7 +205,7 @@ extension ProfileCommand {
         func run() throws {
             let store = try StoreCommandSupport.openStore(global)
             let prompter = Prompter()
-            let authorization = try StoreCommandSupport.authorize(store, prompter: prompter)
+            let authorization = try StoreCommandSupport.authorize(store, prompter: prompter, messages: global.messages)
             do {
                 var form = ProfileForm(existingNames: try store.profiles().map(\.name))
                 let messages = global.messages
@@ -209,36 +216,37 @@ extension ProfileCommand {
                 let saved = try store.addProfile(profile, authorization: authorization)
                 print(messages.tr("Added {name}, age {age}.", ["name": saved.name, "age": String(saved.age)]))
             } catch let error as StoreError {
-                throw StoreCommandSupport.fail(error.description)
+                throw StoreCommandSupport.fail(error, global.messages)
             }
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the child profiles.")
+        static let configuration = CommandConfiguration(abstract: helpMessages.tr("List the child profiles."))
         @OptionGroup var global: GlobalOptions
-        @Flag(help: "Print JSON.") var json = false
+        @Flag(help: ArgumentHelp(helpMessages.tr("Print JSON."))) var json = false
 
         func run() throws {
             let store = try StoreCommandSupport.openStore(global)
             do {
                 let profiles = try store.profiles()
                 if json { return try StoreCommandSupport.printJSON(profiles.map { ProfileJSON($0) }) }
+                let messages = global.messages
                 for profile in profiles {
-                    let interests = profile.interests.isEmpty ? "" : ", likes \(profile.interests.joined(separator: ", "))"
-                    print("\(profile.name), age \(profile.age)\(interests)")
+                    let values = ["name": profile.name, "age": String(profile.age), "interests": profile.interests.joined(separator: ", ")]
+                    print(profile.interests.isEmpty ? messages.tr("{name}, age {age}", values) : messages.tr("{name}, age {age}, likes {interests}", values))
                 }
             } catch let error as StoreError {
-                throw StoreCommandSupport.fail(error.description)
+                throw StoreCommandSupport.fail(error, global.messages)
             }
         }
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one profile and its reading settings.")
+        static let configuration = CommandConfiguration(abstract: helpMessages.tr("Show one profile and its reading settings."))
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The profile's name (case does not matter).", completion: ShellCompletion.profiles) var name: String
-        @Flag(help: "Print JSON.") var json = false
+        @Argument(help: ArgumentHelp(helpMessages.tr("The profile's name (case does not matter).")), completion: ShellCompletion.profiles) var name: String
+        @Flag(help: ArgumentHelp(helpMessages.tr("Print JSON."))) var json = false
 
         func run() throws {
             let store = try StoreCommandSupport.openStore(global)
@@ -249,24 +257,26 @@ extension ProfileCommand {
                 let favourites = try store.favourites(profileID: id).sorted()
                 if json { return try StoreCommandSupport.printJSON(ProfileJSON(profile, readCount: reads, favourites: favourites)) }
                 let texts = ProfileForm.texts(of: profile)
+                let messages = global.messages
                 for field in ProfileField.inputs {
                     let value = texts[field] ?? ""
-                    print("\(field.label): \(value.isEmpty ? (field == .voice ? "each story's language" : "none") : value)")
+                    let shown = value.isEmpty ? (field == .voice ? messages.tr("each story's language") : messages.tr("none")) : value
+                    print(messages.tr("{field}: {value}", ["field": messages.tr(field.label), "value": shown]))
                 }
-                print("Finished reads: \(reads)")
-                print("Favourites: \(favourites.isEmpty ? "none" : favourites.joined(separator: ", "))")
+                print(messages.tr("Finished reads: {count}", ["count": String(reads)]))
+                print(messages.tr("Favourites: {stories}", ["stories": favourites.isEmpty ? messages.tr("none") : favourites.joined(separator: ", ")]))
             } catch let error as StoreError {
-                throw StoreCommandSupport.fail(error.description)
+                throw StoreCommandSupport.fail(error, global.messages)
             }
         }
     }
 
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Edit a child profile and its reading settings.",
+            abstract: helpMessages.tr("Edit a child profile and its reading settings."),
             discussion: "The same three ways as `profile add`: flags, the form on a terminal, or one line per field from a pipe.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The profile's name (case does not matter).", completion: ShellCompletion.profiles) var profileName: String
+        @Argument(help: ArgumentHelp(helpMessages.tr("The profile's name (case does not matter).")), completion: ShellCompletion.profiles) var profileName: String
         @OptionGroup var fields: ProfileFieldOptions
 
         func run() throws {
@@ -274,7 +284,7 @@ extension ProfileCommand {
             let prompter = Prompter()
             do {
                 let profile = try store.requireProfile(named: profileName)
-                let authorization = try StoreCommandSupport.authorize(store, prompter: prompter)
+                let authorization = try StoreCommandSupport.authorize(store, prompter: prompter, messages: global.messages)
                 let others = try store.profiles().filter { $0.id != profile.id }.map(\.name)
                 var form = ProfileForm(editing: profile, existingNames: others)
                 let messages = global.messages
@@ -285,34 +295,36 @@ extension ProfileCommand {
                 let saved = try store.updateProfile(edited, authorization: authorization)
                 print(messages.tr("Saved {name}.", ["name": saved.name]))
             } catch let error as StoreError {
-                throw StoreCommandSupport.fail(error.description)
+                throw StoreCommandSupport.fail(error, global.messages)
             }
         }
     }
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove a child profile with its reads, positions and favourites.",
+            abstract: helpMessages.tr("Remove a child profile with its reads, positions and favourites."),
             discussion: "Asks first (from a pipe, reads yes or no from a line) unless --yes is given.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The profile's name (case does not matter).", completion: ShellCompletion.profiles) var name: String
-        @Flag(help: "Do not ask.") var yes = false
+        @Argument(help: ArgumentHelp(helpMessages.tr("The profile's name (case does not matter).")), completion: ShellCompletion.profiles) var name: String
+        @Flag(help: ArgumentHelp(helpMessages.tr("Do not ask."))) var yes = false
 
         func run() throws {
             let store = try StoreCommandSupport.openStore(global)
             let prompter = Prompter()
             do {
                 let profile = try store.requireProfile(named: name)
-                let authorization = try StoreCommandSupport.authorize(store, prompter: prompter)
+                let authorization = try StoreCommandSupport.authorize(store, prompter: prompter, messages: global.messages)
                 let summary = try store.removalSummary(of: profile)
-                if !yes, !prompter.confirm("Remove \(summary.description)? Nothing of \(profile.name) is kept") {
-                    print("Not removed: \(profile.name) is kept.")
+                let messages = global.messages
+                if !yes, !prompter.confirm(messages.tr("Remove {what}? Nothing of {name} is kept", ["what": summary.localized(messages), "name": profile.name]),
+                                            messages: messages) {
+                    print(messages.tr("Not removed: {name} is kept.", ["name": profile.name]))
                     return
                 }
                 let removed = try store.removeProfile(profile, authorization: authorization)
-                print("Removed \(removed.description).")
+                print(messages.tr("Removed {what}.", ["what": removed.localized(messages)]))
             } catch let error as StoreError {
-                throw StoreCommandSupport.fail(error.description)
+                throw StoreCommandSupport.fail(error, global.messages)
             }
         }
     }

@@ -27,9 +27,11 @@ struct Prompter {
     }
 
     /// Asks a yes/no question; anything but yes (or y) is no, and so is the end of input.
-    func confirm(_ question: String) -> Bool {
-        guard let answer = ask("\(question) (yes/no): ") else { return false }
-        return ["yes", "y"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    /// In another language its own yes (sí, oui, ja, or its first letter) is yes too.
+    func confirm(_ question: String, messages: MessageCatalog = .english) -> Bool {
+        guard let answer = ask("\(question) (\(messages.tr("yes/no"))): ") else { return false }
+        let yes = messages.tr("yes").lowercased()
+        return ["yes", "y", yes, String(yes.prefix(1))].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     static func writeError(_ text: String) {

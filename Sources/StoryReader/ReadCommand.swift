@@ -8,7 +8,7 @@ import Synchronization
 struct ReadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "read",
-        abstract: "Read a story aloud, with the word being heard highlighted.",
+        abstract: helpMessages.tr("Read a story aloud, with the word being heard highlighted."),
         discussion: """
             This is the same reader as the REPL's and the kiosk's: the same screen, keys, \
             announcements and kept place; leaving it (q, or the end of the story) ends the program. \
@@ -42,38 +42,41 @@ struct ReadCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Argument(help: "The story: its id, its title, or a unique prefix of either.", completion: ShellCompletion.stories)
+    @Argument(help: ArgumentHelp(helpMessages.tr("The story: its id, its title, or a unique prefix of either.")), completion: ShellCompletion.stories)
     var story: String
 
-    @Option(help: ArgumentHelp("Words per minute, \(SpeechSettings.rateRange.lowerBound)–\(SpeechSettings.rateRange.upperBound). Default: the profile's, else \(SpeechSettings.storyDefaults.rate).", valueName: "n"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Words per minute, {min}–{max}. Default: the profile's, else {default}.", [
+        "min": String(SpeechSettings.rateRange.lowerBound), "max": String(SpeechSettings.rateRange.upperBound), "default": String(SpeechSettings.storyDefaults.rate)]), valueName: "n"))
     var rate: Int?
 
-    @Option(help: ArgumentHelp("Pitch, \(SpeechSettings.pitchRange.lowerBound)–\(SpeechSettings.pitchRange.upperBound). Default: the profile's, else \(SpeechSettings.storyDefaults.pitch).", valueName: "n"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Pitch, {min}–{max}. Default: the profile's, else {default}.", [
+        "min": String(SpeechSettings.pitchRange.lowerBound), "max": String(SpeechSettings.pitchRange.upperBound), "default": String(SpeechSettings.storyDefaults.pitch)]), valueName: "n"))
     var pitch: Int?
 
-    @Option(help: ArgumentHelp("Volume, \(SpeechSettings.volumeRange.lowerBound)–\(SpeechSettings.volumeRange.upperBound) (100 is eSpeak's normal). Default: the profile's, else \(SpeechSettings.storyDefaults.volume).", valueName: "n"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Volume, {min}–{max} (100 is eSpeak's normal). Default: the profile's, else {default}.", [
+        "min": String(SpeechSettings.volumeRange.lowerBound), "max": String(SpeechSettings.volumeRange.upperBound), "default": String(SpeechSettings.storyDefaults.volume)]), valueName: "n"))
     var volume: Int?
 
-    @Option(help: ArgumentHelp("Voice: a language with an optional variant (en, en-us, fr, de, es, en+f3). Default: the profile's, else the story's language. See 'storyreader voices'.", valueName: "voice"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Voice: a language with an optional variant (en, en-us, fr, de, es, en+f3). Default: the profile's, else the story's language. See 'storyreader voices'."), valueName: "voice"))
     var voice: String?
 
-    @Option(help: ArgumentHelp("Read as this child: their voice settings, and the finished read and the position are recorded for them (see 'storyreader profile list'). Without --from, a story left midway resumes at its sentence.", valueName: "name"), completion: ShellCompletion.profiles)
+    @Option(help: ArgumentHelp(helpMessages.tr("Read as this child: their voice settings, and the finished read and the position are recorded for them (see 'storyreader profile list'). Without --from, a story left midway resumes at its sentence."), valueName: "name"), completion: ShellCompletion.profiles)
     var profile: String?
 
-    @Option(help: ArgumentHelp("Write the whole story's speech to this WAV file (16-bit mono, 22050 Hz) and exit; nothing is played.", valueName: "file"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Write the whole story's speech to this WAV file (16-bit mono, 22050 Hz) and exit; nothing is played."), valueName: "file"))
     var wav: String?
 
     @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
-          help: "Play nothing (--no-speech: for your own screen reader): on a terminal the words are shown at speaking pace; otherwise time does not wait (scripts and tests).")
+          help: ArgumentHelp(helpMessages.tr("Play nothing (--no-speech: for your own screen reader): on a terminal the words are shown at speaking pace; otherwise time does not wait (scripts and tests).")))
     var noAudio = false
 
-    @Option(help: ArgumentHelp("Print timed events on standard output: 'json' (see above).", valueName: "format"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Print timed events on standard output: 'json' (see above)."), valueName: "format"))
     var events: EventFormat?
 
-    @Option(help: ArgumentHelp("Start at this sentence (1 is the first).", valueName: "sentence"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Start at this sentence (1 is the first)."), valueName: "sentence"))
     var from: Int?
 
-    @Option(help: ArgumentHelp("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default').", valueName: "name"))
+    @Option(help: ArgumentHelp(helpMessages.tr("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default')."), valueName: "name"))
     var device: String?
 
     enum EventFormat: String, ExpressibleByArgument, CaseIterable { case json }
@@ -85,15 +88,16 @@ struct ReadCommand: ParsableCommand {
 
     func validate() throws {
         if let problem = settings().problems().first {
-            throw ValidationError("--\(problem.setting) \(problem.value) is out of range: use a value from \(problem.range.lowerBound) to \(problem.range.upperBound)")
+            throw ValidationError(helpMessages.tr("--{setting} {value} is out of range: use a value from {min} to {max}", [
+                "setting": problem.setting, "value": String(problem.value), "min": String(problem.range.lowerBound), "max": String(problem.range.upperBound)]))
         }
-        if let from, from < 1 { throw ValidationError("--from \(from): sentences are numbered from 1") }
+        if let from, from < 1 { throw ValidationError(helpMessages.tr("--from {value}: sentences are numbered from 1", ["value": String(from)])) }
         if let voice, voice.isEmpty || voice.contains(where: { $0.isWhitespace || $0 == "/" }) {
-            throw ValidationError("--voice '\(voice)' is not a voice name: use a language such as en, fr or en+f3")
+            throw ValidationError(helpMessages.tr("--voice '{value}' is not a voice name: use a language such as en, fr or en+f3", ["value": voice]))
         }
     }
 
-    @Flag(help: "Start again from the beginning, even when the child left this story midway.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Start again from the beginning, even when the child left this story midway.")))
     var fromStart = false
 
     func run() throws {
@@ -106,7 +110,8 @@ struct ReadCommand: ParsableCommand {
             throw UserFailure(message: error.description)
         }
         if let from, from > narration.items.count {
-            throw UserFailure(message: "--from \(from): '\(story.title)' has \(narration.items.count) sentences")
+            throw UserFailure(message: global.messages.trn("--from {value}: '{title}' has {count} sentence", "--from {value}: '{title}' has {count} sentences",
+                                                           narration.items.count, ["value": String(from), "title": story.title]))
         }
         if wav != nil || events != nil {
             try export(story, narration: narration)
@@ -124,7 +129,7 @@ struct ReadCommand: ParsableCommand {
         do {
             snapshot = try store.sessionSnapshot()
         } catch {
-            throw StoreCommandSupport.fail(error.description)
+            throw StoreCommandSupport.fail(error, global.messages)
         }
         let child = try childProfile(in: snapshot)
         let interactive = TerminalMode.isInteractive()
@@ -145,7 +150,7 @@ struct ReadCommand: ParsableCommand {
         if let child, shell.session.state.reader?.status == .finished {
             // Said on standard error too, for scripts that read the captions from standard output.
             let count = shell.session.state.reading(story.id).readCount
-            warn("\(child.name) has read “\(story.title)” \(count == 1 ? "once" : "\(count) times")")
+            warn(hasRead(child.name, story.title, count))
         }
         if status != 0 { Foundation.exit(status) }
     }
@@ -174,7 +179,8 @@ struct ReadCommand: ParsableCommand {
                   let saved = try? reader.store.position(profileID: reader.id, storyID: story.id),
                   let item = narration.item(forStorySentence: saved), item > 0 {
             first = item
-            warn("resuming \(reader.profile.name)'s place at sentence \(item + 1) of \(narration.items.count) (--from 1 starts again)")
+            warn(global.messages.tr("resuming {name}'s place at sentence {sentence} of {count} (--from 1 starts again)", [
+                "name": reader.profile.name, "sentence": String(item + 1), "count": String(narration.items.count)]))
         }
         var resolved = settings(over: reader?.profile.settings.speech ?? .storyDefaults)
         resolved.voice = try resolvedVoice(story, over: reader?.profile.settings.speech) ?? story.language
@@ -205,13 +211,13 @@ struct ReadCommand: ParsableCommand {
             do {
                 if state == .finished {
                     let count = try reader.store.recordFinishedRead(profileID: reader.id, storyID: story.id)
-                    warn("\(reader.profile.name) has read “\(story.title)” \(count == 1 ? "once" : "\(count) times")")
+                    warn(hasRead(reader.profile.name, story.title, count))
                 } else if player.position.sentence < narration.items.count {
                     try reader.store.setPosition(profileID: reader.id, storyID: story.id,
                                                  sentenceIndex: narration.items[player.position.sentence].storySentenceIndex)
                 }
             } catch {
-                warn("could not record the read: \(error)")
+                warn(global.messages.tr("could not record the read: {problem}", ["problem": StoreCommandSupport.describe(error, global.messages)]))
             }
         }
         if case .failed(let message) = state { throw UserFailure(message: message) }
@@ -238,8 +244,13 @@ struct ReadCommand: ParsableCommand {
             guard let id = child.id else { return nil }
             return (store, child, id)
         } catch {
-            throw UserFailure(message: error.description)
+            throw StoreCommandSupport.fail(error, global.messages)
         }
+    }
+
+    /// "Maya has read “The Tiny Fox” once", said on standard error when a read is counted.
+    private func hasRead(_ name: String, _ title: String, _ count: Int) -> String {
+        global.messages.trn("{name} has read “{title}” once", "{name} has read “{title}” {count} times", count, ["name": name, "title": title])
     }
 
     private func warn(_ message: String) {

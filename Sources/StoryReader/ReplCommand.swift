@@ -6,7 +6,7 @@ import StoryKit
 struct ReplCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl",
-        abstract: "Browse, choose and listen, with every step spoken and captioned (the default).",
+        abstract: helpMessages.tr("Browse, choose and listen, with every step spoken and captioned (the default)."),
         discussion: """
             On a terminal: arrows or Tab move, Enter or Space choose, Escape goes back, h jumps \
             to the next heading, a letter to the next item starting with it, ? opens help, and : \
@@ -25,13 +25,13 @@ struct ReplCommand: ParsableCommand {
     @OptionGroup var presentation: PresentationOptions
 
     @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
-          help: "No sound (--no-speech: for your own screen reader or braille display): speech is captions only, the cursor on the focus, paced in real time on a terminal; without a terminal, time passes only at 'wait'.")
+          help: ArgumentHelp(helpMessages.tr("No sound (--no-speech: for your own screen reader or braille display): speech is captions only, the cursor on the focus, paced in real time on a terminal; without a terminal, time passes only at 'wait'.")))
     var noAudio = false
 
-    @Option(help: ArgumentHelp("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default'). Without one, reading goes on silently at speaking pace, with one notice.", valueName: "name"))
+    @Option(help: ArgumentHelp(helpMessages.tr("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default'). Without one, reading goes on silently at speaking pace, with one notice."), valueName: "name"))
     var device: String?
 
-    @Option(help: ArgumentHelp("Start as this profile.", valueName: "name"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Start as this profile."), valueName: "name"))
     var profile: String?
 
     func run() throws {
@@ -45,7 +45,7 @@ struct ReplCommand: ParsableCommand {
         do {
             snapshot = try store.sessionSnapshot()
         } catch {
-            throw StoreCommandSupport.fail(error.description)
+            throw StoreCommandSupport.fail(error, global.messages)
         }
         let interactive = TerminalMode.isInteractive()
         let size = TerminalMode.size()

@@ -5,7 +5,7 @@ import StoryKit
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one story's details, or its text.",
+        abstract: helpMessages.tr("Show one story's details, or its text."),
         discussion: """
             STORY is a story's id, its title, or a unique beginning of either ('lighthouse' for \
             'The Lighthouse Cat'). An unknown or ambiguous name exits with status 1 and lists the \
@@ -18,14 +18,14 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The story: an id, a title, or a unique beginning of either.", valueName: "story"),
+    @Argument(help: ArgumentHelp(helpMessages.tr("The story: an id, a title, or a unique beginning of either."), valueName: "story"),
               completion: ShellCompletion.stories)
     var story: String
 
-    @Flag(help: "Print JSON: the details, and every page, block and sentence with its offsets.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Print JSON: the details, and every page, block and sentence with its offsets.")))
     var json = false
 
-    @Flag(help: "Print the story's plain text.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Print the story's plain text.")))
     var text = false
 
     func run() throws {
@@ -35,7 +35,7 @@ struct ShowCommand: ParsableCommand {
         } else if text {
             print(story.text)
         } else {
-            print(StoryDetails.describe(story), terminator: "")
+            print(StoryDetails.describe(story, messages: global.messages), terminator: "")
         }
     }
 }
@@ -106,39 +106,41 @@ struct StoryDetails: Encodable {
     }
 
     /// The readable form.
-    static func describe(_ story: Story) -> String {
+    static func describe(_ story: Story, messages: MessageCatalog = .english) -> String {
         var lines: [String] = [story.title]
-        if let author = story.author { lines.append("by \(author)") }
+        if let author = story.author { lines.append(messages.tr("by {author}", ["author": author])) }
         var facts: [String] = []
-        facts.append(story.ages.map { "ages \($0)" } ?? "all ages")
-        facts.append("\(LanguageNames.name(for: story.language)) (\(story.language))")
-        facts.append("\(story.wordCount) words")
-        facts.append(story.pages.count == 1 ? "1 page" : "\(story.pages.count) pages")
+        facts.append(story.ages.map { messages.tr("ages {ages}", ["ages": $0.description]) } ?? messages.tr("all ages"))
+        facts.append("\(messages.tr(LanguageNames.name(for: story.language))) (\(story.language))")
+        facts.append(messages.trn("{count} word", "{count} words", story.wordCount))
+        facts.append(messages.trn("{count} page", "{count} pages", story.pages.count))
         let pictures = story.pictures
-        if !pictures.isEmpty { facts.append(pictures.count == 1 ? "1 picture" : "\(pictures.count) pictures") }
+        if !pictures.isEmpty { facts.append(messages.trn("{count} picture", "{count} pictures", pictures.count)) }
         lines.append(facts.joined(separator: ", "))
-        if !story.tags.isEmpty { lines.append("Tags: " + story.tags.joined(separator: ", ")) }
+        if !story.tags.isEmpty { lines.append(messages.tr("Tags: {tags}", ["tags": story.tags.joined(separator: ", ")])) }
         if let summary = story.summary { lines += ["", summary] }
         let headings = story.blocks.filter { if case .heading = $0.kind { true } else { false } }
         if !headings.isEmpty {
-            lines += ["", "Chapters:"]
+            lines += ["", messages.tr("Chapters:")]
             lines += headings.map { "  • \($0.text)" }
         }
         if !pictures.isEmpty {
-            lines += ["", "Pictures:"]
+            lines += ["", messages.tr("Pictures:")]
             lines += pictures.map { "  • \($0.text)" }
         }
-        lines += ["", "Read it: storyreader read \(story.id)", "File: \(Sanitizer.sanitizeLine(story.path))"]
+        lines += ["", messages.tr("Read it: {command}", ["command": "storyreader read \(story.id)"]),
+                  messages.tr("File: {path}", ["path": Sanitizer.sanitizeLine(story.path)])]
         return lines.joined(separator: "\n") + "\n"
     }
 }
 
 enum LanguageNames {
     static let names = [
-        "en": "English", "en-us": "English (America)", "es": "Spanish", "fr": "French", "de": "German",
-        "it": "Italian", "pt": "Portuguese", "nl": "Dutch", "sv": "Swedish", "pl": "Polish",
+        "en": N_("English"), "en-us": N_("English (America)"), "es": N_("Spanish"), "fr": N_("French"), "de": N_("German"),
+        "it": N_("Italian"), "pt": N_("Portuguese"), "nl": N_("Dutch"), "sv": N_("Swedish"), "pl": N_("Polish"),
     ]
 
+    /// The language's English name (marked for the catalogs: translate it where it is shown).
     static func name(for code: String) -> String {
         names[code] ?? names[String(code.prefix(while: { $0 != "-" }))] ?? code
     }

@@ -10,28 +10,46 @@ enum StoreCommandSupport {
         UserFailure(message: message)
     }
 
+    /// `error` in the language of `messages`: the store's, a story lookup's and a PIN's errors are
+    /// translated; any other error says its own description.
+    static func describe(_ error: any Error, _ messages: MessageCatalog) -> String {
+        switch error {
+        case let error as StoreError: error.localized(messages)
+        case let error as StoryLookupError: error.localized(messages)
+        case let error as ParentalPIN.FormatProblem: error.localized(messages)
+        case let error as UserFailure: error.message
+        default: String(describing: error)
+        }
+    }
+
+    /// A user error for `error`, in the language of `messages`.
+    static func fail(_ error: any Error, _ messages: MessageCatalog) -> UserFailure {
+        if let failure = error as? UserFailure { return failure }
+        return UserFailure(message: describe(error, messages))
+    }
+
     static func openStore(_ global: GlobalOptions) throws -> StoryStore {
         do {
             return try StoryStore(dataDirectory: global.dataDirectory())
         } catch {
-            throw fail(error.description)
+            throw fail(error, global.messages)
         }
     }
 
     /// The parent's authorization: at once when no PIN is set; otherwise asks for the PIN (without
     /// echo on a terminal, one line from a pipe) and checks it.
-    static func authorize(_ store: StoryStore, prompter: Prompter) throws -> ParentalAuthorization {
+    static func authorize(_ store: StoryStore, prompter: Prompter, messages: MessageCatalog) throws -> ParentalAuthorization {
         do {
             guard try store.isPINSet() else { return try store.authorize(pin: nil) }
             let lockout = try store.pinLockout()
             let remaining = lockout.remaining(at: store.now)
             if remaining > 0 { throw StoreError.pinLocked(remaining: remaining) }
-            guard let pin = prompter.askSecret("Parental PIN: ") else {
-                throw fail("a parental PIN is set: type it to make this change (from a pipe, give it as the first line)")
+            guard let pin = prompter.askSecret(messages.tr("Parental PIN:") + " ") else {
+                throw fail(messages.tr("a parental PIN is set: type it to make this change (from a pipe, give it as the first line)"))
             }
             return try store.authorize(pin: pin)
         } catch let error as StoreError {
-            throw fail(error.description)
+            throw fail(error, messages)
         }
     }
 

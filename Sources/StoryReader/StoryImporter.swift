@@ -41,27 +41,30 @@ struct ImportResult: Encodable {
 
     /// The lines printed for people: each story a dry run would import (with its pictures), and
     /// what was imported, a book in one line.
-    static func summary(_ results: [ImportResult], dryRun: Bool, destination: String) -> [String] {
+    static func summary(_ results: [ImportResult], dryRun: Bool, destination: String, messages: MessageCatalog = .english) -> [String] {
         var lines: [String] = []
         var booksSaid = Set<String>()
         for result in results where result.status != .refused {
             guard let title = result.title, let id = result.id else { continue }
             if dryRun {
-                var line = "Would import “\(title)” (\(id)), \(result.language ?? "en"), \(result.words ?? 0) words"
+                let values = ["title": title, "id": id, "language": result.language ?? "en",
+                              "words": messages.trn("{count} word", "{count} words", result.words ?? 0)]
                 if let book = result.book {
-                    let pictures = result.pictures?.count ?? 0
-                    line += ", \(pictures) \(pictures == 1 ? "picture" : "pictures"), from “\(book)”"
+                    lines.append(messages.tr("Would import “{title}” ({id}), {language}, {words}, {pictures}, from “{book}”", values.merging([
+                        "pictures": messages.trn("{count} picture", "{count} pictures", result.pictures?.count ?? 0), "book": book]) { $1 }))
+                } else {
+                    lines.append(messages.tr("Would import “{title}” ({id}), {language}, {words}", values))
                 }
-                lines.append(line)
-                for picture in result.pictures ?? [] { lines.append("  picture: \(picture)") }
-                for warning in result.warnings { lines.append("  warning: \(warning)") }
+                for picture in result.pictures ?? [] { lines.append("  " + messages.tr("picture: {description}", ["description": picture])) }
+                for warning in result.warnings { lines.append("  " + messages.tr("warning: {warning}", ["warning": warning])) }
             } else if let book = result.book, let kind = result.kind {
                 // One line for all the stories of a book.
                 guard booksSaid.insert(result.file).inserted else { continue }
                 let count = results.filter { $0.file == result.file && $0.status == .imported }.count
-                lines.append("Imported \(count) \(count == 1 ? "story" : "stories") from “\(book)” (\(kind)) into \(destination)")
+                lines.append(messages.trn("Imported {count} story from “{book}” ({kind}) into {folder}", "Imported {count} stories from “{book}” ({kind}) into {folder}",
+                                          count, ["book": book, "kind": kind, "folder": destination]))
             } else {
-                lines.append("Imported “\(title)” (\(id)) into \(destination)")
+                lines.append(messages.tr("Imported “{title}” ({id}) into {folder}", ["title": title, "id": id, "folder": destination]))
             }
         }
         return lines
@@ -81,6 +84,8 @@ struct StoryImporter {
     var showsProgress = false
     /// Refusals and warnings on standard error (a benchmark keeps quiet).
     var reportsProblems = true
+    /// The language of the refusals and of the summary.
+    var messages: MessageCatalog = .english
     private(set) var results: [ImportResult] = []
 
     init(destination: URL, existing: StoryLibrary, replace: Bool, dryRun: Bool, split: Bool?) {
@@ -95,12 +100,15 @@ struct StoryImporter {
         let name = (file as NSString).lastPathComponent
         let ext = (name as NSString).pathExtension.lowercased()
         var isFolder: ObjCBool = false
-        if ext == "epub", !FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) || isFolder.boolValue {
-            refuse(file, isFolder.boolValue ? "not imported: a folder, not an EPUB file" : "not imported: no such file")
+        let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isFolder)
+        if ext == "epub", !exists || isFolder.boolValue {
+            refuse(file, isFolder.boolValue ? messages.tr("not imported: a folder, not an EPUB file") : messages.tr("not imported: no such file"))
         } else if ext == "epub" {
             importEPUB(file)
         } else if !StoryParser.storyExtensions.contains(ext) {
-            refuse(file, "not imported: a story file ends in .md, .markdown or .txt, a book in .epub")
+            refuse(file, messages.tr("not imported: a story file ends in .md, .markdown or .txt, a book in .epub"))
+        } else if !exists {
+            refuse(file, messages.tr("cannot be read: there is no such file; check its name and folder (not imported)"))
         } else if ext == "txt", let data = FileManager.default.contents(atPath: file),
                   case let text = GutenbergBook.decode(data), GutenbergBook.isGutenberg(text) {
             let book = GutenbergBook(text: text, fallbackTitle: (name as NSString).deletingPathExtension)
@@ -112,9 +120,11 @@ struct StoryImporter {
 
     private mutating func importEPUB(_ file: String) {
         let name = (file as NSString).lastPathComponent
+        let messages = messages
         let progress: ((Int, Int) -> Void)? = showsProgress ? { done, total in
             // A big book must not look frozen; the line is cleared when done.
-            Self.status(done < total ? "Reading \(Sanitizer.sanitizeLine(name)): \(done) of \(total) documents" : "")
+            Self.status(done < total ? messages.tr("Reading {file}: {done} of {total} documents", [
+                "file": Sanitizer.sanitizeLine(name), "done": String(done), "total": String(total)]) : "")
         } : nil
         do {
             let book = try EPUBBook(url: URL(fileURLWithPath: file), split: split, progress: progress)
@@ -122,7 +132,7 @@ struct StoryImporter {
             importBook(book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: book.warnings)
         } catch {
             if showsProgress { Self.status("") }
-            refuse(file, "\(error) (not imported)", named: false)
+            refuse(file, messages.tr("{problem} (not imported)", ["problem": "\(error)"]), named: false)
         }
     }
 
@@ -136,15 +146,18 @@ struct StoryImporter {
             do {
                 parsed = try StoryParser.parse(text: markdown, path: target.path)
             } catch {
-                refuse(file, "\(story.id): \(error) (not imported)")
+                refuse(file, story.id + ": " + messages.tr("{problem} (not imported)", ["problem": "\(error)"]))
                 continue
             }
             // The book's warnings go with its first story (a dry run lists them there).
             let bookWarnings = number == 0 ? warnings : []
             if let same = existing.entries.first(where: { $0.id == parsed.story.id }),
                URL(fileURLWithPath: same.path).standardizedFileURL != target.standardizedFileURL || !replace {
-                refuse(file, "“\(parsed.story.title)” \(dryRun ? "would not be imported" : "not imported"): the story '\(same.title)' has the same id '\(same.id)'\(replace ? "" : ": pass --replace to replace it")",
-                       story: parsed.story)
+                let values = ["title": parsed.story.title, "other": same.title, "id": same.id]
+                var message = dryRun ? messages.tr("“{title}” would not be imported: the story '{other}' has the same id '{id}'", values)
+                    : messages.tr("“{title}” not imported: the story '{other}' has the same id '{id}'", values)
+                if !replace { message += ": " + messages.tr("pass --replace to replace it") }
+                refuse(file, message, story: parsed.story)
                 continue
             }
             if dryRun {
@@ -159,8 +172,8 @@ struct StoryImporter {
                 try Self.writeReplacing(Data(markdown.utf8), to: target)
                 results.append(ImportResult(file: file, status: .imported, story: parsed.story, book: title, kind: kind, warnings: bookWarnings))
             } catch {
-                refuse(file, "could not write \(target.path): \(error.localizedDescription). Check that the folder is writable, or choose another with --data-dir",
-                       story: parsed.story)
+                refuse(file, messages.tr("could not write {path}: {reason}. Check that the folder is writable, or choose another with --data-dir", [
+                    "path": target.path, "reason": error.localizedDescription]), story: parsed.story)
             }
         }
     }
@@ -171,7 +184,8 @@ struct StoryImporter {
         do {
             parsed = try StoryParser.parse(contentsOf: URL(fileURLWithPath: file), path: file)
         } catch {
-            refuse(file, "\(error) (\(dryRun ? "would not be imported" : "not imported"))", named: false)
+            refuse(file, dryRun ? messages.tr("{problem} (would not be imported)", ["problem": "\(error)"])
+                                : messages.tr("{problem} (not imported)", ["problem": "\(error)"]), named: false)
             return
         }
         let warnings = parsed.warnings.map(\.description)
@@ -181,12 +195,13 @@ struct StoryImporter {
             $0.id == parsed.story.id && URL(fileURLWithPath: $0.path).standardizedFileURL != target.standardizedFileURL
         }
         if let sameID {
-            refuse(file, "not imported: the story '\(sameID.title)' (\(Sanitizer.sanitizeLine(sameID.path))) has the same id '\(parsed.story.id)': rename the file",
-                   story: parsed.story)
+            refuse(file, messages.tr("not imported: the story '{title}' ({path}) has the same id '{id}': rename the file", [
+                "title": sameID.title, "path": Sanitizer.sanitizeLine(sameID.path), "id": parsed.story.id]), story: parsed.story)
             return
         }
         if FileManager.default.fileExists(atPath: target.path), !replace {
-            refuse(file, "not imported: \(Sanitizer.sanitizeLine(target.path)) already exists: pass --replace to replace it", story: parsed.story)
+            refuse(file, messages.tr("not imported: {path} already exists", ["path": Sanitizer.sanitizeLine(target.path)]) + ": "
+                   + messages.tr("pass --replace to replace it"), story: parsed.story)
             return
         }
         if dryRun {
@@ -203,7 +218,8 @@ struct StoryImporter {
                 try Self.copyReplacing(source, to: pictureTarget)
             }
         } catch {
-            throw UserFailure(message: "could not copy \(Sanitizer.sanitizeLine(file)) into \(destination.path): \(error.localizedDescription). Check that the folder is writable, or choose another with --data-dir")
+            throw UserFailure(message: messages.tr("could not copy {file} into {folder}: {reason}. Check that the folder is writable, or choose another with --data-dir", [
+                "file": Sanitizer.sanitizeLine(file), "folder": destination.path, "reason": error.localizedDescription]))
         }
         results.append(ImportResult(file: file, status: .imported, story: parsed.story, warnings: warnings))
     }

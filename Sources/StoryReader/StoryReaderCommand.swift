@@ -6,7 +6,7 @@ import StoryKit
 struct StoryReaderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storyreader",
-        abstract: "Reads children's stories aloud, with the word being heard highlighted.",
+        abstract: helpMessages.tr("Reads children's stories aloud, with the word being heard highlighted."),
         discussion: """
             Magical Stories reads stories aloud with eSpeak NG in a terminal. Everything it shows \
             it can also say, and everything it says it also shows.

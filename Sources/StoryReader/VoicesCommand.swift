@@ -6,7 +6,7 @@ import StoryKit
 struct VoicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "voices",
-        abstract: "List the voices: languages (en, fr, de, es, …) and variants (f3, klatt, …).",
+        abstract: helpMessages.tr("List the voices: languages (en, fr, de, es, …) and variants (f3, klatt, …)."),
         discussion: "Use a language with --voice (read --voice fr), optionally with a variant: --voice en+f3.")
 
     @Flag(help: "Print JSON: {\"languages\": [{name, identifier, languages, gender}], \"variants\": [...]}.")
@@ -25,11 +25,13 @@ struct VoicesCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(catalog), as: UTF8.self))
             return
         }
-        print("Languages (\(catalog.languages.count)):")
+        // voices takes no --lang: its words follow the environment, as --help does.
+        let messages = helpMessages
+        print(messages.tr("Languages ({count}):", ["count": String(catalog.languages.count)]))
         for voice in catalog.languages.sorted(by: { $0.selector < $1.selector }) {
             print("  \(voice.selector.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Sanitizer.sanitizeLine(voice.name))")
         }
-        print("Variants (\(catalog.variants.count)), added with + (en+f3):")
+        print(messages.tr("Variants ({count}), added with + (en+f3):", ["count": String(catalog.variants.count)]))
         for voice in catalog.variants.sorted(by: { $0.selector < $1.selector }) {
             let gender = voice.gender == .unspecified ? "" : " (\(voice.gender.rawValue))"
             print("  \(voice.selector.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Sanitizer.sanitizeLine(voice.name))\(gender)")

@@ -108,7 +108,8 @@ import StoryKitTestSupport
         let width = try Self.preview(["reader", "--width", "5"])
         #expect(width.status == 2)
         let page = try Self.preview(["reader", "--page", "99"])
-        #expect(page.status == 1 && page.standardError.contains("pages: choose --page 1 to"))
+        // One page is said in the singular: "has 1 page: choose --page 1 to 1".
+        #expect(page.status == 1 && page.standardError.contains(" page: choose --page 1 to 1"), "\(page.standardError)")
         let screen = try Self.preview(["nowhere"])
         #expect(screen.status == 2)
     }

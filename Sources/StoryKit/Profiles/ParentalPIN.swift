@@ -9,13 +9,17 @@ public enum ParentalPIN {
     /// Why a typed PIN is refused before it is even compared.
     public enum FormatProblem: Error, Sendable, Hashable, CustomStringConvertible {
         case empty, notDigits, tooShort(Int), tooLong(Int)
-        public var description: String {
-            let rule = "type \(ParentalPIN.lengthRange.lowerBound) to \(ParentalPIN.lengthRange.upperBound) digits"
+        public var description: String { localized(.english) }
+
+        /// The message in the language of `messages`.
+        public func localized(_ messages: MessageCatalog) -> String {
+            let rule = messages.tr("type {min} to {max} digits", ["min": String(ParentalPIN.lengthRange.lowerBound),
+                                                                  "max": String(ParentalPIN.lengthRange.upperBound)])
             switch self {
-            case .empty: return "PIN: the PIN is empty: \(rule)"
-            case .notDigits: return "PIN: a PIN has only the digits 0 to 9: \(rule)"
-            case .tooShort(let count): return "PIN: \(count) digits is too short: \(rule)"
-            case .tooLong(let count): return "PIN: \(count) digits is too long: \(rule)"
+            case .empty: return messages.tr("PIN: the PIN is empty: {rule}", ["rule": rule])
+            case .notDigits: return messages.tr("PIN: a PIN has only the digits 0 to 9: {rule}", ["rule": rule])
+            case .tooShort(let count): return messages.tr("PIN: {count} digits is too short: {rule}", ["count": String(count), "rule": rule])
+            case .tooLong(let count): return messages.tr("PIN: {count} digits is too long: {rule}", ["count": String(count), "rule": rule])
             }
         }
     }

@@ -25,41 +25,50 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The site's server refused such a change (a name taken on another kiosk, a profile removed).
     case siteRefused(action: String, reason: String)
 
-    public var description: String {
+    public var description: String { localized(.english) }
+
+    /// The message in the language of `messages` (paths, names and reasons as they are).
+    public func localized(_ messages: MessageCatalog) -> String {
         switch self {
         case .dataFolderNotWritable(let path, let reason):
-            return "the data folder \(path) cannot be written (\(reason)): make it writable (chmod u+w), or choose another folder with --data-dir or STORYREADER_DATA_DIR"
+            return messages.tr("the data folder {path} cannot be written ({reason}): make it writable (chmod u+w), or choose another folder with --data-dir or STORYREADER_DATA_DIR",
+                               ["path": path, "reason": reason])
         case .notADatabase(let path):
-            return "\(path) is not a storyreader database (not an SQLite file); it was left untouched: move it aside (mv '\(path)' '\(path).bak') and run again to start a new database, or choose another folder with --data-dir"
+            return messages.tr("{path} is not a storyreader database (not an SQLite file); it was left untouched: move it aside (mv '{path}' '{path}.bak') and run again to start a new database, or choose another folder with --data-dir",
+                               ["path": path])
         case .newerSchema(let path, let found, let known):
-            return "\(path) was written by a newer version of storyreader (database version \(found), this program knows up to \(known)): update storyreader, or use another folder with --data-dir; the file was left untouched"
+            return messages.tr("{path} was written by a newer version of storyreader (database version {found}, this program knows up to {known}): update storyreader, or use another folder with --data-dir; the file was left untouched",
+                               ["path": path, "found": String(found), "known": String(known)])
         case .unreadable(let path, let reason):
-            return "\(path) cannot be opened: \(reason)"
+            return messages.tr("{path} cannot be opened: {reason}", ["path": path, "reason": reason])
         case .profileNotFound(let name):
-            return "there is no profile named \"\(name)\": see the names with `storyreader profile list`"
+            return messages.tr("there is no profile named \"{name}\": see the names with `storyreader profile list`", ["name": name])
         case .lastProfile(let name):
-            return "\"\(name)\" is the only profile and cannot be removed: add another profile first, or edit this one"
+            return messages.tr("\"{name}\" is the only profile and cannot be removed: add another profile first, or edit this one", ["name": name])
         case .pinRequired:
-            return "a parental PIN is set: type it to make this change"
+            return messages.tr("a parental PIN is set: type it to make this change")
         case .pinAlreadySet:
-            return "a parental PIN is already set: use `storyreader pin change` to change it"
+            return messages.tr("a parental PIN is already set: use `storyreader pin change` to change it")
         case .noPINSet:
-            return "no parental PIN is set: use `storyreader pin set` to set one"
+            return messages.tr("no parental PIN is set: use `storyreader pin set` to set one")
         case .wrongPIN(let left, let lockedFor):
             if let lockedFor {
-                return "PIN: wrong PIN: too many wrong tries, the PIN is locked for \(PINLockout.describe(lockedFor)): try again after that"
+                return messages.tr("PIN: wrong PIN: too many wrong tries, the PIN is locked for {time}: try again after that",
+                                   ["time": PINLockout.describe(lockedFor, messages)])
             }
-            return "PIN: wrong PIN: \(left) \(left == 1 ? "try" : "tries") left before a lockout: type the parental PIN again"
+            return messages.trn("PIN: wrong PIN: {count} try left before a lockout: type the parental PIN again",
+                                "PIN: wrong PIN: {count} tries left before a lockout: type the parental PIN again", left)
         case .pinLocked(let remaining):
-            return "PIN: too many wrong tries: the PIN is locked, try again in \(PINLockout.describe(remaining))"
+            return messages.tr("PIN: too many wrong tries: the PIN is locked, try again in {time}", ["time": PINLockout.describe(remaining, messages)])
         case .pinFormat(let problem):
-            return problem.description
+            return problem.localized(messages)
         case .invalidProfile(let problems):
-            return problems.map(\.description).joined(separator: "\n")
+            return problems.map { $0.description(in: messages) }.joined(separator: "\n")
         case .siteUnreachable(let action, let reason):
-            return "this kiosk is joined to a site: \(action) needs the server, which cannot be reached now (\(Sanitizer.sanitizeLine(reason))): nothing was changed; try again when it is back"
+            return messages.tr("this kiosk is joined to a site: {action} needs the server, which cannot be reached now ({reason}): nothing was changed; try again when it is back",
+                               ["action": action, "reason": Sanitizer.sanitizeLine(reason)])
         case .siteRefused(let action, let reason):
-            return "the site's server refused \(action): \(Sanitizer.sanitizeLine(reason))"
+            return messages.tr("the site's server refused {action}: {reason}", ["action": action, "reason": Sanitizer.sanitizeLine(reason)])
         }
     }
 }

@@ -9,10 +9,15 @@ public struct ProfileRemoval: Sendable, Hashable, Codable {
     public var favourites: Int
 
     /// "Mia's profile, 12 finished reads, 2 reading positions and 3 favourites".
-    public var description: String {
-        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
-        return "\(name)'s profile and settings, \(count(reads, "finished read", "finished reads")), "
-            + "\(count(positions, "reading position", "reading positions")) and \(count(favourites, "favourite", "favourites"))"
+    public var description: String { localized(.english) }
+
+    /// The summary in the language of `messages`.
+    public func localized(_ messages: MessageCatalog) -> String {
+        messages.tr("{name}'s profile and settings, {reads}, {positions} and {favourites}", [
+            "name": name,
+            "reads": messages.trn("{count} finished read", "{count} finished reads", reads),
+            "positions": messages.trn("{count} reading position", "{count} reading positions", positions),
+            "favourites": messages.trn("{count} favourite", "{count} favourites", favourites)])
     }
 }
 

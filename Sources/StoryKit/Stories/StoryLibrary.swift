@@ -173,31 +173,37 @@ public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
     /// No book, or more than one, is called `name`; `books` are the ones it could be, else all.
     case noSuchBook(name: String, books: [String])
 
-    public var description: String {
+    public var description: String { localized(.english) }
+
+    /// The message in the language of `messages` (titles and ids as they are).
+    public func localized(_ messages: MessageCatalog) -> String {
         switch self {
         case .notFound(let name, let suggestions):
-            var text = "no story is called '\(Sanitizer.quote(name))'"
             if suggestions.isEmpty {
-                text += ": see the stories with 'storyreader list'"
-            } else {
-                text += ". Did you mean: " + suggestions.map { "\($0.title) (\($0.id))" }.joined(separator: ", ") + "?"
+                return messages.tr("no story is called '{name}': see the stories with 'storyreader list'", ["name": Sanitizer.quote(name)])
             }
-            return text
+            return messages.tr("no story is called '{name}'. Did you mean: {stories}?", [
+                "name": Sanitizer.quote(name), "stories": suggestions.map { "\($0.title) (\($0.id))" }.joined(separator: ", ")])
         case .ambiguous(let name, let matches):
             // The author only tells apart stories of the same title.
             let titles = matches.map { StoryLibrary.fold($0.title) }
-            let shown = matches.prefix(5).map { (match: StoryEntry) -> String in
+            var shown = matches.prefix(5).map { (match: StoryEntry) -> String in
                 let twin = titles.filter { $0 == StoryLibrary.fold(match.title) }.count > 1
                 var text: String = match.title
-                if twin, let author = match.author { text += " by " + author }
+                if twin, let author = match.author { text = messages.tr("{title} by {author}", ["title": text, "author": author]) }
                 return text + " (" + match.id + ")"
             }.joined(separator: ", ")
-            let more = matches.count > 5 ? " and \(matches.count - 5) more" : ""
-            return "'\(Sanitizer.quote(name))' matches \(matches.count) stories: \(shown)\(more). Type more of the name or use the id"
+            if matches.count > 5 { shown = messages.trn("{list} and {count} more", "{list} and {count} more", matches.count - 5, ["list": shown]) }
+            return messages.tr("'{name}' matches {count} stories: {stories}. Type more of the name or use the id", [
+                "name": Sanitizer.quote(name), "count": String(matches.count), "stories": shown])
         case .noSuchBook(let name, let books):
-            if books.isEmpty { return "no book is called '\(Sanitizer.quote(name))': no story comes from a book yet (import one with 'storyreader import BOOK.epub')" }
-            let shown = books.prefix(5).map { "‘\($0)’" }.joined(separator: ", ") + (books.count > 5 ? " and \(books.count - 5) more" : "")
-            return "no one book is called '\(Sanitizer.quote(name))': the books are \(shown)"
+            if books.isEmpty {
+                return messages.tr("no book is called '{name}': no story comes from a book yet (import one with 'storyreader import BOOK.epub')",
+                                   ["name": Sanitizer.quote(name)])
+            }
+            var shown = books.prefix(5).map { "‘\($0)’" }.joined(separator: ", ")
+            if books.count > 5 { shown = messages.trn("{list} and {count} more", "{list} and {count} more", books.count - 5, ["list": shown]) }
+            return messages.tr("no one book is called '{name}': the books are {books}", ["name": Sanitizer.quote(name), "books": shown])
         }
     }
 }
