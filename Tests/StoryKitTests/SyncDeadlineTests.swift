@@ -15,24 +15,24 @@ import StoryKitTestSupport
         private var isStopped = false
 
         init() throws {
-            listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             address.sin_port = 0
             let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard bound == 0, listen(listener, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
+            guard bound == 0, listen(socketFD, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
             }
+            listener = socketFD
             port = UInt16(bigEndian: address.sin_port)
-            let listener = self.listener
             Thread.detachNewThread { [self] in
                 while true {
-                    let client = accept(listener, nil, nil)
+                    let client = accept(socketFD, nil, nil)
                     if client < 0 { return }
                     Thread.detachNewThread { [self] in serve(client) }
                 }
