@@ -9,40 +9,10 @@ import StoryKitTestSupport
 @Suite struct CatalogTests {
     static let languages = ["es", "fr", "de"]
 
-    /// An English message found in the sources, with its plural when it has one.
-    struct Message: Hashable {
-        var id: String
-        var plural: String?
-        var file: String
-    }
+    typealias Message = CatalogSources.Message
 
     /// Every literal passed to `tr(`, `trn(` (both forms) and `N_(` in Sources/.
-    static let messages: [Message] = {
-        let literal = #""((?:[^"\\\n]|\\.)*)""#
-        let patterns: [(NSRegularExpression, Bool)] = [
-            (try! NSRegularExpression(pattern: #"\btrn\(\s*"# + literal + #"\s*,\s*"# + literal), true),
-            (try! NSRegularExpression(pattern: #"\btr\(\s*"# + literal), false),
-            (try! NSRegularExpression(pattern: #"\bN_\(\s*"# + literal), false),
-        ]
-        var found: [Message] = []
-        let sources = TestPaths.repository.appendingPathComponent("Sources")
-        let files = (FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
-            .filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
-        for file in files {
-            guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
-            let range = NSRange(text.startIndex..., in: text)
-            for (pattern, isPlural) in patterns {
-                for match in pattern.matches(in: text, range: range) {
-                    func group(_ index: Int) -> String {
-                        String(text[Range(match.range(at: index), in: text)!]).replacingOccurrences(of: "\\\"", with: "\"")
-                            .replacingOccurrences(of: "\\\\", with: "\\")
-                    }
-                    found.append(Message(id: group(1), plural: isPlural ? group(2) : nil, file: file.lastPathComponent))
-                }
-            }
-        }
-        return found
-    }()
+    static var messages: [Message] { CatalogSources.messages }
 
     static func file(_ language: String) throws -> POFile {
         try POFile(parsing: String(contentsOf: LanguageFixtures.folder.appendingPathComponent(language + ".po"), encoding: .utf8))

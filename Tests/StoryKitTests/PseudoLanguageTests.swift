@@ -7,50 +7,9 @@ import StoryKitTestSupport
 /// placeholders kept) run through the core flows: no caption may hold an English catalog string,
 /// which would mean a string that does not go through the catalog.
 @Suite struct PseudoLanguageTests {
-    /// "Story: {title}" → "⟦Śţöŕý: {title}~~~~⟧".
-    static func pseudo(_ text: String) -> String {
-        let accents: [Character: Character] = [
-            "a": "á", "e": "é", "i": "í", "o": "ö", "u": "ü", "c": "ç", "n": "ñ", "s": "ś", "t": "ţ", "y": "ý", "r": "ŕ",
-            "A": "Å", "E": "É", "I": "Î", "O": "Ø", "U": "Û", "C": "Ç", "N": "Ñ", "S": "Ś", "T": "Ţ", "Y": "Ý", "R": "Ŕ",
-        ]
-        var out = ""
-        var inPlaceholder = false
-        for character in text {
-            if character == "{" { inPlaceholder = true }
-            out.append(inPlaceholder ? character : accents[character] ?? character)
-            if character == "}" { inPlaceholder = false }
-        }
-        let padding = String(repeating: "~", count: max(1, text.count * 2 / 5))
-        return "⟦" + out + padding + "⟧"
-    }
-
-    static let catalog: MessageCatalog = {
-        var entries: [POFile.Entry] = []
-        var seen: Set<String> = []
-        for message in CatalogTests.messages where seen.insert(message.id).inserted {
-            let translations = message.plural.map { [pseudo(message.id), pseudo($0)] } ?? [pseudo(message.id)]
-            entries.append(POFile.Entry(id: message.id, pluralID: message.plural, translations: translations))
-        }
-        let file = POFile(entries: entries, header: ["Language": "qps", "Plural-Forms": "nplurals=2; plural=(n != 1);"])
-        // Written and read back: the generated file is itself a valid catalog.
-        return try! MessageCatalog(POFile(parsing: file.written()))
-    }()
-
-    /// English messages that would show a string missed by the catalog: whole messages without
-    /// placeholders (words of two or more letters), and the fixed parts of templates.
-    static let englishFragments: [String] = {
-        var fragments: Set<String> = []
-        for message in CatalogTests.messages {
-            for text in [message.id] + (message.plural.map { [$0] } ?? []) {
-                for part in text.components(separatedBy: CharacterSet(charactersIn: "{}")).enumerated() where part.offset % 2 == 0 {
-                    let trimmed = part.element.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters))
-                    // Long enough to be a phrase of the interface, not a letter or a name.
-                    if trimmed.count >= 6, trimmed.contains(" ") || trimmed.first?.isLowercase == true { fragments.insert(trimmed) }
-                }
-            }
-        }
-        return fragments.sorted()
-    }()
+    static func pseudo(_ text: String) -> String { PseudoLanguage.pseudo(text) }
+    static var catalog: MessageCatalog { PseudoLanguage.catalog }
+    static var englishFragments: [String] { PseudoLanguage.englishFragments }
 
     @Test func theCoreFlowsSayNoEnglishCatalogString() throws {
         var options = SessionOptions()

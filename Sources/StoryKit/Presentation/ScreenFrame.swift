@@ -5,9 +5,10 @@
 /// lines (blank theme rows fill a short screen), none wider than `columns`. Captions wrap (never cut): the newest is shown whole
 /// when it fits the caption area, older ones fill what is left.
 public struct ScreenFrame: Sendable, Hashable {
-    /// The keys line at the foot of every screen, and of the reader (its own keys first).
-    public static let screenKeyHelp = "Tab moves · Enter chooses · Esc back · ? help · : command"
-    public static let readingKeyHelp = "Space pause · ←→ sentence · ↑↓ paragraph · PgUp/PgDn page · +- speed · w where · q stop · ? help"
+    /// The keys line at the foot of every screen, and of the reader (its own keys first); in the
+    /// screen's language when drawn.
+    public static let screenKeyHelp = N_("Tab moves · Enter chooses · Esc back · ? help · : command")
+    public static let readingKeyHelp = N_("Space pause · ←→ sentence · ↑↓ paragraph · PgUp/PgDn page · +- speed · w where · q stop · ? help")
 
     public var screen: Screen
     public var focusedID: String?
@@ -52,7 +53,7 @@ public struct ScreenFrame: Sendable, Hashable {
             captionLines = wrapped + captionLines
         }
         footer += captionLines.map { ($0, ThemeRole.text) }
-        let bottom = commandLine.map { ":" + Sanitizer.sanitizeLine($0) + "▏" } ?? keyHelp
+        let bottom = commandLine.map { ":" + Sanitizer.sanitizeLine($0) + "▏" } ?? screen.messages.text(keyHelp)
         let bottomLines = TextWrap.wrap(bottom, width: width).suffix(2)
         footer += bottomLines.map { ($0.text, commandLine == nil ? ThemeRole.secondary : ThemeRole.focus) }
         let rendered = ScreenRenderer.render(screen, focus: focusedID, options: options, width: width, height: max(4, height - footer.count))
