@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import Synchronization
 
 /// Options every command takes: where stories and data live.
 struct GlobalOptions: ParsableArguments {
@@ -43,7 +44,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The catalog of this run's command-line messages.
-    var messages: MessageCatalog { Catalogs.languages.catalog(messageLanguage) }
+    var messages: MessageCatalog { Catalogs.catalog(messageLanguage) }
 
     /// The data folder (not created here).
     func dataDirectory() -> URL {
@@ -111,7 +112,7 @@ struct GlobalOptions: ParsableArguments {
 
 /// The catalog of `--help` and of argument errors: ArgumentParser reads the help texts before
 /// `--lang` is parsed, so they follow the environment only (LC_ALL, LC_MESSAGES, LANG, LANGUAGE).
-let helpMessages: MessageCatalog = Catalogs.languages.catalog(InterfaceLanguage.fromEnvironment(ProcessInfo.processInfo.environment))
+let helpMessages: MessageCatalog = Catalogs.catalog(InterfaceLanguage.fromEnvironment(ProcessInfo.processInfo.environment))
 
 /// The interface's catalogs (`po/*.po`), found as the bundled stories are and read once a run.
 enum Catalogs {
@@ -121,15 +122,32 @@ enum Catalogs {
         BundledStories.sharedFolder("po", environment: "STORYREADER_PO_DIR")
     }
 
-    /// Every catalog, loaded at the first use (once: a screen never reads a file).
-    static let languages: InterfaceLanguages = {
+    /// Every catalog, loaded at the first use (once: a screen never reads a file). For the
+    /// sessions, which change language with the child.
+    static let languages: InterfaceLanguages = load(only: nil)
+
+    /// One language's catalog, for a command's messages and `--help`: English reads no file, any
+    /// other language its own file alone, once (every start paid 40 ms for all three before).
+    static func catalog(_ language: String) -> MessageCatalog {
+        if language == "en" { return .english }
+        return single.withLock { loaded in
+            if let known = loaded[language] { return known }
+            let catalog = load(only: language).catalog(language)
+            loaded[language] = catalog
+            return catalog
+        }
+    }
+
+    private static let single = Mutex<[String: MessageCatalog]>([:])
+
+    private static func load(only language: String?) -> InterfaceLanguages {
         guard let folder = folder() else { return .englishOnly }
-        let (languages, problems) = InterfaceLanguages.load(folder: folder)
+        let (languages, problems) = InterfaceLanguages.load(folder: folder, only: language)
         for problem in problems {
             FileHandle.standardError.write(Data("storyreader: \(problem) (that language falls back to English)\n".utf8))
         }
         return languages
-    }()
+    }
 }
 
 /// Finds the stories that come with the program.
