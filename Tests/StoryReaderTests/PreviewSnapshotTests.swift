@@ -111,6 +111,31 @@ import StoryKitTestSupport
         }
     }
 
+    /// Every screen in Spanish, French and German at the default size and the largest, 80×24 and
+    /// 40×24: translations run about 30 % longer than English, and each screen must still fit,
+    /// its title and the focused item in the language.
+    @Test(arguments: ["es", "fr", "de"], [TextSizePreset.large, .accessibility5])
+    func screensInEachLanguage(_ language: String, _ preset: TextSizePreset) throws {
+        let catalog = LanguageFixtures.languages.catalog(language)
+        for screen in ["library", "story", "reader", "help"] {
+            for width in [80, 40] {
+                let result = try StoryReaderProcess.run(
+                    ["preview", screen, "--lang", language, "--text-size", preset.rawValue, "--width", "\(width)", "--height", "24"])
+                #expect(result.status == 0, "\(result.standardError)")
+                let output = Array(result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast())
+                let lines = Self.screenLines(output, width: width, preset: preset)
+                let title = lines.first ?? ""
+                switch screen {
+                case "library": #expect(title == catalog.trn("Library, {count} story", "Library, {count} stories", 8))
+                case "reader": #expect(title == catalog.tr("Reading {title}", ["title": "The Lighthouse Cat"]))
+                case "help": #expect(lines.contains { $0.contains("❯[" + catalog.tr("Learn mode")) }, "\(lines)")
+                default: #expect(lines.contains { $0.contains("❯") }, "no focus on the \(screen) screen")
+                }
+                try Self.compare(output, name: "\(language)-\(screen)-\(preset.rawValue)-\(width)x24")
+            }
+        }
+    }
+
     static func isCaretLine(_ line: String) -> Bool {
         line.contains("^") && line.allSatisfy { $0 == "^" || $0 == " " }
     }
