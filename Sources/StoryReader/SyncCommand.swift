@@ -58,34 +58,43 @@ struct SyncRoundCommand: AsyncParsableCommand {
                 lastMoved: state.lastMoved, outbox: state.outbox, lastError: state.lastError, clockWarning: state.clockWarning,
                 pinFailures: state.pinFailures)
             if json { return try StoreCommandSupport.printJSON(report) }
-            guard let settings else { return print("Not joined to a site: everything stays on this machine.") }
-            print("Site: \(settings.site) at \(settings.url)")
-            print("Last successful sync: \(state.lastSuccess.map { $0.formatted(date: .abbreviated, time: .standard) } ?? "never")")
+            let messages = global.messages
+            guard let settings else { return print(messages.tr("Not joined to a site: everything stays on this machine.")) }
+            print(messages.tr("Site: {site} at {url}", ["site": settings.site, "url": settings.url]))
+            let last = state.lastSuccess.map { $0.formatted(date: .abbreviated, time: .standard) } ?? messages.tr("never")
+            print(messages.tr("Last successful sync: {time}", ["time": last]))
             if let moved = state.lastMoved { print("  \(moved)") }
-            print("Changes waiting to be sent: \(state.outbox)")
-            if let error = state.lastError { print("Last error: \(StoreCommandSupport.safe(error))") }
-            if let warning = state.clockWarning { print("Warning: \(StoreCommandSupport.safe(warning))") }
+            print(messages.tr("Changes waiting to be sent: {count}", ["count": String(state.outbox)]))
+            if let error = state.lastError { print(messages.tr("Last error: {error}", ["error": StoreCommandSupport.safe(error)])) }
+            if let warning = state.clockWarning { print(messages.tr("Warning: {warning}", ["warning": StoreCommandSupport.safe(warning)])) }
             if let last = state.pinFailures.first {
                 let count = state.pinFailures.count
-                print("Wrong PIN tries on the site: \(count) (the last on kiosk \(StoreCommandSupport.safe(last.kiosk)), "
-                    + "\(last.at.formatted(date: .abbreviated, time: .standard)); each kiosk locks only itself)")
+                print(messages.tr("Wrong PIN tries on the site: {count} (the last on kiosk {kiosk}, {time}; each kiosk locks only itself)",
+                                  ["count": String(count), "kiosk": StoreCommandSupport.safe(last.kiosk),
+                                   "time": last.at.formatted(date: .abbreviated, time: .standard)]))
             }
             return
         }
-        if json { throw ValidationError("--json goes with --status") }
-        guard (1...10).contains(attempts) else { throw ValidationError("--attempts must be 1 to 10 (it was \(attempts))") }
+        let messages = global.messages
+        if json { throw ValidationError(messages.tr("--json goes with --status")) }
+        guard (1...10).contains(attempts) else {
+            throw ValidationError(messages.tr("--attempts must be 1 to 10 (it was {count})", ["count": String(attempts)]))
+        }
         guard let settings else {
-            throw StoreCommandSupport.fail("this machine has not joined a site: run 'storyreader sync join URL --token TOKEN' first")
+            throw StoreCommandSupport.fail(messages.tr("this machine has not joined a site: run 'storyreader sync join URL --token TOKEN' first"))
         }
         do {
             // A grown-up waits at most three calls' deadlines and the waits between them.
             let round = try await SyncClient(settings: settings).roundRetrying(store, attempts: attempts) { failure, wait in
-                FileHandle.standardError.write(Data("storyreader: \(failure); trying again in \(Int(wait)) s\n".utf8))
+                let again = messages.trn("trying again in {count} second", "trying again in {count} seconds", Int(wait))
+                FileHandle.standardError.write(Data("storyreader: \(failure.localized(messages)); \(again)\n".utf8))
             }
-            print("Synced with \(settings.site): \(round.summary).")
-            if let warning = round.clockWarning { print("Warning: \(warning)") }
+            print(messages.tr("Synced with {site}: {summary}.", ["site": settings.site, "summary": round.summary(messages)]))
+            if let warning = round.clockWarning { print(messages.tr("Warning: {warning}", ["warning": warning])) }
         } catch {
-            throw StoreCommandSupport.fail("sync with \(settings.url) failed: \(error) (the changes wait here for the next try)")
+            let reason = (error as? SyncFailure)?.localized(messages) ?? String(describing: error)
+            throw StoreCommandSupport.fail(messages.tr("sync with {url} failed: {reason} (the changes wait here for the next try)",
+                                                       ["url": settings.url, "reason": reason]))
         }
     }
 }
@@ -99,31 +108,34 @@ struct SyncJoinCommand: AsyncParsableCommand {
     @Flag(help: "Allow plain http:// to another machine (the token crosses the network readable).") var insecure = false
 
     func run() async throws {
+        let messages = global.messages
         do {
             _ = try SyncClient.checkURL(url, insecure: insecure)
         } catch {
-            throw StoreCommandSupport.fail(error.description)
+            throw StoreCommandSupport.fail(error.localized(messages))
         }
         let given = token ?? readLine(strippingNewline: true)
         guard let token = given?.trimmingCharacters(in: .whitespaces), !token.isEmpty else {
-            throw StoreCommandSupport.fail("no token: give --token TOKEN or type it on standard input")
+            throw StoreCommandSupport.fail(messages.tr("no token: give --token TOKEN or type it on standard input"))
         }
         let site: String
-        do { site = try SyncClient.site(ofToken: token) } catch { throw StoreCommandSupport.fail(error.description) }
+        do { site = try SyncClient.site(ofToken: token) } catch { throw StoreCommandSupport.fail(error.localized(messages)) }
         let store = try StoreCommandSupport.openStore(global)
         let settings = SyncSettings(url: url, site: site, token: token)
         do {
             try SyncClient.save(settings, in: global.dataDirectory())
             try store.markJoined()
         } catch {
-            throw StoreCommandSupport.fail("could not save the server in \(global.dataDirectory().path): \(error)")
+            throw StoreCommandSupport.fail(messages.tr("could not save the server in {folder}: {reason}",
+                                                       ["folder": global.dataDirectory().path, "reason": String(describing: error)]))
         }
-        print("Joined site \(site) at \(url). Everything on this machine will be shared with it.")
+        print(messages.tr("Joined site {site} at {url}. Everything on this machine will be shared with it.", ["site": site, "url": url]))
         do {
             let round = try await SyncClient(settings: settings).round(store)
-            print("First sync: \(round.summary).")
+            print(messages.tr("First sync: {summary}.", ["summary": round.summary(messages)]))
         } catch {
-            print("The first sync did not work yet (\(error)); the kiosk keeps working and tries again later.")
+            let reason = (error as? SyncFailure)?.localized(messages) ?? String(describing: error)
+            print(messages.tr("The first sync did not work yet ({reason}); the kiosk keeps working and tries again later.", ["reason": reason]))
         }
     }
 }

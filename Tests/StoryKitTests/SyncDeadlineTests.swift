@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import StoryKitTestSupport
 @testable import StoryKit
@@ -7,7 +10,9 @@ import StoryKitTestSupport
 /// the server does, and `storyreader sync` tries again, later each time, only when that can help.
 @Suite struct SyncDeadlineTests {
     /// A server that answers a request with headers promising 100,000 bytes and then sends one byte
-    /// every 200 ms: the connection is never idle, so URLRequest's own (idle) timeout never fires.
+    /// every 200 ms for a minute, and hangs up: the connection is never idle, so URLRequest's own
+    /// (idle) timeout never fires, and without a deadline of our own the call ends only when the
+    /// server hangs up — as "could not be reached", not as a deadline passed.
     final class TricklingServer: @unchecked Sendable {
         let port: UInt16
         private let listener: Int32
@@ -44,7 +49,8 @@ import StoryKitTestSupport
             _ = read(client, &buffer, buffer.count)
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
             _ = head.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-            while !stopped.withLock({ isStopped }) {
+            let hangUp = Date().addingTimeInterval(60)
+            while !stopped.withLock({ isStopped }), Date() < hangUp {
                 // MSG_NOSIGNAL: the client hanging up must not raise SIGPIPE in the test process.
                 if send(client, " ", 1, Int32(MSG_NOSIGNAL)) != 1 { break }
                 usleep(200_000)
@@ -68,7 +74,6 @@ import StoryKitTestSupport
         try store.markJoined()
         let settings = SyncSettings(url: "http://127.0.0.1:\(server.port)", site: "branch", token: "branch.0123456789abcdef0123")
         let client = SyncClient(settings: settings, callDeadline: 1.5)
-        let started = Date()
         do {
             try await client.round(store)
             Issue.record("a server that never finishes its answer cannot give a round")
@@ -80,11 +85,31 @@ import StoryKitTestSupport
             #expect(seconds == 1.5)
             #expect(failure.isTransient)
         }
-        // Without the outside deadline the call runs for the 100,000 bytes' 5.5 hours.
-        #expect(Date().timeIntervalSince(started) < 30)
+        // (No clock is read here: in a full parallel run the test's task may resume long after the
+        // deadline fired, when the pool has a thread for it; the answer it gets is still the deadline's.)
         // Nothing was confirmed, so nothing left the outbox; the failure is kept for grown-ups.
         #expect(try store.syncStatus().outbox > 0)
-        #expect(try store.syncStatus().lastError?.contains("did not answer within 1 s") == true)
+        #expect(try store.syncStatus().lastError?.contains("did not answer within 1 second") == true)
+    }
+
+    /// The deadline itself, apart from URLSession's: with a request timeout of ten minutes, only the
+    /// timer outside the request can end the call, and it ends it with its own failure.
+    @Test func theDeadlineEndsACallURLSessionWouldKeepOpen() async throws {
+        let server = try TricklingServer()
+        defer { server.stop() }
+        let request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/v1/sites/branch/changes")!, timeoutInterval: 600)
+        do {
+            _ = try await SyncClient.exchange(request, deadline: 1.5)
+            Issue.record("a server that never finishes its answer cannot give one")
+        } catch let failure as SyncFailure {
+            guard case .timedOut(let seconds) = failure else {
+                Issue.record("expected the deadline, got \(failure)")
+                return
+            }
+            #expect(seconds == 1.5)
+        } catch {
+            Issue.record("expected the deadline, got \(error) (the server hung up first)")
+        }
     }
 
     @Test func transientFailuresAreTriedAgainAfterWaitsThatDouble() async throws {

@@ -12,15 +12,18 @@ public enum SyncFailure: Error, CustomStringConvertible, Sendable {
     case unreachable(String)
     case timedOut(seconds: Double)
 
-    public var description: String {
+    public var description: String { localized(.english) }
+
+    /// What went wrong, in `messages`' language.
+    public func localized(_ messages: MessageCatalog) -> String {
         switch self {
         case .insecureURL(let url):
-            "\(url) is plain http:// to another machine: the token would cross the network readable; use https:// (a TLS proxy, see docs/sites.md) or --insecure on a trusted network"
-        case .badURL(let url): "'\(url)' is not an http:// or https:// address"
-        case .badToken: "the token should look like SITE.SECRET, as printed by 'storyreader serve site add SITE'"
-        case .refused(let status, let message): "the server refused (\(status)): \(message)"
-        case .unreachable(let why): "the server could not be reached: \(why)"
-        case .timedOut(let seconds): "the server did not answer within \(Int(seconds)) s"
+            messages.tr("{url} is plain http:// to another machine: the token would cross the network readable; use https:// (a TLS proxy, see docs/sites.md) or --insecure on a trusted network", ["url": url])
+        case .badURL(let url): messages.tr("'{url}' is not an http:// or https:// address", ["url": url])
+        case .badToken: messages.tr("the token should look like SITE.SECRET, as printed by 'storyreader serve site add SITE'")
+        case .refused(let status, let message): messages.tr("the server refused ({status}): {message}", ["status": String(status), "message": message])
+        case .unreachable(let why): messages.tr("the server could not be reached: {reason}", ["reason": why])
+        case .timedOut(let seconds): messages.trn("the server did not answer within {count} second", "the server did not answer within {count} seconds", Int(seconds))
         }
     }
 
@@ -41,8 +44,13 @@ public struct SyncRound: Sendable, Hashable, Codable {
     public var downloaded = 0
     public var applied = 0
     public var clockWarning: String?
-    public var summary: String {
-        "sent \(uploaded) change\(uploaded == 1 ? "" : "s") (\(storedNew) new to the server), received \(downloaded) (\(applied) changed something here)"
+    public var summary: String { summary(.english) }
+
+    /// What moved, in `messages`' language.
+    public func summary(_ messages: MessageCatalog) -> String {
+        messages.trn("sent {count} change ({new} new to the server), received {received} ({applied} changed something here)",
+                     "sent {count} changes ({new} new to the server), received {received} ({applied} changed something here)", uploaded,
+                     ["new": String(storedNew), "received": String(downloaded), "applied": String(applied)])
     }
 }
 
