@@ -22,6 +22,8 @@ struct HistoryCommand: ParsableCommand {
         var storiesRead: [String]
         var blockedKeyPresses: Int
         var endReason: String?
+        /// The kiosk of the site it ran on; missing for this machine's own sessions.
+        var kiosk: String?
     }
 
     struct Entry: Encodable {
@@ -80,7 +82,7 @@ struct HistoryCommand: ParsableCommand {
                 return try StoreCommandSupport.printJSON(sessions.map {
                     KioskEntry(profiles: $0.profiles.map(StoreCommandSupport.safe), startedAt: $0.startedAt, endedAt: $0.endedAt,
                                storiesRead: $0.storiesRead.map(StoreCommandSupport.safe), blockedKeyPresses: $0.blockedKeys,
-                               endReason: $0.endReason)
+                               endReason: $0.endReason, kiosk: $0.kiosk.map(StoreCommandSupport.safe))
                 })
             }
             if sessions.isEmpty { print(global.messages.tr("No kiosk session yet.")); return }
@@ -100,11 +102,15 @@ struct HistoryCommand: ParsableCommand {
         time.dateFormat = "HH:mm"
         let messages = global.messages
         print(messages.tr("Kiosk sessions:"))
+        // On a joined kiosk the log holds every kiosk of the site: each line says where it ran.
+        let sited = sessions.contains { $0.kiosk != nil }
         for session in sessions {
             let end = session.endedAt.map { time.string(from: $0) } ?? messages.tr("(not ended)")
+            let place = !sited ? "" : "  " + (session.kiosk.map { messages.tr("kiosk {kiosk}", ["kiosk": StoreCommandSupport.safe($0)]) }
+                                                ?? messages.tr("this kiosk"))
             let stories = session.storiesRead.isEmpty ? messages.tr("no stories") : session.storiesRead.map(StoreCommandSupport.safe).joined(separator: ", ")
             let blocked = messages.trn("{count} blocked key press", "{count} blocked key presses", session.blockedKeys)
-            print("\(formatter.string(from: session.startedAt))–\(end)  \(session.profiles.map(StoreCommandSupport.safe).joined(separator: ", "))  \(stories)  \(blocked)")
+            print("\(formatter.string(from: session.startedAt))–\(end)\(place)  \(session.profiles.map(StoreCommandSupport.safe).joined(separator: ", "))  \(stories)  \(blocked)")
         }
     }
 }

@@ -128,9 +128,17 @@ import StoryKitTestSupport
         #expect(seen.count == 1)
         #expect(seen.first?.storiesRead == ["fox"])
         #expect(seen.first?.endReason == "pin")
+        // B says which kiosk of the site it ran on (A's sync node); A calls it its own.
+        let where_ = try #require(seen.first?.kiosk)
+        #expect(where_.count == 8 && where_.allSatisfy(\.isHexDigit))
         // Its own line coming back does not double it on the kiosk that wrote it.
         try relay.round(a)
         #expect(try a.kioskSessions().count == 1)
+        #expect(try a.kioskSessions().first?.kiosk == nil)
+        // B's own session, next to A's, is B's.
+        let own = try b.beginKioskSession(profile: "Reader")
+        try b.updateKioskSession(id: own, profiles: ["Reader"], storiesRead: [], blockedKeys: 0, endReason: "pin")
+        #expect(try b.kioskSessions().map(\.kiosk).sorted { ($0 ?? "") < ($1 ?? "") } == [nil, where_])
     }
 
     /// Bug B: a kiosk session still running when a sync pulls its own line back keeps being written.

@@ -390,6 +390,27 @@ struct SyncServerTests {
     /// Bug A with the real server: a kiosk an hour ahead edits one field twice in one batch; the
     /// server re-stamps both. Every machine must keep the later edit (equal stamps kept the older
     /// one on the server and on every other kiosk, the newer on the kiosk that made them).
+    /// `history --kiosk` on one kiosk shows the sessions of every kiosk of the site, each with the
+    /// kiosk it ran on, and its own as this kiosk's.
+    @Test func historyOfKioskSessionsSaysWhichKioskEachRanOn() async throws {
+        let token = try addSite("log")
+        let a = try kiosk("log-a", token: token), b = try kiosk("log-b", token: token)
+        defer { a.folder.remove(); b.folder.remove() }
+        let there = try a.store.beginKioskSession(profile: "Reader")
+        try a.store.updateKioskSession(id: there, profiles: ["Reader"], storiesRead: ["fox"], blockedKeys: 2, endReason: "pin")
+        let here = try b.store.beginKioskSession(profile: "Reader")
+        try b.store.updateKioskSession(id: here, profiles: ["Reader"], storiesRead: [], blockedKeys: 0, endReason: "pin")
+        try await a.client.round(a.store)
+        try await b.client.round(b.store)
+        let history = try storyreader(["history", "--kiosk", "--data-dir", b.folder.url.path])
+        let lines = history.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Kiosk sessions:", "\(history.standardOutput)")
+        #expect(lines.filter { $0.contains("  this kiosk  ") }.count == 1, "\(history.standardOutput)")
+        #expect(lines.contains { $0.contains(try! Regex("  kiosk [0-9a-f]{8}  Reader  fox  2 blocked key presses")) }, "\(history.standardOutput)")
+        let json = try storyreader(["history", "--kiosk", "--json", "--data-dir", b.folder.url.path])
+        #expect(json.standardOutput.contains("\"kiosk\""), "\(json.standardOutput)")
+    }
+
     @Test func twoEditsFromAKioskAheadReachEveryMachineInOrder() async throws {
         let token = try addSite("ahead")
         // b's clock is right (it joins with its own default profile, stamped now: older than a's edits).

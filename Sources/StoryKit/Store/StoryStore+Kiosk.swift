@@ -15,6 +15,9 @@ public struct KioskSessionRecord: Sendable, Hashable, Codable {
     public var blockedKeys: Int
     /// How it ended: "pin" (a parent left), "signal", "input closed", "error"; nil while running.
     public var endReason: String?
+    /// The kiosk of the site it ran on (its sync node, as `sync --status` names kiosks), for a
+    /// session pulled from the site's log; nil for a session of this machine.
+    public var kiosk: String?
 }
 
 extension StoreSchema {
@@ -68,7 +71,8 @@ extension StoryStore {
             try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kioskSession ORDER BY startedAt DESC, id DESC").map { row in
                 KioskSessionRecord(
                     id: row["id"], profiles: Self.strings(row["profiles"]), startedAt: row["startedAt"], endedAt: row["endedAt"],
-                    storiesRead: Self.strings(row["storiesRead"]), blockedKeys: row["blockedKeys"], endReason: row["endReason"])
+                    storiesRead: Self.strings(row["storiesRead"]), blockedKeys: row["blockedKeys"], endReason: row["endReason"],
+                    kiosk: row["kiosk"])
             }
         }
         let folded = profile?.lowercased()
