@@ -145,6 +145,10 @@ struct Builder {
     var rows: [Row] = []
     /// The screen's language, for the renderer's own words.
     var messages: MessageCatalog = .english
+    /// Between a label and its value ("Length: 826 words"): French typography puts a no-break space
+    /// before the colon ("Longueur : 826 mots").
+    var colon: String { messages.text(Self.colonMessage) }
+    static let colonMessage = N_(": ")
 
     init(options: RenderOptions, width: Int, focus: String?) {
         self.options = options
@@ -320,7 +324,7 @@ struct Builder {
                     // State words get their symbols in state displays (progress), never in prose
                     // such as help's list of commands, where "read" is a command.
                     let isState = element.traits.contains(.updatesFrequently) || !element.traits.contains(.staticText)
-                    text += ": " + (isState ? StateBadge.decorate(value, messages: messages) : value)
+                    text += colon + (isState ? StateBadge.decorate(value, messages: messages) : value)
                 }
                 if element.traits.contains(.selected) { text += " ✓ " + messages.tr("selected") }
                 if element.traits.contains(.notEnabled) { text += " (" + messages.tr("not available") + ")" }
@@ -337,7 +341,7 @@ struct Builder {
     /// Buttons flow on one line, `[ Play ] [ Stop ]`, wrapping as needed.
     private mutating func addButton(label: String, value: String?, id: String, focused: Bool) {
         var text = "[\(label)"
-        if let value, !value.isEmpty { text += ": \(StateBadge.decorate(value, messages: messages))" }
+        if let value, !value.isEmpty { text += colon + StateBadge.decorate(value, messages: messages) }
         text += "]"
         let marker = focused ? ScreenRenderer.focusMarker : " "
         let itemWidth = DisplayWidth.of(text) + 1
@@ -363,7 +367,7 @@ struct Builder {
         if let value, !value.isEmpty { details.append(StateBadge.decorate(value, messages: messages)) }
         details += element.children.filter { !$0.isHidden }.map { child in
             var text = Sanitizer.sanitizeLine(child.label)
-            if let value = child.value, !value.isEmpty { text += ": " + Sanitizer.sanitizeLine(value) }
+            if let value = child.value, !value.isEmpty { text += colon + Sanitizer.sanitizeLine(value) }
             return text
         }
         if !details.isEmpty {
@@ -380,8 +384,8 @@ struct Builder {
         let at = position < characters.count ? String(characters[position]) : " "
         let after = position + 1 < characters.count ? String(characters[(position + 1)...]) : ""
         // Wrap "label: text" and mark the cursor cell.
-        let full = "\(label): \(before)\(at)\(after)"
-        let cursorOffset = "\(label): \(before)".unicodeScalars.count
+        let full = "\(label)\(colon)\(before)\(at)\(after)"
+        let cursorOffset = "\(label)\(colon)\(before)".unicodeScalars.count
         let lines = TextWrap.wrap(full, width: width - 2)
         for (index, line) in lines.enumerated() {
             var spans = [gutter(focused, first: index == 0)]
