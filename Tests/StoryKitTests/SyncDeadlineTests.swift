@@ -74,17 +74,7 @@ import StoryKitTestSupport
         try store.markJoined()
         let settings = SyncSettings(url: "http://127.0.0.1:\(server.port)", site: "branch", token: "branch.0123456789abcdef0123")
         let client = SyncClient(settings: settings, callDeadline: 1.5)
-        do {
-            try await client.round(store)
-            Issue.record("a server that never finishes its answer cannot give a round")
-        } catch let failure as SyncFailure {
-            guard case .timedOut(let seconds) = failure else {
-                Issue.record("expected the deadline, got \(failure)")
-                return
-            }
-            #expect(seconds == 1.5)
-            #expect(failure.isTransient)
-        }
+        await Self.expectDeadline("a round") { try await client.round(store) }
         // (No clock is read here: in a full parallel run the test's task may resume long after the
         // deadline fired, when the pool has a thread for it; the answer it gets is still the deadline's.)
         // Nothing was confirmed, so nothing left the outbox; the failure is kept for grown-ups.
@@ -98,17 +88,23 @@ import StoryKitTestSupport
         let server = try TricklingServer()
         defer { server.stop() }
         let request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/v1/sites/branch/changes")!, timeoutInterval: 600)
+        await Self.expectDeadline("an answer") { _ = try await SyncClient.exchange(request, deadline: 1.5) }
+    }
+
+    /// `call` must end by its 1.5 s deadline: not with an answer, nor when the server hangs up.
+    static func expectDeadline(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ call: () async throws -> Void) async {
         do {
-            _ = try await SyncClient.exchange(request, deadline: 1.5)
-            Issue.record("a server that never finishes its answer cannot give one")
+            try await call()
+            Issue.record("a server that never finishes its answer cannot give \(what)", sourceLocation: sourceLocation)
         } catch let failure as SyncFailure {
             guard case .timedOut(let seconds) = failure else {
-                Issue.record("expected the deadline, got \(failure)")
+                Issue.record("expected the deadline, got \(failure)", sourceLocation: sourceLocation)
                 return
             }
-            #expect(seconds == 1.5)
+            #expect(seconds == 1.5, sourceLocation: sourceLocation)
+            #expect(failure.isTransient, sourceLocation: sourceLocation)
         } catch {
-            Issue.record("expected the deadline, got \(error) (the server hung up first)")
+            Issue.record("expected the deadline, got \(error) (the server hung up first)", sourceLocation: sourceLocation)
         }
     }
 

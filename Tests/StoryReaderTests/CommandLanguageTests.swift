@@ -107,20 +107,23 @@ import StoryKitTestSupport
 
     func text(_ key: String, _ language: String) -> String { Self.expected[key]![language]! }
 
+    /// Runs `arguments` and expects its exit status and, on standard error when it failed (else on
+    /// standard output), exactly the expected text `key` in `language`.
+    func expect(_ arguments: [String], input: String? = nil, status: Int32, says key: String, _ language: String,
+                _ environment: [String: String], in folder: TemporaryFolder, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try run(arguments, environment, in: folder, input: input)
+        #expect(result.status == status, "\(result.standardError)", sourceLocation: sourceLocation)
+        #expect((status == 0 ? result.standardOutput : result.standardError) == text(key, language), sourceLocation: sourceLocation)
+    }
+
     @Test(arguments: environments.map(\.language))
     func storyErrorsAndHistoryInTheParentsLanguage(_ language: String) throws {
         let environment = Self.environments.first { $0.language == language }!.environment
         let folder = try stories()
         defer { folder.remove() }
-        let unknown = try run(["show", "zzzz"], environment, in: folder)
-        #expect(unknown.status == 1)
-        #expect(unknown.standardError == text("unknown", language))
-        let ambiguous = try run(["show", "fox"], environment, in: folder)
-        #expect(ambiguous.status == 1)
-        #expect(ambiguous.standardError == text("ambiguous", language))
-        let history = try run(["history"], environment, in: folder)
-        #expect(history.status == 0, "\(history.standardError)")
-        #expect(history.standardOutput == text("history", language))
+        try expect(["show", "zzzz"], status: 1, says: "unknown", language, environment, in: folder)
+        try expect(["show", "fox"], status: 1, says: "ambiguous", language, environment, in: folder)
+        try expect(["history"], status: 0, says: "history", language, environment, in: folder)
     }
 
     @Test(arguments: environments.map(\.language))
@@ -128,21 +131,11 @@ import StoryKitTestSupport
         let environment = Self.environments.first { $0.language == language }!.environment
         let folder = try stories()
         defer { folder.remove() }
-        let noPIN = try run(["pin", "clear"], environment, in: folder, input: "1234\n")
-        #expect(noPIN.status == 1)
-        #expect(noPIN.standardError == text("noPIN", language))
-        let short = try run(["pin", "set"], environment, in: folder, input: "12\n")
-        #expect(short.status == 1)
-        #expect(short.standardError == text("shortPIN", language))
-        let set = try run(["pin", "set"], environment, in: folder, input: "1234\n")
-        #expect(set.status == 0, "\(set.standardError)")
-        #expect(set.standardOutput == text("pinSet", language))
-        let wrong = try run(["pin", "clear"], environment, in: folder, input: "9999\n")
-        #expect(wrong.status == 1)
-        #expect(wrong.standardError == text("wrongPIN", language))
-        let profiles = try run(["profile", "list"], environment, in: folder)
-        #expect(profiles.status == 0, "\(profiles.standardError)")
-        #expect(profiles.standardOutput == text("profiles", language))
+        try expect(["pin", "clear"], input: "1234\n", status: 1, says: "noPIN", language, environment, in: folder)
+        try expect(["pin", "set"], input: "12\n", status: 1, says: "shortPIN", language, environment, in: folder)
+        try expect(["pin", "set"], input: "1234\n", status: 0, says: "pinSet", language, environment, in: folder)
+        try expect(["pin", "clear"], input: "9999\n", status: 1, says: "wrongPIN", language, environment, in: folder)
+        try expect(["profile", "list"], status: 0, says: "profiles", language, environment, in: folder)
     }
 
     @Test(arguments: environments.map(\.language))
