@@ -75,7 +75,7 @@ struct GlobalOptions: ParsableArguments {
         let (library, named) = readLibrary()
         if reportProblems {
             for problem in library.problems {
-                FileHandle.standardError.write(Data("storyreader: \(problem)\n".utf8))
+                FileHandle.standardError.write(Data("storyreader: \(problem.localized(messages))\n".utf8))
             }
         }
         if !named, BundledStories.folder() == nil, library.entries.isEmpty {

@@ -184,11 +184,12 @@ struct StoryImporter {
         do {
             parsed = try StoryParser.parse(contentsOf: URL(fileURLWithPath: file), path: file)
         } catch {
-            refuse(file, dryRun ? messages.tr("{problem} (would not be imported)", ["problem": "\(error)"])
-                                : messages.tr("{problem} (not imported)", ["problem": "\(error)"]), named: false)
+            let problem = error.localized(messages)
+            refuse(file, dryRun ? messages.tr("{problem} (would not be imported)", ["problem": problem])
+                                : messages.tr("{problem} (not imported)", ["problem": problem]), named: false)
             return
         }
-        let warnings = parsed.warnings.map(\.description)
+        let warnings = parsed.warnings.map { $0.localized(messages) }
         for warning in warnings { report(warning) }
         let target = destination.appendingPathComponent(name)
         let sameID = existing.entries.first {

@@ -167,4 +167,30 @@ import StoryKitTestSupport
         let help = try run(["read", "--help", "--lang", "fr"], ["LANG": "de_DE.UTF-8"], in: folder)
         #expect(help.standardOutput.hasPrefix(text("readHelp", "de")))
     }
+
+    /// Problems in a story file are said in the parent's language too: a refused import, and a
+    /// warning on a story that loads, both when the file is read and when the library's cache
+    /// gives it back on the next run.
+    @Test func storyFileProblemsInTheParentsLanguage() throws {
+        let folder = try stories()
+        defer { folder.remove() }
+        let untitled = try folder.write("untitled.md", "---\nages: 3-6\n---\n\nNo title here.\n")
+        let spanish = ["LANG": "es_ES.UTF-8"]
+        let refused = try run(["import", untitled.path], spanish, in: folder)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains(untitled.path + ", línea 1: una historia necesita un título: añade una línea 'title:' a la cabecera (no se importó)"),
+                "\(refused.standardError)")
+        try folder.write("stories/owl.md", "---\ntitle: Owl\ncolour: brown\n---\n\nThe owl hooted.\n")
+        let owl = folder.url.appendingPathComponent("stories/owl.md").path
+        let german = ["LC_MESSAGES": "de_DE.UTF-8"]
+        // The first run reads the file, the second takes it from the cache: both say it in German.
+        for _ in 0..<2 {
+            let listed = try run(["list"], german, in: folder)
+            #expect(listed.status == 0)
+            #expect(listed.standardError.contains(owl + ", Zeile 3: Warnung: unbekannter Schlüssel 'colour' übergangen (bekannte Schlüssel: "),
+                    "\(listed.standardError)")
+        }
+        let english = try run(["list"], ["LANG": "C"], in: folder)
+        #expect(english.standardError.contains(owl + ", line 3: warning: unknown key 'colour' ignored (known keys: "), "\(english.standardError)")
+    }
 }

@@ -56,19 +56,21 @@ struct BodyBuilder {
                 var pictureFile: String? = file.isEmpty ? nil : file
                 if let name = pictureFile {
                     if name.hasPrefix("/") || name.split(separator: "/").contains("..") {
-                        warnings.append(StoryProblem(.warning, .pictureFileMissing, path: path, line: lineNumber, "picture file '\(StoryParser.shorten(name))' must be in the story's folder or below it: the picture is shown without it"))
+                        warnings.append(StoryProblem(.warning, .pictureFileMissing, path: path, line: lineNumber, N_("picture file '{name}' must be in the story's folder or below it: the picture is shown without it"),
+                                                     ["name": StoryParser.shorten(name)]))
                         pictureFile = nil
                     } else {
                         let folder = (path as NSString).deletingLastPathComponent
                         let full = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
                         if !FileManager.default.fileExists(atPath: full) {
-                            warnings.append(StoryProblem(.warning, .pictureFileMissing, path: path, line: lineNumber, "picture file '\(StoryParser.shorten(name))' was not found: its description is still spoken"))
+                            warnings.append(StoryProblem(.warning, .pictureFileMissing, path: path, line: lineNumber, N_("picture file '{name}' was not found: its description is still spoken"),
+                                                         ["name": StoryParser.shorten(name)]))
                             pictureFile = nil
                         }
                     }
                 }
                 if text.isEmpty {
-                    warnings.append(StoryProblem(.warning, .pictureWithoutDescription, path: path, line: lineNumber, "a picture needs a description between [ and ], which is spoken to children who cannot see it: picture skipped"))
+                    warnings.append(StoryProblem(.warning, .pictureWithoutDescription, path: path, line: lineNumber, N_("a picture needs a description between [ and ], which is spoken to children who cannot see it: picture skipped")))
                     continue
                 }
                 pages[pages.count - 1].append(PendingBlock(kind: .picture(file: pictureFile), text: text, emphasis: [], line: lineNumber))

@@ -22,6 +22,20 @@ public struct StoryCache: Sendable {
     private static let list: Unicode.Scalar = "\u{1E}"
     private static let record: Unicode.Scalar = "\u{1D}"
     private static let problemField: Unicode.Scalar = "\u{1C}"
+
+    /// A warning's template and values, kept beside its English message.
+    private struct CachedTemplate: Codable {
+        var template: String
+        var values: [String: String]
+    }
+
+    /// JSON escapes every control character, so the record's separators never occur inside it.
+    private static func encodedTemplate(_ problem: StoryProblem) -> String {
+        guard problem.template != problem.message || !problem.values.isEmpty,
+              let data = try? JSONEncoder().encode(CachedTemplate(template: problem.template, values: problem.values))
+        else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
     // Raised whenever the parser's rules or the entry's fields change (2: negative ages, emoji
     // words, the sentence limit; 3: page starts and picture descriptions; 4: book and part), so
     // that files parsed under the old rules are parsed again.
@@ -66,7 +80,11 @@ public struct StoryCache: Sendable {
             for problem in fields[14].split(separator: Character(Self.list)) {
                 let parts = problem.split(separator: Character(Self.problemField), omittingEmptySubsequences: false).map(String.init)
                 guard parts.count == 4, let kind = StoryProblem.Kind(rawValue: parts[0]) else { return [:] }
-                warnings.append(StoryProblem(.warning, kind, path: entry.path, line: Int(parts[1]), parts[3]))
+                // Its template and values (third field, JSON) let the warning be shown in any language;
+                // a record without them keeps its English message.
+                let translatable = parts[2].isEmpty ? nil : try? JSONDecoder().decode(CachedTemplate.self, from: Data(parts[2].utf8))
+                warnings.append(StoryProblem(.warning, kind, path: entry.path, line: Int(parts[1]), translatable?.template ?? parts[3],
+                                             translatable?.values ?? [:]))
             }
             records[entry.path] = Record(entry: entry, warnings: warnings, size: size, modified: modified)
         }
@@ -79,7 +97,7 @@ public struct StoryCache: Sendable {
         for (path, record) in records.sorted(by: { $0.key < $1.key }) where !forbidden(path) {
             let entry = record.entry
             let problems = record.warnings.map {
-                [$0.kind.rawValue, $0.line.map(String.init) ?? "", "", $0.message].joined(separator: String(Self.problemField))
+                [$0.kind.rawValue, $0.line.map(String.init) ?? "", Self.encodedTemplate($0), $0.message].joined(separator: String(Self.problemField))
             }.joined(separator: String(Self.list))
             let fields: [String] = [
                 path, String(record.size), String(record.modified), entry.id, entry.title, entry.author ?? "",

@@ -41,7 +41,7 @@ public enum StoryParser {
         var info = stat()
         if stat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
             let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "a pipe or a device"
-            throw StoryProblem(.error, .unreadable, path: path, "is not a regular file (\(what)): a story is a .md or .txt text file")
+            throw StoryProblem(.error, .unreadable, path: path, N_("is not a regular file ({what}): a story is a .md or .txt text file"), ["what": what])
         }
         do {
             let handle = try FileHandle(forReadingFrom: url)
@@ -49,11 +49,13 @@ public enum StoryParser {
             // Read one byte past the limit so a too-large file is recognised without reading it all.
             data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
         } catch {
-            throw StoryProblem(.error, .unreadable, path: path, "cannot be read (\(describe(error))): check that the file exists and its permissions allow reading")
+            throw StoryProblem(.error, .unreadable, path: path, N_("cannot be read ({reason}): check that the file exists and its permissions allow reading"),
+                               ["reason": describe(error)])
         }
         if data.count > maximumFileBytes {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? data.count
-            throw StoryProblem(.error, .tooLarge, path: path, "is \(formatBytes(size)); a story file can be at most \(formatBytes(maximumFileBytes)): split it into several stories")
+            throw StoryProblem(.error, .tooLarge, path: path, N_("is {size}; a story file can be at most {limit}: split it into several stories"),
+                               ["size": formatBytes(size), "limit": formatBytes(maximumFileBytes)])
         }
         return try parse(data: data, path: path)
     }
@@ -61,18 +63,19 @@ public enum StoryParser {
     /// Parses the bytes of a story file.
     public static func parse(data: Data, path: String) throws(StoryProblem) -> ParsedStory {
         if data.count > maximumFileBytes {
-            throw StoryProblem(.error, .tooLarge, path: path, "is \(formatBytes(data.count)); a story file can be at most \(formatBytes(maximumFileBytes)): split it into several stories")
+            throw StoryProblem(.error, .tooLarge, path: path, N_("is {size}; a story file can be at most {limit}: split it into several stories"),
+                               ["size": formatBytes(data.count), "limit": formatBytes(maximumFileBytes)])
         }
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            throw StoryProblem(.error, .empty, path: path, "is empty: write a story in it (see docs/story-format.md) or remove it")
+            throw StoryProblem(.error, .empty, path: path, N_("is empty: write a story in it (see docs/story-format.md) or remove it"))
         }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            throw StoryProblem(.error, .binary, path: path, "is UTF-16 text: save it as UTF-8 and try again")
+            throw StoryProblem(.error, .binary, path: path, N_("is UTF-16 text: save it as UTF-8 and try again"))
         }
         if bytes.prefix(8_192).contains(0) {
-            throw StoryProblem(.error, .binary, path: path, "is not a text file (it contains binary data): a story is a .md or .txt text file")
+            throw StoryProblem(.error, .binary, path: path, N_("is not a text file (it contains binary data): a story is a .md or .txt text file"))
         }
         var warnings: [StoryProblem] = []
         let text: String
@@ -80,7 +83,7 @@ public enum StoryParser {
             text = valid
         } else {
             let line = firstInvalidUTF8Line(bytes)
-            warnings.append(StoryProblem(.warning, .invalidUTF8, path: path, line: line, "is not valid UTF-8: the broken characters are shown as � (save the file as UTF-8 to fix it)"))
+            warnings.append(StoryProblem(.warning, .invalidUTF8, path: path, line: line, N_("is not valid UTF-8: the broken characters are shown as � (save the file as UTF-8 to fix it)")))
             text = String(decoding: bytes, as: UTF8.self)
         }
         var parsed = try parse(text: text, path: path)
@@ -93,7 +96,7 @@ public enum StoryParser {
     public static func parse(text rawText: String, path: String) throws(StoryProblem) -> ParsedStory {
         var warnings: [StoryProblem] = []
         if let line = firstUnsafeLine(rawText) {
-            warnings.append(StoryProblem(.warning, .controlCharacters, path: path, line: line, "escape sequences or control characters were removed (they could take over the terminal)"))
+            warnings.append(StoryProblem(.warning, .controlCharacters, path: path, line: line, N_("escape sequences or control characters were removed (they could take over the terminal)")))
         }
         let text = Sanitizer.sanitize(rawText)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -120,19 +123,21 @@ public enum StoryParser {
             throw error
         }
         guard let title = header.title, !title.isEmpty else {
-            let advice = format == .markdown ? "add a 'title:' line to the front matter" : "add a 'Title:' line at the top, then a blank line"
-            throw StoryProblem(.error, .missingTitle, path: path, line: 1, "a story needs a title: \(advice)")
+            throw StoryProblem(.error, .missingTitle, path: path, line: 1, format == .markdown
+                ? N_("a story needs a title: add a 'title:' line to the front matter")
+                : N_("a story needs a title: add a 'Title:' line at the top, then a blank line"))
         }
         let (storyText, pages) = builder.finish()
         if pages.isEmpty || !pages.contains(where: { $0.blocks.contains { !$0.sentences.isEmpty } }) {
-            throw StoryProblem(.error, .noText, path: path, line: bodyStart + 1, "has a title but no story text: write the story below the title")
+            throw StoryProblem(.error, .noText, path: path, line: bodyStart + 1, N_("has a title but no story text: write the story below the title"))
         }
         let sentenceCount = pages.reduce(0) { $0 + $1.blocks.reduce(0) { $0 + $1.sentences.count } }
         if sentenceCount > maximumSentences {
             // Each sentence is one synthesis call (about a millisecond even for one word): a file of
             // tens of thousands of one-word lines would take minutes to read or export.
             throw StoryProblem(.error, .tooLarge, path: path,
-                "has \(grouped(sentenceCount)) sentences; a story can have at most \(grouped(maximumSentences)): split it into several stories")
+                N_("has {count} sentences; a story can have at most {limit}: split it into several stories"),
+                ["count": grouped(sentenceCount), "limit": grouped(maximumSentences)])
         }
 
         let story = Story(
@@ -224,11 +229,11 @@ public enum StoryParser {
             } else if let (key, value) = splitKeyValue(line) {
                 lastKey = apply(key: key, value: value, line: index + 1, path: path, format: .markdown, to: &header, warnings: &warnings)
             } else {
-                warnings.append(StoryProblem(.warning, .unknownKey, path: path, line: index + 1, "'\(shorten(trimmed))' is not a 'key: value' line: ignored"))
+                warnings.append(StoryProblem(.warning, .unknownKey, path: path, line: index + 1, N_("'{line}' is not a 'key: value' line: ignored"), ["line": shorten(trimmed)]))
             }
             index += 1
         }
-        throw StoryProblem(.error, .unterminatedFrontMatter, path: path, line: opening + 1, "the front matter that starts here has no closing '---' line: add one after the last 'key: value' line")
+        throw StoryProblem(.error, .unterminatedFrontMatter, path: path, line: opening + 1, N_("the front matter that starts here has no closing '---' line: add one after the last 'key: value' line"))
     }
 
     /// A `.txt` header: `Key: Value` lines at the top, ended by a blank line. Returns the first body line.
@@ -240,7 +245,8 @@ public enum StoryParser {
             if let (key, value) = splitKeyValue(lines[index]) {
                 _ = apply(key: key, value: value, line: index + 1, path: path, format: .plainText, to: &header, warnings: &warnings)
             } else {
-                warnings.append(StoryProblem(.warning, .unknownKey, path: path, line: index + 1, "'\(shorten(lines[index]))' in the header is not a 'Key: Value' line: ignored (end the header with a blank line)"))
+                warnings.append(StoryProblem(.warning, .unknownKey, path: path, line: index + 1, N_("'{line}' in the header is not a 'Key: Value' line: ignored (end the header with a blank line)"),
+                                             ["line": shorten(lines[index])]))
             }
             index += 1
         }
@@ -267,12 +273,12 @@ public enum StoryParser {
         let lowered = rawKey.lowercased()
         guard let key = knownKeys[lowered] else {
             let known = "title, author, ages, tags, language, summary"
-            warnings.append(StoryProblem(.warning, .unknownKey, path: path, line: line, "unknown key '\(shorten(rawKey))' ignored (known keys: \(known))"))
+            warnings.append(StoryProblem(.warning, .unknownKey, path: path, line: line, N_("unknown key '{key}' ignored (known keys: {known})"), ["key": shorten(rawKey), "known": known]))
             return nil
         }
         if key.isEmpty { return lowered }
         if header.seen.contains(key) {
-            warnings.append(StoryProblem(.warning, .duplicateKey, path: path, line: line, "'\(rawKey)' appears more than once: the first one is used"))
+            warnings.append(StoryProblem(.warning, .duplicateKey, path: path, line: line, N_("'{key}' appears more than once: the first one is used"), ["key": rawKey]))
             return key
         }
         header.seen.insert(key)
@@ -291,7 +297,8 @@ public enum StoryParser {
             if let part = Int(singleLine), part >= 1, part <= 1_000_000 {
                 header.part = part
             } else if !singleLine.isEmpty {
-                warnings.append(StoryProblem(.warning, .badPart, path: path, line: line, "part '\(shorten(singleLine))' is not a whole number from 1 (the story's place in its book): it is not used"))
+                warnings.append(StoryProblem(.warning, .badPart, path: path, line: line, N_("part '{value}' is not a whole number from 1 (the story's place in its book): it is not used"),
+                                             ["value": shorten(singleLine)]))
             }
         case "summary":
             header.summary = singleLine.isEmpty ? nil : limit(singleLine, to: maximumSummaryCharacters, what: "summary", line: line, path: path, warnings: &warnings)
@@ -301,7 +308,8 @@ public enum StoryParser {
             if let language = normaliseLanguage(singleLine) {
                 header.language = language
             } else if !singleLine.isEmpty {
-                warnings.append(StoryProblem(.warning, .badLanguage, path: path, line: line, "language '\(shorten(singleLine))' is not a language code such as en, es, fr or en-us: English (en) is used"))
+                warnings.append(StoryProblem(.warning, .badLanguage, path: path, line: line, N_("language '{value}' is not a language code such as en, es, fr or en-us: English (en) is used"),
+                                             ["value": shorten(singleLine)]))
             }
         case "ages":
             switch parseAges(singleLine) {
@@ -317,7 +325,8 @@ public enum StoryParser {
 
     static func limit(_ value: String, to count: Int, what: String, line: Int, path: String, warnings: inout [StoryProblem]) -> String {
         guard value.count > count else { return value }
-        warnings.append(StoryProblem(.warning, .tooLong, path: path, line: line, "the \(what) is \(value.count) characters long: only the first \(count) are kept"))
+        warnings.append(StoryProblem(.warning, .tooLong, path: path, line: line, N_("the {what} is {length} characters long: only the first {count} are kept"),
+                                     ["what": what, "length": String(value.count), "count": String(count)]))
         return String(value.prefix(count))
     }
 

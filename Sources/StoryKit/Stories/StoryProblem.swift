@@ -20,25 +20,35 @@ public struct StoryProblem: Error, Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// 1-based line, where it applies.
     public var line: Int?
-    /// What is wrong and what to do, without the path.
+    /// What is wrong and what to do, without the path (in English, with its values).
     public var message: String
+    /// The message as the catalogs know it ("is {size}; …", marked with N_ where it is made) and
+    /// its values: translated where it is shown. A message made without a template is its own.
+    public var template: String
+    public var values: [String: String]
 
-    public init(_ severity: Severity, _ kind: Kind, path: String, line: Int? = nil, _ message: String) {
+    public init(_ severity: Severity, _ kind: Kind, path: String, line: Int? = nil, _ template: String, _ values: [String: String] = [:]) {
         self.severity = severity
         self.kind = kind
         self.path = path
         self.line = line
-        self.message = message
+        self.template = template
+        self.values = values
+        self.message = MessageCatalog.fill(template, values)
     }
 
     public var isError: Bool { severity == .error }
 
-    public var description: String {
+    public var description: String { localized(.english) }
+
+    /// "stories/fox.md, line 1: a story needs a title: …" in the language of `messages` (the path
+    /// and the values as they are).
+    public func localized(_ messages: MessageCatalog) -> String {
         // The path comes from outside (a file name can hold escape sequences): shown visibly.
         var text = Sanitizer.visible(path)
-        if let line { text += ", line \(line)" }
+        if let line { text += messages.tr(", line {line}", ["line": String(line)]) }
         text += ": "
-        if severity == .warning { text += "warning: " }
-        return text + Sanitizer.visibleLines(message)
+        if severity == .warning { text += messages.tr("warning: ") }
+        return text + Sanitizer.visibleLines(messages.text(template, values))
     }
 }
