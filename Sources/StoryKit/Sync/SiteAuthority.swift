@@ -64,10 +64,10 @@ extension SyncClient: SiteAuthority {
         // The request's own timeout covers a silent server; this one covers everything else.
         guard answer.wait(seconds: deadline + 1) else {
             task.cancel()
-            throw .unreachable("the server did not answer within \(Int(deadline)) s")
+            throw .unreachable(SyncFailure.timedOut(seconds: deadline).description)
         }
         let (data, status, error) = answer.result
-        if let error { throw .unreachable("the server could not be reached: \(error.localizedDescription)") }
+        if let error { throw .unreachable(SyncFailure.unreachable(error.localizedDescription).description) }
         guard let status else { throw .unreachable("the server gave no answer") }
         if status == 200 { return }
         let message = (try? JSONDecoder().decode([String: String].self, from: data ?? Data()))?["error"]
