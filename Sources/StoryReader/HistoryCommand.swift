@@ -59,9 +59,7 @@ struct HistoryCommand: ParsableCommand {
                 print(profile == nil ? messages.tr("No story has been finished yet.")
                       : messages.tr("{name} has not finished a story yet.", ["name": StoreCommandSupport.safe(profile ?? "")]))
             }
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = "yyyy-MM-dd HH:mm"
+            let formatter = Self.dateFormatter(messages)
             for entry in entries {
                 print("\(formatter.string(from: entry.finishedAt))  \(entry.profile)  \(entry.title ?? entry.story)")
             }
@@ -92,11 +90,18 @@ struct HistoryCommand: ParsableCommand {
         }
     }
 
-    /// "Kiosk sessions:" then one line each: start, end, profiles, stories, blocked key presses.
-    func printKiosk(_ sessions: [KioskSessionRecord]) {
+    /// A date and time written the language's way: the pattern is a message of its own, so a
+    /// translator writes it ("dd.MM.yyyy HH:mm" in German); English keeps the sortable ISO order.
+    static func dateFormatter(_ messages: MessageCatalog) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        formatter.dateFormat = messages.tr("yyyy-MM-dd HH:mm")
+        return formatter
+    }
+
+    /// "Kiosk sessions:" then one line each: start, end, profiles, stories, blocked key presses.
+    func printKiosk(_ sessions: [KioskSessionRecord]) {
+        let formatter = Self.dateFormatter(global.messages)
         let time = DateFormatter()
         time.locale = Locale(identifier: "en_US_POSIX")
         time.dateFormat = "HH:mm"

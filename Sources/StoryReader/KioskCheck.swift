@@ -11,8 +11,8 @@ enum KioskCheck {
         Foundation.exit(items.allSatisfy { $0.state == .locked } ? 0 : 1)
     }
 
-    /// The frame in the language of `messages`; each way out's name, finding and fix are
-    /// technical (file names, settings) and stay as KioskLockCheck words them.
+    /// In the language of `messages`: the frame, each way out's name, finding and fix; the commands
+    /// to type, file names and settings stay as they are typed.
     static func report(_ items: [KioskLockCheck.Item], messages: MessageCatalog = .english) -> String {
         var text = messages.tr("What this machine locks for the kiosk (docs/kiosk.md explains each):") + "\n"
         let lockedWord = messages.tr("locked"), openWord = messages.tr("OPEN")
@@ -20,8 +20,9 @@ enum KioskCheck {
         func padded(_ word: String) -> String { word + String(repeating: " ", count: width - DisplayWidth.of(word)) }
         let indent = String(repeating: " ", count: width + 2)
         for item in items {
-            text += "\(padded(item.state == .locked ? lockedWord : openWord))  \(item.name): \(item.finding)\n"
-            if let fix = item.fix { text += indent + messages.tr("fix: {fix}", ["fix": fix]) + "\n" }
+            let line = messages.tr("{name}: {finding}", ["name": item.title.localized(messages), "finding": item.found.localized(messages)])
+            text += "\(padded(item.state == .locked ? lockedWord : openWord))  \(line)\n"
+            if let fix = item.remedy { text += indent + messages.tr("fix: {fix}", ["fix": fix.localized(messages)]) + "\n" }
         }
         let locked = items.filter { $0.state == .locked }.count
         text += (locked == items.count ? messages.trn("All {count} locked.", "All {count} locked.", items.count)

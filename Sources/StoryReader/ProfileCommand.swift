@@ -90,10 +90,8 @@ enum ProfileFormDriver {
             form.focus(on: field)
             form.enter(line)
             if case .moved(_, let problem?) = form.submit() {
-                // German nouns keep their capital.
-                throw StoreCommandSupport.fail(messages.tr("nothing was saved: line {line} is the {field}: {problem}", [
-                    "line": String(index + 1),
-                    "field": messages.language == "de" ? messages.tr(field.label) : messages.tr(field.label).lowercased(), "problem": problem.message(in: messages)]))
+                throw StoreCommandSupport.fail(messages.tr("nothing was saved: line {line} ({field}): {problem}", [
+                    "line": String(index + 1), "field": messages.tr(field.label), "problem": problem.message(in: messages)]))
             }
         }
         switch form.save() {

@@ -1,5 +1,6 @@
 import Testing
 @testable import StoryKit
+import StoryKitTestSupport
 
 @Suite struct TextSizeTests {
     @Test func twelvePresetsInOrder() {
@@ -54,6 +55,18 @@ import Testing
         #expect(TextSizeLayout(.accessibility4).description(scaling: .decDoubleSize) == "accessibility4, shown as block letters")
         #expect(TextSizeLayout(.xSmall).description(scaling: .none).hasPrefix("xSmall, shown as a narrower column"))
         #expect(TextSizeLayout(.xxLarge).description(scaling: .none) == "xxLarge, shown with more space")
+    }
+
+    /// Settings says it in the child's language; the preset keeps the name a parent types.
+    @Test func saysWhatIsShownInTheChildsLanguage() {
+        let languages = LanguageFixtures.languages
+        #expect(TextSizeLayout(.accessibility2).description(scaling: .decDoubleSize, messages: languages.catalog("es"))
+                == "accessibility2, al doble de tamaño (líneas dobles)")
+        #expect(TextSizeLayout(.accessibility5).description(scaling: .kittyTextSizing, messages: languages.catalog("fr"))
+                == "accessibility5, 3 fois plus grand")
+        #expect(TextSizeLayout(.accessibility4).description(scaling: .none, messages: languages.catalog("de"))
+                == "accessibility4, in großen Blockbuchstaben")
+        #expect(TextSizeLayout(.large).description(scaling: .none, messages: languages.catalog("de")) == "large")
     }
 
     @Test func methodChoice() {

@@ -90,7 +90,7 @@ import StoryKitTestSupport
         // The first bad line stops it, by its number; the lines after it never move into other fields.
         let bad = try run(["profile", "add"], input: "Ann\nabc\nanimals\n", in: folder)
         #expect(bad.status == 1)
-        #expect(bad.standardError.contains("nothing was saved: line 2 is the age: \"abc\" is not a number"), "\(bad.standardError)")
+        #expect(bad.standardError.contains("nothing was saved: line 2 (Age): \"abc\" is not a number"), "\(bad.standardError)")
         #expect(try run(["profile", "show", "Ann"], in: folder).standardError.contains("there is no profile named \"Ann\""))
     }
 

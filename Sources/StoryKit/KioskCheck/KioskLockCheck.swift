@@ -11,14 +11,43 @@ public enum KioskLockCheck {
         case locked, open
     }
 
+    /// A message kept as the catalogs know it (marked with `N_` where it is made) and its values,
+    /// translated where it is printed; a shell command or a file name is a value, never translated.
+    public struct Text: Sendable, Equatable {
+        public var template: String
+        public var values: [String: String]
+
+        public init(_ template: String, _ values: [String: String] = [:]) {
+            self.template = template
+            self.values = values
+        }
+
+        /// A command to type, as it is.
+        static func command(_ command: String) -> Text { Text("{command}", ["command": command]) }
+
+        public func localized(_ messages: MessageCatalog) -> String { messages.text(template, values) }
+    }
+
     public struct Item: Sendable, Equatable {
         /// The way out, as docs/kiosk.md names it.
-        public var name: String
+        public var title: Text
         public var state: State
         /// What was found on this machine.
-        public var finding: String
+        public var found: Text
         /// What to do (only when open).
-        public var fix: String?
+        public var remedy: Text?
+
+        init(name: Text, state: State, finding: Text, fix: Text? = nil) {
+            self.title = name
+            self.state = state
+            self.found = finding
+            self.remedy = fix
+        }
+
+        /// In English, as docs/kiosk.md words them.
+        public var name: String { title.localized(.english) }
+        public var finding: String { found.localized(.english) }
+        public var fix: String? { remedy?.localized(.english) }
     }
 
     /// What the check reads from the machine.
@@ -81,86 +110,96 @@ public enum KioskLockCheck {
     }
 
     static func sysrq(_ facts: MachineFacts) -> Item {
-        let name = "SysRq key"
+        let name = Text(N_("SysRq key"))
         let value = facts.sysrq?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if value == "0" { return Item(name: name, state: .locked, finding: "kernel.sysrq is 0: Alt+SysRq does nothing.") }
+        if value == "0" { return Item(name: name, state: .locked, finding: Text(N_("kernel.sysrq is 0: Alt+SysRq does nothing."))) }
         return Item(name: name, state: .open,
-                    finding: value.map { "kernel.sysrq is \($0): Alt+SysRq combinations can restart the machine or end the kiosk." }
-                        ?? "/proc/sys/kernel/sysrq could not be read, so SysRq may be on.",
-                    fix: "echo 'kernel.sysrq = 0' | sudo tee /etc/sysctl.d/90-storyreader-kiosk.conf && sudo sysctl --system")
+                    finding: value.map { Text(N_("kernel.sysrq is {value}: Alt+SysRq combinations can restart the machine or end the kiosk."), ["value": $0]) }
+                        ?? Text(N_("/proc/sys/kernel/sysrq could not be read, so SysRq may be on.")),
+                    fix: .command("echo 'kernel.sysrq = 0' | sudo tee /etc/sysctl.d/90-storyreader-kiosk.conf && sudo sysctl --system"))
     }
 
     static func ctrlAltDel(_ facts: MachineFacts) -> Item {
-        let name = "Ctrl-Alt-Del"
+        let name = Text(N_("Ctrl-Alt-Del"))
         let masked = facts.ctrlAltDelTargetLink == "/dev/null"
         let burstOff = facts.ctrlAltDelBurstAction?.lowercased() == "none"
         if masked && burstOff {
-            return Item(name: name, state: .locked, finding: "ctrl-alt-del.target is masked and CtrlAltDelBurstAction=none.")
+            return Item(name: name, state: .locked, finding: Text(N_("ctrl-alt-del.target is masked and CtrlAltDelBurstAction=none.")))
         }
-        var fixes: [String] = []
-        if !masked { fixes.append("sudo systemctl mask ctrl-alt-del.target") }
-        if !burstOff {
-            fixes.append("sudo mkdir -p /etc/systemd/system.conf.d && printf '[Manager]\\nCtrlAltDelBurstAction=none\\n' | sudo tee /etc/systemd/system.conf.d/90-storyreader-kiosk.conf")
-        }
+        let mask = "sudo systemctl mask ctrl-alt-del.target"
+        let burst = "sudo mkdir -p /etc/systemd/system.conf.d && printf '[Manager]\\nCtrlAltDelBurstAction=none\\n' | sudo tee /etc/systemd/system.conf.d/90-storyreader-kiosk.conf"
+        let fix: Text = !masked && !burstOff ? Text(N_("{first}; then {second}"), ["first": mask, "second": burst])
+            : .command(masked ? burst : mask)
         return Item(name: name, state: .open,
-                    finding: masked ? "ctrl-alt-del.target is masked, but pressed 7 times in 2 seconds the keys still restart the machine."
-                        : "ctrl-alt-del.target is not masked: the keys restart the machine.",
-                    fix: fixes.joined(separator: "; then "))
+                    finding: masked ? Text(N_("ctrl-alt-del.target is masked, but pressed 7 times in 2 seconds the keys still restart the machine."))
+                        : Text(N_("ctrl-alt-del.target is not masked: the keys restart the machine.")),
+                    fix: fix)
     }
 
     static func vtSwitching(_ facts: MachineFacts) -> Item {
-        let name = "Switching consoles (Ctrl-Alt-F1…F6)"
+        let name = Text(N_("Switching consoles (Ctrl-Alt-F1…F6)"))
         let cage = facts.underCage
         if cage.found {
             return cage.allowsVTSwitching
-                ? Item(name: name, state: .open, finding: "cage was started with -s, which allows switching consoles.",
-                       fix: "start cage without -s")
-                : Item(name: name, state: .locked, finding: "cage does not allow switching consoles.")
+                ? Item(name: name, state: .open, finding: Text(N_("cage was started with -s, which allows switching consoles.")),
+                       fix: Text(N_("start cage without -s")))
+                : Item(name: name, state: .locked, finding: Text(N_("cage does not allow switching consoles.")))
         }
         if facts.autoVTs == 0 && facts.reserveVT == 0 {
             return Item(name: name, state: .locked,
-                        finding: "no other console has a login prompt (logind NAutoVTs=0, ReserveVT=0): switching shows an empty screen.")
+                        finding: Text(N_("no other console has a login prompt (logind NAutoVTs=0, ReserveVT=0): switching shows an empty screen.")))
         }
         return Item(name: name, state: .open,
-                    finding: "logind puts login prompts on other consoles (NAutoVTs=\(facts.autoVTs ?? 6), ReserveVT=\(facts.reserveVT ?? 6)): Ctrl-Alt-F2 reaches one.",
-                    fix: "sudo mkdir -p /etc/systemd/logind.conf.d && printf '[Login]\\nNAutoVTs=0\\nReserveVT=0\\n' | sudo tee /etc/systemd/logind.conf.d/90-storyreader-kiosk.conf, then restart the machine")
+                    finding: Text(N_("logind puts login prompts on other consoles (NAutoVTs={autoVTs}, ReserveVT={reserveVT}): Ctrl-Alt-F2 reaches one."),
+                                  ["autoVTs": String(facts.autoVTs ?? 6), "reserveVT": String(facts.reserveVT ?? 6)]),
+                    fix: Text(N_("{command}, then restart the machine"),
+                              ["command": "sudo mkdir -p /etc/systemd/logind.conf.d && printf '[Login]\\nNAutoVTs=0\\nReserveVT=0\\n' | sudo tee /etc/systemd/logind.conf.d/90-storyreader-kiosk.conf"]))
     }
 
     static func multiplexer(_ facts: MachineFacts) -> Item {
-        let name = "tmux or screen"
+        let name = Text(N_("tmux or screen"))
         let byVariable = facts.environment["TMUX"].map { _ in "tmux" } ?? facts.environment["STY"].map { _ in "screen" }
         let byParent = facts.ancestors.first { multiplexers.contains($0.name) }?.name
         if let found = byVariable ?? byParent {
             return Item(name: name, state: .open,
-                        finding: "running inside \(found): its prefix key (Ctrl-B or Ctrl-A) opens windows with a shell.",
-                        fix: "start the kiosk outside \(found): the systemd unit storyreader-kiosk.service runs it straight on tty1")
+                        finding: Text(N_("running inside {program}: its prefix key (Ctrl-B or Ctrl-A) opens windows with a shell."), ["program": found]),
+                        fix: Text(N_("start the kiosk outside {program}: the systemd unit storyreader-kiosk.service runs it straight on tty1"),
+                                  ["program": found]))
         }
-        return Item(name: name, state: .locked, finding: "not inside tmux or screen.")
+        return Item(name: name, state: .locked, finding: Text(N_("not inside tmux or screen.")))
     }
 
     static func terminalEmulator(_ facts: MachineFacts) -> Item {
-        let name = "Terminal emulator shortcuts"
+        let name = Text(N_("Terminal emulator shortcuts"))
         if facts.onLinuxConsole {
-            return Item(name: name, state: .locked, finding: "on the Linux console (\(facts.terminal ?? "")): no emulator, no desktop.")
+            return Item(name: name, state: .locked,
+                        finding: Text(N_("on the Linux console ({terminal}): no emulator, no desktop."), ["terminal": facts.terminal ?? ""]))
         }
         if facts.underCage.found {
-            return Item(name: name, state: .locked, finding: "under cage, which shows only this terminal, with no desktop.")
+            return Item(name: name, state: .locked, finding: Text(N_("under cage, which shows only this terminal, with no desktop.")))
         }
-        let fix = "run the kiosk on the Linux console with the systemd unit storyreader-kiosk.service (docs/kiosk.md), or under cage (cage -- foot storyreader kiosk)"
+        let fix = Text(N_("run the kiosk on the Linux console with the systemd unit storyreader-kiosk.service (docs/kiosk.md), or under cage ({command})"),
+                       ["command": "cage -- foot storyreader kiosk"])
         if facts.ancestors.contains(where: { $0.name == "sshd" }) || facts.environment["SSH_CONNECTION"] != nil {
-            return Item(name: name, state: .open, finding: "over ssh: whoever holds the other end can leave.", fix: fix)
+            return Item(name: name, state: .open, finding: Text(N_("over ssh: whoever holds the other end can leave.")), fix: fix)
         }
         guard let terminal = facts.terminal else {
             return Item(name: name, state: .open,
-                        finding: "standard input is not a terminal, so where the kiosk would show cannot be told.",
-                        fix: "run 'storyreader kiosk --check' on the kiosk's own screen")
+                        finding: Text(N_("standard input is not a terminal, so where the kiosk would show cannot be told.")),
+                        fix: Text(N_("run '{command}' on the kiosk's own screen"), ["command": "storyreader kiosk --check"]))
         }
         let emulator = facts.environment["TERM_PROGRAM"] ?? facts.ancestors.first { knownEmulators.contains($0.name) }?.name
         let desktop = facts.environment["WAYLAND_DISPLAY"] != nil || facts.environment["DISPLAY"] != nil
-        return Item(name: name, state: .open,
-                    finding: (emulator.map { "in \($0)" } ?? "in a terminal emulator (\(terminal))")
-                        + (desktop ? " on a desktop: its shortcuts (new tab, close window, menus) and the desktop are reachable." : ": its shortcuts are reachable."),
-                    fix: fix)
+        let finding: Text = switch (emulator, desktop) {
+        case (let emulator?, true):
+            Text(N_("in {emulator} on a desktop: its shortcuts (new tab, close window, menus) and the desktop are reachable."), ["emulator": emulator])
+        case (let emulator?, false): Text(N_("in {emulator}: its shortcuts are reachable."), ["emulator": emulator])
+        case (nil, true):
+            Text(N_("in a terminal emulator ({terminal}) on a desktop: its shortcuts (new tab, close window, menus) and the desktop are reachable."),
+                 ["terminal": terminal])
+        case (nil, false): Text(N_("in a terminal emulator ({terminal}): its shortcuts are reachable."), ["terminal": terminal])
+        }
+        return Item(name: name, state: .open, finding: finding, fix: fix)
     }
 
     static let knownEmulators = ["xterm", "gnome-terminal-", "gnome-terminal-server", "konsole", "kitty", "alacritty", "foot",

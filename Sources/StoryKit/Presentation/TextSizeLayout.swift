@@ -73,18 +73,20 @@ public struct TextSizeLayout: Sendable, Hashable {
         }
     }
 
-    /// What is really shown: "large", "accessibility2, shown at 2×", "accessibility4, shown as block letters".
-    public func description(scaling: TextScaling) -> String {
+    /// What is really shown: "large", "accessibility2, shown at 2×", "accessibility4, shown as block
+    /// letters", in the language of `messages` (the preset's name stays as a parent types it).
+    public func description(scaling: TextScaling, messages: MessageCatalog = .english) -> String {
+        let name = ["size": preset.rawValue]
         switch method(scaling: scaling) {
         case .normal:
             switch preset {
-            case .xSmall, .small, .medium: return "\(preset.rawValue), shown as a narrower column with more space"
-            case .large: return "large"
-            default: return "\(preset.rawValue), shown with more space"
+            case .xSmall, .small, .medium: return messages.tr("{size}, shown as a narrower column with more space", name)
+            case .large: return preset.rawValue
+            default: return messages.tr("{size}, shown with more space", name)
             }
-        case .decDoubleSize: return "\(preset.rawValue), shown at 2× (double-size lines)"
-        case .kittyTextSizing: return "\(preset.rawValue), shown at \(scale)×"
-        case .blockLetters: return "\(preset.rawValue), shown as block letters"
+        case .decDoubleSize: return messages.tr("{size}, shown at 2× (double-size lines)", name)
+        case .kittyTextSizing: return messages.tr("{size}, shown at {scale}×", name.merging(["scale": String(scale)]) { $1 })
+        case .blockLetters: return messages.tr("{size}, shown as block letters", name)
         }
     }
 }

@@ -99,7 +99,7 @@ extension Session {
         state.profile = profile
         // A text size says what is really shown ("accessibility2, shown at 2× (double-size lines)").
         let value = setting == .textSize
-            ? TextSizeLayout(profile.textSize).description(scaling: state.options.textScaling)
+            ? TextSizeLayout(profile.textSize).description(scaling: state.options.textScaling, messages: state.messages)
             : Screens.settingValue(setting, profile, messages: state.messages)
         var effects: [Effect] = [said.map { speak($0, .message) }
             ?? speak(note + tr("{setting}: {value}.", ["setting": tr(setting.spokenName), "value": value]) + end, note.isEmpty ? .text : .important)]

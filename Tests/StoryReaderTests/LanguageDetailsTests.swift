@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import StoryKit
+import StoryKitTestSupport
+
+/// The smaller things a language changes beyond its words: how a date is written in `history`.
+@Suite struct LanguageDetailsTests {
+    /// One finished read, listed by `history` with the parent's `LANG`: the date is written the
+    /// language's way (German day.month.year), English keeps the sortable ISO order.
+    @Test func historyWritesTheDateTheLanguagesWay() throws {
+        let folder = try TemporaryFolder("history-dates")
+        defer { folder.remove() }
+        let recorded = try StoryReaderProcess.run(["log", "record-read", "--profile", "Reader", "--story", "the-lighthouse-cat"],
+                                                  dataDirectory: folder.url.path)
+        #expect(recorded.status == 0, "\(recorded.standardError)")
+        func firstLine(_ environment: [String: String]) throws -> String {
+            let result = try StoryReaderProcess.run(["history"], environment: environment, dataDirectory: folder.url.path)
+            #expect(result.status == 0, "\(result.standardError)")
+            return String(result.standardOutput.split(separator: "\n").first ?? "")
+        }
+        func parse(_ line: String, _ pattern: String) -> Date? {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = pattern
+            return formatter.date(from: String(line.prefix(16)))
+        }
+        let german = try firstLine(["LANG": "de_DE.UTF-8"])
+        #expect(german.range(of: #"^\d\d\.\d\d\.\d{4} \d\d:\d\d  Reader  "#, options: .regularExpression) != nil, "\(german)")
+        let spanish = try firstLine(["LANG": "es_ES.UTF-8"])
+        #expect(spanish.range(of: #"^\d\d/\d\d/\d{4} \d\d:\d\d  Reader  "#, options: .regularExpression) != nil, "\(spanish)")
+        let english = try firstLine(["LANG": "C"])
+        #expect(english.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d  Reader  The Lighthouse Cat$"#, options: .regularExpression) != nil, "\(english)")
+        // The same moment each way (day and month not swapped), and it is now.
+        let iso = try #require(parse(english, "yyyy-MM-dd HH:mm"))
+        #expect(parse(german, "dd.MM.yyyy HH:mm") == iso && parse(spanish, "dd/MM/yyyy HH:mm") == iso)
+        #expect(abs(iso.timeIntervalSinceNow) < 600)
+    }
+}
