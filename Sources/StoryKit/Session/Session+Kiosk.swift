@@ -229,7 +229,8 @@ extension Session {
         kiosk.isTimeUp = false
         kiosk.timeUpPendingSince = nil
         state.kiosk = kiosk
-        let text = tr("Added {added}. {time} left.", ["added": Self.spokenDuration(added, state.messages), "time": Self.spokenDuration(kiosk.remaining ?? 0, state.messages).capitalizedFirst])
+        let text = tr("Added {added}.", ["added": Self.spokenDuration(added, state.messages)]) + " "
+            + Self.timeLeft(kiosk.remaining ?? 0, state.messages)
         if wasUp { state.stack = [.library] }
         return backToChild(announcing: text)
     }
@@ -272,7 +273,7 @@ extension Session {
             for warning in KioskOptions.warnings(forLimit: kiosk.limitLength ?? 0) where left <= warning && left > 0
                 && !state.kiosk!.warned.contains(Int(warning)) {
                 state.kiosk!.warned.insert(Int(warning))
-                effects.append(speak(tr("{time} left.", ["time": Self.spokenDuration(warning, state.messages)]).capitalizedFirst, .important))
+                effects.append(speak(Self.timeLeft(warning, state.messages), .important))
             }
             if left <= 0 {
                 if state.kiosk!.timeUpPendingSince == nil, var reader = state.reader, reader.status == .playing {
@@ -343,10 +344,24 @@ extension Session {
 
     func speakRemaining() -> [Effect] {
         guard let left = state.kiosk?.remaining else { return [speak(tr("There is no time limit."))] }
-        return [speak(tr("{time} left.", ["time": Self.spokenDuration(left, state.messages)]).capitalizedFirst, .message)]
+        return [speak(Self.timeLeft(left, state.messages), .message)]
     }
 
     /// "5 minutes", "1 minute", "40 seconds" (minutes rounded up above one minute).
+    /// "5 minutes left.": a plural of its own, since the verb agrees with the count in some
+    /// languages (Spanish "Queda 1 minuto", "Quedan 5 minutos"). `sentence: false` for a value
+    /// ("5 minutes left", no capital, no full stop).
+    static func timeLeft(_ seconds: TimeInterval, _ messages: MessageCatalog, sentence: Bool = true) -> String {
+        let whole = Int(seconds.rounded(.up))
+        if whole >= 60 {
+            let minutes = Int((Double(whole) / 60).rounded(.up))
+            return sentence ? messages.trn("{count} minute left.", "{count} minutes left.", minutes)
+                : messages.trn("{count} minute left", "{count} minutes left", minutes)
+        }
+        return sentence ? messages.trn("{count} second left.", "{count} seconds left.", whole)
+            : messages.trn("{count} second left", "{count} seconds left", whole)
+    }
+
     public static func spokenDuration(_ seconds: TimeInterval, _ messages: MessageCatalog = .english) -> String {
         let whole = Int(seconds.rounded(.up))
         if whole >= 60 {
@@ -409,7 +424,7 @@ extension Screens {
         if let kiosk = state.kiosk, kiosk.endsAt != nil {
             elements.append(AccessibilityElement(
                 id: "add-time", label: state.tr("Add {time}", ["time": Session.spokenDuration(kiosk.options.addedTime, state.messages)]),
-                value: kiosk.isTimeUp ? state.tr("time is up") : state.tr("{time} left", ["time": Session.spokenDuration(kiosk.remaining ?? 0, state.messages)]),
+                value: kiosk.isTimeUp ? state.tr("time is up") : Session.timeLeft(kiosk.remaining ?? 0, state.messages, sentence: false),
                 hint: state.tr("Press Enter to give more time."), traits: .button))
         }
         elements.append(AccessibilityElement(id: "resume", label: state.tr("Back to the stories"), hint: state.tr("Press Enter to lock the kiosk again."), traits: .button))
