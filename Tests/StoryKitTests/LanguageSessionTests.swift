@@ -124,6 +124,37 @@ import StoryKitTestSupport
         #expect(Session.spokenDuration(45, LanguageFixtures.languages.catalog("de")) == "45 Sekunden")
     }
 
+    /// A theme, a text size, reduced motion and spacing are shown and said in the child's
+    /// language, and `set` takes the shown word as well as the name a parent types.
+    @Test func choicesAreNamedInTheChildsLanguage() {
+        var session = session(snapshot(language: "es"), profile: "Maya")
+        _ = session.handle(.command(.settings))
+        let theme = FocusEngine(screen: session.screen).order.first { $0.id == "setting-theme" }
+        #expect(theme?.value == "predeterminado", "\(String(describing: theme))")
+        #expect(utterances(session.handle(.command(.set(name: "theme", value: "Oscuro")))).map(\.text) == ["Tema: oscuro."])
+        #expect(session.state.profile.theme == .dark)
+        _ = session.handle(.command(.set(name: "text-size", value: "muy grande")))
+        #expect(session.state.profile.textSize == .xLarge)
+        _ = session.handle(.command(.set(name: "spacing", value: "amplio")))
+        #expect(session.state.profile.settings.aids.spacing == .wide)
+        // The typed names always work, also where a language's word is another choice's name
+        // (French says "large" for wide spacing).
+        var french = self.session(snapshot(language: "fr"), profile: "Maya")
+        _ = french.handle(.command(.set(name: "text-size", value: "large")))
+        #expect(french.state.profile.textSize == .large)
+        _ = french.handle(.command(.set(name: "text-size", value: "très grand")))
+        #expect(french.state.profile.textSize == .xLarge)
+        // Within one setting, no two choices share a shown name in any language.
+        for language in ["en", "es", "fr", "de"] {
+            let catalog = LanguageFixtures.languages.catalog(language)
+            for names in [TextSizePreset.allCases.map(\.rawValue), ThemeName.allCases.map(\.rawValue),
+                          MotionPreference.allCases.map(\.rawValue), TextSpacing.allCases.map(\.rawValue)] {
+                let shown = names.map { ChoiceNames.fold(ChoiceNames.shown($0, catalog)) }
+                #expect(Set(shown).count == names.count, "\(language): \(shown)")
+            }
+        }
+    }
+
     @Test func pauseAndWhereAmIInGerman() throws {
         var session = session(snapshot(language: "de"), profile: "Maya")
         _ = session.start()

@@ -116,6 +116,26 @@ import StoryKitTestSupport
         #expect(try fixture.openStore().requireProfile(named: "Maya").settings.interfaceLanguage == "fr")
     }
 
+    /// Settings in each language: every setting heard in turn (its label, value and how to change
+    /// it), a speed changed with an arrow and by `set`, a value refused, where am I, and leaving.
+    @Test(arguments: [("es", "Velocidad: 160 palabras por minuto.", "Tamaño del texto"),
+                      ("fr", "Vitesse : 160 mots par minute.", "Taille du texte"),
+                      ("de", "Tempo: 160 Wörter pro Minute.", "Textgröße")])
+    func settingsInTheChildsLanguage(_ language: String, _ speed: String, _ textSize: String) throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        defer { fixture.remove() }
+        let script = "activate\nsettings\n" + String(repeating: "next\n", count: 15) + "set rate 160\nset rate fast\nwhere\nback\nquit\n"
+        let result = try StoryReaderProcess.run(fixture.arguments + ["--lang", language], input: script, dataDirectory: fixture.data)
+        #expect(result.status == 0, "\(result.standardError)")
+        Snapshot.assertMatches(result.standardOutput, named: "settings-\(language).txt", in: Self.folder)
+        #expect(result.standardOutput.contains(speed), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains(textSize))
+        for word in ["Settings", "adjustable", "Left and Right", "words per minute", "Text size", "button", "Press Enter", "closed"] {
+            #expect(!result.standardOutput.contains(word), "English left: \(word)")
+        }
+        #expect(try fixture.openStore().requireProfile(named: "Maya").speech.rate == 160)
+    }
+
     @Test func anUnknownLangIsRefusedWithTheChoices() throws {
         let result = try StoryReaderProcess.run(["list", "--lang", "tlh"])
         #expect(result.status != 0)

@@ -74,14 +74,14 @@ public struct TextSizeLayout: Sendable, Hashable {
     }
 
     /// What is really shown: "large", "accessibility2, shown at 2×", "accessibility4, shown as block
-    /// letters", in the language of `messages` (the preset's name stays as a parent types it).
+    /// letters", in the language of `messages` (the preset named as `ChoiceNames` shows it).
     public func description(scaling: TextScaling, messages: MessageCatalog = .english) -> String {
-        let name = ["size": preset.rawValue]
+        let name = ["size": ChoiceNames.shown(preset.rawValue, messages)]
         switch method(scaling: scaling) {
         case .normal:
             switch preset {
             case .xSmall, .small, .medium: return messages.tr("{size}, shown as a narrower column with more space", name)
-            case .large: return preset.rawValue
+            case .large: return ChoiceNames.shown(preset.rawValue, messages)
             default: return messages.tr("{size}, shown with more space", name)
             }
         case .decDoubleSize: return messages.tr("{size}, shown at 2× (double-size lines)", name)

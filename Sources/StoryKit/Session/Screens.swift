@@ -326,14 +326,14 @@ public enum Screens {
         return Screen(kind: .profileForm, title: title, elements: warningElement(state) + elements)
     }
 
-    /// A picker's value as said: on, off and automatic in the interface's language; a name (a
-    /// language named in itself, a theme) as it is.
+    /// A picker's value as said: on, off, automatic and the presentation choices (a theme, a text
+    /// size) in the interface's language; a language named in itself, as it is.
     static func choiceName(_ value: String, messages: MessageCatalog) -> String {
         switch value.lowercased() {
         case "on": messages.tr("on")
         case "off": messages.tr("off")
         case "automatic": messages.tr("automatic")
-        default: value
+        default: ChoiceNames.shown(value, messages)
         }
     }
 
@@ -350,14 +350,14 @@ public enum Screens {
         case .rate: messages.tr("{rate} words per minute", ["rate": String(profile.speech.rate)])
         case .pitch: "\(profile.speech.pitch)"
         case .volume: "\(profile.speech.volume)"
-        case .textSize: profile.textSize.rawValue
-        case .motion: profile.motion.rawValue
-        case .theme: profile.theme.rawValue
+        case .textSize: ChoiceNames.shown(profile.textSize.rawValue, messages)
+        case .motion: ChoiceNames.shown(profile.motion.rawValue, messages)
+        case .theme: ChoiceNames.shown(profile.theme.rawValue, messages)
         case .hints: profile.hints ? messages.tr("on") : messages.tr("off")
         case .lineFocus: profile.settings.aids.lineFocus == .off ? messages.tr("off")
             : messages.trn("{count} line", "{count} lines", Int(profile.settings.aids.lineFocus.rawValue) ?? 1)
         case .syllables: profile.settings.aids.syllables ? messages.tr("on") : messages.tr("off")
-        case .spacing: profile.settings.aids.spacing.rawValue
+        case .spacing: ChoiceNames.shown(profile.settings.aids.spacing.rawValue, messages)
         case .language: profile.settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? messages.tr("automatic")
         }
     }

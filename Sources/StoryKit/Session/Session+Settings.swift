@@ -16,7 +16,15 @@ extension Session {
         guard childMayChange(setting) else { return refusedSetting() }
         var profile = state.profile
         var note = ""
-        let word = value.trimmingCharacters(in: .whitespaces).lowercased()
+        // A choice may be typed as it is shown in the child's language ("oscuro" for dark).
+        let choices: [String] = switch setting {
+        case .textSize: TextSizePreset.allCases.map(\.rawValue)
+        case .theme: ThemeName.allCases.map(\.rawValue)
+        case .motion: MotionPreference.allCases.map(\.rawValue)
+        case .spacing: TextSpacing.allCases.map(\.rawValue)
+        default: []
+        }
+        let word = ChoiceNames.typedName(value.trimmingCharacters(in: .whitespaces), among: choices, state.messages).lowercased()
         func invalid(_ choices: String) -> [Effect] {
             [speak(tr("{setting} cannot be {value}. Choose {choices}.", ["setting": tr(setting.spokenName), "value": Sanitizer.quote(value), "choices": choices]),
                    .important)]
@@ -230,13 +238,14 @@ extension Session {
                                                            "item": String(index + 1), "items": String(choices.count)]) + end)]
     }
 
-    /// A first letter typed on a picker: the next value starting with it.
+    /// A first letter typed on a picker: the next value whose name, as shown in the child's
+    /// language, starts with it ("o" finds "oscuro" in Spanish).
     mutating func choose(in field: ProfileField, startingWith letter: Character) -> [Effect] {
         guard let form = state.form, let choices = field.choices else { return [] }
         let current = choices.firstIndex { $0.lowercased() == form.text(of: field).lowercased() } ?? -1
-        let folded = String(letter).lowercased()
+        let folded = ChoiceNames.fold(String(letter))
         let order = choices.indices.map { (current + 1 + $0) % choices.count }
-        guard let found = order.first(where: { choices[$0].lowercased().hasPrefix(folded) }) else {
+        guard let found = order.first(where: { ChoiceNames.fold(Screens.choiceName(choices[$0], messages: state.messages)).hasPrefix(folded) }) else {
             return [speak(tr("No choice starts with {letter}.", ["letter": String(letter).uppercased()]))]
         }
         return choose(in: field, step: found - current)
