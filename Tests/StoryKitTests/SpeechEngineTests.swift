@@ -40,6 +40,21 @@ import Testing
         #expect(!after.wasStopped && after.sampleCount > 0)
     }
 
+    /// A name in another language is a `<voice>` inside SSML: stopping such an utterance ends it
+    /// too (the interface voice waits for the stop before the next utterance starts).
+    @Test func theHandlerStopsAnUtteranceInSeveralLanguages() async throws {
+        let runs = (0..<20).flatMap { _ in [SpeechRun(text: "Historia: ", language: "es"), SpeechRun(text: "The Moon Who Lost Her Hum", language: "en"),
+                                            SpeechRun(text: ", aún sin leer, botón. Pulsa Intro para abrir. ", language: "es")] }
+        let ssml = try #require(SpeechRun.ssml(runs, voice: "es"))
+        let calls = Atomic<Int>(0)
+        let result = try await EspeakEngine.shared.synthesize(SpeechUtterance(text: ssml, settings: SpeechSettings(voice: "es"), encoding: .ssml)) { _ in
+            calls.add(1, ordering: .relaxed).newValue == 3 ? .stop : .proceed
+        }
+        #expect(result.wasStopped)
+        #expect(calls.load(ordering: .relaxed) == 3, "no chunk after the stop")
+        #expect(result.sampleCount < 22050, "stopped early: \(result.sampleCount) samples")
+    }
+
     @Test func aStopTokenFromAnotherThreadStopsSynthesis() throws {
         let long = String(repeating: "The cat sat on the mat and looked at the moon. ", count: 40)
         let token = StopToken()

@@ -69,6 +69,8 @@ final class PlayerNarrator: StoryNarration {
     var trace: ((String) -> Void)?
     /// Voices already resolved (with their notice, said once).
     private var voices: [String: VoiceCatalog.Resolution] = [:]
+    /// The languages whose fallback notice was given.
+    private var noticed: Set<String> = []
 
     init(engine: EspeakEngine = .shared, sink: any PCMSink, wake: WakePipe) {
         self.engine = engine
@@ -95,12 +97,26 @@ final class PlayerNarrator: StoryNarration {
     var isLoaded: Bool { player != nil && !ended }
     var nextDeadline: UInt64? { nil }
 
-    /// The voice for `wanted`, resolved once; the notice only the first time.
+    /// The voice for `wanted`, resolved once; the notice only the first time it is used.
     func resolveVoice(_ wanted: String) -> (voice: String, notice: String?) {
-        if let known = voices[wanted] { return (known.voice, nil) }
+        let resolution = resolution(for: wanted)
+        guard let notice = resolution.notice, noticed.insert(wanted).inserted else { return (resolution.voice, nil) }
+        return (resolution.voice, notice)
+    }
+
+    /// Resolves the voices of `languages` now, while the engine is idle: resolving asks the
+    /// engine's thread, which a paced utterance holds for as long as it is heard, so a voice first
+    /// resolved while the interface speaks held the keys that long (a Spanish interface opening an
+    /// English story waited seconds for "en"). Their notices still come when first used.
+    func prepareVoices(_ languages: [String]) {
+        for language in languages { _ = resolution(for: language) }
+    }
+
+    private func resolution(for wanted: String) -> VoiceCatalog.Resolution {
+        if let known = voices[wanted] { return known }
         let resolution = (try? engine.resolveVoice(wanted)) ?? VoiceCatalog.Resolution(voice: "en", notice: "no voice for '\(wanted)': reading with 'en'")
         voices[wanted] = resolution
-        return (resolution.voice, resolution.notice)
+        return resolution
     }
 
     @discardableResult

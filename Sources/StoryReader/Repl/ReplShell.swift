@@ -65,6 +65,7 @@ final class ReplShell {
             narrator = player
             speaker = Speaker(clock: .paced, voice: InterfaceVoice(sink: audio.sink, wake: wake))
             speaker.resolveVoice = { player.resolveVoice($0 ?? "en").voice }
+            player.prepareVoices(Array(Set(session.catalog.entries.map(\.language) + InterfaceLanguage.supported)).sorted())
         } else {
             wake = nil
             narrator = Narrator(clock: clock)
