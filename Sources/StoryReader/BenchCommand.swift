@@ -6,7 +6,7 @@ import StoryKit
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Run a benchmark and print its figures (use a release build).",
+        abstract: helpMessages.tr("Run a benchmark and print its figures (use a release build)."),
         subcommands: [LibraryBenchmark.self, ReplBenchmark.self, StoreBenchmark.self, SpeechBenchmark.self, CompletionBenchmark.self, ImportBenchmark.self, ExportBenchmark.self,
                       SyncBenchmark.self]
     )
@@ -15,16 +15,16 @@ struct BenchCommand: ParsableCommand {
 struct LibraryBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
-        abstract: "Time loading generated story folders, cold (no cache) and warm (cache), and peak memory."
+        abstract: helpMessages.tr("Time loading generated story folders, cold (no cache) and warm (cache), and peak memory.")
     )
 
-    @Option(help: "How many story files to generate (repeatable).")
+    @Option(help: ArgumentHelp(helpMessages.tr("How many story files to generate (repeatable).")))
     var count: [Int] = [1_000, 10_000]
 
-    @Option(help: "Words per generated story.")
+    @Option(help: ArgumentHelp(helpMessages.tr("Words per generated story.")))
     var words = 400
 
-    @Option(help: "Timed runs per measurement (the median is shown).")
+    @Option(help: ArgumentHelp(helpMessages.tr("Timed runs per measurement (the median is shown).")))
     var runs = 5
 
     func run() throws {

@@ -8,21 +8,16 @@ import StoryKit
 struct ExportBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Time exporting a story (WAV, Opus, MP3; 1 and N jobs) against espeak-ng -w on its text.",
-        discussion: """
-            Each run is a whole process, timed from outside (wall clock, and user + system CPU \
-            and peak memory from the kernel). The kinds of run take turns, --runs rounds, and the \
-            best and the median of each are printed. The limit is one espeak-ng -w per core, each \
-            on its share of the text, all at once. Example: \
-            storyreader bench export --stories ../shared/corpus "The Cat That Walked by Himself"
-            """)
+        abstract: helpMessages.tr("Time exporting a story (WAV, Opus, MP3; 1 and N jobs) against espeak-ng -w on its text."),
+        discussion: helpMessages.tr("Each run is a whole process, timed from outside (wall clock, and user + system CPU and peak memory from the kernel). The kinds of run take turns, --runs rounds, and the best and the median of each are printed. The limit is one espeak-ng -w per core, each on its share of the text, all at once. Example: {command}", [
+            "command": #"storyreader bench export --stories ../shared/corpus "The Cat That Walked by Himself""#]))
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The story (default: the bundled story with the most words).", valueName: "story"))
+    @Argument(help: ArgumentHelp(helpMessages.tr("The story (default: the bundled story with the most words)."), valueName: "story"))
     var story: String?
 
-    @Option(help: "Rounds of runs (best and median shown).")
+    @Option(help: ArgumentHelp(helpMessages.tr("Rounds of runs (best and median shown).")))
     var runs = 5
 
     struct Sample { var wall: Double; var cpu: Double; var rss: Int }

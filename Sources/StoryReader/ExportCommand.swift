@@ -9,41 +9,24 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: helpMessages.tr("Save stories as audio files with captions, or as read-along books."),
-        discussion: """
-            Each story is read by eSpeak NG as it is read aloud (the child's voice settings with \
-            --profile, or --rate, --pitch, --volume and --voice) and written as:
-              wav   16-bit mono, 22050 Hz, about 2.6 MB a minute
-              opus  Ogg Opus at 24 kbit/s (see --bitrate): a tenth of the size
-              mp3   48 kbit/s, for older players and audio boxes
-              epub  a read-along book (EPUB 3 with Media Overlays)
-            The format comes from --format, else from the file's extension. Audio files are \
-            tagged with the title, the author as artist, the album and the language. A \
-            read-along book highlights its text sentence by sentence (word by word with \
-            --overlay words) as its audio plays, in Thorium, Apple Books, Kobo and other \
-            reading apps.
-
-            One story: --to names the file. Several: --to names a folder and each story gets a \
-            file named by its id; or, with --one-file, --to names one file with a chapter for \
-            each story (Ogg chapter comments, ID3 CHAP frames, the EPUB's table of contents; a \
-            WAV file has no chapters).
-
-            --captions writes the words beside the audio, timed from the speech itself: vtt \
-            (WebVTT, a cue per sentence with each word's time), srt (SubRip, a cue per sentence) \
-            or lrc (enhanced LRC, each word's time, as children's audio players show lyrics). \
-            Picture descriptions go to their own track, NAME.descriptions.vtt.
-
-            Long stories are made by several processes at once (--jobs, one eSpeak NG each). A \
-            file is written beside its target and renamed when whole: a stopped export (Ctrl-C) \
-            leaves nothing. An existing file is kept unless --force is given. On a terminal a \
-            progress line shows how far it is.
-
-            Examples:
-              storyreader export "The Lighthouse Cat" --to lighthouse.opus --captions vtt
-              storyreader export lighthouse --to lighthouse.epub --overlay words
-              storyreader export lighthouse pip --to ~/Audio --format mp3 --profile Mia
-              storyreader export lighthouse pip bear --to bedtime.opus --one-file
-              storyreader export --book "English Fairy Tales" --to fairy-tales.mp3 --one-file
-            """)
+        discussion: helpParagraphs(
+            helpLines(
+                helpMessages.tr("Each story is read by eSpeak NG as it is read aloud (the child's voice settings with --profile, or --rate, --pitch, --volume and --voice) and written as:"),
+                "  wav   " + helpMessages.tr("16-bit mono, 22050 Hz, about 2.6 MB a minute"),
+                "  opus  " + helpMessages.tr("Ogg Opus at 24 kbit/s (see --bitrate): a tenth of the size"),
+                "  mp3   " + helpMessages.tr("48 kbit/s, for older players and audio boxes"),
+                "  epub  " + helpMessages.tr("a read-along book (EPUB 3 with Media Overlays)"),
+                helpMessages.tr("The format comes from --format, else from the file's extension. Audio files are tagged with the title, the author as artist, the album and the language. A read-along book highlights its text sentence by sentence (word by word with --overlay words) as its audio plays, in Thorium, Apple Books, Kobo and other reading apps.")),
+            helpMessages.tr("One story: --to names the file. Several: --to names a folder and each story gets a file named by its id; or, with --one-file, --to names one file with a chapter for each story (Ogg chapter comments, ID3 CHAP frames, the EPUB's table of contents; a WAV file has no chapters)."),
+            helpMessages.tr("--captions writes the words beside the audio, timed from the speech itself: vtt (WebVTT, a cue per sentence with each word's time), srt (SubRip, a cue per sentence) or lrc (enhanced LRC, each word's time, as children's audio players show lyrics). Picture descriptions go to their own track, NAME.descriptions.vtt."),
+            helpMessages.tr("Long stories are made by several processes at once (--jobs, one eSpeak NG each). A file is written beside its target and renamed when whole: a stopped export (Ctrl-C) leaves nothing. An existing file is kept unless --force is given. On a terminal a progress line shows how far it is."),
+            helpLines(
+                helpMessages.tr("Examples:"),
+                #"  storyreader export "The Lighthouse Cat" --to lighthouse.opus --captions vtt"#,
+                "  storyreader export lighthouse --to lighthouse.epub --overlay words",
+                "  storyreader export lighthouse pip --to ~/Audio --format mp3 --profile Mia",
+                "  storyreader export lighthouse pip bear --to bedtime.opus --one-file",
+                #"  storyreader export --book "English Fairy Tales" --to fairy-tales.mp3 --one-file"#)))
 
     @OptionGroup var global: GlobalOptions
 

@@ -8,18 +8,15 @@ import ZIPFoundation
 struct ImportBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Time importing books (EPUB or Project Gutenberg) into a temporary folder, and peak memory.",
-        discussion: """
-            Without FILE, a generated EPUB is used: 100 chapters of text and 600 pictures of 60 KB \
-            that do not compress (about 35 MB). Each book is imported --runs times into a fresh \
-            temporary folder; the median time is shown. Example: storyreader bench import book.epub
-            """
+        abstract: helpMessages.tr("Time importing books (EPUB or Project Gutenberg) into a temporary folder, and peak memory."),
+        discussion: helpMessages.tr("Without FILE, a generated EPUB is used: 100 chapters of text and 600 pictures of 60 KB that do not compress (about 35 MB). Each book is imported --runs times into a fresh temporary folder; the median time is shown. Example: {command}", [
+            "command": "storyreader bench import book.epub"])
     )
 
-    @Option(help: "Timed imports per book (the median is shown).")
+    @Option(help: ArgumentHelp(helpMessages.tr("Timed imports per book (the median is shown).")))
     var runs = 3
 
-    @Argument(help: ArgumentHelp("Books to import (default: a generated 35 MB EPUB).", valueName: "file"))
+    @Argument(help: ArgumentHelp(helpMessages.tr("Books to import (default: a generated 35 MB EPUB)."), valueName: "file"))
     var files: [String] = []
 
     func run() throws {

@@ -7,12 +7,7 @@ struct KioskCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: helpMessages.tr("Run locked down for a shared machine: only the PIN leaves."),
-        discussion: """
-            Needs a parental PIN (storyreader pin set) and a terminal. The child gets the library \
-            (filtered by the profile's age), stories, help, and text size, reduced motion, theme and \
-            speed within 20 % of the parent's. F12 or Ctrl-] opens the PIN prompt; the right PIN opens \
-            the parent menu: leave the kiosk, switch profile, add time. See docs/kiosk.md.
-            """
+        discussion: helpMessages.tr("Needs a parental PIN (storyreader pin set) and a terminal. The child gets the library (filtered by the profile's age), stories, help, and text size, reduced motion, theme and speed within 20 % of the parent's. F12 or Ctrl-] opens the PIN prompt; the right PIN opens the parent menu: leave the kiosk, switch profile, add time. See docs/kiosk.md.")
     )
 
     @OptionGroup var global: GlobalOptions

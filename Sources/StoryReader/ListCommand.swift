@@ -6,18 +6,10 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: helpMessages.tr("List the stories."),
-        discussion: """
-            On a terminal: a table. Otherwise one story a line, fields separated by tabs: \
-            id, title, author, language, ages, words, tags (comma-separated). \
-            With --json: an array of objects with id, title, author, language, ages, tags, words, \
-            summary, pages, pictures and path.
-
-            With --profile NAME each story also shows that child's progress: the read count and \
-            whether it is a favourite (two more tab-separated fields, `readCount` and `favourite` in JSON).
-
-            Problems with story files are reported on standard error; the exit status is 0 when \
-            at least one story loaded.
-            """
+        discussion: helpParagraphs(
+            helpMessages.tr("On a terminal: a table. Otherwise one story a line, fields separated by tabs: id, title, author, language, ages, words, tags (comma-separated). With --json: an array of objects with id, title, author, language, ages, tags, words, summary, pages, pictures and path."),
+            helpMessages.tr("With --profile NAME each story also shows that child's progress: the read count and whether it is a favourite (two more tab-separated fields, `readCount` and `favourite` in JSON)."),
+            helpMessages.tr("Problems with story files are reported on standard error; the exit status is 0 when at least one story loaded."))
     )
 
     @OptionGroup var global: GlobalOptions

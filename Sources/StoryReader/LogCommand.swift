@@ -8,7 +8,7 @@ import StoryKit
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
-        abstract: "Maintenance: write to the reading log directly (for tests).",
+        abstract: helpMessages.tr("Maintenance: write to the reading log directly (for tests)."),
         shouldDisplay: false,
         subcommands: [RecordRead.self, Favourite.self]
     )
@@ -16,12 +16,12 @@ struct LogCommand: ParsableCommand {
     struct RecordRead: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "record-read",
-            abstract: "Record finished reads, one transaction each.")
+            abstract: helpMessages.tr("Record finished reads, one transaction each."))
         @OptionGroup var global: GlobalOptions
-        @Option(help: "The profile's name.", completion: ShellCompletion.profiles) var profile: String
-        @Option(help: "The story id.", completion: ShellCompletion.stories) var story: String
-        @Option(help: "How many reads to record.") var count: Int = 1
-        @Flag(help: "Print the running total after each committed read.") var progress = false
+        @Option(help: ArgumentHelp(helpMessages.tr("The profile's name.")), completion: ShellCompletion.profiles) var profile: String
+        @Option(help: ArgumentHelp(helpMessages.tr("The story id.")), completion: ShellCompletion.stories) var story: String
+        @Option(help: ArgumentHelp(helpMessages.tr("How many reads to record."))) var count: Int = 1
+        @Flag(help: ArgumentHelp(helpMessages.tr("Print the running total after each committed read."))) var progress = false
 
         func validate() throws {
             if count < 1 { throw ValidationError("--count must be 1 or more") }
@@ -45,10 +45,10 @@ struct LogCommand: ParsableCommand {
     }
 
     struct Favourite: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Toggle a story as a favourite of a profile.")
+        static let configuration = CommandConfiguration(abstract: helpMessages.tr("Toggle a story as a favourite of a profile."))
         @OptionGroup var global: GlobalOptions
-        @Option(help: "The profile's name.", completion: ShellCompletion.profiles) var profile: String
-        @Option(help: "The story id.", completion: ShellCompletion.stories) var story: String
+        @Option(help: ArgumentHelp(helpMessages.tr("The profile's name.")), completion: ShellCompletion.profiles) var profile: String
+        @Option(help: ArgumentHelp(helpMessages.tr("The story id.")), completion: ShellCompletion.stories) var story: String
 
         func run() throws {
             let store = try StoreCommandSupport.openStore(global)

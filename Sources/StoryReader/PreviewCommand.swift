@@ -8,20 +8,13 @@ struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
         abstract: helpMessages.tr("Print a screen (library, reader, story, help) as it would be drawn."),
-        discussion: """
-            Prints the screen's lines (at most --height of them), then one line saying what is \
-            really shown: the text size and how it is drawn (for example "accessibility2, shown as \
-            block letters"), the theme, the size and the motion setting.
-
-            Colour follows --color, NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR and TERM=dumb; on a pipe \
-            the lines are plain and the word being heard is marked with ^^^ on the line below. \
-            --scaling chooses how large text is drawn: auto asks the terminal (safely, with a \
-            timeout), none uses block letters, dec double-size lines, kitty OSC 66.
-
-            Examples:
-              storyreader preview library --width 40
-              storyreader preview reader --text-size accessibility3 --theme high-contrast-dark --color always
-            """
+        discussion: helpParagraphs(
+            helpMessages.tr("Prints the screen's lines (at most --height of them), then one line saying what is really shown: the text size and how it is drawn (for example \"accessibility2, shown as block letters\"), the theme, the size and the motion setting."),
+            helpMessages.tr("Colour follows --color, NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR and TERM=dumb; on a pipe the lines are plain and the word being heard is marked with ^^^ on the line below. --scaling chooses how large text is drawn: auto asks the terminal (safely, with a timeout), none uses block letters, dec double-size lines, kitty OSC 66."),
+            helpLines(
+                helpMessages.tr("Examples:"),
+                "  storyreader preview library --width 40",
+                "  storyreader preview reader --text-size accessibility3 --theme high-contrast-dark --color always"))
     )
 
     enum ScreenName: String, ExpressibleByArgument, CaseIterable {
@@ -39,29 +32,29 @@ struct PreviewCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var presentation: PresentationOptions
 
-    @Argument(help: ArgumentHelp("The screen: library, reader, story or help.", valueName: "screen"))
+    @Argument(help: ArgumentHelp(helpMessages.tr("The screen: library, reader, story or help."), valueName: "screen"))
     var screen: ScreenName
 
-    @Option(help: ArgumentHelp("Columns (default: COLUMNS, else the terminal's width).", valueName: "columns"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Columns (default: COLUMNS, else the terminal's width)."), valueName: "columns"))
     var width: Int?
 
-    @Option(help: ArgumentHelp("Rows (default: LINES, else the terminal's height, else 24).", valueName: "rows"))
+    @Option(help: ArgumentHelp(helpMessages.tr("Rows (default: LINES, else the terminal's height, else 24)."), valueName: "rows"))
     var height: Int?
 
-    @Option(help: ArgumentHelp("The story for the reader and story screens (an id, a title or a unique prefix).", valueName: "story"),
+    @Option(help: ArgumentHelp(helpMessages.tr("The story for the reader and story screens (an id, a title or a unique prefix)."), valueName: "story"),
             completion: ShellCompletion.stories)
     var story: String = "the-lighthouse-cat"
 
-    @Option(help: ArgumentHelp("The reader's page, from 1.", valueName: "number"))
+    @Option(help: ArgumentHelp(helpMessages.tr("The reader's page, from 1."), valueName: "number"))
     var page: Int = 1
 
-    @Option(help: ArgumentHelp("The word being heard on the reader's page, from 1 (default: the middle word).", valueName: "number"))
+    @Option(help: ArgumentHelp(helpMessages.tr("The word being heard on the reader's page, from 1 (default: the middle word)."), valueName: "number"))
     var word: Int?
 
-    @Option(help: ArgumentHelp("The focused element's id (default: the screen's usual focus).", valueName: "id"))
+    @Option(help: ArgumentHelp(helpMessages.tr("The focused element's id (default: the screen's usual focus)."), valueName: "id"))
     var focus: String?
 
-    @Option(help: ArgumentHelp("How large text is drawn: auto, none (block letters), dec, kitty.", valueName: "method"))
+    @Option(help: ArgumentHelp(helpMessages.tr("How large text is drawn: auto, none (block letters), dec, kitty."), valueName: "method"))
     var scaling: ScalingChoice = .auto
 
     @Option(help: ArgumentHelp(

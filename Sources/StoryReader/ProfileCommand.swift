@@ -7,10 +7,7 @@ struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
         abstract: helpMessages.tr("Add, list, show, edit and remove child profiles."),
-        discussion: """
-            A profile holds a child's name, age, interests and reading settings. While a parental PIN is
-            set (`storyreader pin set`), adding, editing and removing a profile asks for it.
-            """,
+        discussion: helpMessages.tr("A profile holds a child's name, age, interests and reading settings. While a parental PIN is set (`storyreader pin set`), adding, editing and removing a profile asks for it."),
         subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self]
     )
 }
@@ -191,12 +188,7 @@ extension ProfileCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: helpMessages.tr("Add a child profile."),
-            discussion: """
-                With --name, --age and other flags it saves without asking. Without flags on a terminal it \
-                runs the profile form field by field; from a pipe it reads one answer per line in focus order \
-                (name, age, interests, voice, rate, pitch, volume, text size, reduced motion, theme, hints, \
-                step mode; an empty line keeps the default). While a PIN is set, the PIN comes first.
-                """)
+            discussion: helpMessages.tr("With --name, --age and other flags it saves without asking. Without flags on a terminal it runs the profile form field by field; from a pipe it reads one answer per line in focus order (name, age, interests, voice, rate, pitch, volume, text size, reduced motion, theme, hints, step mode; an empty line keeps the default). While a PIN is set, the PIN comes first."))
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fields: ProfileFieldOptions
 
@@ -272,7 +264,7 @@ extension ProfileCommand {
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: helpMessages.tr("Edit a child profile and its reading settings."),
-            discussion: "The same three ways as `profile add`: flags, the form on a terminal, or one line per field from a pipe.")
+            discussion: helpMessages.tr("The same three ways as `profile add`: flags, the form on a terminal, or one line per field from a pipe."))
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp(helpMessages.tr("The profile's name (case does not matter).")), completion: ShellCompletion.profiles) var profileName: String
         @OptionGroup var fields: ProfileFieldOptions
@@ -301,7 +293,7 @@ extension ProfileCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: helpMessages.tr("Remove a child profile with its reads, positions and favourites."),
-            discussion: "Asks first (from a pipe, reads yes or no from a line) unless --yes is given.")
+            discussion: helpMessages.tr("Asks first (from a pipe, reads yes or no from a line) unless --yes is given."))
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp(helpMessages.tr("The profile's name (case does not matter).")), completion: ShellCompletion.profiles) var name: String
         @Flag(help: ArgumentHelp(helpMessages.tr("Do not ask."))) var yes = false

@@ -9,34 +9,20 @@ struct ReadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "read",
         abstract: helpMessages.tr("Read a story aloud, with the word being heard highlighted."),
-        discussion: """
-            This is the same reader as the REPL's and the kiosk's: the same screen, keys, \
-            announcements and kept place; leaving it (q, or the end of the story) ends the program. \
-            A story this child left midway goes on from its place (--from-start starts again). \
-            On a terminal the word being heard is highlighted. Keys while reading:
-            \(KeyHelp.readingKeys.map { "  " + $0.keys.padding(toLength: 24, withPad: " ", startingAt: 0) + $0.does }.joined(separator: "\n"))
-
-            Without a terminal it takes the REPL's commands, one a line (pause, resume, sentence \
-            next, paragraph prev, page next, where, stop, wait N…), and prints every utterance and \
-            every sentence heard as a caption line; at the end of the input the story is read to \
-            its end.
-
-            --events json prints one JSON object per line on standard output, when heard:
-              {"type":"page","page":N,"of":N,"ms":N}   (a new page starts)
-              {"type":"sentence","kind":"story"|"heading"|"picture","text":"…","start":N,"end":N,"ms":N}
-              {"type":"word","text":"…","start":N,"end":N,"ms":N}
-              {"type":"end","ms":N}
-            "kind" tells a picture's description (an audio description) and a heading from the \
-            story's own sentences.
-            "start" and "end" are offsets in Unicode scalars into the story's plain text (the text \
-            'storyreader show STORY --text' prints); "ms" is the time from the start of the \
-            story's audio. The times come from eSpeak NG, so the speech is synthesised (not \
-            played) even with --no-audio: about 1,000 short sentences a second here; for the \
-            words without times, 'storyreader show STORY --text' is instant.
-
-            Audio goes to the ALSA device 'default' (or --device, or $STORYREADER_AUDIO_DEVICE). \
-            When it cannot be opened, the story is read without sound at speaking pace, with one notice.
-            """)
+        discussion: helpParagraphs(
+            helpLines(
+                helpMessages.tr("This is the same reader as the REPL's and the kiosk's: the same screen, keys, announcements and kept place; leaving it (q, or the end of the story) ends the program. A story this child left midway goes on from its place (--from-start starts again). On a terminal the word being heard is highlighted. Keys while reading:"),
+                readingKeysHelp()),
+            helpMessages.tr("Without a terminal it takes the REPL's commands, one a line (pause, resume, sentence next, paragraph prev, page next, where, stop, wait N…), and prints every utterance and every sentence heard as a caption line; at the end of the input the story is read to its end."),
+            helpLines(
+                helpMessages.tr("--events json prints one JSON object per line on standard output, when heard:"),
+                #"  {"type":"page","page":N,"of":N,"ms":N}   "# + helpMessages.tr("(a new page starts)"),
+                #"  {"type":"sentence","kind":"story"|"heading"|"picture","text":"…","start":N,"end":N,"ms":N}"#,
+                #"  {"type":"word","text":"…","start":N,"end":N,"ms":N}"#,
+                #"  {"type":"end","ms":N}"#,
+                helpMessages.tr("\"kind\" tells a picture's description (an audio description) and a heading from the story's own sentences."),
+                helpMessages.tr("\"start\" and \"end\" are offsets in Unicode scalars into the story's plain text (the text 'storyreader show STORY --text' prints); \"ms\" is the time from the start of the story's audio. The times come from eSpeak NG, so the speech is synthesised (not played) even with --no-audio: about 1,000 short sentences a second here; for the words without times, 'storyreader show STORY --text' is instant.")),
+            helpMessages.tr("Audio goes to the ALSA device 'default' (or --device, or $STORYREADER_AUDIO_DEVICE). When it cannot be opened, the story is read without sound at speaking pace, with one notice.")))
 
     @OptionGroup var global: GlobalOptions
 
@@ -318,4 +304,11 @@ final class EventPrinter: Sendable {
         }
         return out + "\""
     }
+}
+
+/// The keys while reading, one a line in the help's language: the keys in a column, then what they do.
+private func readingKeysHelp() -> String {
+    let keys = KeyHelp.readingKeys.map { (keys: helpMessages.tr($0.keys), does: helpMessages.tr($0.does)) }
+    let width = max(24, (keys.map(\.keys.count).max() ?? 0) + 2)
+    return keys.map { "  " + $0.keys.padding(toLength: width, withPad: " ", startingAt: 0) + $0.does }.joined(separator: "\n")
 }

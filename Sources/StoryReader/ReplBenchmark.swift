@@ -8,12 +8,12 @@ import Synchronization
 struct ReplBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl",
-        abstract: "Time a key press to the first PCM sample of the focused element's speech (p50, p99)."
+        abstract: helpMessages.tr("Time a key press to the first PCM sample of the focused element's speech (p50, p99).")
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Key presses to time.")
+    @Option(help: ArgumentHelp(helpMessages.tr("Key presses to time.")))
     var keys = 2_000
 
     func run() throws {

@@ -7,17 +7,9 @@ struct ReplCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl",
         abstract: helpMessages.tr("Browse, choose and listen, with every step spoken and captioned (the default)."),
-        discussion: """
-            On a terminal: arrows or Tab move, Enter or Space choose, Escape goes back, h jumps \
-            to the next heading, a letter to the next item starting with it, ? opens help, and : \
-            opens a command line (Up for history, Tab to complete).
-
-            Without a terminal (a pipe, a script, or TERM=dumb): one command per line, with or \
-            without ':' — next, prev, activate, back, home, heading, where, read STORY, pause, \
-            resume, stop, faster, slower, set NAME VALUE, profile NAME, help, learn, quit; and \
-            wait [N] to let the story go on (to its end, or N sentences). Every utterance is \
-            printed as one caption line; at the end of the input a story being read finishes.
-            """
+        discussion: helpParagraphs(
+            helpMessages.tr("On a terminal: arrows or Tab move, Enter or Space choose, Escape goes back, h jumps to the next heading, a letter to the next item starting with it, ? opens help, and : opens a command line (Up for history, Tab to complete)."),
+            helpMessages.tr("Without a terminal (a pipe, a script, or TERM=dumb): one command per line, with or without ':' — next, prev, activate, back, home, heading, where, read STORY, pause, resume, stop, faster, slower, set NAME VALUE, profile NAME, help, learn, quit; and wait [N] to let the story go on (to its end, or N sentences). Every utterance is printed as one caption line; at the end of the input a story being read finishes."))
     )
 
     @OptionGroup var global: GlobalOptions

@@ -7,27 +7,22 @@ import StoryServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the sync server that a site's kiosks share (PostgreSQL behind an HTTP API).",
-        discussion: """
-            The server owns its PostgreSQL schema (created and migrated at start). Kiosks never \
-            hold database credentials: each gets a token from 'serve site add'. The password comes \
-            from PGPASSWORD, ~/.pgpass or --password-file (mode 0600), never from the command line. \
-            Put it behind a TLS proxy when kiosks reach it over a network (docs/sites.md).
-
-            Examples:
-              storyreader serve --database postgres://stories@localhost/stories --listen 127.0.0.1:8750
-              storyreader serve site add branch1 --database postgres://stories@localhost/stories
-              storyreader serve site revoke branch1 --database postgres://stories@localhost/stories
-
-            This program must be built with the server: 'make server' (swift build --traits Server).
-            """,
+        abstract: helpMessages.tr("Run the sync server that a site's kiosks share (PostgreSQL behind an HTTP API)."),
+        discussion: helpParagraphs(
+            helpMessages.tr("The server owns its PostgreSQL schema (created and migrated at start). Kiosks never hold database credentials: each gets a token from 'serve site add'. The password comes from PGPASSWORD, ~/.pgpass or --password-file (mode 0600), never from the command line. Put it behind a TLS proxy when kiosks reach it over a network (docs/sites.md)."),
+            helpLines(
+                helpMessages.tr("Examples:"),
+                "  storyreader serve --database postgres://stories@localhost/stories --listen 127.0.0.1:8750",
+                "  storyreader serve site add branch1 --database postgres://stories@localhost/stories",
+                "  storyreader serve site revoke branch1 --database postgres://stories@localhost/stories"),
+            helpMessages.tr("This program must be built with the server: 'make server' (swift build --traits Server).")),
         subcommands: [ServeRunCommand.self, ServeSiteCommand.self],
         defaultSubcommand: ServeRunCommand.self)
 }
 
 struct DatabaseOptions: ParsableArguments {
-    @Option(help: "The PostgreSQL database: postgres://USER@HOST:PORT/DATABASE (no password here).") var database: String
-    @Option(help: "A file (mode 0600) holding the database password.", completion: .file()) var passwordFile: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("The PostgreSQL database: postgres://USER@HOST:PORT/DATABASE (no password here)."))) var database: String
+    @Option(help: ArgumentHelp(helpMessages.tr("A file (mode 0600) holding the database password.")), completion: .file()) var passwordFile: String?
 
     func address() throws -> DatabaseAddress {
         do { return try DatabaseAddress(url: database, passwordFile: passwordFile) } catch {
@@ -45,10 +40,10 @@ func requireServerBuild() throws {
 }
 
 struct ServeRunCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Serve kiosks (the default).")
+    static let configuration = CommandConfiguration(commandName: "run", abstract: helpMessages.tr("Serve kiosks (the default)."))
     @OptionGroup var database: DatabaseOptions
-    @Option(help: "Address and port to listen on.") var listen = "127.0.0.1:8750"
-    @Option(help: "Seconds each database call may take before the kiosk is told 503 (try later).") var deadline = 5.0
+    @Option(help: ArgumentHelp(helpMessages.tr("Address and port to listen on."))) var listen = "127.0.0.1:8750"
+    @Option(help: ArgumentHelp(helpMessages.tr("Seconds each database call may take before the kiosk is told 503 (try later)."))) var deadline = 5.0
 
     func run() async throws {
         try requireServerBuild()
@@ -71,14 +66,14 @@ struct ServeRunCommand: AsyncParsableCommand {
 
 struct ServeSiteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "site", abstract: "Add a site (and print a kiosk token) or revoke a site's tokens.",
+        commandName: "site", abstract: helpMessages.tr("Add a site (and print a kiosk token) or revoke a site's tokens."),
         subcommands: [Add.self, Revoke.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a new kiosk token for the site (created when new). The token is shown once and stored hashed.")
+            abstract: helpMessages.tr("Print a new kiosk token for the site (created when new). The token is shown once and stored hashed."))
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The site's name: lower-case letters, digits and '-'.") var name: String
+        @Argument(help: ArgumentHelp(helpMessages.tr("The site's name: lower-case letters, digits and '-'."))) var name: String
 
         func validate() throws {
             guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
@@ -103,9 +98,9 @@ struct ServeSiteCommand: AsyncParsableCommand {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Refuse every token of the site from now on.")
+        static let configuration = CommandConfiguration(abstract: helpMessages.tr("Refuse every token of the site from now on."))
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The site's name.") var name: String
+        @Argument(help: ArgumentHelp(helpMessages.tr("The site's name."))) var name: String
 
         func run() async throws {
             try requireServerBuild()

@@ -6,14 +6,9 @@ struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: helpMessages.tr("Show one story's details, or its text."),
-        discussion: """
-            STORY is a story's id, its title, or a unique beginning of either ('lighthouse' for \
-            'The Lighthouse Cat'). An unknown or ambiguous name exits with status 1 and lists the \
-            closest matches.
-
-            --text prints the story's plain text: the text that is spoken and highlighted. The \
-            offsets in --json and in 'read --events json' count Unicode scalars in this text.
-            """
+        discussion: helpParagraphs(
+            helpMessages.tr("STORY is a story's id, its title, or a unique beginning of either ('lighthouse' for 'The Lighthouse Cat'). An unknown or ambiguous name exits with status 1 and lists the closest matches."),
+            helpMessages.tr("--text prints the story's plain text: the text that is spoken and highlighted. The offsets in --json and in 'read --events json' count Unicode scalars in this text."))
     )
 
     @OptionGroup var global: GlobalOptions

@@ -7,19 +7,19 @@ import Synchronization
 struct SpeechBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "speech",
-        abstract: "Time the speech engine: first audio, stopping, WAV export against espeak-ng, peak memory, word alignment.",
-        discussion: "Build with -c release for real figures. Needs ../shared/corpus (or --corpus) and the espeak-ng command for the anchors.")
+        abstract: helpMessages.tr("Time the speech engine: first audio, stopping, WAV export against espeak-ng, peak memory, word alignment."),
+        discussion: helpMessages.tr("Build with -c release for real figures. Needs ../shared/corpus (or --corpus) and the espeak-ng command for the anchors."))
 
-    @Option(help: "The corpus folder (default: ../shared/corpus beside the package).")
+    @Option(help: ArgumentHelp(helpMessages.tr("The corpus folder (default: ../shared/corpus beside the package).")))
     var corpus: String?
 
-    @Option(help: "Utterances for the first-audio latency.")
+    @Option(help: ArgumentHelp(helpMessages.tr("Utterances for the first-audio latency.")))
     var utterances = 300
 
-    @Option(help: "The story for the WAV and memory figures (its id in the corpus).")
+    @Option(help: ArgumentHelp(helpMessages.tr("The story for the WAV and memory figures (its id in the corpus).")))
     var story = "17-the-cat-that-walked-by-himself"
 
-    @Flag(help: "Skip the corpus-wide word alignment (about a minute).")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Skip the corpus-wide word alignment (about a minute).")))
     var skipAlignment = false
 
     func run() throws {

@@ -6,12 +6,12 @@ import StoryKit
 struct StoreBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
-        abstract: "Time recording a finished read, and listing 1,000 stories' read counts for a busy profile.")
+        abstract: helpMessages.tr("Time recording a finished read, and listing 1,000 stories' read counts for a busy profile."))
 
-    @Option(help: "Finished reads to time one by one.") var reads = 1_000
-    @Option(help: "Reads in the busy profile's history.") var history = 10_000
-    @Option(help: "Stories in the listing.") var stories = 1_000
-    @Option(help: "Times to repeat the listing.") var repeats = 50
+    @Option(help: ArgumentHelp(helpMessages.tr("Finished reads to time one by one."))) var reads = 1_000
+    @Option(help: ArgumentHelp(helpMessages.tr("Reads in the busy profile's history."))) var history = 10_000
+    @Option(help: ArgumentHelp(helpMessages.tr("Stories in the listing."))) var stories = 1_000
+    @Option(help: ArgumentHelp(helpMessages.tr("Times to repeat the listing."))) var repeats = 50
 
     func run() throws {
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-\(UUID().uuidString.prefix(8))")

@@ -8,25 +8,21 @@ import StoryServer
 struct SyncBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Time sync rounds of many simulated kiosks against one server (needs a PostgreSQL).",
-        discussion: """
-            Each kiosk finishes its reads in bursts and syncs after each burst, all kiosks at once. \
-            Prints the p50 and p99 of a sync round and checks that the server counted every read.
+        abstract: helpMessages.tr("Time sync rounds of many simulated kiosks against one server (needs a PostgreSQL)."),
+        discussion: helpParagraphs(
+            helpMessages.tr("Each kiosk finishes its reads in bursts and syncs after each burst, all kiosks at once. Prints the p50 and p99 of a sync round and checks that the server counted every read."),
+            helpMessages.tr("Without --database it starts a temporary PostgreSQL 15 of its own (as the tests do) and removes it at the end."),
+            helpLines(
+                helpMessages.tr("Examples:"),
+                "  storyreader bench sync",
+                "  storyreader bench sync --database postgres://postgres@127.0.0.1:5432/postgres")))
 
-            Without --database it starts a temporary PostgreSQL 15 of its own (as the tests do) and \
-            removes it at the end.
-
-            Examples:
-              storyreader bench sync
-              storyreader bench sync --database postgres://postgres@127.0.0.1:5432/postgres
-            """)
-
-    @Option(help: "The PostgreSQL database: postgres://USER@HOST:PORT/DATABASE (no password here); without it a temporary PostgreSQL is started.")
+    @Option(help: ArgumentHelp(helpMessages.tr("The PostgreSQL database: postgres://USER@HOST:PORT/DATABASE (no password here); without it a temporary PostgreSQL is started.")))
     var database: String?
-    @Option(help: "A file (mode 0600) holding the database password.", completion: .file()) var passwordFile: String?
-    @Option(help: "Simulated kiosks.") var kiosks = 20
-    @Option(help: "Finished reads per kiosk.") var reads = 500
-    @Option(help: "Reads per burst (a sync round follows each).") var burst = 50
+    @Option(help: ArgumentHelp(helpMessages.tr("A file (mode 0600) holding the database password.")), completion: .file()) var passwordFile: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("Simulated kiosks."))) var kiosks = 20
+    @Option(help: ArgumentHelp(helpMessages.tr("Finished reads per kiosk."))) var reads = 500
+    @Option(help: ArgumentHelp(helpMessages.tr("Reads per burst (a sync round follows each)."))) var burst = 50
 
     func run() async throws {
         try requireServerBuild()

@@ -6,33 +6,28 @@ import StoryKit
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Share profiles, read counts, places and kiosk logs with a site's server.",
-        discussion: """
-            A site (a library, a classroom) runs one 'storyreader serve'; each kiosk joins it once \
-            with the token the server printed, and then syncs by itself in the background (at \
-            start, after each finished read, every 60 s). Without a server, nothing changes: the \
-            kiosk keeps everything in its own data folder and starts no network code.
-
-            Examples:
-              storyreader sync join https://stories.library.example --token branch1.Q2x…   join a site
-              echo "$TOKEN" | storyreader sync join https://stories.library.example         token from stdin
-              storyreader sync                       one round now, says what moved
-              storyreader sync --status              last success, changes waiting, last error
-              storyreader sync --status --json
-
-            See docs/sites.md for running the server.
-            """,
+        abstract: helpMessages.tr("Share profiles, read counts, places and kiosk logs with a site's server."),
+        discussion: helpParagraphs(
+            helpMessages.tr("A site (a library, a classroom) runs one 'storyreader serve'; each kiosk joins it once with the token the server printed, and then syncs by itself in the background (at start, after each finished read, every 60 s). Without a server, nothing changes: the kiosk keeps everything in its own data folder and starts no network code."),
+            helpLines(
+                helpMessages.tr("Examples:"),
+                "  storyreader sync join https://stories.library.example --token branch1.Q2x…   " + helpMessages.tr("join a site"),
+                #"  echo "$TOKEN" | storyreader sync join https://stories.library.example         "# + helpMessages.tr("token from stdin"),
+                "  storyreader sync                       " + helpMessages.tr("one round now, says what moved"),
+                "  storyreader sync --status              " + helpMessages.tr("last success, changes waiting, last error"),
+                "  storyreader sync --status --json"),
+            helpMessages.tr("See docs/sites.md for running the server.")),
         subcommands: [SyncRoundCommand.self, SyncJoinCommand.self],
         defaultSubcommand: SyncRoundCommand.self)
 }
 
 struct SyncRoundCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "now", abstract: "Run one sync round (the default), or show the status with --status.")
+        commandName: "now", abstract: helpMessages.tr("Run one sync round (the default), or show the status with --status."))
     @OptionGroup var global: GlobalOptions
-    @Flag(help: "Show the last successful sync, the changes waiting to be sent and the last error; sync nothing.") var status = false
-    @Flag(help: "With --status: print JSON.") var json = false
-    @Option(help: "How many times to try when the server cannot be reached or does not answer (waiting 1 s, then 2 s, 4 s … between tries).")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Show the last successful sync, the changes waiting to be sent and the last error; sync nothing."))) var status = false
+    @Flag(help: ArgumentHelp(helpMessages.tr("With --status: print JSON."))) var json = false
+    @Option(help: ArgumentHelp(helpMessages.tr("How many times to try when the server cannot be reached or does not answer (waiting 1 s, then 2 s, 4 s … between tries).")))
     var attempts = 3
 
     struct StatusReport: Encodable {
@@ -101,11 +96,11 @@ struct SyncRoundCommand: AsyncParsableCommand {
 
 struct SyncJoinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "join", abstract: "Join this kiosk to a site's server (saves the address and token, mode 0600).")
+        commandName: "join", abstract: helpMessages.tr("Join this kiosk to a site's server (saves the address and token, mode 0600)."))
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The server's address, https://… (plain http:// only to this machine, or with --insecure).") var url: String
-    @Option(help: "The kiosk token from 'storyreader serve site add SITE' (read from standard input when not given).") var token: String?
-    @Flag(help: "Allow plain http:// to another machine (the token crosses the network readable).") var insecure = false
+    @Argument(help: ArgumentHelp(helpMessages.tr("The server's address, https://… (plain http:// only to this machine, or with --insecure)."))) var url: String
+    @Option(help: ArgumentHelp(helpMessages.tr("The kiosk token from 'storyreader serve site add SITE' (read from standard input when not given)."))) var token: String?
+    @Flag(help: ArgumentHelp(helpMessages.tr("Allow plain http:// to another machine (the token crosses the network readable)."))) var insecure = false
 
     func run() async throws {
         let messages = global.messages

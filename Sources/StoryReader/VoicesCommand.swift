@@ -7,9 +7,9 @@ struct VoicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "voices",
         abstract: helpMessages.tr("List the voices: languages (en, fr, de, es, …) and variants (f3, klatt, …)."),
-        discussion: "Use a language with --voice (read --voice fr), optionally with a variant: --voice en+f3.")
+        discussion: helpMessages.tr("Use a language with --voice (read --voice fr), optionally with a variant: --voice en+f3."))
 
-    @Flag(help: "Print JSON: {\"languages\": [{name, identifier, languages, gender}], \"variants\": [...]}.")
+    @Flag(help: ArgumentHelp(helpMessages.tr("Print JSON: {shape}.", ["shape": #"{"languages": [{name, identifier, languages, gender}], "variants": [...]}"#])))
     var json = false
 
     func run() throws {

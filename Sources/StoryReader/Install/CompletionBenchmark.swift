@@ -7,13 +7,13 @@ import StoryKit
 struct CompletionBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "completion",
-        abstract: "Time completing a story name in a generated library (a new process per Tab, as in the shell)."
+        abstract: helpMessages.tr("Time completing a story name in a generated library (a new process per Tab, as in the shell).")
     )
 
-    @Option(help: "How many story files to generate.")
+    @Option(help: ArgumentHelp(helpMessages.tr("How many story files to generate.")))
     var count = 1_000
 
-    @Option(help: "Timed completions (the median and the slowest are shown).")
+    @Option(help: ArgumentHelp(helpMessages.tr("Timed completions (the median and the slowest are shown).")))
     var runs = 20
 
     func run() throws {

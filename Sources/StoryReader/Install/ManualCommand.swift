@@ -5,7 +5,7 @@ import Foundation
 struct ManualCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate-manual",
-        abstract: "Print the manual page storyreader.1 (roff), made from the command definitions.",
+        abstract: helpMessages.tr("Print the manual page storyreader.1 (roff), made from the command definitions."),
         shouldDisplay: false
     )
 
