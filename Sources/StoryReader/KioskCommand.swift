@@ -35,7 +35,7 @@ struct KioskCommand: ParsableCommand {
     func validate() throws {
         if idleTimeout < 0 { throw ValidationError(helpMessages.tr("--idle-timeout must be 0 (off) or more seconds")) }
         if let timeLimit, !(timeLimit > 0) { throw ValidationError(helpMessages.tr("--time-limit must be more than 0 minutes")) }
-        if !(addTimeSeconds > 0) { throw ValidationError("--add-time-seconds must be more than 0") }
+        if !(addTimeSeconds > 0) { throw ValidationError(helpMessages.tr("--add-time-seconds must be more than 0")) }
     }
 
     func run() throws {

@@ -24,7 +24,7 @@ struct LogCommand: ParsableCommand {
         @Flag(help: ArgumentHelp(helpMessages.tr("Print the running total after each committed read."))) var progress = false
 
         func validate() throws {
-            if count < 1 { throw ValidationError("--count must be 1 or more") }
+            if count < 1 { throw ValidationError(helpMessages.tr("--count must be 1 or more")) }
         }
 
         func run() throws {

@@ -63,10 +63,10 @@ struct PreviewCommand: ParsableCommand {
     var effect: EffectChoice?
 
     func validate() throws {
-        if let width, !(12...1000).contains(width) { throw ValidationError("--width \(width) is out of range: use 12 to 1000 columns") }
-        if let height, !(4...1000).contains(height) { throw ValidationError("--height \(height) is out of range: use 4 to 1000 rows") }
-        if page < 1 { throw ValidationError("--page \(page) is out of range: pages count from 1") }
-        if let word, word < 1 { throw ValidationError("--word \(word) is out of range: words count from 1") }
+        if let width, !(12...1000).contains(width) { throw ValidationError(helpMessages.tr("--width {value} is out of range: use 12 to 1000 columns", ["value": String(width)])) }
+        if let height, !(4...1000).contains(height) { throw ValidationError(helpMessages.tr("--height {value} is out of range: use 4 to 1000 rows", ["value": String(height)])) }
+        if page < 1 { throw ValidationError(helpMessages.tr("--page {value} is out of range: pages count from 1", ["value": String(page)])) }
+        if let word, word < 1 { throw ValidationError(helpMessages.tr("--word {value} is out of range: words count from 1", ["value": String(word)])) }
     }
 
     func run() throws {

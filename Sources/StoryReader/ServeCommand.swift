@@ -35,7 +35,7 @@ struct DatabaseOptions: ParsableArguments {
 func requireServerBuild() throws {
     if !serverIsBuiltIn {
         throw StoreCommandSupport.fail(
-            "this storyreader was built without the sync server: build it with 'make server' (swift build --traits Server) and run .build/debug/storyreader serve")
+            helpMessages.tr("this storyreader was built without the sync server: build it with 'make server' (swift build --traits Server) and run .build/debug/storyreader serve"))
     }
 }
 
@@ -49,13 +49,13 @@ struct ServeRunCommand: AsyncParsableCommand {
         try requireServerBuild()
         let parts = listen.split(separator: ":")
         guard parts.count == 2, let port = Int(parts[1]), (0...65535).contains(port) else {
-            throw ValidationError("--listen: '\(listen)' is not HOST:PORT, e.g. 127.0.0.1:8750")
+            throw ValidationError(helpMessages.tr("--listen: '{value}' is not HOST:PORT, e.g. 127.0.0.1:8750", ["value": Sanitizer.sanitizeLine(listen)]))
         }
         #if Server
         let options = SyncServer.Options(database: try database.address(), host: String(parts[0]), port: port, callDeadline: deadline)
         do {
             try await SyncServer.run(options) { address in
-                FileHandle.standardOutput.write(Data("storyreader serve: listening on \(address)\n".utf8))
+                FileHandle.standardOutput.write(Data((helpMessages.tr("storyreader serve: listening on {address}", ["address": "\(address)"]) + "\n").utf8))
             }
         } catch {
             throw StoreCommandSupport.fail("serve: \(error)")
@@ -77,7 +77,7 @@ struct ServeSiteCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
-                throw ValidationError("site name '\(name)': use lower-case letters, digits and '-' (at most 40)")
+                throw ValidationError(helpMessages.tr("site name '{name}': use lower-case letters, digits and '-' (at most 40)", ["name": Sanitizer.sanitizeLine(name)]))
             }
         }
 
@@ -108,7 +108,7 @@ struct ServeSiteCommand: AsyncParsableCommand {
             let site = name
             do {
                 let count = try await SyncServer.withDatabase(try database.address()) { try await $0.revokeSite(site) }
-                print("Revoked \(count) token\(count == 1 ? "" : "s") of \(site).")
+                print(helpMessages.trn("Revoked {count} token of {site}.", "Revoked {count} tokens of {site}.", count, ["site": site]))
             } catch let failure as UserFailure {
                 throw failure
             } catch {

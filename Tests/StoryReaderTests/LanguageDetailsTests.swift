@@ -35,4 +35,19 @@ import StoryKitTestSupport
         #expect(parse(german, "dd.MM.yyyy HH:mm") == iso && parse(spanish, "dd/MM/yyyy HH:mm") == iso)
         #expect(abs(iso.timeIntervalSinceNow) < 600)
     }
+
+    /// An argument out of range is refused in the parent's language, by ArgumentParser's own
+    /// validation (before any command runs), the server's too.
+    @Test func argumentErrorsInTheParentsLanguage() throws {
+        let preview = try StoryReaderProcess.run(["preview", "library", "--width", "5"], environment: ["LANG": "de_DE.UTF-8"])
+        #expect(preview.status != 0)
+        #expect(preview.standardError.contains("--width 5 liegt außerhalb: nimm 12 bis 1000 Spalten"), "\(preview.standardError)")
+        let site = try StoryReaderProcess.run(["serve", "site", "add", "Rama Norte", "--database", "postgres://x@localhost/x"],
+                                              environment: ["LANG": "es_ES.UTF-8"])
+        #expect(site.status != 0)
+        #expect(site.standardError.contains("nombre de sitio 'Rama Norte': usa letras minúsculas, números y '-' (40 como mucho)"),
+                "\(site.standardError)")
+        let english = try StoryReaderProcess.run(["preview", "library", "--page", "0"], environment: ["LANG": "C"])
+        #expect(english.standardError.contains("--page 0 is out of range: pages count from 1"), "\(english.standardError)")
+    }
 }
