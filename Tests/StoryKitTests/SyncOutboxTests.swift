@@ -197,6 +197,14 @@ import StoryKitTestSupport
         let add = refusal { _ = try store.addProfile(ChildProfile(name: "Leo", age: 6), authorization: store.authorize(pin: nil)) }
         #expect(add.contains("joined to a site: adding a profile needs the server, which cannot be reached now"))
         #expect(add.contains("try again when it is back"))
+        // In the parent's language, the action too.
+        do {
+            _ = try store.addProfile(ChildProfile(name: "Leo", age: 6), authorization: store.authorize(pin: nil))
+            Issue.record("accepted offline")
+        } catch {
+            #expect(error.localized(LanguageFixtures.languages.catalog("de"))
+                    .hasPrefix("dieser Kiosk gehört zu einem Standort: das Anlegen eines Profils braucht den Server"), "\(error)")
+        }
         var renamed = mia
         renamed.name = "Maya"
         #expect(refusal { try store.updateProfile(renamed, authorization: store.authorize(pin: nil)) }.contains("renaming a profile needs the server"))

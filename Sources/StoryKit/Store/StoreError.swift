@@ -66,9 +66,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return problems.map { $0.description(in: messages) }.joined(separator: "\n")
         case .siteUnreachable(let action, let reason):
             return messages.tr("this kiosk is joined to a site: {action} needs the server, which cannot be reached now ({reason}): nothing was changed; try again when it is back",
-                               ["action": action, "reason": Sanitizer.sanitizeLine(reason)])
+                               ["action": messages.text(action), "reason": Sanitizer.sanitizeLine(reason)])
         case .siteRefused(let action, let reason):
-            return messages.tr("the site's server refused {action}: {reason}", ["action": action, "reason": Sanitizer.sanitizeLine(reason)])
+            return messages.tr("the site's server refused {action}: {reason}", ["action": messages.text(action), "reason": Sanitizer.sanitizeLine(reason)])
         }
     }
 }

@@ -2,13 +2,20 @@ import Foundation
 import GRDB
 
 /// A change that needs the site's server when the kiosk joined one.
-public enum SiteAction: String, Sendable, Hashable {
-    case addProfile = "adding a profile"
-    case renameProfile = "renaming a profile"
-    case removeProfile = "removing a profile"
-    case setPIN = "setting the parental PIN"
-    case changePIN = "changing the parental PIN"
-    case clearPIN = "clearing the parental PIN"
+public enum SiteAction: Sendable, Hashable {
+    case addProfile, renameProfile, removeProfile, setPIN, changePIN, clearPIN
+
+    /// What the refusal calls it, in English; translated where the refusal is shown.
+    public var words: String {
+        switch self {
+        case .addProfile: N_("adding a profile")
+        case .renameProfile: N_("renaming a profile")
+        case .removeProfile: N_("removing a profile")
+        case .setPIN: N_("setting the parental PIN")
+        case .changePIN: N_("changing the parental PIN")
+        case .clearPIN: N_("clearing the parental PIN")
+        }
+    }
 }
 
 /// Which server a store asks: the one chosen with ``StoryStore/useSiteAuthority(_:)``, else the one
@@ -66,7 +73,7 @@ extension StoryStore {
     func writeAgreed<T>(_ action: SiteAction, _ body: (Database) throws -> Result<T, StoreError>) throws(StoreError) -> T {
         guard try isJoined() else { return try write(body).get() }
         guard let authority = siteLink.authority(dataDirectory: dataDirectory) else {
-            throw .siteUnreachable(action: action.rawValue, reason: "its server settings (\(SyncSettings.fileName)) are missing: join the site again")
+            throw .siteUnreachable(action: action.words, reason: "its server settings (\(SyncSettings.fileName)) are missing: join the site again")
         }
         let trial: (Result<T, StoreError>, [SyncChange]) = try writeRolledBack { db in
             let before = try Self.lastOutboxSeq(in: db)
@@ -80,8 +87,8 @@ extension StoryStore {
                 try authority.agree(agreed)
             } catch {
                 switch error {
-                case .unreachable(let why): throw .siteUnreachable(action: action.rawValue, reason: why)
-                case .refused(let why): throw .siteRefused(action: action.rawValue, reason: why)
+                case .unreachable(let why): throw .siteUnreachable(action: action.words, reason: why)
+                case .refused(let why): throw .siteRefused(action: action.words, reason: why)
                 }
             }
         }
