@@ -329,6 +329,21 @@ extension ScreenRendererTests {
             #expect(typing.lines(options: RenderOptions(textSize: preset, style: style)).map(TerminalText.stripEscapes).contains { $0.hasPrefix(":text-size acc▏") })
         }
     }
+
+    /// The reading keys line is shown whole at 40 columns in every language (it once lost its
+    /// first keys, "Space pause · ←→ sentence", where it wrapped to three rows).
+    @Test(arguments: ["en", "es", "fr", "de"])
+    func theReadingKeysAreWholeOnANarrowTerminal(_ language: String) {
+        var (screen, _) = Self.reader(word: 40)
+        screen.messages = LanguageFixtures.languages.catalog(language)
+        let frame = ScreenFrame(screen: screen, focusedID: "pause", captions: ["Page 1 of 3."], keyHelp: ScreenFrame.readingKeyHelp,
+                                columns: 40, rows: 24)
+        let lines = frame.lines(options: RenderOptions(textSize: .large, style: .plain)).map(TerminalText.stripEscapes)
+        let keys = screen.messages.text(ScreenFrame.readingKeyHelp)
+        let wrapped = TextWrap.wrap(keys, width: 40).map(\.text)
+        #expect(wrapped.count >= 3, "\(language): \(wrapped)")
+        #expect(Array(lines.suffix(wrapped.count)) == wrapped, "\(language): \(lines.suffix(4))")
+    }
 }
 
 extension ScreenRendererTests {

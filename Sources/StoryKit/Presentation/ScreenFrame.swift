@@ -54,7 +54,10 @@ public struct ScreenFrame: Sendable, Hashable {
         }
         footer += captionLines.map { ($0, ThemeRole.text) }
         let bottom = commandLine.map { ":" + Sanitizer.sanitizeLine($0) + "▏" } ?? screen.messages.text(keyHelp)
-        let bottomLines = TextWrap.wrap(bottom, width: width).suffix(2)
+        // A command being typed shows its end (where the typing is); the keys line is shown whole
+        // (on a narrow terminal it takes three or four rows rather than lose its first keys).
+        let wrappedBottom = TextWrap.wrap(bottom, width: width)
+        let bottomLines = commandLine == nil ? wrappedBottom.prefix(4) : wrappedBottom.suffix(2)
         footer += bottomLines.map { ($0.text, commandLine == nil ? ThemeRole.secondary : ThemeRole.focus) }
         let rendered = ScreenRenderer.render(screen, focus: focusedID, options: options, width: width, height: max(4, height - footer.count))
         let screenLines = rendered.lines
