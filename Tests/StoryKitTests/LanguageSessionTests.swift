@@ -155,6 +155,19 @@ import StoryKitTestSupport
         }
     }
 
+    /// Reading without a profile: the guest is called by the interface's word for it.
+    @Test func theGuestIsNamedInTheChildsLanguage() {
+        var session = session(snapshot(), system: "de")
+        session.state.profileName = nil
+        session.state.stack = [.library]
+        let profile = FocusEngine(screen: session.screen).order.first { $0.label.hasPrefix("Profil") }
+        #expect(profile?.label == "Profil: Gast" || profile?.value == "Gast", "\(String(describing: profile))")
+        #expect(session.state.storedProfile.name == "Gast")
+        var english = self.session(snapshot(), system: "en")
+        english.state.profileName = nil
+        #expect(english.state.storedProfile.name == "Guest")
+    }
+
     @Test func pauseAndWhereAmIInGerman() throws {
         var session = session(snapshot(language: "de"), profile: "Maya")
         _ = session.start()

@@ -170,7 +170,7 @@ public struct State: Sendable, Hashable {
     /// voice's language when there is a catalog for it, else the system's.
     public var language: String {
         if let forced = options.interfaceLanguage { return forced }
-        let settings = storedProfile.settings
+        let settings = (chosenProfile ?? guest).settings
         if let chosen = settings.interfaceLanguage { return chosen }
         return InterfaceLanguages.defaultLanguage(voice: settings.speech.voice, system: options.systemLanguage)
     }
@@ -188,7 +188,16 @@ public struct State: Sendable, Hashable {
 
     /// The profile in use as stored (the guest when none is chosen), without this run's override.
     public var storedProfile: ChildProfile {
-        profileName.flatMap { name in snapshot.profiles.first { $0.name == name } } ?? guest
+        if let chosen = chosenProfile { return chosen }
+        // The guest is called by the interface's word for it ("Invitado"), not a name anyone typed.
+        var named = guest
+        named.name = messages.tr("Guest")
+        return named
+    }
+
+    /// The profile chosen by name, if any (nil: the guest).
+    private var chosenProfile: ChildProfile? {
+        profileName.flatMap { name in snapshot.profiles.first { $0.name == name } }
     }
 
     /// The profile in use (the guest when none is chosen).
