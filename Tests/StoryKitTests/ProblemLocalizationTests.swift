@@ -17,13 +17,17 @@ import StoryKitTestSupport
         #expect(problem.localized(Self.catalog("de")) == "\(missing): diesen Ordner gibt es nicht: prüfe den Pfad bei --stories oder lege den Ordner an")
     }
 
-    @Test func anAgeRangesReasonKeepsItsTemplate() throws {
+    @Test func anAgeRangesReasonKeepsItsTemplate() {
         guard case .failure(let reason) = StoryParser.parseAges("9-4") else { Issue.record("9-4 accepted"); return }
         #expect(reason.description == "ages '9-4' goes backwards: write the younger age first, like 4-9")
         #expect(reason.localized(Self.catalog("es")) == "ages '9-4' va al revés: escribe primero la edad menor, como 4-9")
-        let parsed = try StoryParser.parse(text: "---\ntitle: T\nages: 30\n---\n\nText.\n", path: "t.md")
-        let problem = try #require(parsed.warnings.first { $0.kind == .badAges })
-        #expect(problem.localized(Self.catalog("fr")) == "t.md, ligne 3 : ages '30' est hors limites : les âges vont de 0 à 18, comme 4-7")
+        do throws(StoryProblem) {
+            _ = try StoryParser.parse(text: "---\ntitle: T\nages: 30\n---\n\nText.\n", path: "t.md")
+            Issue.record("ages 30 accepted")
+        } catch {
+            #expect(error.kind == .badAges)
+            #expect(error.localized(Self.catalog("fr")) == "t.md, ligne 3: ages '30' est hors limites : les âges vont de 0 à 18, comme 4-7")
+        }
     }
 
     @Test func aConfigProblemIsTranslatedWithTheMessagesAmongItsValues() {
@@ -35,7 +39,7 @@ import StoryKitTestSupport
         #expect(kind?.localized(Self.catalog("de")) == "/c/config.toml, Zeile 2: 'profile' muss Text in Anführungszeichen sein, nicht eine Zahl")
         let section = error("[sound]\n")
         #expect(section?.message == "there is no section [sound]: use [display] or [kiosk], or none")
-        #expect(section?.localized(Self.catalog("fr")) == "/c/config.toml, ligne 1 : il n'y a pas de section [sound] : utilise [display] ou [kiosk], ou aucune")
+        #expect(section?.localized(Self.catalog("fr")) == "/c/config.toml, ligne 1: il n'y a pas de section [sound] : utilise [display] ou [kiosk], ou aucune")
         let top = error("[kiosk]\ndevice = \"hw:0\"\n")
         #expect(top?.localized(Self.catalog("es"))
                 == "/c/config.toml, línea 2: 'device' no es un ajuste de [kiosk]: va al principio del archivo, antes de cualquier [sección]")
