@@ -9,15 +9,18 @@ extension ExportCommand {
     /// milliseconds from the start of the file.
     func speak(_ story: Story, into sink: any PCMFileSink, settings base: SpeechSettings,
                progress: ExportProgress) throws -> (Narration, TimedNarration) {
+        let messages = global.messages
+        // "“The Tiny Fox”: …", French "« … » : …".
+        func aboutStory(_ problem: String) -> String { messages.tr("“{title}”: {problem}", ["title": story.title, "problem": problem]) }
         let narration: Narration
-        do { narration = try Narration(story: story) } catch { throw UserFailure(message: "“\(story.title)”: \(error.description)") }
+        do { narration = try Narration(story: story) } catch { throw UserFailure(message: aboutStory(error.localized(messages))) }
         var settings = SpeechSettings(rate: rate ?? base.rate, pitch: pitch ?? base.pitch, volume: volume ?? base.volume, voice: voice ?? base.voice)
         do {
-            let resolution = try EspeakEngine.shared.resolveVoice(settings.voice ?? story.language)
+            let resolution = try EspeakEngine.shared.resolveVoice(settings.voice ?? story.language, messages: messages)
             if let notice = resolution.notice, !quiet { FileHandle.standardError.write(Data("storyreader: \(notice)\n".utf8)) }
             settings.voice = resolution.voice
         } catch {
-            throw UserFailure(message: "\(error)")
+            throw UserFailure(message: messages.describe(error))
         }
         // Several processes for a long story (the same words, not quite the same samples: see
         // ExportWorkers); one for a short one, where starting them costs more than it saves.
@@ -43,15 +46,15 @@ extension ExportCommand {
                 defer { ExportWorkers.stop(streams) }
                 player.start()
                 let state = player.wait()
-                if case .failed(let message) = state { throw UserFailure(message: message) }
+                if case .failed(let message) = state { throw UserFailure(message: player.failure(in: messages) ?? message) }
                 guard state == .finished, !stop.flag.load(ordering: .relaxed) else { throw ExitCode(130) }
                 // The first run's end is not the story's: the workers' last one is.
                 events = try heard.withLock { $0 }.filter { $0.kind != .end } + ExportWorkers.collect(streams, runs: Array(runs.dropFirst()), sink: sink, stopped: stop.flag, onWord: { progress.word() })
             } catch let exit as ExitCode {
                 throw exit
             } catch {
-                if let failure = error as? UserFailure { throw UserFailure(message: "“\(story.title)”: \(failure.message)") }
-                throw UserFailure(message: "“\(story.title)”: \(error)")
+                if let failure = error as? UserFailure { throw UserFailure(message: aboutStory(failure.message)) }
+                throw UserFailure(message: aboutStory(messages.describe(error)))
             }
             if stop.flag.load(ordering: .relaxed) { throw ExitCode(130) }
         } else {
@@ -66,7 +69,7 @@ extension ExportCommand {
             player.start()
             let state = player.wait()
             guard state == .finished else {
-                if case .failed(let message) = state { throw UserFailure(message: "“\(story.title)”: \(message)") }
+                if case .failed(let message) = state { throw UserFailure(message: aboutStory(player.failure(in: messages) ?? message)) }
                 throw ExitCode(130)
             }
             events = heard.withLock { $0 }

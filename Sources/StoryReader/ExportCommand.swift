@@ -124,7 +124,7 @@ struct ExportCommand: ParsableCommand {
         if let book {
             switch library.stories(ofBook: book) {
             case .success(let entries):
-                do { chosen += try entries.map { try library.loadStory($0) } } catch { throw UserFailure(message: "\(error)") }
+                do { chosen += try entries.map { try library.loadStory($0) } } catch { throw UserFailure(message: global.messages.describe(error)) }
             case .failure(let error):
                 throw UserFailure(message: error.localized(global.messages))
             }
@@ -194,7 +194,7 @@ struct ExportCommand: ParsableCommand {
             default: sink = try WAVFileSink(path: audioFile.path)
             }
         } catch {
-            throw UserFailure(message: "\(error)")
+            throw UserFailure(message: global.messages.describe(error))
         }
         var chapters: [ReadAlongBook.Chapter] = []
         var times: [AudioChapter] = []
@@ -220,17 +220,17 @@ struct ExportCommand: ParsableCommand {
             let readAlong = ReadAlongBook(title: tags.title, author: tags.artist, chapters: chapters,
                                           granularity: overlay.flatMap { ReadAlongBook.Granularity(rawValue: $0.lowercased()) } ?? .sentences,
                                           audioDuration: duration)
-            do { try readAlong.write(to: target.file, audio: audioFile) } catch { throw UserFailure(message: "\(error)") }
+            do { try readAlong.write(to: target.file, audio: audioFile) } catch { throw UserFailure(message: global.messages.describe(error)) }
         }
         if let captions {
             let timed = chapters.map(\.timed)
             let captionsFile = Self.sidecar(target.file, captions.rawValue)
-            try Self.writeWhole(captions.write(timed.flatMap(\.spoken), title: tags.title), to: captionsFile)
+            try Self.writeWhole(captions.write(timed.flatMap(\.spoken), title: tags.title), to: captionsFile, messages: global.messages)
             written.append(captionsFile.path)
             let descriptions = timed.flatMap(\.descriptions)
             if !descriptions.isEmpty {
                 let file = Self.sidecar(target.file, "descriptions.vtt")
-                try Self.writeWhole(CaptionFormat.vtt.write(descriptions, title: tags.title, wordTimes: false), to: file)
+                try Self.writeWhole(CaptionFormat.vtt.write(descriptions, title: tags.title, wordTimes: false), to: file, messages: global.messages)
                 written.append(file.path)
             }
         }
@@ -282,7 +282,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// Text written beside its target, then renamed: never a half-written file.
-    static func writeWhole(_ text: String, to file: URL) throws {
+    static func writeWhole(_ text: String, to file: URL, messages: MessageCatalog = .english) throws {
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid()).part")
         do {
             try Data(text.utf8).write(to: temporary)
@@ -290,7 +290,7 @@ struct ExportCommand: ParsableCommand {
             try FileManager.default.moveItem(at: temporary, to: file)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw UserFailure(message: "cannot write \(file.path): \(error.localizedDescription)")
+            throw UserFailure(message: messages.tr("cannot write {path}: {reason}", ["path": file.path, "reason": error.localizedDescription]))
         }
     }
 

@@ -102,7 +102,7 @@ struct GlobalOptions: ParsableArguments {
             do {
                 return try library.loadStory(entry)
             } catch {
-                throw UserFailure(message: error.description)
+                throw UserFailure(message: error.localized(messages))
             }
         case .failure(let error):
             throw UserFailure(message: error.localized(messages))

@@ -80,7 +80,7 @@ struct KioskCommand: ParsableCommand {
         // Spoken like the REPL: the audio device ($STORYREADER_AUDIO_DEVICE, else 'default'), paced silence with one notice.
         let shell = ReplShell(session: session, store: database, interactive: true, clock: .paced,
                               presentation: presentation, scaling: capabilities.scaling,
-                              audio: try ReplCommand.openAudio(noAudio: noAudio, device: nil))
+                              audio: try ReplCommand.openAudio(noAudio: noAudio, device: nil, messages: session.state.messages))
         shell.kiosk = KioskHooks(clock: clock)
 
         // The log for parents: a row now, completed at the end (a killed kiosk leaves it open).

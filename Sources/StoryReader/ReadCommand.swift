@@ -93,7 +93,7 @@ struct ReadCommand: ParsableCommand {
         do {
             narration = try Narration(story: story)
         } catch {
-            throw UserFailure(message: error.description)
+            throw UserFailure(message: error.localized(global.messages))
         }
         if let from, from > narration.items.count {
             throw UserFailure(message: global.messages.trn("--from {value}: '{title}' has {count} sentence", "--from {value}: '{title}' has {count} sentences",
@@ -128,7 +128,7 @@ struct ReadCommand: ParsableCommand {
         let voiceChoice = try resolvedVoice(story, over: child?.settings.speech)
         session.overrideSpeech(rate: rate, pitch: pitch, volume: volume, voice: voiceChoice)
         let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
-        let audio = clock == .virtual ? nil : try ReplCommand.openAudio(noAudio: noAudio, device: device, warn: warn)
+        let audio = clock == .virtual ? nil : try ReplCommand.openAudio(noAudio: noAudio, device: device, messages: global.messages, warn: warn)
         let shell = ReplShell(session: session, store: store, interactive: interactive, clock: clock,
                               presentation: presentation, scaling: capabilities.scaling, audio: audio)
         let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
@@ -145,11 +145,11 @@ struct ReadCommand: ParsableCommand {
     /// standard error when it falls back; nil when nothing asks for one (the session chooses).
     private func resolvedVoice(_ story: Story, over base: SpeechSettings?) throws -> String? {
         do {
-            let resolution = try EspeakEngine.shared.resolveVoice(voice ?? base?.voice ?? story.language)
+            let resolution = try EspeakEngine.shared.resolveVoice(voice ?? base?.voice ?? story.language, messages: global.messages)
             if let notice = resolution.notice { warn(notice) }
             return voice == nil && resolution.notice == nil ? nil : resolution.voice
         } catch {
-            throw UserFailure(message: "\(error)")
+            throw UserFailure(message: global.messages.describe(error))
         }
     }
 
@@ -173,9 +173,9 @@ struct ReadCommand: ParsableCommand {
 
         let sink: any PCMSink
         if let wav {
-            do { sink = try WAVFileSink(path: wav) } catch { throw UserFailure(message: "\(error)") }
+            do { sink = try WAVFileSink(path: wav) } catch { throw UserFailure(message: global.messages.describe(error)) }
         } else {
-            let output = AudioOutput.choose(noAudio: noAudio, deviceOption: device)
+            let output = AudioOutput.choose(noAudio: noAudio, deviceOption: device, messages: global.messages)
             if let notice = output.notice { warn(notice) }
             sink = output.sink
         }
@@ -206,7 +206,7 @@ struct ReadCommand: ParsableCommand {
                 warn(global.messages.tr("could not record the read: {problem}", ["problem": StoreCommandSupport.describe(error, global.messages)]))
             }
         }
-        if case .failed(let message) = state { throw UserFailure(message: message) }
+        if case .failed(let message) = state { throw UserFailure(message: player.failure(in: global.messages) ?? message) }
         if state == .stopped { throw ExitCode(130) }
     }
 

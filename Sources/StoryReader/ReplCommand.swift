@@ -50,7 +50,7 @@ struct ReplCommand: ParsableCommand {
         // Speech through eSpeak NG onto the audio device (or paced silence); --no-audio on a
         // terminal: paced silence; --no-audio without a terminal: virtual time (scripts, transcripts).
         let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
-        let audio = clock == .virtual ? nil : try Self.openAudio(noAudio: noAudio, device: device)
+        let audio = clock == .virtual ? nil : try Self.openAudio(noAudio: noAudio, device: device, messages: session.state.messages)
         let shell = ReplShell(session: session, store: store, interactive: interactive, clock: clock,
                               presentation: presentation, scaling: capabilities.scaling, audio: audio)
         let status = try shell.run()
@@ -59,13 +59,14 @@ struct ReplCommand: ParsableCommand {
 
     /// The speech engine started and the sink chosen as `read` chooses it (paced silence for
     /// `--no-audio`, since a terminal session runs in real time).
-    static func openAudio(noAudio: Bool, device: String?, warn: ((String) -> Void)? = nil) throws -> ReplAudio {
+    /// `messages`: the language of the notice and of the engine's error.
+    static func openAudio(noAudio: Bool, device: String?, messages: MessageCatalog, warn: ((String) -> Void)? = nil) throws -> ReplAudio {
         do {
             try EspeakEngine.shared.start()
         } catch {
-            throw UserFailure(message: "\(error)")
+            throw UserFailure(message: messages.describe(error))
         }
-        let output = AudioOutput.choose(noAudio: noAudio, pacedWithoutAudio: true, deviceOption: device)
+        let output = AudioOutput.choose(noAudio: noAudio, pacedWithoutAudio: true, deviceOption: device, messages: messages)
         if let notice = output.notice { warn?(notice) }
         return ReplAudio(sink: output.sink, notice: output.notice)
     }

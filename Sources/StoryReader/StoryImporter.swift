@@ -128,11 +128,12 @@ struct StoryImporter {
         } : nil
         do {
             let book = try EPUBBook(url: URL(fileURLWithPath: file), split: split, progress: progress)
-            for warning in book.warnings { report(warning) }
-            importBook(book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: book.warnings)
+            let warnings = book.problems.map { $0.localized(messages) }
+            for warning in warnings { report(warning) }
+            importBook(book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: warnings)
         } catch {
             if showsProgress { Self.status("") }
-            refuse(file, messages.tr("{problem} (not imported)", ["problem": "\(error)"]), named: false)
+            refuse(file, messages.tr("{problem} (not imported)", ["problem": error.localized(messages)]), named: false)
         }
     }
 
@@ -146,7 +147,7 @@ struct StoryImporter {
             do {
                 parsed = try StoryParser.parse(text: markdown, path: target.path)
             } catch {
-                refuse(file, story.id + ": " + messages.tr("{problem} (not imported)", ["problem": "\(error)"]))
+                refuse(file, messages.tr("{file}: {problem}", ["file": story.id, "problem": messages.tr("{problem} (not imported)", ["problem": error.localized(messages)])]))
                 continue
             }
             // The book's warnings go with its first story (a dry run lists them there).
@@ -226,7 +227,7 @@ struct StoryImporter {
     }
 
     private mutating func refuse(_ file: String, _ message: String, story: Story? = nil, named: Bool = true) {
-        report(named ? "\(Sanitizer.sanitizeLine(file)): \(message)" : message)
+        report(named ? messages.tr("{file}: {problem}", ["file": Sanitizer.sanitizeLine(file), "problem": message]) : message)
         results.append(ImportResult(file: file, status: .refused, story: story, message: message))
     }
 

@@ -36,7 +36,7 @@ struct StoryReaderCommand: AsyncParsableCommand {
             }
         } catch let failure as ConfigError {
             // A bad configuration starts nothing: what was meant cannot be guessed.
-            FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(failure.description))\n".utf8))
+            FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(failure.localized(configMessages())))\n".utf8))
             Foundation.exit(1)
         } catch let failure as UserFailure {
             FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(failure.message))\n".utf8))
@@ -57,6 +57,22 @@ struct StoryReaderCommand: AsyncParsableCommand {
             Foundation.exit(code.rawValue == 0 ? 0 : 1)
         }
     }
+}
+
+/// The language of config.toml's problems: the file is read before the arguments are parsed, so
+/// `--lang` counts as typed (`--lang es`, `--lang=es`), else the environment's, as for `--help`.
+func configMessages(_ arguments: [String] = CommandLine.arguments) -> MessageCatalog {
+    var language: String?
+    for (index, argument) in arguments.enumerated().dropFirst() {
+        if argument == "--" { break }
+        if argument == "--lang", index + 1 < arguments.count {
+            language = arguments[index + 1]
+        } else if argument.hasPrefix("--lang=") {
+            language = String(argument.dropFirst("--lang=".count))
+        }
+    }
+    if let code = language.flatMap(InterfaceLanguage.code(of:)) { return Catalogs.catalog(code) }
+    return helpMessages
 }
 
 /// A problem the person using the program can fix; exits with `code` (1 unless said otherwise).

@@ -17,7 +17,7 @@ struct VoicesCommand: ParsableCommand {
         do {
             catalog = try EspeakEngine.shared.voices()
         } catch {
-            throw UserFailure(message: "\(error)")
+            throw UserFailure(message: helpMessages.describe(error))
         }
         if json {
             let encoder = JSONEncoder()

@@ -342,7 +342,7 @@ struct LibraryFixture {
         // … and rewritten in good order.
         #expect(fixture.load(cache: cache).entries == expected)
         let rewritten = try String(contentsOf: cache.url, encoding: .utf8)
-        #expect(rewritten.hasPrefix("storyreader story cache 4\n"))
+        #expect(rewritten.hasPrefix("storyreader story cache 5\n"))
     }
 
     @Test func aCacheRecordWithTheRightSizeButDamagedFieldsIsNotTrusted() throws {

@@ -218,12 +218,14 @@ public final class ALSASink: PCMSink {
 
 /// Opens the audio output the way `storyreader read` does.
 public enum AudioOutput {
-    /// The device sink, or paced silence with a one-time notice when the device cannot be opened.
-    public static func open(device: String) -> (sink: any PCMSink, notice: String?) {
+    /// The device sink, or paced silence with a one-time notice (in the language of `messages`)
+    /// when the device cannot be opened.
+    public static func open(device: String, messages: MessageCatalog = .english) -> (sink: any PCMSink, notice: String?) {
         do {
             return (try ALSASink(device: device), nil)
         } catch {
-            return (PacedSilenceSink(), "\(error); reading without sound (the text is still highlighted at speaking pace)")
+            return (PacedSilenceSink(), messages.tr("{problem}; reading without sound (the text is still highlighted at speaking pace)",
+                                                    ["problem": messages.describe(error)]))
         }
     }
 
@@ -232,8 +234,9 @@ public enum AudioOutput {
     /// `deviceOption` / `$STORYREADER_AUDIO_DEVICE` / `default`, falling back to paced silence with
     /// a notice (to be shown once).
     public static func choose(noAudio: Bool, pacedWithoutAudio: Bool = false, deviceOption: String?,
-                              environment: [String: String] = ProcessInfo.processInfo.environment) -> (sink: any PCMSink, notice: String?) {
+                              environment: [String: String] = ProcessInfo.processInfo.environment,
+                              messages: MessageCatalog = .english) -> (sink: any PCMSink, notice: String?) {
         if noAudio { return (pacedWithoutAudio ? PacedSilenceSink() : DiscardingSink(), nil) }
-        return open(device: ALSASink.deviceName(option: deviceOption, environment: environment))
+        return open(device: ALSASink.deviceName(option: deviceOption, environment: environment), messages: messages)
     }
 }

@@ -50,19 +50,23 @@ extension PCMFileSink {
 }
 
 /// An audio failure, worded for the person who sees it.
-public enum AudioError: Error, Sendable, Hashable, CustomStringConvertible {
+/// `description` is English; `localized` says it in the parent's language (the device's name, the
+/// path and the reason, which ALSA or the system gives, as they are).
+public enum AudioError: TranslatableError, Sendable, Hashable, CustomStringConvertible {
     case deviceUnavailable(device: String, reason: String)
     case deviceFailed(device: String, reason: String)
     case fileFailed(path: String, reason: String)
 
-    public var description: String {
+    public var description: String { localized(.english) }
+
+    public func localized(_ messages: MessageCatalog) -> String {
         switch self {
         case .deviceUnavailable(let device, let reason):
-            "cannot open audio device '\(device)': \(reason)"
+            messages.tr("cannot open audio device '{device}': {reason}", ["device": device, "reason": reason])
         case .deviceFailed(let device, let reason):
-            "audio device '\(device)' failed: \(reason)"
+            messages.tr("audio device '{device}' failed: {reason}", ["device": device, "reason": reason])
         case .fileFailed(let path, let reason):
-            "cannot write \(path): \(reason)"
+            messages.tr("cannot write {path}: {reason}", ["path": path, "reason": reason])
         }
     }
 }

@@ -73,10 +73,10 @@ public struct ConfigFile: Sendable, Equatable {
     public static func load(path: String, environment: [String: String]) throws(ConfigError) -> ConfigFile? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(path: path, line: 0, message: "cannot be read: check its permissions")
+            throw ConfigError(path: path, line: 0, CatalogText(N_("cannot be read: check its permissions")))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError(path: path, line: 1, message: "is not UTF-8 text: save it as UTF-8")
+            throw ConfigError(path: path, line: 1, CatalogText(N_("is not UTF-8 text: save it as UTF-8")))
         }
         return try parse(text, path: path, home: environment["HOME"] ?? NSHomeDirectory())
     }
@@ -86,13 +86,20 @@ public struct ConfigFile: Sendable, Equatable {
         let sections = Set(settings.map(\.section).filter { !$0.isEmpty })
         var values: [(setting: Setting, value: ConfigValue)] = []
         for entry in try ConfigLineParser.parse(text, path: path, sections: sections) {
-            func fail(_ message: String) -> ConfigError { ConfigError(path: path, line: entry.line, message: message) }
+            func fail(_ template: String, _ values: [String: String] = [:], parts: [String: CatalogText] = [:]) -> ConfigError {
+                ConfigError(path: path, line: entry.line, CatalogText(template, values, parts: parts))
+            }
             guard let setting = settings.first(where: { $0.section == entry.section && $0.key == entry.key }) else {
                 let known = settings.filter { $0.section == entry.section }.map(\.key)
                 let elsewhere = settings.first { $0.key == entry.key }
-                throw fail("'\(entry.key)' is not a setting" + (entry.section.isEmpty ? "" : " of [\(entry.section)]")
-                    + (elsewhere.map { ": it belongs " + ($0.section.isEmpty ? "at the top of the file, before any [section]" : "under [\($0.section)]") }
-                       ?? ": use one of \(known.joined(separator: ", "))"))
+                let named = ["key": entry.key, "section": entry.section, "other": elsewhere?.section ?? "", "keys": known.joined(separator: ", ")]
+                switch (entry.section.isEmpty, elsewhere?.section.isEmpty) {
+                case (true, nil): throw fail(N_("'{key}' is not a setting: use one of {keys}"), named)
+                case (true, _): throw fail(N_("'{key}' is not a setting: it belongs under [{other}]"), named)
+                case (false, nil): throw fail(N_("'{key}' is not a setting of [{section}]: use one of {keys}"), named)
+                case (false, true): throw fail(N_("'{key}' is not a setting of [{section}]: it belongs at the top of the file, before any [section]"), named)
+                case (false, false): throw fail(N_("'{key}' is not a setting of [{section}]: it belongs under [{other}]"), named)
+                }
             }
             values.append((setting, try check(entry.value, for: setting, relativeTo: (path as NSString).deletingLastPathComponent, home: home, fail: fail)))
         }
@@ -101,7 +108,7 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// The value in the form the option takes, or why it cannot be.
     private static func check(_ value: ConfigValue, for setting: Setting, relativeTo folder: String, home: String,
-                              fail: (String) -> ConfigError) throws(ConfigError) -> ConfigValue {
+                              fail: (String, [String: String], [String: CatalogText]) -> ConfigError) throws(ConfigError) -> ConfigValue {
         switch (setting.kind, value) {
         case (.text, .string(let text)) where !text.isEmpty:
             return value
@@ -112,7 +119,9 @@ public struct ConfigFile: Sendable, Equatable {
         case (.folders, .array(let items)) where !items.isEmpty:
             var folders: [ConfigValue] = []
             for item in items {
-                guard case .string(let path) = item, !path.isEmpty else { throw fail("'\(setting.key)' lists folders, each in quotes: stories = [\"~/Stories\"]") }
+                guard case .string(let path) = item, !path.isEmpty else {
+                    throw fail(N_("'{key}' lists folders, each in quotes: stories = [\"~/Stories\"]"), ["key": setting.key], [:])
+                }
                 folders.append(.string(expand(path, relativeTo: folder, home: home)))
             }
             return .array(folders)
@@ -120,24 +129,26 @@ public struct ConfigFile: Sendable, Equatable {
             return value
         case (.choice(let choices), .string(let text)):
             guard let match = choices.first(where: { $0.lowercased() == text.lowercased() }) else {
-                throw fail("'\(text.prefix(40))' is not a \(setting.key): use one of \(choices.joined(separator: ", "))")
+                throw fail(N_("'{value}' is not a {key}: use one of {choices}"),
+                           ["value": String(text.prefix(40)), "key": setting.key, "choices": choices.joined(separator: ", ")], [:])
             }
             return .string(match)
         case (.number(let minimum, let exclusive), .number(let number)):
             guard exclusive ? number > minimum : number >= minimum else {
-                throw fail("'\(setting.key)' must be \(exclusive ? "more than" : "at least") \(minimum.formatted())")
+                throw fail(exclusive ? N_("'{key}' must be more than {minimum}") : N_("'{key}' must be at least {minimum}"),
+                           ["key": setting.key, "minimum": minimum.formatted()], [:])
             }
             return value
         default:
-            let wanted = switch setting.kind {
-            case .text: "text in quotes"
-            case .folder: "a folder in quotes"
-            case .folders: "a folder in quotes, or a list of them: [\"~/Stories\", \"/srv/stories\"]"
-            case .boolean: "true or false"
-            case .choice(let choices): "one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))"
-            case .number: "a number"
+            let wanted: CatalogText = switch setting.kind {
+            case .text: CatalogText(N_("text in quotes"))
+            case .folder: CatalogText(N_("a folder in quotes"))
+            case .folders: CatalogText(N_("a folder in quotes, or a list of them: [\"~/Stories\", \"/srv/stories\"]"))
+            case .boolean: CatalogText(N_("true or false"))
+            case .choice(let choices): CatalogText(N_("one of {choices}"), ["choices": choices.map { "\"\($0)\"" }.joined(separator: ", ")])
+            case .number: CatalogText(N_("a number"))
             }
-            throw fail("'\(setting.key)' must be \(wanted), not \(value.kindName)")
+            throw fail(N_("'{key}' must be {wanted}, not {kind}"), ["key": setting.key], ["wanted": wanted, "kind": CatalogText(value.kindName)])
         }
     }
 

@@ -7,31 +7,45 @@ public enum ConfigValue: Sendable, Equatable {
     case boolean(Bool)
     case array([ConfigValue])
 
-    /// What a person calls this kind of value, for messages.
+    /// What a person calls this kind of value, for messages (translated where they are shown).
     var kindName: String {
         switch self {
-        case .string: "text"
-        case .number: "a number"
-        case .boolean: "true or false"
-        case .array: "a list"
+        case .string: N_("text")
+        case .number: N_("a number")
+        case .boolean: N_("true or false")
+        case .array: N_("a list")
         }
     }
 }
 
 /// One line of the file that could not be understood, or a setting that is not allowed.
-public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ConfigError: TranslatableError, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var line: Int
-    public var message: String
+    /// What is wrong, in English.
+    public var message: String { text.english }
+    /// The same, to be translated where it is shown.
+    public var text: CatalogText
 
+    /// A message of its own, shown as it is in every language.
     public init(path: String, line: Int, message: String) {
+        self.init(path: path, line: line, .verbatim(message))
+    }
+
+    public init(path: String, line: Int, _ text: CatalogText) {
         self.path = path
         self.line = line
-        self.message = message
+        self.text = text
     }
 
     /// `path, line N: message`; a file that cannot be read at all has no line (`path: message`).
-    public var description: String { line > 0 ? "\(path), line \(line): \(message)" : "\(path): \(message)" }
+    public var description: String { localized(.english) }
+
+    /// The same in the language of `messages` (the path as it is).
+    public func localized(_ messages: MessageCatalog) -> String {
+        let place = line > 0 ? path + messages.tr(", line {line}", ["line": String(line)]) : path
+        return place + ": " + text.localized(messages)
+    }
 }
 
 /// Reads `key = value` lines, `[section]` headers and `#` comments into (section, key, value, line).
@@ -44,7 +58,21 @@ struct ConfigLineParser {
     }
 
     /// A message for the line, without the path and line number (the caller adds them).
-    struct LineError: Error { var message: String }
+    struct LineError: Error {
+        var message: CatalogText
+        init(_ template: String, _ values: [String: String] = [:], parts: [String: CatalogText] = [:]) {
+            message = CatalogText(template, values, parts: parts)
+        }
+    }
+
+    /// "[display] or [kiosk]": each "or" translated where it is shown.
+    static func alternatives(_ items: [String]) -> CatalogText {
+        guard var list = items.first.map(CatalogText.verbatim) else { return .verbatim("") }
+        for item in items.dropFirst() {
+            list = CatalogText(N_("{first} or {second}"), parts: ["first": list, "second": .verbatim(item)])
+        }
+        return list
+    }
 
     /// - Parameter sections: the `[section]` names allowed.
     static func parse(_ text: String, path: String, sections: Set<String>) throws(ConfigError) -> [Entry] {
@@ -63,29 +91,30 @@ struct ConfigLineParser {
                     let name = scanner.bareKey()
                     scanner.skipSpaces()
                     guard !name.isEmpty, scanner.peek == "]" else {
-                        throw LineError(message: "a section header is written [name], like [kiosk]")
+                        throw LineError(N_("a section header is written [name], like [kiosk]"))
                     }
                     scanner.advance()
                     try scanner.expectEnd()
                     guard sections.contains(name) else {
-                        throw LineError(message: "there is no section [\(name)]: use \(sections.sorted().map { "[\($0)]" }.joined(separator: " or ")), or none")
+                        throw LineError(N_("there is no section [{name}]: use {sections}, or none"), ["name": name],
+                                        parts: ["sections": alternatives(sections.sorted().map { "[\($0)]" })])
                     }
                     section = name
                     continue
                 }
                 let key = scanner.bareKey()
-                guard !key.isEmpty else { throw LineError(message: "expected a setting, like: theme = \"dark\"") }
+                guard !key.isEmpty else { throw LineError(N_("expected a setting, like: theme = \"dark\"")) }
                 scanner.skipSpaces()
-                guard scanner.peek == "=" else { throw LineError(message: "expected '=' after '\(key)', like: \(key) = \"value\"") }
+                guard scanner.peek == "=" else { throw LineError(N_("expected '=' after '{key}', like: {key} = \"value\""), ["key": key]) }
                 scanner.advance()
                 scanner.skipSpaces()
                 let value = try scanner.value()
                 try scanner.expectEnd()
                 let qualified = section.isEmpty ? key : "\(section).\(key)"
-                guard seen.insert(qualified).inserted else { throw LineError(message: "'\(key)' is set twice: keep one") }
+                guard seen.insert(qualified).inserted else { throw LineError(N_("'{key}' is set twice: keep one"), ["key": key]) }
                 entries.append(Entry(section: section, key: key, value: value, line: number))
             } catch let error as LineError {
-                throw ConfigError(path: path, line: number, message: error.message)
+                throw ConfigError(path: path, line: number, error.message)
             } catch {
                 throw ConfigError(path: path, line: number, message: "\(error)")
             }
@@ -110,7 +139,7 @@ struct ConfigLineParser {
 
         mutating func expectEnd() throws(LineError) {
             skipSpaces()
-            guard atEndOrComment else { throw LineError(message: "unexpected '\(text.prefix(20))' after the value (a comment starts with #)") }
+            guard atEndOrComment else { throw LineError(N_("unexpected '{text}' after the value (a comment starts with #)"), ["text": String(text.prefix(20))]) }
         }
 
         mutating func value() throws(LineError) -> ConfigValue {
@@ -118,14 +147,14 @@ struct ConfigLineParser {
             case "\"": return .string(try basicString())
             case "'": return .string(try literalString())
             case "[": return try array()
-            case nil, "#": throw LineError(message: "a value is missing after '='")
+            case nil, "#": throw LineError(N_("a value is missing after '='"))
             default:
                 let word = text.prefix { !" \t#,]".contains($0) }
                 text = text.dropFirst(word.count)
                 if word == "true" { return .boolean(true) }
                 if word == "false" { return .boolean(false) }
                 if let number = Double(word.replacingOccurrences(of: "_", with: "")), number.isFinite { return .number(number) }
-                throw LineError(message: "'\(word.prefix(40))' is not a value: text goes in quotes (\"\(word.prefix(40))\"), or use a number, true or false")
+                throw LineError(N_("'{word}' is not a value: text goes in quotes (\"{word}\"), or use a number, true or false"), ["word": String(word.prefix(40))])
             }
         }
 
@@ -144,17 +173,17 @@ struct ConfigLineParser {
                     case "\\": result.append("\\")
                     case "n": result.append("\n")
                     case "t": result.append("\t")
-                    default: throw LineError(message: "'\\\(escaped)' is not an escape TOML knows: write \\\\ for a backslash, or use 'single quotes'")
+                    default: throw LineError(N_("'\\{escape}' is not an escape TOML knows: write \\\\ for a backslash, or use 'single quotes'"), ["escape": String(escaped)])
                     }
                 default: result.append(character)
                 }
             }
-            throw LineError(message: "the text has no closing \" on this line")
+            throw LineError(N_("the text has no closing \" on this line"))
         }
 
         private mutating func literalString() throws(LineError) -> String {
             advance()
-            guard let end = text.firstIndex(of: "'") else { throw LineError(message: "the text has no closing ' on this line") }
+            guard let end = text.firstIndex(of: "'") else { throw LineError(N_("the text has no closing ' on this line")) }
             let result = String(text[..<end])
             text = text[text.index(after: end)...]
             return result
@@ -166,11 +195,11 @@ struct ConfigLineParser {
             while true {
                 skipSpaces()
                 if peek == "]" { advance(); return .array(items) }
-                if atEndOrComment { throw LineError(message: "the list has no closing ] on this line (write the list on one line)") }
+                if atEndOrComment { throw LineError(N_("the list has no closing ] on this line (write the list on one line)")) }
                 items.append(try value())
                 skipSpaces()
                 if peek == "," { advance() } else if peek != "]" {
-                    throw LineError(message: "list items are separated by commas")
+                    throw LineError(N_("list items are separated by commas"))
                 }
             }
         }

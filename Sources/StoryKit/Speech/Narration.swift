@@ -242,12 +242,14 @@ public struct NarrationUtterance: Sendable, Hashable {
 }
 
 /// Why a story cannot be narrated.
-public enum NarrationError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum NarrationError: TranslatableError, Sendable, Hashable, CustomStringConvertible {
     case nothingToSpeak(title: String)
 
-    public var description: String {
+    public var description: String { localized(.english) }
+
+    public func localized(_ messages: MessageCatalog) -> String {
         switch self {
-        case .nothingToSpeak(let title): "'\(title)' has nothing to read aloud: it has no words"
+        case .nothingToSpeak(let title): messages.tr("'{title}' has nothing to read aloud: it has no words", ["title": title])
         }
     }
 }

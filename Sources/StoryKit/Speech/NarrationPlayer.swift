@@ -92,6 +92,8 @@ public final class NarrationPlayer: Sendable {
         var settings: SpeechSettings
         var stepMode = StepMode.off
         var stop = StopToken()
+        /// Why it failed, to be said in the parent's language (`failure(in:)`).
+        var failure: (any Error)?
     }
 
     private struct Heard {
@@ -162,6 +164,15 @@ public final class NarrationPlayer: Sendable {
     }
 
     public var state: State { control.withLock { $0.state } }
+
+    /// Why reading failed in the language of `messages` (the state's own message is English);
+    /// nil unless it failed.
+    public func failure(in messages: MessageCatalog) -> String? {
+        control.withLock { control in
+            guard case .failed(let message) = control.state else { return nil }
+            return control.failure.map(messages.describe) ?? message
+        }
+    }
     public var settings: SpeechSettings { control.withLock { $0.settings } }
     public var stepMode: StepMode { control.withLock { $0.stepMode } }
     public var isStepMode: Bool { stepMode != .off }
@@ -261,7 +272,10 @@ public final class NarrationPlayer: Sendable {
                 do {
                     completed = try speak(sentence: sentence, fromWord: word)
                 } catch {
-                    control.withLock { $0.state = .failed("\(error)") }
+                    control.withLock {
+                        $0.state = .failed("\(error)")
+                        $0.failure = error
+                    }
                     sink.drop()
                     finishPumping()
                     return

@@ -87,19 +87,22 @@ public final class StopToken: Sendable {
 }
 
 /// Failures of the speech engine, worded for the person who sees them.
-public enum SpeechEngineError: Error, Sendable, Hashable, CustomStringConvertible {
+/// `description` is English; `localized` says it in the parent's language.
+public enum SpeechEngineError: TranslatableError, Sendable, Hashable, CustomStringConvertible {
     case initializationFailed(String)
     case voiceNotFound(String)
     case synthesisFailed(code: Int)
 
-    public var description: String {
+    public var description: String { localized(.english) }
+
+    public func localized(_ messages: MessageCatalog) -> String {
         switch self {
         case .initializationFailed(let detail):
-            "eSpeak NG could not start: \(detail). Install the espeak-ng-data package (voices and dictionaries)."
+            messages.tr("eSpeak NG could not start: {detail}. Install the espeak-ng-data package (voices and dictionaries).", ["detail": detail])
         case .voiceNotFound(let name):
-            "eSpeak NG has no voice '\(name)': run 'storyreader voices' to see the voices installed"
+            messages.tr("eSpeak NG has no voice '{voice}': run 'storyreader voices' to see the voices installed", ["voice": name])
         case .synthesisFailed(let code):
-            "eSpeak NG failed to synthesise (error \(code))"
+            messages.tr("eSpeak NG failed to synthesise (error {code})", ["code": String(code)])
         }
     }
 }

@@ -60,7 +60,7 @@ public struct VoiceCatalog: Sendable, Hashable, Codable {
     /// The voice for `requested` (`en`, `en-us`, `fr`, `en+f3`): a language without a voice falls
     /// back to `fallback` with a notice; an unknown variant is dropped with a notice (eSpeak would
     /// accept it silently).
-    public func resolve(_ requested: String, fallback: String = "en") -> Resolution {
+    public func resolve(_ requested: String, fallback: String = "en", messages: MessageCatalog = .english) -> Resolution {
         let parts = requested.split(separator: "+", maxSplits: 1).map(String.init)
         let language = parts.first ?? ""
         let variant = parts.count > 1 ? parts[1] : nil
@@ -71,10 +71,10 @@ public struct VoiceCatalog: Sendable, Hashable, Codable {
             let base = String(language.split(separator: "-").first ?? "")
             if !base.isEmpty, base != language, hasLanguage(base) {
                 chosenLanguage = base
-                notices.append("no voice for language '\(language)': reading with '\(base)'")
+                notices.append(messages.tr("no voice for language '{language}': reading with '{voice}'", ["language": language, "voice": base]))
             } else {
                 chosenLanguage = fallback
-                notices.append("no voice for language '\(language)': reading with the default voice '\(fallback)'")
+                notices.append(messages.tr("no voice for language '{language}': reading with the default voice '{voice}'", ["language": language, "voice": fallback]))
             }
         }
         var voice = chosenLanguage
@@ -82,7 +82,7 @@ public struct VoiceCatalog: Sendable, Hashable, Codable {
             if hasVariant(variant) {
                 voice += "+" + variant
             } else {
-                notices.append("no voice variant '\(variant)': reading without it")
+                notices.append(messages.tr("no voice variant '{variant}': reading without it", ["variant": variant]))
             }
         }
         return Resolution(voice: voice, notice: notices.isEmpty ? nil : notices.joined(separator: "; "))
@@ -91,12 +91,13 @@ public struct VoiceCatalog: Sendable, Hashable, Codable {
 
 extension EspeakEngine {
     /// The voice to read with for `wanted` (a story's language or a chosen voice): the voice itself
-    /// when eSpeak has it, else a fallback with a notice for the person (see `VoiceCatalog.resolve`).
-    public func resolveVoice(_ wanted: String) throws -> VoiceCatalog.Resolution {
+    /// when eSpeak has it, else a fallback with a notice for the person, in the language of
+    /// `messages` (see `VoiceCatalog.resolve`).
+    public func resolveVoice(_ wanted: String, messages: MessageCatalog = .english) throws -> VoiceCatalog.Resolution {
         // The common case first; listing every voice reads a few hundred files.
         if !wanted.contains("+"), try hasVoice(wanted) {
             return VoiceCatalog.Resolution(voice: wanted, notice: nil)
         }
-        return try voices().resolve(wanted)
+        return try voices().resolve(wanted, messages: messages)
     }
 }

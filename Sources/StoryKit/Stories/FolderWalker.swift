@@ -20,12 +20,12 @@ enum FolderWalker {
             let code = errno
             if code == ENOENT {
                 if reportMissing {
-                    problems.append(StoryProblem(.error, .notFound, path: root, "this folder does not exist: check the path given to --stories, or create the folder"))
+                    problems.append(StoryProblem(.error, .notFound, path: root, N_("this folder does not exist: check the path given to --stories, or create the folder")))
                 }
             } else if code == ELOOP {
-                problems.append(StoryProblem(.error, .symlinkLoop, path: root, "is a link that leads back to itself: fix or remove the link"))
+                problems.append(StoryProblem(.error, .symlinkLoop, path: root, N_("is a link that leads back to itself: fix or remove the link")))
             } else {
-                problems.append(StoryProblem(.error, .unreadable, path: root, "cannot be read (\(String(cString: strerror(code)))): check its permissions"))
+                problems.append(StoryProblem(.error, .unreadable, path: root, N_("cannot be read ({reason}): check its permissions"), ["reason": String(cString: strerror(code))]))
             }
             return
         }
@@ -35,7 +35,7 @@ enum FolderWalker {
             return
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            problems.append(StoryProblem(.error, .notAFolder, path: root, "is neither a folder nor a story file"))
+            problems.append(StoryProblem(.error, .notAFolder, path: root, N_("is neither a folder nor a story file")))
             return
         }
         walk(root, info: info, files: &files, visited: &visited, problems: &problems)
@@ -44,11 +44,12 @@ enum FolderWalker {
     private static func walk(_ folder: String, info: stat, files: inout [FoundFile], visited: inout Set<FileIdentity>, problems: inout [StoryProblem]) {
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         guard visited.insert(identity).inserted else {
-            problems.append(StoryProblem(.warning, .symlinkLoop, path: folder, "leads back to a folder already read (a link loop): skipped"))
+            problems.append(StoryProblem(.warning, .symlinkLoop, path: folder, N_("leads back to a folder already read (a link loop): skipped")))
             return
         }
         guard let directory = opendir(folder) else {
-            problems.append(StoryProblem(.error, .unreadable, path: folder, "this folder cannot be read (\(String(cString: strerror(errno)))): check its permissions"))
+            let code = errno
+            problems.append(StoryProblem(.error, .unreadable, path: folder, N_("this folder cannot be read ({reason}): check its permissions"), ["reason": String(cString: strerror(code))]))
             return
         }
         var names: [String] = []
@@ -64,7 +65,7 @@ enum FolderWalker {
                 let shown = visibleName(bytes)
                 if StoryParser.storyExtensions.contains((shown as NSString).pathExtension.lowercased()) {
                     problems.append(StoryProblem(.error, .unreadable, path: base + shown,
-                        "its file name is not valid UTF-8 (the bytes shown as \\xNN): rename the file, for example with `mv` and a shell glob, to a name in UTF-8"))
+                        N_("its file name is not valid UTF-8 (the bytes shown as \\xNN): rename the file, for example with `mv` and a shell glob, to a name in UTF-8")))
                 }
                 continue
             }
@@ -80,11 +81,11 @@ enum FolderWalker {
                 var linkInfo = stat()
                 let isLink = lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
                 if code == ELOOP {
-                    problems.append(StoryProblem(.warning, .symlinkLoop, path: path, "is a link that leads back to itself: skipped"))
+                    problems.append(StoryProblem(.warning, .symlinkLoop, path: path, N_("is a link that leads back to itself: skipped")))
                 } else if isLink, StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                    problems.append(StoryProblem(.warning, .notFound, path: path, "is a link to a file that does not exist: skipped"))
+                    problems.append(StoryProblem(.warning, .notFound, path: path, N_("is a link to a file that does not exist: skipped")))
                 } else if !isLink {
-                    problems.append(StoryProblem(.error, .unreadable, path: path, "cannot be read (\(String(cString: strerror(code))))"))
+                    problems.append(StoryProblem(.error, .unreadable, path: path, N_("cannot be read ({reason})"), ["reason": String(cString: strerror(code))]))
                 }
                 continue
             }
@@ -97,7 +98,7 @@ enum FolderWalker {
                 files.append(FoundFile(path: path, size: Int(child.st_size), modified: modifiedNanoseconds(child)))
             default:
                 if StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                    problems.append(StoryProblem(.warning, .unreadable, path: path, "is not a regular file (a pipe or a device): skipped"))
+                    problems.append(StoryProblem(.warning, .unreadable, path: path, N_("is not a regular file (a pipe or a device): skipped")))
                 }
             }
         }

@@ -37,9 +37,10 @@ public struct StoryCache: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
     // Raised whenever the parser's rules or the entry's fields change (2: negative ages, emoji
-    // words, the sentence limit; 3: page starts and picture descriptions; 4: book and part), so
-    // that files parsed under the old rules are parsed again.
-    private static let magic = "storyreader story cache 4\n"
+    // words, the sentence limit; 3: page starts and picture descriptions; 4: book and part; 5: an
+    // age range's problem keeps its template, to be translated), so that files parsed under the
+    // old rules are parsed again.
+    private static let magic = "storyreader story cache 5\n"
 
     func read() -> [String: Record] {
         guard let data = try? Data(contentsOf: url), data.count > Self.magic.utf8.count,

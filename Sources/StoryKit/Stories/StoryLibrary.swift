@@ -45,7 +45,7 @@ public struct StoryLibrary: Sendable {
                 fresh[file.path] = record
                 if let first = seenIDs[record.entry.id] {
                     problems.append(StoryProblem(.warning, .duplicateID, path: file.path,
-                        "has the same id '\(record.entry.id)' as \(first): only the first is used; rename one of the files"))
+                        N_("has the same id '{id}' as {other}: only the first is used; rename one of the files"), ["id": record.entry.id, "other": first]))
                     continue
                 }
                 seenIDs[record.entry.id] = file.path

@@ -40,8 +40,9 @@ public enum StoryParser {
         // files (or links to them) are read.
         var info = stat()
         if stat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "a pipe or a device"
-            throw StoryProblem(.error, .unreadable, path: path, N_("is not a regular file ({what}): a story is a .md or .txt text file"), ["what": what])
+            throw StoryProblem(.error, .unreadable, path: path, (info.st_mode & S_IFMT) == S_IFDIR
+                ? N_("is not a regular file (a folder): a story is a .md or .txt text file")
+                : N_("is not a regular file (a pipe or a device): a story is a .md or .txt text file"))
         }
         do {
             let handle = try FileHandle(forReadingFrom: url)
@@ -315,7 +316,7 @@ public enum StoryParser {
             switch parseAges(singleLine) {
             case .success(let ages): header.ages = ages
             case .failure(let reason):
-                warnings.append(StoryProblem(.error, .badAges, path: path, line: line, reason.description))
+                warnings.append(StoryProblem(.error, .badAges, path: path, line: line, reason.template, reason.values))
             }
         default:
             break
@@ -366,8 +367,8 @@ public enum StoryParser {
     /// `4-7`, `4–7`, `4 to 7`, `6`, `5+` (5 to 18).
     public static func parseAges(_ value: String) -> Result<AgeRange, StoryProblemReason> {
         let trimmed = value.trimmedWhitespace()
-        let example = "write two ages like 4-7"
-        if trimmed.isEmpty { return .failure(StoryProblemReason("ages is empty: \(example), or remove the line")) }
+        if trimmed.isEmpty { return .failure(StoryProblemReason(N_("ages is empty: write two ages like 4-7, or remove the line"))) }
+        let limits = ["min": String(agesAllowed.lowerBound), "max": String(agesAllowed.upperBound)]
         var numbers: [Int] = []
         var plus = false
         var current = ""
@@ -384,20 +385,21 @@ public enum StoryParser {
         let separatorWords = separators.lowercased().replacingOccurrences(of: " ", with: "")
         if let first = trimmed.first, ["-", "−", "–", "—"].contains(first), !numbers.isEmpty {
             // "-1" is a minus sign, not a range with its first age missing.
-            return .failure(StoryProblemReason("ages '\(shorten(trimmed))' is below zero: ages go from \(agesAllowed.lowerBound) to \(agesAllowed.upperBound), like 4-7"))
+            return .failure(StoryProblemReason(N_("ages '{value}' is below zero: ages go from {min} to {max}, like 4-7"), limits.merging(["value": shorten(trimmed)]) { $1 }))
         }
         // A separator needs an age on each side: "6-" is as wrong as "-6".
         let separatorOK = separatorWords.isEmpty ? true : numbers.count == 2 && ["-", "–", "—", "to", "a", "à", "bis"].contains(separatorWords)
         guard separatorOK, (numbers.count == 1 || numbers.count == 2), !(plus && numbers.count != 1) else {
-            return .failure(StoryProblemReason("ages '\(shorten(trimmed))' is not an age range: \(example)"))
+            return .failure(StoryProblemReason(N_("ages '{value}' is not an age range: write two ages like 4-7"), ["value": shorten(trimmed)]))
         }
         let lower = numbers[0]
         let upper = numbers.count == 2 ? numbers[1] : (plus ? agesAllowed.upperBound : numbers[0])
         guard agesAllowed.contains(lower), agesAllowed.contains(upper) else {
-            return .failure(StoryProblemReason("ages '\(shorten(trimmed))' is out of range: ages go from \(agesAllowed.lowerBound) to \(agesAllowed.upperBound), like 4-7"))
+            return .failure(StoryProblemReason(N_("ages '{value}' is out of range: ages go from {min} to {max}, like 4-7"), limits.merging(["value": shorten(trimmed)]) { $1 }))
         }
         guard lower <= upper else {
-            return .failure(StoryProblemReason("ages '\(shorten(trimmed))' goes backwards: write the younger age first, like \(upper)-\(lower)"))
+            return .failure(StoryProblemReason(N_("ages '{value}' goes backwards: write the younger age first, like {upper}-{lower}"),
+                                               ["value": shorten(trimmed), "upper": String(upper), "lower": String(lower)]))
         }
         return .success(AgeRange(lower: lower, upper: upper))
     }
@@ -466,8 +468,15 @@ public enum StoryParser {
     }
 }
 
-/// Why a header value was refused, in words for the person who wrote it.
+/// Why a header value was refused, in words for the person who wrote it: its template (marked
+/// with N_ where it is made) and values, translated where it is shown; `description` is English.
 public struct StoryProblemReason: Error, Sendable, Hashable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+    public var template: String
+    public var values: [String: String]
+    public init(_ template: String, _ values: [String: String] = [:]) {
+        self.template = template
+        self.values = values
+    }
+    public var description: String { MessageCatalog.fill(template, values) }
+    public func localized(_ messages: MessageCatalog) -> String { messages.text(template, values) }
 }

@@ -3,7 +3,7 @@
 /// An `.error` means the file is not loaded; a `.warning` means it is loaded and something was
 /// ignored or repaired. The description names the file (and line where it applies), what is wrong
 /// and what to do: "stories/fox.md, line 1: a story needs a title: add a 'title:' line".
-public struct StoryProblem: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StoryProblem: TranslatableError, Sendable, Hashable, CustomStringConvertible {
     public enum Severity: String, Sendable, Hashable, Codable {
         case error, warning
     }

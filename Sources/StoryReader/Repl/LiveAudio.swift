@@ -41,6 +41,8 @@ protocol StoryNarration: AnyObject {
     /// Events are still to come (the story is being read, or waits to go on).
     var isLoaded: Bool { get }
     var isRunning: Bool { get }
+    /// The language of the notices `load` returns (the session's, set before each load).
+    var messages: MessageCatalog { get set }
     /// Prepares reading `story` from word `fromWord`; returns a notice to show and say (a voice fallback).
     @discardableResult
     func load(story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool) -> String?
@@ -67,6 +69,7 @@ final class PlayerNarrator: StoryNarration {
     private var pausedByHold = false
     /// What the player did when held and let go, as lines (`$STORYREADER_SPEECH_LOG`).
     var trace: ((String) -> Void)?
+    var messages: MessageCatalog = .english
     /// Voices already resolved (with their notice, said once).
     private var voices: [String: VoiceCatalog.Resolution] = [:]
     /// The languages whose fallback notice was given.
@@ -100,7 +103,10 @@ final class PlayerNarrator: StoryNarration {
     /// The voice for `wanted`, resolved once; the notice only the first time it is used.
     func resolveVoice(_ wanted: String) -> (voice: String, notice: String?) {
         let resolution = resolution(for: wanted)
-        guard let notice = resolution.notice, noticed.insert(wanted).inserted else { return (resolution.voice, nil) }
+        guard resolution.notice != nil, noticed.insert(wanted).inserted else { return (resolution.voice, nil) }
+        // The notice in the language spoken now: the voice may have been resolved at start.
+        let notice = (try? engine.resolveVoice(wanted, messages: messages))?.notice
+            ?? messages.tr("no voice for '{voice}': reading with 'en'", ["voice": wanted])
         return (resolution.voice, notice)
     }
 
@@ -114,7 +120,8 @@ final class PlayerNarrator: StoryNarration {
 
     private func resolution(for wanted: String) -> VoiceCatalog.Resolution {
         if let known = voices[wanted] { return known }
-        let resolution = (try? engine.resolveVoice(wanted)) ?? VoiceCatalog.Resolution(voice: "en", notice: "no voice for '\(wanted)': reading with 'en'")
+        let resolution = (try? engine.resolveVoice(wanted, messages: messages))
+            ?? VoiceCatalog.Resolution(voice: "en", notice: messages.tr("no voice for '{voice}': reading with 'en'", ["voice": wanted]))
         voices[wanted] = resolution
         return resolution
     }
@@ -132,7 +139,7 @@ final class PlayerNarrator: StoryNarration {
             ended = false
             player = nil
             wake.signal()
-            return error.description
+            return error.localized(messages)
         }
         // The profile's voice, else the story's language; a missing one falls back with a notice.
         let (voice, notice) = resolveVoice(settings.voice ?? story.language)

@@ -21,6 +21,9 @@ final class Narrator: StoryNarration {
 
     init(clock: Clock) { self.clock = clock }
 
+    /// Says no notice of its own: unused.
+    var messages: MessageCatalog = .english
+
     var isLoaded: Bool { next < events.count }
 
     /// Prepares the timeline from `fromWord`; it starts with `run()`.

@@ -350,6 +350,7 @@ final class ReplShell {
                 guard let story = session.state.reader?.story, story.id == storyID else { break }
                 Syllables.preload(story.language)
                 narrator.stop()
+                narrator.messages = session.state.messages
                 if let notice = narrator.load(story: story, fromWord: fromWord, settings: settings, stepMode: stepMode) {
                     // A language without a voice (once per language), or nothing to say.
                     caption(notice)

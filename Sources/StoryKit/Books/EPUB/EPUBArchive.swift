@@ -16,7 +16,7 @@ struct EPUBArchive {
         name = url.lastPathComponent
         self.limits = limits
         do { archive = try Archive(url: url, accessMode: .read) } catch {
-            throw BookProblem("\(url.lastPathComponent) is not an EPUB (not a zip archive)")
+            throw BookProblem(N_("{book} is not an EPUB (not a zip archive)"), ["book": url.lastPathComponent])
         }
         var entries: [String: Entry] = [:]
         var count = 0
@@ -24,11 +24,11 @@ struct EPUBArchive {
         for entry in archive {
             count += 1
             guard count <= limits.entries else {
-                throw BookProblem("\(name) has more than \(limits.entries) files, more than an EPUB ever holds: refused as a zip bomb")
+                throw BookProblem(N_("{book} has more than {count} files, more than an EPUB ever holds: refused as a zip bomb"), ["book": name, "count": String(limits.entries)])
             }
             total += entry.uncompressedSize
             guard total <= UInt64(limits.totalBytes) else {
-                throw BookProblem("\(name) would unpack to more than \(limits.totalBytes >> 20) MB: refused as a zip bomb")
+                throw BookProblem(N_("{book} would unpack to more than {size} MB: refused as a zip bomb"), ["book": name, "size": String(limits.totalBytes >> 20)])
             }
             entries[entry.path] = entry
             let utf8 = entry.path(using: .utf8)
@@ -42,29 +42,37 @@ struct EPUBArchive {
     /// The bytes of the entry at `path` (as the package names it, percent-decoded).
     func data(_ path: String) throws(BookProblem) -> Data {
         guard let entry = entries[path] ?? entries[path.removingPercentEncoding ?? path] else {
-            throw BookProblem("missing file \(path)")
+            throw BookProblem(N_("missing file {path}"), ["path": path])
         }
         guard entry.uncompressedSize <= UInt64(limits.entryBytes) else {
-            throw BookProblem("\(path) would unpack to \(entry.uncompressedSize >> 20) MB: too large to be a book's page")
+            throw BookProblem(N_("{path} would unpack to {size} MB: too large to be a book's page"), ["path": path, "size": String(entry.uncompressedSize >> 20)])
         }
         var data = Data()
         let limit = limits.entryBytes
         do {
             _ = try archive.extract(entry, skipCRC32: false) { chunk in
                 data.append(chunk)
-                if data.count > limit { throw BookProblem("\(path) unpacks larger than it says: refused as a zip bomb") }
+                if data.count > limit { throw BookProblem(N_("{path} unpacks larger than it says: refused as a zip bomb"), ["path": path]) }
             }
         } catch let problem as BookProblem {
             throw problem
         } catch {
-            throw BookProblem("\(path) cannot be unpacked (\(error))")
+            throw BookProblem(N_("{path} cannot be unpacked ({reason})"), ["path": path, "reason": "\(error)"])
         }
         return data
     }
 }
 
-/// Why a book (or a chapter of it) cannot be read, naming it.
-public struct BookProblem: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+/// Why a book (or a chapter of it) cannot be read, naming it; also what a book has that is not
+/// used. Made in English (its template marked with N_ and its values), translated where it is
+/// shown; `description` is its English.
+public struct BookProblem: TranslatableError, Sendable, Hashable, CustomStringConvertible {
+    public var text: CatalogText
+
+    public init(_ template: String, _ values: [String: String] = [:], parts: [String: CatalogText] = [:]) {
+        text = CatalogText(template, values, parts: parts)
+    }
+
+    public var description: String { text.english }
+    public func localized(_ messages: MessageCatalog) -> String { text.localized(messages) }
 }

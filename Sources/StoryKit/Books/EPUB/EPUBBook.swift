@@ -43,8 +43,10 @@ public struct EPUBBook: Sendable {
     /// A fixed-layout picture book: one page per spine document.
     public var fixedLayout: Bool
     /// Chapters that could not be read, named (the rest of the book is still imported), and what
-    /// the book has that is not used (Media Overlays).
-    public var warnings: [String] = []
+    /// the book has that is not used (Media Overlays): to be shown with `localized`.
+    public var problems: [BookProblem] = []
+    /// The same in English.
+    public var warnings: [String] { problems.map(\.description) }
 
     /// `split`: nil guesses (a book of several works is split, a novel or a fixed-layout picture
     /// book is not), true or false forces it. `progress` is told each document read (done, total).
@@ -59,17 +61,20 @@ public struct EPUBBook: Sendable {
         var languages: [String] = []
         var works: [Work] = []
         var whole: [BookBlock] = []
-        var warnings: [String] = []
+        var warnings: [BookProblem] = []
         if package.mediaOverlays {
-            warnings.append("\(name) has Media Overlays (a recorded narration), which storyreader does not play: its text is read by eSpeak NG")
+            warnings.append(BookProblem(N_("{book} has Media Overlays (a recorded narration), which storyreader does not play: its text is read by eSpeak NG"),
+                                        ["book": name]))
         }
-        guard !package.spine.isEmpty else { throw BookProblem("\(name): the package lists no document to read (an empty spine)") }
+        guard !package.spine.isEmpty else { throw BookProblem(N_("{book}: the package lists no document to read (an empty spine)"), ["book": name]) }
         for (number, path) in package.spine.enumerated() {
             progress?(number + 1, package.spine.count)
-            do {
+            do throws(BookProblem) {
                 let document = XHTMLReader(try archive.data(path))
-                guard document.parsed else { throw BookProblem("not well-formed XHTML") }
-                if document.recovered { warnings.append("\(name), \(path): not well-formed XHTML, read as far as it could be") }
+                guard document.parsed else { throw BookProblem(N_("not well-formed XHTML")) }
+                if document.recovered {
+                    warnings.append(BookProblem(N_("{book}, {path}: not well-formed XHTML, read as far as it could be"), ["book": name, "path": path]))
+                }
                 var blocks = document.blocks
                 // A chapter without a heading of its own takes its name from the navigation.
                 if !package.fixedLayout, !blocks.isEmpty, !blocks.contains(where: { if case .heading = $0 { true } else { false } }),
@@ -86,7 +91,7 @@ public struct EPUBBook: Sendable {
                     return work
                 }
             } catch {
-                warnings.append("\(name), \(path): \(error) (chapter skipped)")
+                warnings.append(BookProblem(N_("{book}, {path}: {problem} (chapter skipped)"), ["book": name, "path": path], parts: ["problem": error.text]))
             }
         }
         // What the documents themselves say (their xml:lang, the one most of them say) overrides
@@ -99,7 +104,7 @@ public struct EPUBBook: Sendable {
             if work.title.isEmpty { work.title = "\(bookTitle) \(index + 1)" }
             return work
         } : [Work(title: bookTitle, blocks: whole)]
-        self.warnings = warnings
+        self.problems = warnings
     }
 
     static func mostCommon(_ values: [String]) -> String? {

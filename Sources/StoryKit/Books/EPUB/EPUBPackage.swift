@@ -24,15 +24,15 @@ struct EPUBPackage {
     /// The package of `archive`, found through `META-INF/container.xml`.
     init(archive: EPUBArchive) throws(BookProblem) {
         guard archive.contains("META-INF/container.xml") else {
-            throw BookProblem("\(archive.name) is not an EPUB: it has no META-INF/container.xml")
+            throw BookProblem(N_("{book} is not an EPUB: it has no META-INF/container.xml"), ["book": archive.name])
         }
         let container = XMLTree(try archive.data("META-INF/container.xml"))
         guard let opfPath = container.first("rootfile")?.attributes["full-path"], !opfPath.isEmpty else {
-            throw BookProblem("\(archive.name): META-INF/container.xml names no package file")
+            throw BookProblem(N_("{book}: META-INF/container.xml names no package file"), ["book": archive.name])
         }
-        guard archive.contains(opfPath) else { throw BookProblem("\(archive.name): the package file \(opfPath) is missing") }
+        guard archive.contains(opfPath) else { throw BookProblem(N_("{book}: the package file {path} is missing"), ["book": archive.name, "path": opfPath]) }
         let opf = XMLTree(try archive.data(opfPath))
-        guard opf.parsed || !opf.all("itemref").isEmpty else { throw BookProblem("\(archive.name): \(opfPath) is not well-formed XML") }
+        guard opf.parsed || !opf.all("itemref").isEmpty else { throw BookProblem(N_("{book}: {path} is not well-formed XML"), ["book": archive.name, "path": opfPath]) }
         self.init(opf: opf, base: (opfPath as NSString).deletingLastPathComponent)
     }
 
