@@ -57,16 +57,16 @@ import StoryKitTestSupport
         #expect(TextSizeLayout(.xxLarge).description(scaling: .none) == "xxLarge, shown with more space")
     }
 
-    /// Settings says it in the child's language; the preset keeps the name a parent types.
+    /// Settings says it in the child's language, the preset named as the language names it.
     @Test func saysWhatIsShownInTheChildsLanguage() {
         let languages = LanguageFixtures.languages
         #expect(TextSizeLayout(.accessibility2).description(scaling: .decDoubleSize, messages: languages.catalog("es"))
-                == "accessibility2, al doble de tamaño (líneas dobles)")
+                == "accesibilidad 2, al doble de tamaño (líneas dobles)")
         #expect(TextSizeLayout(.accessibility5).description(scaling: .kittyTextSizing, messages: languages.catalog("fr"))
-                == "accessibility5, 3 fois plus grand")
+                == "accessibilité 5, 3 fois plus grand")
         #expect(TextSizeLayout(.accessibility4).description(scaling: .none, messages: languages.catalog("de"))
-                == "accessibility4, in großen Blockbuchstaben")
-        #expect(TextSizeLayout(.large).description(scaling: .none, messages: languages.catalog("de")) == "large")
+                == "Bedienungshilfe 4, in großen Blockbuchstaben")
+        #expect(TextSizeLayout(.large).description(scaling: .none, messages: languages.catalog("de")) == "groß")
     }
 
     @Test func methodChoice() {
