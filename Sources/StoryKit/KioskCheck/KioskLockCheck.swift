@@ -11,22 +11,9 @@ public enum KioskLockCheck {
         case locked, open
     }
 
-    /// A message kept as the catalogs know it (marked with `N_` where it is made) and its values,
-    /// translated where it is printed; a shell command or a file name is a value, never translated.
-    public struct Text: Sendable, Equatable {
-        public var template: String
-        public var values: [String: String]
-
-        public init(_ template: String, _ values: [String: String] = [:]) {
-            self.template = template
-            self.values = values
-        }
-
-        /// A command to type, as it is.
-        static func command(_ command: String) -> Text { Text("{command}", ["command": command]) }
-
-        public func localized(_ messages: MessageCatalog) -> String { messages.text(template, values) }
-    }
+    /// A finding or a fix: a message of the catalogs with its values (a command or a file name is a
+    /// value, never translated), said in the language of whoever runs the check.
+    public typealias Text = CatalogText
 
     public struct Item: Sendable, Equatable {
         /// The way out, as docs/kiosk.md names it.
@@ -116,7 +103,7 @@ public enum KioskLockCheck {
         return Item(name: name, state: .open,
                     finding: value.map { Text(N_("kernel.sysrq is {value}: Alt+SysRq combinations can restart the machine or end the kiosk."), ["value": $0]) }
                         ?? Text(N_("/proc/sys/kernel/sysrq could not be read, so SysRq may be on.")),
-                    fix: .command("echo 'kernel.sysrq = 0' | sudo tee /etc/sysctl.d/90-storyreader-kiosk.conf && sudo sysctl --system"))
+                    fix: .verbatim("echo 'kernel.sysrq = 0' | sudo tee /etc/sysctl.d/90-storyreader-kiosk.conf && sudo sysctl --system"))
     }
 
     static func ctrlAltDel(_ facts: MachineFacts) -> Item {
@@ -129,7 +116,7 @@ public enum KioskLockCheck {
         let mask = "sudo systemctl mask ctrl-alt-del.target"
         let burst = "sudo mkdir -p /etc/systemd/system.conf.d && printf '[Manager]\\nCtrlAltDelBurstAction=none\\n' | sudo tee /etc/systemd/system.conf.d/90-storyreader-kiosk.conf"
         let fix: Text = !masked && !burstOff ? Text(N_("{first}; then {second}"), ["first": mask, "second": burst])
-            : .command(masked ? burst : mask)
+            : .verbatim(masked ? burst : mask)
         return Item(name: name, state: .open,
                     finding: masked ? Text(N_("ctrl-alt-del.target is masked, but pressed 7 times in 2 seconds the keys still restart the machine."))
                         : Text(N_("ctrl-alt-del.target is not masked: the keys restart the machine.")),

@@ -27,7 +27,8 @@ public enum ChoiceNames {
         return choices.first { fold(messages.text($0)) == folded } ?? typed
     }
 
+    /// Compared as story names are: case, accents and spaces aside.
     static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(in: .whitespaces)
+        StoryLibrary.fold(text).trimmingCharacters(in: .whitespaces)
     }
 }
