@@ -200,4 +200,41 @@ import StoryKitTestSupport
         let footer = Self.footer(screen.replacingOccurrences(of: "\r", with: ""))
         #expect(footer.contains("tmux or screen") && footer.contains("shown as block letters"), "tmux: \(footer)")
     }
+
+    /// A line that fills the row keeps its last character in a real xterm: the rule above the
+    /// captions spans all 80 columns, so the last column of cells has ink. (Clearing after a full
+    /// line once erased it there: "Appuie" was drawn "Appui", the rule one cell short; tmux, which
+    /// the other tests drive, never showed it.)
+    @Test func aLineThatFillsTheRowKeepsItsLastCharacter() throws {
+        if let missing = XServer.missing ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/xterm") ? nil : "X tests skipped: xterm is not installed") {
+            print(missing)
+            return
+        }
+        guard let x = XServer.start() else {
+            print("X tests skipped: Xvfb could not start a display")
+            return
+        }
+        defer { x.stop() }
+        let fixture = try ReplFixture(withProfiles: true)
+        defer { fixture.remove() }
+        let title = "storyreader-last-column-\(getpid())"
+        let command = [TestPaths.binary.path, "--no-audio", "--stories", TestPaths.stories.path, "--data-dir", fixture.data]
+        let open = { try x.xterm(title: title, background: Self.terminalBackground, command: command, environment: x.terminalEnvironment()) }
+        let window = try #require(try open() ?? open(), "the xterm window did not appear")
+        defer { window.close() }
+        Thread.sleep(forTimeInterval: 2.0)
+        let path = fixture.folder.url.appendingPathComponent("last-column.png").path
+        window.screenshot(path)
+        let size = x.run("/usr/bin/identify", ["-format", "%w %h", path]).split(separator: " ").compactMap { Int($0) }
+        try #require(size.count == 2 && size[0] >= 80, "no screenshot: \(size)")
+        let cell = size[0] / 80
+        func ink(column: Int) -> Int {
+            let crop = path + "-\(column).png"
+            _ = x.run("/usr/bin/convert", [path, "-crop", "\(cell)x\(size[1])+\(column * cell)+0", "+repage", crop])
+            return TerminalWindow.pixelsOffTheBackground(in: crop)
+        }
+        let last = ink(column: 79), beforeLast = ink(column: 78)
+        #expect(beforeLast > 0, "nothing drawn in column 79: is the screen blank?")
+        #expect(last > 0, "the last column has no ink: a full line lost its last character (column 79: \(beforeLast) pixels)")
+    }
 }

@@ -455,8 +455,13 @@ final class ReplShell {
         var output = ""
         if lines != drawn {
             output = "\u{1B}[H"
+            let columns = session.state.options.columns
             for (index, line) in lines.enumerated() {
-                output += line + "\u{1B}[K" + (index + 1 < lines.count ? "\r\n" : "")
+                // The rest of a shorter line is cleared in the line's own colours. A line that
+                // fills the row is not: the cursor waits in its last column, and there xterm's
+                // and VTE's erase takes the last character with it ("Appuie" drawn "Appui").
+                let clear = TerminalText.visibleWidth(line) < columns ? "\u{1B}[K" : ""
+                output += line + clear + (index + 1 < lines.count ? "\r\n" : "")
             }
             output += "\u{1B}[J"
         }
