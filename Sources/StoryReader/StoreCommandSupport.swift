@@ -30,7 +30,8 @@ enum StoreCommandSupport {
 
     static func openStore(_ global: GlobalOptions) throws -> StoryStore {
         do {
-            return try StoryStore(dataDirectory: global.dataDirectory())
+            // A new database's first profile is named in the parent's language ("Lector").
+            return try StoryStore(dataDirectory: global.dataDirectory(), firstProfileName: global.messages.tr("Reader"))
         } catch {
             throw fail(error, global.messages)
         }

@@ -33,7 +33,7 @@ import StoryKitTestSupport
         // The database as the previous version left it: migrated up to v5, with its default profile.
         try FileManager.default.createDirectory(at: database.url, withIntermediateDirectories: true)
         let pool = try DatabasePool(path: database.databaseURL.path)
-        try StoreSchema.migrator.migrate(pool, upTo: "v5: site names, the site's PIN log, clock warnings")
+        try StoreSchema.migrator().migrate(pool, upTo: "v5: site names, the site's PIN log, clock warnings")
         let columns = try pool.read { db in try db.columns(in: "profile").map(\.name) }
         #expect(!columns.contains("interfaceLanguage"))
         try pool.close()

@@ -60,9 +60,9 @@ import StoryKitTestSupport
             "en": "storyreader: PIN: 2 digits is too short: type 4 to 8 digits\n",
         ],
         "profiles": [
-            "es": "Reader, 6 años\n",
-            "fr": "Reader, 6 ans\n",
-            "de": "Reader, 6 Jahre\n",
+            "es": "Lector, 6 años\n",
+            "fr": "Lecteur, 6 ans\n",
+            "de": "Leser, 6 Jahre\n",
             "en": "Reader, age 6\n",
         ],
         "import": [

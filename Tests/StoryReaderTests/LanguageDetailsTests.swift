@@ -50,4 +50,19 @@ import StoryKitTestSupport
         let english = try StoryReaderProcess.run(["preview", "library", "--page", "0"], environment: ["LANG": "C"])
         #expect(english.standardError.contains("--page 0 is out of range: pages count from 1"), "\(english.standardError)")
     }
+
+    /// A new database's first profile is named in the language of whoever started it; an existing
+    /// one keeps its name whatever the language later.
+    @Test func theFirstProfileIsNamedInTheParentsLanguage() throws {
+        for (lang, name) in [("es_ES.UTF-8", "Lector"), ("fr_FR.UTF-8", "Lecteur"), ("de_DE.UTF-8", "Leser"), ("C", "Reader")] {
+            let folder = try TemporaryFolder("first-profile")
+            defer { folder.remove() }
+            let list = try StoryReaderProcess.run(["profile", "list"], environment: ["LANG": lang], dataDirectory: folder.url.path)
+            #expect(list.status == 0, "\(list.standardError)")
+            #expect(list.standardOutput.contains(name), "\(lang): \(list.standardOutput)")
+            let later = try StoryReaderProcess.run(["profile", "list"], environment: ["LANG": lang == "C" ? "de_DE.UTF-8" : "C"],
+                                                   dataDirectory: folder.url.path)
+            #expect(later.standardOutput.contains(name), "kept: \(later.standardOutput)")
+        }
+    }
 }

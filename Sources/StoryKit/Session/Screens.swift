@@ -216,7 +216,7 @@ public enum Screens {
 
     static func reader(_ state: State) -> Screen {
         guard let reader = state.reader else {
-            return Screen(kind: .reader, title: state.tr("Reader"), elements: [AccessibilityElement(id: "none", label: state.tr("Nothing is being read"))])
+            return Screen(kind: .reader, title: state.tr("Reading"), elements: [AccessibilityElement(id: "none", label: state.tr("Nothing is being read"))])
         }
         let story = reader.story
         let words = story.words

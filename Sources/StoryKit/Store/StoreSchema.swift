@@ -4,7 +4,9 @@ import GRDB
 /// The versioned schema. Append migrations; never edit a shipped one. Each sets `user_version` to
 /// its number so that an older program can tell it faces a newer database.
 enum StoreSchema {
-    static let migrator: DatabaseMigrator = {
+    /// - Parameter firstProfileName: the name of the profile a new database starts with ("Reader",
+    ///   or the word for it in the language of whoever created it: "Lector").
+    static func migrator(firstProfileName: String = ChildProfile.defaultProfile.name) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: profiles, PIN, reading log") { db in
             try db.create(table: "profile") { t in
@@ -61,7 +63,8 @@ enum StoreSchema {
             }
             // The first profile, written with v1's own columns: a migration must not change
             // with the code's later schema (columns added by later migrations get their defaults).
-            let first = ChildProfile.defaultProfile
+            var first = ChildProfile.defaultProfile
+            first.name = firstProfileName
             let now = Date()
             try db.execute(
                 sql: """
@@ -103,5 +106,5 @@ enum StoreSchema {
             try db.execute(sql: "PRAGMA user_version = 6")
         }
         return migrator
-    }()
+    }
 }

@@ -15,7 +15,7 @@ public final class StoryStore: Sendable {
     public static let fileName = "storyreader.sqlite"
     public static let lockFileName = "storyreader.lock"
     /// The newest database version this program knows (the number of migrations).
-    public static let schemaVersion = StoreSchema.migrator.migrations.count
+    public static let schemaVersion = StoreSchema.migrator().migrations.count
 
     public let databaseURL: URL
     let pool: DatabasePool
@@ -31,9 +31,11 @@ public final class StoryStore: Sendable {
     ///   - clock: the time source for read timestamps and the PIN lockout.
     ///   - pinCost: the scrypt cost for PINs set through this store (small in tests).
     ///   - busyTimeout: how long a write waits for another process's write.
+    ///   - firstProfileName: the profile a new database starts with (an existing one keeps its own).
     /// - Throws: ``StoreError`` (folder not writable, not a database, newer schema, unreadable).
     public init(
-        dataDirectory: URL, clock: WallClock = .system, pinCost: PINHashCost = .standard, busyTimeout: TimeInterval = 5
+        dataDirectory: URL, clock: WallClock = .system, pinCost: PINHashCost = .standard, busyTimeout: TimeInterval = 5,
+        firstProfileName: String = ChildProfile.defaultProfile.name
     ) throws(StoreError) {
         let folder = dataDirectory.standardizedFileURL
         let databaseURL = folder.appendingPathComponent(Self.fileName)
@@ -81,7 +83,7 @@ public final class StoryStore: Sendable {
             throw Self.translate(error, path: path)
         }
         do {
-            let migrator = StoreSchema.migrator
+            let migrator = StoreSchema.migrator(firstProfileName: firstProfileName)
             let (superseded, version) = try pool.read { db in
                 (try migrator.hasBeenSuperseded(db), try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
             }
