@@ -128,11 +128,13 @@ public enum Screens {
         for section in sections {
             let cards = section.entries.map { entry -> AccessibilityElement in
                 let reading = state.reading(entry.id)
-                var value = readCountText(reading.readCount, messages: state.messages)
-                if reading.isFavourite { value += ", " + state.tr("favourite") }
+                // A story begun and never finished is "started", not also "not read yet".
+                var parts = reading.readCount == 0 && reading.sentenceIndex != nil ? [] : [readCountText(reading.readCount, messages: state.messages)]
+                if reading.isFavourite { parts.append(state.tr("favourite")) }
                 if let sentence = reading.sentenceIndex {
-                    value += ", " + state.tr("started, {place}", ["place": placeText(entry: entry, sentence: sentence, messages: state.messages)])
+                    parts.append(state.tr("started, {place}", ["place": placeText(entry: entry, sentence: sentence, messages: state.messages)]))
                 }
+                let value = parts.joined(separator: ", ")
                 let details = AccessibilityElement(id: section.id + "/" + entry.id + "/ages", label: entry.ages.map {
                     state.tr("ages {min} to {max}", ["min": String($0.lower), "max": String($0.upper)])
                 } ?? state.tr("all ages"))
