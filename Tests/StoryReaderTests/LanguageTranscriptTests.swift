@@ -38,6 +38,16 @@ import StoryKitTestSupport
         return result.standardOutput
     }
 
+    /// Runs `script` through a pipe with `--lang language`, expects it to end well and its
+    /// captions to match the golden file; returns the captions.
+    func scripted(_ script: String, _ fixture: ReplFixture, language: String, golden: String,
+                  sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try StoryReaderProcess.run(fixture.arguments + ["--lang", language], input: script, dataDirectory: fixture.data)
+        #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
+        Snapshot.assertMatches(result.standardOutput, named: golden, in: Self.folder)
+        return result.standardOutput
+    }
+
     /// The English words of the core flow: none may be left in a translated transcript.
     static let englishWords = ["Profiles", "button", "heading", "Press Enter", "Library", "Story:", "not read yet", "Reading ",
                                "Paused at", "sentence 2 of 4", "The end", "Goodbye", "Hello"]
@@ -77,15 +87,13 @@ import StoryKitTestSupport
         let toSave = String(repeating: "next\n", count: 14)
         let script = "next\nactivate\ntype Ada\nnext\ntype 40\nnext\ntype animals\n" + toSave + "activate\ntype 6\nnext\n" + toSave
             + "activate\nwhere\nquit\n"
-        let result = try StoryReaderProcess.run(fixture.arguments + ["--lang", language], input: script, dataDirectory: fixture.data)
-        #expect(result.status == 0, "\(result.standardError)")
-        Snapshot.assertMatches(result.standardOutput, named: "create-profile-\(language).txt", in: Self.folder)
-        #expect(result.standardOutput.contains(problem), "\(result.standardOutput)")
-        #expect(result.standardOutput.contains(saved))
+        let output = try scripted(script, fixture, language: language, golden: "create-profile-\(language).txt")
+        #expect(output.contains(problem), "\(output)")
+        #expect(output.contains(saved))
         let ada = try fixture.openStore().requireProfile(named: "Ada")
         #expect(ada.age == 6 && ada.interests == ["animals"])
         for word in ["Press Enter", "button", "text field", "is out of range", "New profile"] {
-            #expect(!result.standardOutput.contains(word), "English left: \(word)")
+            #expect(!output.contains(word), "English left: \(word)")
         }
     }
 
@@ -125,13 +133,11 @@ import StoryKitTestSupport
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
         let script = "activate\nsettings\n" + String(repeating: "next\n", count: 15) + "set rate 160\nset rate fast\nwhere\nback\nquit\n"
-        let result = try StoryReaderProcess.run(fixture.arguments + ["--lang", language], input: script, dataDirectory: fixture.data)
-        #expect(result.status == 0, "\(result.standardError)")
-        Snapshot.assertMatches(result.standardOutput, named: "settings-\(language).txt", in: Self.folder)
-        #expect(result.standardOutput.contains(speed), "\(result.standardOutput)")
-        #expect(result.standardOutput.contains(textSize))
+        let output = try scripted(script, fixture, language: language, golden: "settings-\(language).txt")
+        #expect(output.contains(speed), "\(output)")
+        #expect(output.contains(textSize))
         for word in ["Settings", "adjustable", "Left and Right", "words per minute", "Text size", "button", "Press Enter", "closed"] {
-            #expect(!result.standardOutput.contains(word), "English left: \(word)")
+            #expect(!output.contains(word), "English left: \(word)")
         }
         #expect(try fixture.openStore().requireProfile(named: "Maya").speech.rate == 160)
     }

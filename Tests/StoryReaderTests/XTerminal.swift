@@ -20,6 +20,21 @@ final class XServer {
         self.process = process
     }
 
+    /// An X server for a test that also needs `programs` (a terminal): nil, with the reason
+    /// printed, when a tool is missing or Xvfb does not start.
+    static func forTest(needing programs: [String], _ what: String) -> XServer? {
+        let absent = programs.first { !FileManager.default.isExecutableFile(atPath: $0) }
+        if let missing = missing ?? absent.map({ "\(what) skipped: \($0) is not installed" }) {
+            print(missing)
+            return nil
+        }
+        guard let x = start() else {
+            print("X tests skipped: Xvfb could not start a display")
+            return nil
+        }
+        return x
+    }
+
     /// Starts Xvfb on the first free display from :90; nil when it does not come up in 10 s.
     static func start() -> XServer? {
         for number in 90..<160 {

@@ -16,14 +16,7 @@ import StoryKitTestSupport
     static let terminalBackground = "#FF00FF"
 
     @Test func noCellInTheTerminalsOwnColoursAtAnySizeOrTheme() throws {
-        if let missing = XServer.missing ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/xterm") ? nil : "X tests skipped: xterm is not installed") {
-            print(missing)
-            return
-        }
-        guard let x = XServer.start() else {
-            print("X tests skipped: Xvfb could not start a display")
-            return
-        }
+        guard let x = XServer.forTest(needing: ["/usr/bin/xterm"], "X tests") else { return }
         defer { x.stop() }
         let started = Date()
         let fixture = try ReplFixture(withProfiles: true)
@@ -116,11 +109,7 @@ import StoryKitTestSupport
     }
 
     @Test func xtermIsDetectedAsDrawingDoubleSizeLinesAndTheFooterFits() throws {
-        if let missing = XServer.missing ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/xterm") ? nil : "X tests skipped: xterm is not installed") {
-            print(missing)
-            return
-        }
-        guard let x = XServer.start() else { print("X tests skipped: Xvfb could not start a display"); return }
+        guard let x = XServer.forTest(needing: ["/usr/bin/xterm"], "X tests") else { return }
         defer { x.stop() }
         let folder = try TemporaryFolder("xterm-detect")
         defer { folder.remove() }
@@ -147,11 +136,7 @@ import StoryKitTestSupport
     }
 
     @Test func kitty026FailsTheTextSizingProbeAndGetsBlockLetters() throws {
-        if let missing = XServer.missing ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/kitty") ? nil : "kitty test skipped: kitty is not installed") {
-            print(missing)
-            return
-        }
-        guard let x = XServer.start() else { print("X tests skipped: Xvfb could not start a display"); return }
+        guard let x = XServer.forTest(needing: ["/usr/bin/kitty"], "kitty test") else { return }
         defer { x.stop() }
         let folder = try TemporaryFolder("kitty-detect")
         defer { folder.remove() }
@@ -171,12 +156,7 @@ import StoryKitTestSupport
     /// windows belong to a server started over D-Bus, so it runs in a D-Bus session of its own and
     /// `--wait` keeps the launcher until the preview has ended.
     @Test func gnomeTerminalIsVTEAndGetsBlockLetters() throws {
-        let tools = ["/usr/bin/gnome-terminal", "/usr/bin/dbus-run-session"]
-        if let missing = XServer.missing ?? tools.first(where: { !FileManager.default.isExecutableFile(atPath: $0) }).map({ "GNOME Terminal test skipped: \($0) is not installed" }) {
-            print(missing)
-            return
-        }
-        guard let x = XServer.start() else { print("X tests skipped: Xvfb could not start a display"); return }
+        guard let x = XServer.forTest(needing: ["/usr/bin/gnome-terminal", "/usr/bin/dbus-run-session"], "GNOME Terminal test") else { return }
         defer { x.stop() }
         let folder = try TemporaryFolder("gnome-detect")
         defer { folder.remove() }
@@ -210,14 +190,7 @@ import StoryKitTestSupport
     /// line once erased it there: "Appuie" was drawn "Appui", the rule one cell short; tmux, which
     /// the other tests drive, never showed it.)
     @Test func aLineThatFillsTheRowKeepsItsLastCharacter() throws {
-        if let missing = XServer.missing ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/xterm") ? nil : "X tests skipped: xterm is not installed") {
-            print(missing)
-            return
-        }
-        guard let x = XServer.start() else {
-            print("X tests skipped: Xvfb could not start a display")
-            return
-        }
+        guard let x = XServer.forTest(needing: ["/usr/bin/xterm"], "X tests") else { return }
         defer { x.stop() }
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
