@@ -78,7 +78,7 @@ struct KioskCommand: ParsableCommand {
         session.startKiosk(KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),
                            now: clock.now())
         // Spoken like the REPL: the audio device ($STORYREADER_AUDIO_DEVICE, else 'default'), paced silence with one notice.
-        let shell = ReplShell(session: session, store: database, interactive: true, clock: .paced,
+        let shell = ReplShell(session: session, store: database, interactive: true,
                               presentation: presentation, scaling: capabilities.scaling,
                               audio: try ReplCommand.openAudio(noAudio: noAudio, device: nil, messages: session.state.messages))
         shell.kiosk = KioskHooks(clock: clock)

@@ -129,7 +129,7 @@ struct ReadCommand: ParsableCommand {
         session.overrideSpeech(rate: rate, pitch: pitch, volume: volume, voice: voiceChoice)
         let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
         let audio = clock == .virtual ? nil : try ReplCommand.openAudio(noAudio: noAudio, device: device, messages: global.messages, warn: warn)
-        let shell = ReplShell(session: session, store: store, interactive: interactive, clock: clock,
+        let shell = ReplShell(session: session, store: store, interactive: interactive,
                               presentation: presentation, scaling: capabilities.scaling, audio: audio)
         let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
         let status = try shell.run { session in session.startReadingAlone(story.id, fromSentence: sentence) }

@@ -51,7 +51,7 @@ struct ReplCommand: ParsableCommand {
         // terminal: paced silence; --no-audio without a terminal: virtual time (scripts, transcripts).
         let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
         let audio = clock == .virtual ? nil : try Self.openAudio(noAudio: noAudio, device: device, messages: session.state.messages)
-        let shell = ReplShell(session: session, store: store, interactive: interactive, clock: clock,
+        let shell = ReplShell(session: session, store: store, interactive: interactive,
                               presentation: presentation, scaling: capabilities.scaling, audio: audio)
         let status = try shell.run()
         if status != 0 { Foundation.exit(status) }

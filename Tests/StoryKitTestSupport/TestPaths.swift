@@ -93,8 +93,9 @@ public struct ProcessResult: Sendable {
 /// unless the arguments name one.
 public enum StoryReaderProcess {
     /// `currentDirectory` is where relative paths in `arguments` start (default: the repository).
+    /// `timeout`: seconds after which a run still going is stopped (and says so in its standard error).
     public static func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
-                           dataDirectory: String? = nil, currentDirectory: URL? = nil) throws -> ProcessResult {
+                           dataDirectory: String? = nil, currentDirectory: URL? = nil, timeout: Double = 900) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
         environment["NO_COLOR"] = "1"
@@ -111,7 +112,7 @@ public enum StoryReaderProcess {
         environment["XDG_CONFIG_HOME"] = (dataDirectory ?? ownData ?? NSTemporaryDirectory()) + "/no-config-here"
         for (key, value) in extra { environment[key] = value }
         return try ExternalProcess.run(TestPaths.binary, arguments, environment: environment,
-                                       currentDirectory: currentDirectory ?? TestPaths.repository, input: input)
+                                       currentDirectory: currentDirectory ?? TestPaths.repository, input: input, timeout: timeout)
     }
 }
 

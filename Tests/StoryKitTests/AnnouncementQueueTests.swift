@@ -4,17 +4,61 @@ import Testing
 @Suite struct AnnouncementQueueTests {
     let story = Utterance.story("The Lighthouse Cat")
 
-    @Test func chatterNeverCutsTheStory() {
+    @Test func anAnswerPausesTheStoryWhichGoesOnAfterIt() {
         var queue = AnnouncementQueue()
         #expect(queue.submit(story) == [.start(story)])
-        let focus = Utterance("Settings, button.", priority: .text)
-        #expect(queue.submit(focus).isEmpty)
-        #expect(queue.speaking == story)
+        let whereAmI = Utterance("The Lighthouse Cat, reading.", priority: .text)
+        #expect(queue.submit(whereAmI) == [.interrupt(story), .start(whereAmI)])
+        #expect(queue.pending == [story])
+        #expect(queue.finished() == [.start(story)])
+    }
+
+    @Test func newsWaitsForTheStorysSentenceAndNotificationsAreDropped() {
+        var queue = AnnouncementQueue()
+        _ = queue.submit(story)
         let note = Utterance("Saved.", priority: .notification)
         #expect(queue.submit(note) == [.drop(note)])
-        let message = Utterance("Profile saved.", priority: .message)
+        let message = Utterance("Sync finished.", priority: .message)
         #expect(queue.submit(message).isEmpty)
         #expect(queue.speaking == story)
+        // At the end of a sentence the news goes first, then the story.
+        #expect(queue.yieldStory() == [.interrupt(story), .start(message)])
+        #expect(queue.finished() == [.start(story)])
+        #expect(queue.yieldStory().isEmpty)
+    }
+
+    @Test func aNewerKeyCutsAnOlderKeysMessageButNotItsOwn() {
+        var queue = AnnouncementQueue()
+        var paused = Utterance("Paused at ‘island’.", priority: .message)
+        paused.input = 1
+        _ = queue.submit(paused)
+        var sameKey = Utterance("Pause, button.", priority: .text)
+        sameKey.input = 1
+        #expect(queue.submit(sameKey).isEmpty)
+        var goOn = Utterance.story("The Lighthouse Cat")
+        goOn.input = 2
+        #expect(queue.submit(goOn) == [.drop(sameKey), .interrupt(paused), .start(goOn)])
+    }
+
+    @Test func aNewerKeysAnswerDropsWhatEarlierKeysLeftWaitingButNeverAnError() {
+        var queue = AnnouncementQueue()
+        func stamped(_ text: String, _ priority: AnnouncementPriority, _ input: Int) -> Utterance {
+            var utterance = Utterance(text, priority: priority)
+            utterance.input = input
+            return utterance
+        }
+        let notice = stamped("No sound device.", .message, 0), greeting = stamped("Magical Stories.", .message, 0)
+        let error = stamped("The store is read-only.", .important, 0)
+        _ = queue.submit(notice)
+        _ = queue.submit(greeting)
+        let command = stamped("Command.", .text, 1)
+        #expect(queue.submit(command) == [.drop(greeting), .interrupt(notice), .start(command)])
+        #expect(queue.submit(error) == [.interrupt(command), .start(error)])
+        // An error is never cut or dropped by a key: the letter waits for it.
+        let letter = stamped("r", .text, 2)
+        #expect(queue.submit(letter).isEmpty)
+        #expect(queue.speaking == error)
+        #expect(queue.finished() == [.start(letter)])
     }
 
     @Test func anErrorInterruptsAndTheStoryGoesOnAfter() {
@@ -65,13 +109,14 @@ import Testing
         #expect(queue.finished() == [.start(p2)])
     }
 
-    @Test func pausingTheStoryLetsWaitingChatterSpeak() {
+    @Test func pausingTheStoryWhileItWaitsForAnAnswerTakesItOutOfTheQueue() {
         var queue = AnnouncementQueue()
         _ = queue.submit(story)
         let focus = Utterance("Stop, button.", priority: .text)
-        _ = queue.submit(focus)
-        #expect(queue.removeStory() == [.interrupt(story), .start(focus)])
+        #expect(queue.submit(focus) == [.interrupt(story), .start(focus)])
+        #expect(queue.removeStory() == [.drop(story)])
         #expect(!queue.hasStory)
+        #expect(queue.finished().isEmpty)
     }
 
     @Test func theStoryWaitsForAnAnnouncementButReplacesChatter() {

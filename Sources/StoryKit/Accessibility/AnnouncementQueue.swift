@@ -7,8 +7,10 @@ public enum AnnouncementPriority: Int, Sendable, Hashable, Codable, Comparable, 
     /// Announcements (a profile saved, a story finished): never dropped, never interrupts; waits
     /// for what is being spoken.
     case message
-    /// Interface chatter (where focus went): a newer one replaces an older unspoken one and
-    /// interrupts an older one being spoken; never cuts off a story.
+    /// Interface chatter and answers to keys (where focus went, "where am I", a new rate): a newer
+    /// one replaces an older unspoken one and interrupts an older one being spoken; one from a newer
+    /// key also cuts an older key's message. While a story is read it pauses the story at the word,
+    /// and the story goes on from that word once it is said.
     case text
     /// Spoken only when nothing else is waiting or being spoken; otherwise dropped.
     case notification
@@ -38,6 +40,9 @@ public struct Utterance: Sendable, Hashable {
     /// The interface's language when this was said (its voice's language when the profile names
     /// no voice); nil: English, as before languages.
     public var language: String?
+    /// Which input (a key, a typed command) this answers, counted by the shell: an answer to a newer
+    /// input cuts what an older one is still saying. 0: none counted.
+    public var input: Int = 0
 
     public init(_ text: String, priority: AnnouncementPriority = .text, kind: Kind = .interface, spelling: String? = nil) {
         self.text = text
@@ -134,9 +139,12 @@ public struct AnnouncementQueue: Sendable, Hashable {
         var commands: [SpeechCommand] = []
         switch (utterance.kind, utterance.priority) {
         case (.story, _):
-            // A story replaces interface chatter (speaking or waiting) but waits for errors and announcements.
-            commands += removePending { $0.kind == .interface && $0.priority >= .text }
-            if let current = speaking, current.kind == .interface, current.priority >= .text {
+            // A story replaces interface chatter (speaking or waiting) and what an earlier key is
+            // still saying or was to say (Space after "Paused at…" goes on at once), but waits for
+            // errors and for announcements of the same moment.
+            commands += removePending { $0.kind == .interface && ($0.priority >= .text || Self.isStale($0, for: utterance)) }
+            if let current = speaking, current.kind == .interface,
+               current.priority >= .text || (current.priority == .message && current.input < utterance.input) {
                 commands.append(.interrupt(current)); speaking = nil
             }
             if let current = speaking, current.kind == .story { commands.append(.drop(current)); speaking = nil }
@@ -146,7 +154,7 @@ public struct AnnouncementQueue: Sendable, Hashable {
             if let current = speaking, current.priority != .important {
                 commands.append(.interrupt(current))
                 speaking = nil
-                if current.kind == .story { pending.insert(current, at: 0) }
+                if current.kind == .story { insert(current) }
             }
             insert(utterance)
         case (.interface, .message):
@@ -154,11 +162,19 @@ public struct AnnouncementQueue: Sendable, Hashable {
             if let current = speaking, current.kind == .interface, current.priority >= .notification {
                 commands.append(.interrupt(current)); speaking = nil
             }
+            // While a story is read, news waits for the end of its sentence (`yieldStory`).
             insert(utterance)
         case (.interface, .text):
-            commands += removePending { $0.kind == .interface && $0.priority >= .text }
-            if let current = speaking, current.kind == .interface, current.priority >= .text {
-                commands.append(.interrupt(current)); speaking = nil
+            // A key's answer: what earlier keys were still to say is stale now.
+            commands += removePending { $0.kind == .interface && ($0.priority >= .text || Self.isStale($0, for: utterance)) }
+            if let current = speaking {
+                if current.kind == .story {
+                    // An answer to a key: the story pauses at the word and goes on after it.
+                    commands.append(.interrupt(current)); speaking = nil
+                    insert(current)
+                } else if current.priority >= .text || (current.priority == .message && current.input < utterance.input) {
+                    commands.append(.interrupt(current)); speaking = nil
+                }
             }
             insert(utterance)
         case (.interface, .notification):
@@ -170,6 +186,22 @@ public struct AnnouncementQueue: Sendable, Hashable {
             insert(utterance)
         }
         return commands + startNext()
+    }
+
+    /// An announcement an earlier input left waiting, once a newer input is answered: dropped
+    /// rather than said late (errors are never stale).
+    private static func isStale(_ waiting: Utterance, for newer: Utterance) -> Bool {
+        waiting.priority == .message && waiting.input < newer.input
+    }
+
+    /// The story reached the end of a sentence while news waits: the news is said, then the story
+    /// goes on (from its next sentence).
+    public mutating func yieldStory() -> [SpeechCommand] {
+        guard let current = speaking, current.kind == .story,
+              pending.contains(where: { $0.kind == .interface && $0.priority <= .message }) else { return [] }
+        speaking = nil
+        insert(current)
+        return [.interrupt(current)] + startNext()
     }
 
     /// The utterance being spoken has ended; returns what to start next.
@@ -201,10 +233,23 @@ public struct AnnouncementQueue: Sendable, Hashable {
     public var hasStory: Bool { speaking?.kind == .story || pending.contains { $0.kind == .story } }
 
     private mutating func insert(_ utterance: Utterance) {
-        // Keep order by priority; the story ranks with messages; same priority: first come first.
-        let rank = utterance.priority
-        let index = pending.firstIndex { $0.priority > rank } ?? pending.endIndex
+        // Keep order by rank; same rank: first come first.
+        let rank = Self.rank(utterance)
+        let index = pending.firstIndex { Self.rank($0) > rank } ?? pending.endIndex
         pending.insert(utterance, at: index)
+    }
+
+    /// Errors, then announcements, then answers to keys, then the story, then the rest: a story
+    /// waiting to go on lets every answer be said first.
+    private static func rank(_ utterance: Utterance) -> Int {
+        if utterance.kind == .story { return 3 }
+        switch utterance.priority {
+        case .important: return 0
+        case .message: return 1
+        case .text: return 2
+        case .notification: return 4
+        case .progress: return 5
+        }
     }
 
     private mutating func removePending(where predicate: (Utterance) -> Bool) -> [SpeechCommand] {
@@ -218,5 +263,19 @@ public struct AnnouncementQueue: Sendable, Hashable {
         let next = pending.removeFirst()
         speaking = next
         return [.start(next)]
+    }
+}
+
+extension SpeechCommand {
+    /// The speech log's line (`$STORYREADER_SPEECH_LOG`, read by scripts and tests): `start|interrupt|drop KIND: text`.
+    public var logLine: String {
+        func name(_ utterance: Utterance) -> String {
+            (utterance.kind == .story ? "story" : "\(utterance.priority)") + ": " + utterance.text
+        }
+        switch self {
+        case .start(let utterance): return "start " + name(utterance)
+        case .interrupt(let utterance): return "interrupt " + name(utterance)
+        case .drop(let utterance): return "drop " + name(utterance)
+        }
     }
 }

@@ -273,7 +273,8 @@ extension Session {
             for warning in KioskOptions.warnings(forLimit: kiosk.limitLength ?? 0) where left <= warning && left > 0
                 && !state.kiosk!.warned.contains(Int(warning)) {
                 state.kiosk!.warned.insert(Int(warning))
-                effects.append(speak(Self.timeLeft(warning, state.messages), .important))
+                // News: said at the end of the sentence being read, not over it.
+                effects.append(speak(Self.timeLeft(warning, state.messages), .message))
             }
             if left <= 0 {
                 if state.kiosk!.timeUpPendingSince == nil, var reader = state.reader, reader.status == .playing {
@@ -344,7 +345,8 @@ extension Session {
 
     func speakRemaining() -> [Effect] {
         guard let left = state.kiosk?.remaining else { return [speak(tr("There is no time limit."))] }
-        return [speak(Self.timeLeft(left, state.messages), .message)]
+        // An answer to `t`: said at once (a story pauses for it and goes on).
+        return [speak(Self.timeLeft(left, state.messages))]
     }
 
     /// "5 minutes", "1 minute", "40 seconds" (minutes rounded up above one minute).

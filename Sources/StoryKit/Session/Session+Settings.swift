@@ -215,13 +215,14 @@ extension Session {
             state.warning = problem.description(in: state.messages)
             return [speak(SpokenForm.finish(problem.description(in: state.messages)), .important)]
         }
-        var effects: [Effect] = []
+        // The value is read back, so that a name or an age can be checked before saving.
+        let value = form.text(of: field)
+        var readBack = tr("{setting}: {value}.", ["setting": tr(field.label), "value": value.isEmpty ? tr("empty") : Sanitizer.sanitizeLine(value)])
         if hadProblem {
             state.warning = nil
-            let value = form.text(of: field)
-            effects.append(speak(tr("{setting}: {value}.", ["setting": tr(field.label), "value": value.isEmpty ? tr("empty") : Sanitizer.sanitizeLine(value)])
-                                 + " " + tr("That is right now."), .message))
+            readBack += " " + tr("That is right now.")
         }
+        var effects: [Effect] = [speak(readBack, .message)]
         if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: hints, messages: state.messages))) }
         return effects
     }

@@ -133,9 +133,25 @@ public struct Session: Sendable {
         state.focus[route.focusKey] = state.focus[route.focusKey].flatMap { id in
             FocusEngine(screen: screen).element(id: id) == nil ? nil : id
         }
-        // Help opens on its first key, to be read down (its learn mode button is last).
-        if route == .help, state.focus["help"] == nil { state.focus["help"] = "key-0-0" }
+        // Help opens on its first key, to be read down (its learn mode button is last); from the
+        // reader, on the reading keys.
+        if route == .help, state.stack.dropLast().last == .reader {
+            state.focus["help"] = "reading-keys"
+        } else if route == .help, state.focus["help"] == nil {
+            state.focus["help"] = "key-0-0"
+        }
         return announceScreen()
+    }
+
+    /// Learn mode was entered from the reader (Help opened over it): keys are told as the reader takes them.
+    var learnsReadingKeys: Bool { state.route == .help && state.stack.dropLast().last == .reader }
+
+    /// Help and learn mode pause a story being read, silently (the help screen is the answer).
+    mutating func pauseForHelp() -> [Effect] {
+        guard var reader = state.reader, reader.status == .playing, state.stack.contains(.reader) else { return [] }
+        reader.status = .paused
+        state.reader = reader
+        return [.pauseNarration] + savePosition()
     }
 
     mutating func goBack() -> [Effect] {
@@ -220,7 +236,10 @@ public struct Session: Sendable {
                 state.isLearning = false
                 return [speak(tr("Learn mode off."), .message)]
             }
-            return [speak(KeyHelp.describe(key, route: state.route, focused: focusedElement, messages: state.messages))]
+            // Keys are told as they act where learn mode was entered from (the reader's own keys).
+            let reading = learnsReadingKeys
+            return [speak(KeyHelp.describe(key, route: reading ? .reader : state.route, focused: reading ? nil : focusedElement,
+                                           paused: reading, messages: state.messages))]
         }
         if state.route == .pinPrompt {
             switch key {
@@ -249,16 +268,17 @@ public struct Session: Sendable {
                 text.append(character)
                 form.setText(text, for: field)
                 state.form = form
-                return [speak(String(character), .notification)]
+                // Each letter is said as typed, a newer one cutting the older.
+                return [speak(String(character))]
             case .space:
                 form.setText(text + " ", for: field)
                 state.form = form
-                return [speak(tr("space"), .notification)]
+                return [speak(tr("space"))]
             case .backspace:
                 let removed = text.popLast()
                 form.setText(text, for: field)
                 state.form = form
-                return [speak(removed.map { tr("{letter} deleted", ["letter": String($0)]) } ?? tr("Empty."), .notification)]
+                return [speak(removed.map { tr("{letter} deleted", ["letter": String($0)]) } ?? tr("Empty."))]
             case .enter:
                 return submitField(field)
             default: break
@@ -348,14 +368,16 @@ public struct Session: Sendable {
             return choose(profile: found.name)
         case .settings: return openSettings()
         case .help:
-            let opened = state.route == .help ? announceScreen() : push(.help)
+            // Help pauses a story being read; it stays paused until Space goes on.
+            let paused = pauseForHelp()
+            let opened = paused + (state.route == .help ? announceScreen() : push(.help))
             guard state.options.readsWholeHelp else { return opened }
             // No screen to move through (a pipe, a braille display's log): all of it, a line each.
             return opened + Screens.help(state).elements.filter { $0.id != "learn" }.map { element in
                 speak(element.traits.contains(.header) ? element.label + ":" : [element.label, element.value].compactMap { $0 }.joined(separator: ": "))
             }
         case .learn:
-            var effects: [Effect] = []
+            var effects = pauseForHelp()
             if state.route != .help { effects += push(.help) }
             state.isLearning = true
             return effects + [speak(tr("Learn mode. Press any key to hear what it does. Escape leaves."), .message)]

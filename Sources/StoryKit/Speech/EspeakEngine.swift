@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// eSpeak NG 1.51 is one global, non-thread-safe instance that can be initialised only once per
 /// process (see `shared/design/SPEECH.md`). So there is one `EspeakEngine` (`shared`), and every
-/// eSpeak call runs on its dedicated thread, one job at a time: callers from any thread are
-/// serialised. Output is SYNCHRONOUS: the callback runs on that thread and hands PCM to the caller's
+/// eSpeak call runs on the process's speech thread (`SpeechThread`), one at a time: callers from
+/// other threads wait their turn; a caller on the speech thread (a `SpeechService` step) runs at
+/// once. Output is SYNCHRONOUS: the callback runs on that thread and hands PCM to the caller's
 /// handler; stopping is the callback returning 1.
 public final class EspeakEngine: SpeechEngine, Sendable {
     /// The process's engine.
@@ -17,21 +18,19 @@ public final class EspeakEngine: SpeechEngine, Sendable {
     /// takes effect during synthesis.
     public static let bufferMilliseconds: Int32 = 20
 
-    private let worker = EngineThread(name: "storyreader.espeak")
+    private let thread = SpeechThread.shared
 
     private init() {}
 
-    /// Runs `body` on the engine thread and returns its result (blocking the caller).
+    /// Runs `body` on the speech thread, eSpeak started, and returns its result (blocking the caller).
     private func onEngineThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
-        let box = Mutex<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        worker.enqueue {
-            let result = Result { try EngineState.ensureInitialized(); return try body() }
-            box.withLock { $0 = result }
-            done.signal()
+        let thread = self.thread
+        return try thread.run {
+            try thread.enterEngine {
+                try EngineState.ensureInitialized()
+                return try body()
+            }
         }
-        done.wait()
-        return try box.withLock { $0! }.get()
     }
 
     /// Starts eSpeak (if not yet started) and reports what went wrong if it cannot.
@@ -53,11 +52,14 @@ public final class EspeakEngine: SpeechEngine, Sendable {
         _ utterance: SpeechUtterance, stop: StopToken? = nil,
         handler: @escaping @Sendable (SpeechChunk) -> SynthesisDecision
     ) async throws -> SynthesisResult {
-        try await withCheckedThrowingContinuation { continuation in
-            worker.enqueue {
+        let thread = self.thread
+        return try await withCheckedThrowingContinuation { continuation in
+            thread.enqueue {
                 continuation.resume(with: Result {
-                    try EngineState.ensureInitialized()
-                    return try EngineState.synthesize(utterance, stop: stop, handler: handler)
+                    try thread.enterEngine {
+                        try EngineState.ensureInitialized()
+                        return try EngineState.synthesize(utterance, stop: stop, handler: handler)
+                    }
                 })
             }
         }
@@ -75,39 +77,6 @@ public final class EspeakEngine: SpeechEngine, Sendable {
     }
 }
 
-/// A thread that runs queued jobs in order, forever.
-private final class EngineThread: Sendable {
-    private let queue = Mutex<[@Sendable () -> Void]>([])
-    private let condition = NSCondition()
-
-    init(name: String) {
-        let thread = Thread { [self] in self.run() }
-        thread.name = name
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-
-    func enqueue(_ job: @escaping @Sendable () -> Void) {
-        condition.lock()
-        queue.withLock { $0.append(job) }
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func run() {
-        while true {
-            condition.lock()
-            var job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-            while job == nil {
-                condition.wait()
-                job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-            }
-            condition.unlock()
-            job?()
-        }
-    }
-}
-
 /// The state of one running synthesis, reached from the C callback through `user_data`.
 private final class SynthesisContext {
     let handler: @Sendable (SpeechChunk) -> SynthesisDecision
@@ -121,7 +90,7 @@ private final class SynthesisContext {
     }
 }
 
-/// Everything that touches eSpeak. Only ever used on the engine thread.
+/// Everything that touches eSpeak. Only ever used on the speech thread, inside `enterEngine`.
 private enum EngineState {
     nonisolated(unsafe) static var initialization: Result<Void, SpeechEngineError>?
     nonisolated(unsafe) static var currentVoice: String?

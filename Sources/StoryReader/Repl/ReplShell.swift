@@ -1,5 +1,6 @@
 import Foundation
 import StoryKit
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,13 +15,27 @@ final class ReplShell {
     /// The parent's authorization from the PIN typed in this visit; dropped when the visit ends.
     private var authorization: ParentalAuthorization?
     let interactive: Bool
-    let narrator: any StoryNarration
-    let speaker: Speaker
-    /// Real speech: the sink, the player-backed narrator and the interface voice (nil: the silent
-    /// `Narrator` timeline, `--no-audio` without a terminal).
+    /// Everything said: the speech service on the audio sink, or the silent timeline of scripts.
+    let speech: any ReplSpeech
+    /// Real speech: the sink and the notice of a missing device (nil: the silent timeline,
+    /// `--no-audio` without a terminal).
     let audio: ReplAudio?
-    /// Wakes the poll loop when the player or the voice has something (with audio only).
+    /// Wakes the poll loop when the speech service has something (with audio only).
     private let wake: WakePipe?
+    /// Inputs handled so far (keys, lines): what is said is stamped with the input it answers, so
+    /// that a newer key's answer cuts an older one's.
+    private var inputCount = 0
+    /// Work that may take longer than a frame (a store write that calls the site server, the PIN's
+    /// hash): it runs here, in order, and its result comes back as an input through `workDone`.
+    private let work = DispatchQueue(label: "storyreader.store")
+    private let workDone = WakePipe()
+    private let workResults = LockedValue<[WorkResult]>([])
+    private var workPending = 0
+
+    private enum WorkResult: Sendable {
+        case stored(StoreReply?)
+        case pin(Result<ParentalAuthorization, StoreError>)
+    }
     private var decoder = KeyDecoder()
     private var lineEditor = LineEditor()
     private var isEditingCommand = false
@@ -46,8 +61,8 @@ final class ReplShell {
     /// Kiosk mode (nil in the REPL): ticks, the PIN check, hardening (`KioskGuard.swift`).
     var kiosk: KioskHooks?
 
-    /// - Parameter audio: where speech goes (nil: no speech engine; `clock` says how time passes).
-    init(session: Session, store: StoryStore, interactive: Bool, clock: Narrator.Clock,
+    /// - Parameter audio: where speech goes (nil: no sound at all, a script's virtual time).
+    init(session: Session, store: StoryStore, interactive: Bool,
          presentation: PresentationOptions, scaling: TextScaling, audio: ReplAudio? = nil) {
         self.session = session
         self.session.runsWithoutScreen(!interactive)
@@ -59,26 +74,20 @@ final class ReplShell {
         self.interactive = interactive
         self.audio = audio
         if let audio {
-            let wake = WakePipe()
-            self.wake = wake
-            let player = PlayerNarrator(sink: audio.sink, wake: wake)
-            narrator = player
-            speaker = Speaker(clock: .paced, voice: InterfaceVoice(sink: audio.sink, wake: wake))
-            speaker.resolveVoice = { player.resolveVoice($0 ?? "en").voice }
-            player.prepareVoices(Array(Set(session.catalog.entries.map(\.language) + InterfaceLanguage.supported)).sorted())
+            let service = ServiceSpeech(sink: audio.sink)
+            wake = service.wake
+            service.messages = session.state.messages
+            // Every voice the library and the interface may need, resolved once, now.
+            service.prepareVoices(Array(Set(session.catalog.entries.map(\.language) + InterfaceLanguage.supported)).sorted())
+            speech = service
+            service.interfaceSettings = { [unowned self] in self.interfaceSettings }
         } else {
             wake = nil
-            narrator = Narrator(clock: clock)
-            speaker = Speaker(clock: clock)
+            speech = TimelineSpeech()
         }
-        speaker.settings = { [unowned self] in self.interfaceSettings }
         if let path = ProcessInfo.processInfo.environment["STORYREADER_SPEECH_LOG"], !path.isEmpty,
            FileManager.default.createFile(atPath: path, contents: nil), let log = FileHandle(forWritingAtPath: path) {
-            speaker.trace = { line in log.write(Data((line + "\n").utf8)) }
-            (narrator as? PlayerNarrator)?.trace = speaker.trace
-        }
-        speaker.onStory = { [unowned self] running in
-            if running { self.narrator.run(now: monotonicNanoseconds()) } else { self.narrator.hold() }
+            speech.trace = { line in log.write(Data((line + "\n").utf8)) }
         }
     }
 
@@ -98,8 +107,7 @@ final class ReplShell {
         if let notice = audio?.notice {
             // No audio device: said (silently paced) and shown once.
             caption(notice)
-            speaker.submit(interfaceUtterance(session.state.tr("No sound device: reading silently, with the words shown at speaking pace."), priority: .message),
-                           now: monotonicNanoseconds())
+            speak(interfaceUtterance(session.state.tr("No sound device: reading silently, with the words shown at speaking pace."), priority: .message))
         }
         perform(opening(&session))
         render()
@@ -114,35 +122,49 @@ final class ReplShell {
             if pending.at > now { usleep(useconds_t((pending.at - now) / 1000)) }
             advanceAnimation(now: monotonicNanoseconds())
         }
-        narrator.stop()
-        finishSpeaking()
-        speaker.silence()
+        finishWork()
+        speech.stopStory()
+        if !endedBySignal { finishSpeaking() }
+        speech.silence()
+        // The sink is closed only once the speech thread let go of it (a few milliseconds).
+        let quiet = monotonicNanoseconds() + 500_000_000
+        while speech.isBusy, monotonicNanoseconds() < quiet { usleep(1_000) }
         try? audio?.sink.close()
         return exitStatus
     }
 
     /// The last words ("The end.", "Goodbye.") are heard before the program ends: at most 3 s,
-    /// and only with a voice (captions were printed already).
+    /// and only with a voice (captions were printed already). A signal ends at once (a systemd
+    /// stop or a shutdown does not wait for a goodbye); so does another signal while waiting.
     private func finishSpeaking() {
-        guard speaker.voice != nil else { return }
+        guard speech.isAudible else { return }
         let deadline = monotonicNanoseconds() + 3_000_000_000
-        while speaker.queue.speaking != nil || !speaker.queue.pending.isEmpty, monotonicNanoseconds() < deadline {
-            var descriptor = pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 20)
-            wake?.drain()
-            speaker.tick(now: monotonicNanoseconds())
+        while speech.isBusy, monotonicNanoseconds() < deadline {
+            var descriptors = [pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 2, 20)
+            if !TerminalMode.pendingSignals().filter({ $0 != SIGWINCH }).isEmpty { return }
+            _ = speech.tick(now: monotonicNanoseconds())
         }
     }
 
+    /// The program is ending because of a signal (SIGTERM, SIGHUP, SIGINT).
+    private var endedBySignal = false
+
     /// One turn of the loop: wait for input, a signal or a deadline, then handle what came.
     private func step() {
-        wake?.drain()
         let now = monotonicNanoseconds()
         advanceAnimation(now: now)
         tickKiosk()
-        speaker.tick(now: now)
-        pumpNarration(now: now)
+        pumpSpeech(now: now)
+        deliverWork()
         if exitRequested { return }
+        // A script's next line waits for what the last one started (a save, the PIN's check).
+        if !interactive, workPending > 0 {
+            var descriptor = pollfd(fd: workDone.read, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, 1000)
+            return
+        }
         if !interactive, !waiting.active, !pendingLines.isEmpty {
             handleLine(pendingLines.removeFirst())
             render()
@@ -150,17 +172,23 @@ final class ReplShell {
         }
         if !interactive, inputClosed, pendingLines.isEmpty, !waiting.active {
             // End of the script: let a story being read finish, then leave.
-            if session.state.reader?.status == .playing, narrator.isLoaded {
+            if session.state.reader?.status == .playing, speech.isStoryLoaded {
                 waiting = (true, nil)
-                if narrator.clock == .virtual { driveWait() }
+                if speech.clock == .virtual { driveWait() }
                 return
             }
             perform(session.handle(.command(.quit)))
+            // Learn mode explains `quit` instead of doing it, and a form may ask first: the end of
+            // the input ends the program all the same, keeping the place.
+            if !exitRequested {
+                perform(session.handle(.shutdown))
+                exitRequested = true
+            }
             return
         }
-        var deadlines = [speaker.deadline, narrator.nextDeadline, kioskDeadline(now: now), animation?.at].compactMap { $0 }
-        if waiting.active, narrator.clock == .virtual { driveWait(); return }
-        if waiting.active, !narrator.isLoaded { waiting = (false, nil); return }
+        var deadlines = [speech.deadline, kioskDeadline(now: now), animation?.at].compactMap { $0 }
+        if waiting.active, speech.clock == .virtual { driveWait(); return }
+        if waiting.active, !speech.isStoryLoaded { waiting = (false, nil); return }
         var timeout: Int32 = -1
         if let nearest = deadlines.min() {
             timeout = Int32(min(1000, max(0, (Int64(nearest) - Int64(now)) / 1_000_000 + 1)))
@@ -169,7 +197,8 @@ final class ReplShell {
         deadlines.removeAll()
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: workDone.read, events: Int16(POLLIN), revents: 0)]
         if inputClosed || (waiting.active) { fds[0].fd = -1 }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         for signal in TerminalMode.pendingSignals() { handle(signal: signal) }
@@ -238,6 +267,7 @@ final class ReplShell {
             perform(session.handle(.shutdown))
             exitStatus = 128 + signal
             exitRequested = true
+            endedBySignal = true
         }
     }
 
@@ -246,6 +276,7 @@ final class ReplShell {
     private func handleKeys(_ keys: [Key]) {
         if kiosk != nil, !keys.isEmpty { session.noteKioskActivity() }  // also keys typed on the command line
         for key in keys where !exitRequested {
+            inputCount += 1
             if isEditingCommand {
                 switch lineEditor.handle(key) {
                 case .editing:
@@ -253,8 +284,8 @@ final class ReplShell {
                         say(message)
                     } else if let echo = lineEditor.echo, presentation.keyEcho {
                         // Key echo is shown by the command line itself, so it is not captioned.
-                        // Interface chatter: each letter replaces the last, and a story is never cut.
-                        speaker.submit(interfaceUtterance(echo, priority: .text), now: monotonicNanoseconds())
+                        // Each letter cuts the one before.
+                        speak(interfaceUtterance(echo, priority: .text))
                     }
                 case .cancelled:
                     isEditingCommand = false
@@ -280,7 +311,14 @@ final class ReplShell {
     /// Says and shows something of the shell's own (the command line's words).
     private func say(_ text: String) {
         caption(text)
-        speaker.submit(interfaceUtterance(text, priority: .text), now: monotonicNanoseconds())
+        speak(interfaceUtterance(text, priority: .text))
+    }
+
+    /// Hands an utterance to speech, stamped with the input it answers.
+    private func speak(_ utterance: Utterance, settings: SpeechSettings? = nil) {
+        var stamped = utterance
+        stamped.input = inputCount
+        speech.say(stamped, settings: settings)
     }
 
     /// Something of the shell's own, said in the interface's language (its voice when the
@@ -292,12 +330,13 @@ final class ReplShell {
     }
 
     private func handleLine(_ line: String) {
+        inputCount += 1
         do {
             guard let command = try CommandParser.parse(line) else { return }
             if case .wait(let count) = command {
-                guard session.state.reader?.status == .playing, narrator.isLoaded else { return }
+                guard session.state.reader?.status == .playing, speech.isStoryLoaded else { return }
                 waiting = (true, count)
-                if narrator.clock == .virtual { driveWait() }
+                if speech.clock == .virtual { driveWait() }
                 return
             }
             perform(session.handle(.command(command)))
@@ -309,7 +348,7 @@ final class ReplShell {
     /// Virtual time: the story runs until the wait is over, event by event.
     private func driveWait() {
         while waiting.active {
-            guard let event = narrator.takeEvent(now: monotonicNanoseconds(), force: true) else {
+            guard let event = speech.takeVirtualEvent() else {
                 waiting = (false, nil)
                 break
             }
@@ -317,20 +356,18 @@ final class ReplShell {
         }
     }
 
-    private func pumpNarration(now: UInt64) {
-        while let event = narrator.takeEvent(now: now, force: false) { deliver(event) }
+    /// What speech heard since the last turn, given to the Session.
+    private func pumpSpeech(now: UInt64) {
+        for event in speech.tick(now: now) { deliver(event) }
     }
 
     private func deliver(_ event: NarrationEvent) {
         if case .sentenceFinished = event, waiting.active, let left = waiting.sentences {
             waiting.sentences = left - 1
         }
-        if event == .finished {
-            narrator.stop()
-            speaker.storyFinished(now: monotonicNanoseconds())
-        }
         perform(session.handle(.narration(event)))
-        if waiting.active, event == .finished || (waiting.sentences.map { $0 <= 0 } ?? false) || !narrator.isLoaded || !narrator.isRunning {
+        if waiting.active, event == .finished || (waiting.sentences.map { $0 <= 0 } ?? false) || !speech.isStoryLoaded
+            || (speech.clock == .virtual && !speech.isStoryRunning) {
             waiting = (false, nil)
         }
     }
@@ -338,53 +375,48 @@ final class ReplShell {
     // MARK: - Effects
 
     func perform(_ effects: [Effect]) {
-        let now = monotonicNanoseconds()
         for effect in effects {
             switch effect {
             case .speak(let utterance):
                 caption(utterance.text)
-                speaker.submit(utterance, now: now)
+                speak(utterance)
             case .caption(let text):
                 caption(text)
             case .narrate(let storyID, let fromWord, let settings, let stepMode):
                 guard let story = session.state.reader?.story, story.id == storyID else { break }
                 Syllables.preload(story.language)
-                narrator.stop()
-                narrator.messages = session.state.messages
-                if let notice = narrator.load(story: story, fromWord: fromWord, settings: settings, stepMode: stepMode) {
+                speech.messages = session.state.messages
+                if let notice = speech.narrate(story, fromWord: fromWord, settings: settings, stepMode: stepMode, input: inputCount) {
                     // A language without a voice (once per language), or nothing to say.
                     caption(notice)
-                    speaker.submit(interfaceUtterance(notice, priority: .message), now: now)
+                    speak(interfaceUtterance(notice, priority: .message))
                 }
-                speaker.submit(.story(story.title), now: now)
             case .pauseNarration, .stopNarration:
-                narrator.stop()
-                speaker.storyStopped(now: now)
+                speech.stopStory()
                 if waiting.active { waiting = (false, nil) }
             case .changeSpeech(let settings):
-                if let player = narrator as? PlayerNarrator {
-                    // Rate, pitch and volume change from the next sentence; the voice stays.
-                    player.change(settings: settings)
-                } else if let reader = session.state.reader, narrator.isLoaded {
-                    let running = narrator.isRunning
-                    narrator.load(story: reader.story, fromWord: reader.wordIndex, settings: settings, stepMode: reader.stopsAfterSentence)
-                    if running { narrator.run(now: now) }
-                }
+                // Rate, pitch and volume change from the next sentence; the voice stays.
+                speech.change(settings: settings)
             case .preview(let settings, let text):
                 caption(session.state.tr("Preview: {text}", ["text": text]))
-                speaker.submit(interfaceUtterance(text, priority: .text), settings: settings, now: now)
+                speak(interfaceUtterance(text, priority: .text), settings: settings)
             case .speakWith(let utterance, let settings):
                 caption(utterance.text)
-                speaker.submit(utterance, settings: settings, now: now)
+                speak(utterance, settings: settings)
             case .motion(let cue):
                 motionCue = cue
                 needsRender = true
             case .render:
                 needsRender = true
             case .save(let change):
-                if let reply = store.apply(change, authorization: authorization) { perform(session.handle(.stored(reply))) }
+                let store = self.store, authorization = self.authorization
+                startWork { .stored(store.apply(change, authorization: authorization)) }
             case .checkPIN(let pin):
-                checkPIN(pin)
+                // The hash takes about a second: on a terminal, the wait is told (a script's next
+                // line simply waits for the answer).
+                if interactive { say(session.state.tr("Checking…")) }
+                let store = self.store
+                startWork { .pin(Result { () throws(StoreError) in try store.authorize(pin: pin) }) }
             case .exit:
                 exitRequested = true
             }
@@ -393,10 +425,45 @@ final class ReplShell {
         if !session.state.settingsUnlocked { authorization = nil }
     }
 
-    /// The store checks the PIN (counting wrong tries, locking after five).
-    private func checkPIN(_ pin: String) {
+    /// Runs `job` off the loop; its result comes back to `deliverWork` on the loop's thread.
+    private func startWork(_ job: @escaping @Sendable () -> WorkResult) {
+        workPending += 1
+        let results = workResults, done = workDone
+        work.async {
+            let result = job()
+            results.withLock { $0.append(result) }
+            done.signal()
+        }
+    }
+
+    /// Gives the Session what finished off the loop, in order.
+    private func deliverWork() {
+        guard workPending > 0 else { return }
+        workDone.drain()
+        let results = workResults.take(leaving: [])
+        for result in results {
+            workPending -= 1
+            switch result {
+            case .stored(let reply):
+                if let reply { perform(session.handle(.stored(reply))) }
+            case .pin(let checked):
+                pinChecked(checked)
+            }
+        }
+    }
+
+    /// Waits for everything started off the loop (leaving: no save is lost).
+    private func finishWork() {
+        while workPending > 0 {
+            work.sync {}
+            deliverWork()
+        }
+    }
+
+    /// The store checked the PIN (counting wrong tries, locking after five).
+    private func pinChecked(_ result: Result<ParentalAuthorization, StoreError>) {
         do {
-            authorization = try store.authorize(pin: pin)
+            authorization = try result.get()
             perform(session.handle(.pinChecked(true)))
         } catch {
             switch error {
@@ -407,7 +474,7 @@ final class ReplShell {
             default:
                 let message = session.state.tr("Could not check the PIN: {problem}", ["problem": SpokenForm.finish(error.description)])
                 caption(message)
-                speaker.submit(interfaceUtterance(message, priority: .important), now: monotonicNanoseconds())
+                speak(interfaceUtterance(message, priority: .important))
                 perform(session.handle(.pinChecked(false)))
             }
         }

@@ -1,11 +1,11 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The one terminal guard: the terminal's settings as they were, restored on every way out
-/// (normal exit, error, signals, a crash through `KioskGuard`), for the REPL, the kiosk, `read`
-/// and the PIN prompts alike.
+/// (normal exit, error, signals, a crash), for the REPL, the kiosk, `read` and the PIN prompts alike.
 ///
 /// Raw mode here: no echo, no canonical lines, ISIG off (Ctrl-C arrives as a key and quits
 /// cleanly), IXON off (Ctrl-S does not freeze the screen), IEXTEN off. Signals that end the
@@ -34,7 +34,37 @@ enum TerminalMode {
         isRaw = true
         leavesScreen = true
         atexit { TerminalMode.restore() }
+        installCrashRestore()
         write(enterSequence)
+    }
+
+    /// Signals of a crash (a Swift runtime trap is SIGILL or SIGTRAP): the terminal is restored
+    /// before the default action (a core, a message).
+    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+
+    /// The crash handlers that were there before (the Swift runtime's backtracer), put back after
+    /// the terminal is restored.
+    nonisolated(unsafe) static var previousCrashHandlers: [Glibc.sigaction] = Array(repeating: Glibc.sigaction(), count: 65)
+    nonisolated(unsafe) static var crashRestoreInstalled = false
+
+    /// Restores the terminal on a crash, in every mode that changes it (REPL, kiosk, `read`, prompts),
+    /// then lets the crash go on as it would have.
+    static func installCrashRestore() {
+        guard !crashRestoreInstalled else { return }
+        crashRestoreInstalled = true
+        let handler: @convention(c) (Int32) -> Void = { signal in
+            TerminalMode.restore()
+            // The previous handler (or the default action) then does what it would have done.
+            sigaction(signal, &TerminalMode.previousCrashHandlers[Int(signal)], nil)
+            raise(signal)
+        }
+        for signal in crashSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = handler
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(signal, &action, &previousCrashHandlers[Int(signal)])
+        }
     }
 
     /// Restores the terminal (async-signal-safe: only write and tcsetattr).
@@ -56,6 +86,7 @@ enum TerminalMode {
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0 else { return body() }
         isRaw = true
         leavesScreen = false
+        installCrashRestore()
         let exiting: @convention(c) (Int32) -> Void = { signal in
             TerminalMode.restore()
             _exit(128 + signal)
@@ -71,8 +102,9 @@ enum TerminalMode {
 
     static func write(_ text: String) { TerminalIO.write(text) }
 
-    /// Sends SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGWINCH to the self-pipe.
+    /// Sends SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGWINCH to the self-pipe (made once a process).
     static func installSignalHandlers() {
+        guard signalPipe.read < 0 else { return }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return }
         signalPipe = (fds[0], fds[1])
@@ -98,16 +130,32 @@ enum TerminalMode {
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Calls `stop` once, on its own thread, when SIGINT, SIGTERM or SIGHUP arrives (not a resize):
-    /// how a long job without a screen (an export, timed events) is stopped. Installs the handlers.
+    /// What `onStopSignal` calls: the job running now (an export, timed events). One watcher
+    /// thread for the process, however many jobs come and go.
+    private static let stopHandler = Mutex<(@Sendable () -> Void)?>(nil)
+    nonisolated(unsafe) private static var watcherStarted = false
+
+    /// Calls `stop` once, on the watcher thread, when SIGINT, SIGTERM or SIGHUP arrives (not a
+    /// resize): how a long job without a screen (an export, timed events) is stopped. Installs the
+    /// handlers; a later call replaces `stop` (the job before it is over).
     static func onStopSignal(_ stop: @escaping @Sendable () -> Void) {
         installSignalHandlers()
+        stopHandler.withLock { $0 = stop }
+        guard !watcherStarted else { return }
+        watcherStarted = true
         let watcher = Thread {
             var fds = [pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0)]
             while poll(&fds, 1, -1) >= 0 {
-                if pendingSignals().contains(where: { $0 != SIGWINCH }) { stop(); return }
+                if pendingSignals().contains(where: { $0 != SIGWINCH }) {
+                    let handler = stopHandler.withLock { handler -> (@Sendable () -> Void)? in
+                        defer { handler = nil }
+                        return handler
+                    }
+                    handler?()
+                }
             }
         }
+        watcher.name = "storyreader.signals"
         watcher.start()
     }
 

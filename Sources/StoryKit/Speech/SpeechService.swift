@@ -1,0 +1,714 @@
+import Foundation
+import Synchronization
+
+/// The one speech service: it alone says things, the story and the interface alike, on one sink.
+///
+/// Requests come as data (`send`), from any thread; what is heard comes back as events (`onEvent`),
+/// which the REPL's loop feeds to the Session as inputs. All the work runs on the process's speech
+/// thread (`SpeechThread`), which also owns eSpeak NG: a step synthesises at most one sentence (or
+/// one interface utterance), writes only what the sink has room for, and delivers the events the
+/// sink's playback clock has reached, so no request waits for speech being heard.
+///
+/// The announcement queue runs inside it, with a screen reader's manners: an answer to a key pauses
+/// the story at the word being heard and the story goes on from that word once the answer is over;
+/// a newer key's answer cuts an older one; news waits for the end of a sentence, not of the story.
+public final class SpeechService: SpeechThread.Worker, Sendable {
+    /// Step mode: read one sentence (or one page), then wait for `.resume`.
+    public enum StepMode: Sendable, Hashable { case off, sentence, page }
+
+    /// A story to read: the narration from sentence `sentence`, word `word`.
+    public struct StoryRequest: Sendable {
+        public var narration: Narration
+        public var sentence: Int
+        public var word: Int
+        /// Rate, pitch, volume and the resolved voice.
+        public var settings: SpeechSettings
+        public var stepMode: StepMode
+        /// What the announcement queue calls the story (its title).
+        public var title: String
+
+        public init(narration: Narration, sentence: Int = 0, word: Int = 0, settings: SpeechSettings,
+                    stepMode: StepMode = .off, title: String = "") {
+            self.narration = narration
+            self.sentence = sentence
+            self.word = word
+            self.settings = settings
+            self.stepMode = stepMode
+            self.title = title
+        }
+    }
+
+    /// What the service is asked.
+    public enum Request: Sendable {
+        /// Say an interface utterance with these settings (voice resolved), through the queue.
+        case say(Utterance, settings: SpeechSettings)
+        /// Read a story (replacing any other) once the queue lets it.
+        case narrate(StoryRequest)
+        /// The person paused, resumed or stopped the story.
+        case pause, resume, stop
+        /// New rate, pitch and volume for the story (the voice stays), from the next sentence.
+        case settings(SpeechSettings)
+        case stepMode(StepMode)
+        /// Everything stops: what is heard and what waits (leaving the program).
+        case silence
+    }
+
+    /// Something heard in the story, at `frame` samples of the sink's clock.
+    public struct StoryEvent: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable {
+            /// Sentence `sentence` of the narration starts.
+            case sentence(Int)
+            /// Word `word` of sentence `sentence` starts.
+            case word(sentence: Int, word: Int)
+            /// The last sentence was heard to its end.
+            case end
+            /// Reading was stopped.
+            case stopped
+            /// Reading paused at the given position (by the person), or resumed from it.
+            case paused(sentence: Int, word: Int)
+            case resumed(sentence: Int, word: Int)
+            /// The rate changed (it applies from the next sentence).
+            case settingsChanged(SpeechSettings)
+            case stepModeChanged(StepMode)
+            /// Step mode: sentence `Int` was read; waiting for `.resume`.
+            case waitingForStep(Int)
+        }
+        public var kind: Kind
+        public var frame: Int
+
+        public init(kind: Kind, frame: Int) {
+            self.kind = kind
+            self.frame = frame
+        }
+
+        /// Milliseconds from the start of the sink's audio.
+        public var milliseconds: Int { frame * 1000 / SpeechAudioFormat.sampleRate }
+    }
+
+    /// What the service tells.
+    public enum Event: Sendable {
+        /// What the queue decided (started, interrupted, dropped), as the speech log writes it.
+        case queue(SpeechCommand)
+        /// An interface utterance was heard to its end.
+        case finished(Utterance)
+        /// The story, when heard.
+        case story(StoryEvent)
+        /// The story could not go on (a voice missing, the engine failing, the sink failing).
+        case storyFailed(any Error)
+        /// An interface utterance could not be said (it is over).
+        case utteranceFailed(Utterance, any Error)
+    }
+
+    /// The word being heard.
+    public struct Position: Sendable, Hashable {
+        public var sentence: Int
+        /// Index in the sentence; nil before its first word is heard.
+        public var word: Int?
+
+        public init(sentence: Int, word: Int?) {
+            self.sentence = sentence
+            self.word = word
+        }
+    }
+
+    public let sink: any PCMSink
+    private let engine: any SpeechEngine
+    private let onEvent: @Sendable (Event) -> Void
+    /// Called once per interface utterance when its first samples reach the sink (`bench repl`).
+    private let onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)?
+    private let thread: SpeechThread
+    private let inbox = Mutex<[(request: Request, input: Int)]>([])
+    /// Stops the synthesis running now when a request arrives that makes it moot.
+    private let synthesisStop = Mutex(StopToken())
+    private let core = Mutex(Core())
+
+    /// - Parameters:
+    ///   - sink: where everything is heard; written only on the speech thread.
+    ///   - onEvent: called on the speech thread, in order; keep it short (queue the event and wake a loop).
+    public init(sink: any PCMSink, engine: any SpeechEngine = EspeakEngine.shared, thread: SpeechThread = .shared,
+                onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil,
+                onEvent: @escaping @Sendable (Event) -> Void) {
+        self.sink = sink
+        self.engine = engine
+        self.thread = thread
+        self.onFirstSamples = onFirstSamples
+        self.onEvent = onEvent
+        thread.attach(self)
+    }
+
+    deinit { thread.detach(self) }
+
+    /// Asks for something (any thread); it is done on the speech thread at once.
+    /// - Parameter input: the input it answers (see `Utterance.input`): a story started or resumed
+    ///   by a newer key cuts what an older one is still saying.
+    public func send(_ request: Request, input: Int = 0) {
+        switch request {
+        case .say, .pause, .stop, .narrate, .silence, .resume:
+            // What is being synthesised may be cut: stop it within one eSpeak buffer.
+            synthesisStop.withLock { $0.stop() }
+        case .settings, .stepMode:
+            break
+        }
+        inbox.withLock { $0.append((request, input)) }
+        thread.wake(self)
+    }
+
+    /// Runs a step now, on the speech thread, and returns when it is done: what was sent before is
+    /// applied and what the sink's clock reached is delivered (tests with a manual clock, `bench`).
+    public func flush() {
+        _ = try? thread.run { [self] in
+            let deadline = step(now: .now)
+            thread.schedule(self, at: deadline)
+        }
+    }
+
+    /// The word of the story being heard (or where it waits), and whether it is being heard.
+    public var storyPosition: Position? { core.withLock { $0.story?.heard } }
+
+    /// True while anything is heard or waits to be (an interface utterance or the story).
+    public var isBusy: Bool {
+        core.withLock { $0.queue.speaking != nil || !$0.queue.pending.isEmpty } || !inbox.withLock(\.isEmpty)
+    }
+
+    // MARK: - State (speech thread only)
+
+    private enum Scheduled: Sendable {
+        case story(StoryEvent.Kind)
+        case interfaceEnd(Utterance)
+        /// The story's sound up to here is over: the end, a step, or a boundary where news waits.
+        case storyBoundary
+    }
+
+    private struct Story: Sendable {
+        enum Status: Sendable, Equatable {
+            /// In the queue, waiting for its turn.
+            case queued
+            /// Being synthesised and heard.
+            case speaking
+            /// Paused by the person.
+            case paused
+            /// Step mode: waits for `.resume` after sentence `Int`.
+            case waitingForStep(Int)
+        }
+        var request: StoryRequest
+        var utterance: Utterance
+        /// The next sentence and word to synthesise.
+        var next: (sentence: Int, word: Int)
+        var heard: Position
+        var status: Status
+        /// Synthesis reached the end of the story (its `.end` is scheduled).
+        var synthesisedToEnd = false
+        /// Synthesis stopped after a sentence (step mode, or news waiting for a boundary).
+        var stoppedAtBoundary = false
+        /// The generation of the request, so that events of a replaced story are never delivered.
+        var generation: Int
+    }
+
+    private struct Interface: Sendable {
+        var utterance: Utterance
+        var settings: SpeechSettings
+        var synthesised = false
+    }
+
+    private struct Core: Sendable {
+        var queue = AnnouncementQueue()
+        var settings: [Utterance: SpeechSettings] = [:]
+        var story: Story?
+        var interface: Interface?
+        /// Samples synthesised but not yet written to the sink (the sink had no room).
+        var pending: [Int16] = []
+        /// What happens when the sink's clock reaches a frame, in order.
+        var scheduled: [(frame: Int, what: Scheduled, generation: Int)] = []
+        var generation = 0
+    }
+
+    /// How much sound is synthesised ahead of what is heard: enough to ride over a busy moment,
+    /// little enough that a change of rate is heard soon.
+    private static let aheadFrames = SpeechAudioFormat.sampleRate * 3 / 4
+
+    // MARK: - Stepping (speech thread)
+
+    func step(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        thread.preconditionOnThread("SpeechService.step")
+        var out: [Event] = []
+        let deadline = core.withLock { core -> ContinuousClock.Instant? in
+            deliverDue(&core, &out)
+            let requests = inbox.withLock { requests -> [(request: Request, input: Int)] in
+                defer { requests.removeAll() }
+                return requests
+            }
+            if !requests.isEmpty { synthesisStop.withLock { $0 = StopToken() } }
+            for (request, input) in requests { apply(request, input: input, &core, &out) }
+            produce(&core, &out)
+            deliverDue(&core, &out)
+            return nextDeadline(core, now: now)
+        }
+        for event in out { onEvent(event) }
+        return deadline
+    }
+
+    private func apply(_ request: Request, input: Int, _ core: inout Core, _ out: inout [Event]) {
+        switch request {
+        case .say(let utterance, let settings):
+            core.settings[utterance] = settings
+            perform(core.queue.submit(utterance), &core, &out)
+        case .narrate(let story):
+            removeStory(&core, &out, event: nil)
+            core.generation += 1
+            let first = min(max(0, story.sentence), story.narration.items.count)
+            var utterance = Utterance.story(story.title)
+            utterance.input = input
+            core.story = Story(request: story, utterance: utterance, next: (first, max(0, story.word)),
+                               heard: Position(sentence: first, word: nil), status: .queued, generation: core.generation)
+            perform(core.queue.submit(utterance), &core, &out)
+        case .pause:
+            guard var story = core.story else { return }
+            switch story.status {
+            case .speaking, .queued:
+                if story.status == .speaking { cutStory(&core, &out) }
+                story = core.story ?? story
+                story.status = .paused
+                core.story = story
+                perform(core.queue.removeStory(), &core, &out)
+                let at = story.heard
+                out.append(.story(StoryEvent(kind: .paused(sentence: at.sentence, word: at.word ?? 0), frame: sink.framesPlayed)))
+            case .waitingForStep(let sentence):
+                core.story?.status = .paused
+                core.story?.heard = Position(sentence: sentence, word: nil)
+            case .paused:
+                break
+            }
+        case .resume:
+            guard var story = core.story else { return }
+            switch story.status {
+            case .paused:
+                story.status = .queued
+                story.stoppedAtBoundary = false
+                story.utterance.input = input
+                core.story = story
+                let at = story.heard
+                out.append(.story(StoryEvent(kind: .resumed(sentence: at.sentence, word: at.word ?? 0), frame: sink.framesPlayed)))
+                perform(core.queue.submit(story.utterance), &core, &out)
+            case .waitingForStep(let sentence):
+                story.status = .queued
+                story.stoppedAtBoundary = false
+                story.next = (sentence + 1, 0)
+                story.utterance.input = input
+                core.story = story
+                perform(core.queue.submit(story.utterance), &core, &out)
+            case .speaking, .queued:
+                break
+            }
+        case .stop:
+            removeStory(&core, &out, event: .stopped)
+        case .settings(let settings):
+            guard var story = core.story else { return }
+            var clamped = settings.clamped().settings
+            clamped.voice = story.request.settings.voice
+            story.request.settings = clamped
+            core.story = story
+            out.append(.story(StoryEvent(kind: .settingsChanged(clamped), frame: sink.framesPlayed)))
+        case .stepMode(let mode):
+            guard var story = core.story else { return }
+            story.request.stepMode = mode
+            core.story = story
+            out.append(.story(StoryEvent(kind: .stepModeChanged(mode), frame: sink.framesPlayed)))
+            if mode == .off, case .waitingForStep = story.status { apply(.resume, input: input, &core, &out) }
+        case .silence:
+            removeStory(&core, &out, event: .stopped)
+            if core.interface != nil { cutSound(&core) }
+            core.interface = nil
+            perform(core.queue.clear(), &core, &out)
+            core.settings.removeAll()
+        }
+    }
+
+    /// Carries out the queue's decisions.
+    private func perform(_ commands: [SpeechCommand], _ core: inout Core, _ out: inout [Event]) {
+        for command in commands {
+            out.append(.queue(command))
+            switch command {
+            case .start(let utterance):
+                if utterance.kind == .story {
+                    core.story?.status = .speaking
+                } else {
+                    let settings = core.settings.removeValue(forKey: utterance) ?? SpeechSettings()
+                    core.interface = Interface(utterance: utterance, settings: settings)
+                }
+            case .interrupt(let utterance):
+                if utterance.kind == .story {
+                    // Held for an answer: it goes on from the word being heard.
+                    if core.story?.status == .speaking {
+                        cutStory(&core, &out)
+                        core.story?.status = .queued
+                    }
+                } else if core.interface?.utterance == utterance {
+                    cutSound(&core)
+                    core.interface = nil
+                }
+            case .drop(let utterance):
+                core.settings.removeValue(forKey: utterance)
+            }
+        }
+    }
+
+    /// The story leaves: its sound is cut, its events forgotten.
+    private func removeStory(_ core: inout Core, _ out: inout [Event], event: StoryEvent.Kind?) {
+        guard let story = core.story else { return }
+        if story.status == .speaking { cutSound(&core) }
+        core.scheduled.removeAll { if case .interfaceEnd = $0.what { return false } else { return true } }
+        core.story = nil
+        perform(core.queue.removeStory(), &core, &out)
+        if let event { out.append(.story(StoryEvent(kind: event, frame: sink.framesPlayed))) }
+    }
+
+    /// Cuts the story's sound at the word being heard; it will go on from that word.
+    private func cutStory(_ core: inout Core, _ out: inout [Event]) {
+        deliverDue(&core, &out)
+        guard var story = core.story else { return cutSound(&core) }
+        // At a boundary whose sound was all heard, it goes on with the next sentence; else from the
+        // word being heard.
+        let unheard = core.scheduled.contains { $0.generation == story.generation }
+        cutSound(&core)
+        if unheard || !story.stoppedAtBoundary {
+            story.next = (story.heard.sentence, story.heard.word ?? 0)
+        }
+        story.stoppedAtBoundary = false
+        story.synthesisedToEnd = false
+        core.story = story
+    }
+
+    /// Stops what is heard at once and forgets what was synthesised ahead.
+    private func cutSound(_ core: inout Core) {
+        sink.interrupt()
+        sink.drop()
+        core.pending.removeAll()
+        let played = sink.framesPlayed
+        core.scheduled.removeAll { $0.frame > played }
+    }
+
+    /// Synthesises what is needed next and writes what the sink has room for.
+    private func produce(_ core: inout Core, _ out: inout [Event]) {
+        var rounds = 0
+        while rounds < 64, !synthesisStop.withLock({ $0.isStopped }) {
+            rounds += 1
+            if let error = writePending(&core) {
+                // The sink failed (a full disk, a device gone): what it was saying ends with the reason.
+                cutSound(&core)
+                if core.queue.speaking?.kind == .story, let story = core.story {
+                    core.scheduled.removeAll { $0.generation == story.generation }
+                    core.story = nil
+                    perform(core.queue.removeStory(), &core, &out)
+                    out.append(.storyFailed(error))
+                } else if let interface = core.interface {
+                    core.interface = nil
+                    core.scheduled.removeAll { if case .interfaceEnd = $0.what { return true } else { return false } }
+                    out.append(.utteranceFailed(interface.utterance, error))
+                    perform(core.queue.finished(), &core, &out)
+                }
+                return
+            }
+            if !core.pending.isEmpty { return }
+            guard let speaking = core.queue.speaking else { return }
+            if speaking.kind == .story {
+                guard produceStory(&core, &out) else { return }
+            } else {
+                guard var interface = core.interface, !interface.synthesised else { return }
+                interface.synthesised = true
+                core.interface = interface
+                synthesise(interface, &core, &out)
+            }
+        }
+    }
+
+    /// The sink's frame where the next synthesised sample will be heard.
+    private func nextFrame(_ core: Core) -> Int { sink.framesWritten + core.pending.count }
+
+    /// Synthesises the story's next sentence when less than `aheadFrames` wait to be heard;
+    /// false when nothing more is needed now.
+    private func produceStory(_ core: inout Core, _ out: inout [Event]) -> Bool {
+        guard var story = core.story, story.status == .speaking, !story.synthesisedToEnd, !story.stoppedAtBoundary else { return false }
+        if sink.isRealTime, sink.framesWritten - sink.framesPlayed > Self.aheadFrames { return false }
+        let items = story.request.narration.items
+        let generation = story.generation
+        guard story.next.sentence < items.count else {
+            story.synthesisedToEnd = true
+            core.story = story
+            core.scheduled.append((nextFrame(core), .story(.end), generation))
+            return false
+        }
+        // News (a message) waits for the end of a sentence: the story stops here and goes on after it.
+        if story.next.word == 0, story.next.sentence > story.heard.sentence || story.heard.word != nil,
+           core.queue.pending.contains(where: { $0.kind == .interface && $0.priority <= .message }) {
+            story.stoppedAtBoundary = true
+            core.story = story
+            core.scheduled.append((nextFrame(core), .storyBoundary, generation))
+            return false
+        }
+        let sentence = story.next.sentence
+        let prepared = story.request.narration.utterance(sentence: sentence, fromWord: story.next.word, settings: story.request.settings)
+        let base = nextFrame(core)
+        core.scheduled.append((base, .story(.sentence(sentence)), generation))
+        let aligner = LockedValue(AlignerState(aligner: NarrationAligner(utterance: prepared)))
+        let timings = LockedValue<[NarrationAligner.Timing]>([])
+        let stream = StreamingWrite(sink: sink)
+        let stop = synthesisStop.withLock { $0 }
+        let result: SynthesisResult
+        do {
+            result = try engine.synthesize(prepared.utterance, stop: stop) { chunk in
+                let final = aligner.withLock { $0.consume(chunk.events) }
+                timings.withLock { $0.append(contentsOf: final) }
+                stream.take(chunk.samples)
+                return .proceed
+            }
+        } catch {
+            if stream.wroteAny { cutSound(&core) }
+            core.scheduled.removeAll { $0.generation == generation }
+            core.story = nil
+            perform(core.queue.removeStory(), &core, &out)
+            out.append(.storyFailed(error))
+            return false
+        }
+        var final = timings.withLock { $0 }
+        if let last = aligner.withLock({ $0.flush() }) { final.append(last) }
+        if result.wasStopped {
+            // A request came: it decides what happens next (the sentence is synthesised again).
+            if stream.wroteAny { cutSound(&core) }
+            core.scheduled.removeAll { $0.frame >= base && $0.generation == generation }
+            return false
+        }
+        for timing in final {
+            core.scheduled.append((base + timing.sample, .story(.word(sentence: sentence, word: timing.word)), generation))
+        }
+        core.pending.append(contentsOf: stream.rest)
+        story.next = (sentence + 1, 0)
+        if shouldWaitForStep(after: sentence, story.request) {
+            story.stoppedAtBoundary = true
+            core.scheduled.append((nextFrame(core), .story(.waitingForStep(sentence)), generation))
+        }
+        core.story = story
+        return true
+    }
+
+    private func shouldWaitForStep(after sentence: Int, _ request: StoryRequest) -> Bool {
+        switch request.stepMode {
+        case .off: return false
+        case .sentence: return true
+        case .page:
+            let items = request.narration.items
+            let next = sentence + 1
+            return next >= items.count || items[next].pageIndex != items[sentence].pageIndex
+        }
+    }
+
+    /// Synthesises an interface utterance; its first chunk goes to the sink at once.
+    private func synthesise(_ interface: Interface, _ core: inout Core, _ out: inout [Event]) {
+        let utterance = interface.utterance
+        let prepared = Self.speechUtterance(for: utterance, settings: interface.settings)
+        let onFirstSamples = self.onFirstSamples
+        let stream = StreamingWrite(sink: sink) { onFirstSamples?(utterance, ContinuousClock.now) }
+        let stop = synthesisStop.withLock { $0 }
+        do {
+            let result = try engine.synthesize(prepared, stop: stop) { chunk in
+                stream.take(chunk.samples)
+                return .proceed
+            }
+            if result.wasStopped {
+                // A request came: it decides whether this is said at all; if so, from its start.
+                if stream.wroteAny { cutSound(&core) }
+                core.interface?.synthesised = false
+                return
+            }
+        } catch {
+            if stream.wroteAny { cutSound(&core) }
+            core.interface = nil
+            out.append(.utteranceFailed(utterance, error))
+            perform(core.queue.finished(), &core, &out)
+            return
+        }
+        core.pending.append(contentsOf: stream.rest)
+        core.scheduled.append((nextFrame(core), .interfaceEnd(utterance), 0))
+    }
+
+    /// Writes pending samples, as many as the sink takes without waiting; the sink's error if it failed.
+    private func writePending(_ core: inout Core) -> (any Error)? {
+        guard !core.pending.isEmpty else { return nil }
+        var count = core.pending.count
+        if sink.isRealTime {
+            let room = sink.bufferFrames - (sink.framesWritten - sink.framesPlayed)
+            count = min(count, max(0, room))
+        }
+        guard count > 0 else { return nil }
+        do {
+            let whole = try core.pending.withUnsafeBufferPointer { buffer -> Bool in
+                try sink.write(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+            }
+            // Not whole: interrupted by a cut, which also forgot what was pending.
+            if whole { core.pending.removeFirst(count) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Delivers what the sink's clock has reached.
+    private func deliverDue(_ core: inout Core, _ out: inout [Event]) {
+        let played = sink.framesPlayed
+        // A sink that does not play in real time has played all it was given, once given all.
+        let reachedAll = !sink.isRealTime && core.pending.isEmpty
+        while let first = core.scheduled.first, first.frame <= played || (reachedAll && first.frame <= sink.framesWritten) {
+            core.scheduled.removeFirst()
+            switch first.what {
+            case .story(let kind):
+                guard var story = core.story, story.generation == first.generation else { continue }
+                switch kind {
+                case .sentence(let sentence): story.heard = Position(sentence: sentence, word: nil)
+                case .word(let sentence, let word): story.heard = Position(sentence: sentence, word: word)
+                case .waitingForStep(let sentence):
+                    story.status = .waitingForStep(sentence)
+                    story.stoppedAtBoundary = false
+                case .end:
+                    break
+                default: break
+                }
+                core.story = story
+                out.append(.story(StoryEvent(kind: kind, frame: first.frame)))
+                if case .end = kind {
+                    core.story = nil
+                    perform(core.queue.finished(), &core, &out)
+                } else if case .waitingForStep = kind {
+                    perform(core.queue.removeStory(), &core, &out)
+                }
+            case .storyBoundary:
+                guard let story = core.story, story.generation == first.generation, story.status == .speaking else { continue }
+                perform(core.queue.yieldStory(), &core, &out)
+            case .interfaceEnd(let utterance):
+                guard core.interface?.utterance == utterance else { continue }
+                core.interface = nil
+                out.append(.finished(utterance))
+                perform(core.queue.finished(), &core, &out)
+            }
+        }
+    }
+
+    private func nextDeadline(_ core: Core, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let rate = Double(SpeechAudioFormat.sampleRate)
+        if !sink.isRealTime {
+            // Nothing waits for a clock: go on at once while there is work (other jobs take turns).
+            let working = core.queue.speaking != nil && (core.interface != nil || core.story?.status == .speaking)
+            return working || !core.scheduled.isEmpty ? now : nil
+        }
+        var wait: Double?
+        if !core.pending.isEmpty {
+            // Room comes back as the sink plays: look again in a few milliseconds.
+            wait = 0.005
+        } else if core.story?.status == .speaking, core.story?.synthesisedToEnd == false, core.story?.stoppedAtBoundary == false {
+            let ahead = sink.framesWritten - sink.framesPlayed - Self.aheadFrames
+            wait = max(0.002, Double(ahead) / rate)
+        }
+        if let first = core.scheduled.first {
+            let until = max(0.001, Double(first.frame - sink.framesPlayed) / rate)
+            wait = min(wait ?? until, until)
+        }
+        guard let wait else { return nil }
+        return now.advanced(by: .milliseconds(Int((wait * 1000).rounded(.up))))
+    }
+
+    // MARK: - Text for eSpeak
+
+    /// The eSpeak utterance for an interface utterance: spelled letter by letter, in language runs,
+    /// or plain.
+    static func speechUtterance(for utterance: Utterance, settings: SpeechSettings) -> SpeechUtterance {
+        if let spelling = utterance.spelling {
+            // A spelled word: eSpeak NG's SSML names each character ("b, u, t…") in the word's voice.
+            let text = "<speak><say-as interpret-as=\"characters\">\(Narration.ssmlText(speakable(spelling)))</say-as></speak>"
+            return SpeechUtterance(text: text, settings: settings, encoding: .ssml)
+        }
+        if let ssml = SpeechRun.ssml(utterance.runs, voice: settings.voice) {
+            return SpeechUtterance(text: ssml, settings: settings, encoding: .ssml)
+        }
+        return SpeechUtterance(text: speakable(utterance.text), settings: settings, encoding: .plain)
+    }
+
+    /// Interface text made safe for eSpeak 1.51: one line, and no token long enough to hurt it.
+    public static func speakable(_ text: String) -> String {
+        let line = Sanitizer.sanitizeLine(text)
+        guard line.split(separator: " ").contains(where: { $0.unicodeScalars.count > Narration.longestToken }) else { return line }
+        return line.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+            let scalars = Array(token.unicodeScalars)
+            guard scalars.count > Narration.longestToken else { return String(token) }
+            let kept = scalars.prefix(Narration.longestSpokenToken)
+            return stride(from: 0, to: kept.count, by: Narration.longestToken).map { start in
+                var piece = String.UnicodeScalarView()
+                piece.append(contentsOf: kept[start..<min(start + Narration.longestToken, kept.count)])
+                return String(piece)
+            }.joined(separator: " ")
+        }.joined(separator: " ")
+    }
+
+    /// Synthesis streamed to the sink while it has room, the rest kept in order for later: the
+    /// first sound of an answer or a sentence is heard within one eSpeak buffer of the request.
+    private final class StreamingWrite: Sendable {
+        private struct State {
+            var direct = true
+            var wroteAny = false
+            var rest: [Int16] = []
+        }
+        private let sink: any PCMSink
+        private let state = Mutex(State())
+        private let onFirstWrite: @Sendable () -> Void
+
+        init(sink: any PCMSink, onFirstWrite: @escaping @Sendable () -> Void = {}) {
+            self.sink = sink
+            self.onFirstWrite = onFirstWrite
+        }
+
+        /// Called in the synthesis callback (the speech thread).
+        func take(_ samples: UnsafeBufferPointer<Int16>) {
+            guard !samples.isEmpty else { return }
+            state.withLock { state in
+                let room = !sink.isRealTime || sink.bufferFrames - (sink.framesWritten - sink.framesPlayed) >= samples.count
+                if state.direct && room {
+                    if !state.wroteAny { onFirstWrite() }
+                    // A failure shows when the rest is written (`writePending`).
+                    if (try? sink.write(samples)) == true {
+                        state.wroteAny = true
+                        return
+                    }
+                }
+                // Once anything waits, everything after it waits too: the order is the sound's.
+                state.direct = false
+                state.rest.append(contentsOf: samples)
+            }
+        }
+
+        var wroteAny: Bool { state.withLock { $0.wroteAny } }
+        var rest: [Int16] { state.withLock { $0.rest } }
+    }
+
+    /// A word's time is final once the next word's mark arrives, eSpeak's word event refined it, or
+    /// the utterance ends (see `NarrationAligner`).
+    private struct AlignerState: Sendable {
+        var aligner: NarrationAligner
+        var provisional: NarrationAligner.Timing?
+
+        mutating func consume(_ events: [SpeechEvent]) -> [NarrationAligner.Timing] {
+            var final: [NarrationAligner.Timing] = []
+            for timing in aligner.consume(events) {
+                if let current = provisional, current.word != timing.word { final.append(current) }
+                if timing.source != .mark {
+                    final.append(timing)
+                    provisional = nil
+                } else {
+                    provisional = timing
+                }
+            }
+            return final
+        }
+
+        mutating func flush() -> NarrationAligner.Timing? {
+            defer { provisional = nil }
+            return provisional
+        }
+    }
+}

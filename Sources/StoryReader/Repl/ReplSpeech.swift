@@ -1,0 +1,334 @@
+import Foundation
+import StoryKit
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the shell asks of speech, and the two ways it is done: the speech service (audio, or paced
+/// silence: `ServiceSpeech`) and, for scripts without audio, a virtual timeline (`TimelineSpeech`).
+protocol ReplSpeech: AnyObject {
+    /// How time passes for the story: `.virtual` only when a script says `wait`.
+    var clock: Narrator.Clock { get }
+    /// The story is being read or waits to go on (events are still to come).
+    var isStoryLoaded: Bool { get }
+    /// The story is being heard now (not held for an answer, not waiting).
+    var isStoryRunning: Bool { get }
+    /// Something is said or waits to be.
+    var isBusy: Bool { get }
+    /// Whether anything is really said (false: silent timing only).
+    var isAudible: Bool { get }
+    /// The language of the notices `narrate` returns.
+    var messages: MessageCatalog { get set }
+    /// Every decision of the queue, as a line (`$STORYREADER_SPEECH_LOG`).
+    var trace: ((String) -> Void)? { get set }
+
+    /// Says an interface utterance (`settings`: the preview's own; nil: the interface's).
+    func say(_ utterance: Utterance, settings: SpeechSettings?)
+    /// Reads `story` from word `fromWord`; returns a notice to show and say (a voice fallback).
+    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String?
+    /// The person paused or stopped: the story leaves (the Session narrates again to go on).
+    func stopStory()
+    /// Rate, pitch and volume change from the next sentence; the voice stays.
+    func change(settings: SpeechSettings)
+    /// Everything stops (leaving the program).
+    func silence()
+    /// Time passed: what is due happens. Returns the story's events to give the Session.
+    func tick(now: UInt64) -> [NarrationEvent]
+    /// The next event of a virtual story, when a script waits for it.
+    func takeVirtualEvent() -> NarrationEvent?
+    /// When the shell must look again (monotonic ns), if no input comes.
+    var deadline: UInt64? { get }
+}
+
+/// A self-pipe that the REPL's poll loop watches: the speech thread puts what it has in a locked
+/// queue and calls `signal()`.
+final class WakePipe: Sendable {
+    let read: Int32
+    let write: Int32
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) != 0 { fds = [-1, -1] }
+        for fd in fds where fd >= 0 {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        read = fds[0]
+        write = fds[1]
+    }
+
+    /// Wakes the poll loop (any thread; a full pipe already wakes it).
+    func signal() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(write, &byte, 1)
+    }
+
+    /// Empties the pipe (the loop's thread).
+    func drain() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while Glibc.read(read, &buffer, buffer.count) > 0 {}
+    }
+}
+
+/// Speech through the one `SpeechService`: its events come back through `wake` and are read on the
+/// loop's thread by `tick`.
+final class ServiceSpeech: ReplSpeech {
+    let clock = Narrator.Clock.paced
+    let isAudible = true
+    let wake: WakePipe
+    private(set) var service: SpeechService!
+    private let inbox = LockedValue<[SpeechService.Event]>([])
+    var messages: MessageCatalog = .english
+    var trace: ((String) -> Void)?
+    /// The settings interface speech uses now (the profile's; its voice when one is chosen).
+    var interfaceSettings: () -> SpeechSettings = { SpeechSettings() }
+    /// Voices already resolved (with their notice, said once per language).
+    private var voices: [String: VoiceCatalog.Resolution] = [:]
+    private var noticed: Set<String> = []
+    /// The story being read: narration sentence → story sentence, and the first word of each.
+    private var story: (items: [Narration.Item], firstWord: [Int])?
+    private var currentSentence: Int?
+    private(set) var isStoryLoaded = false
+    private(set) var isStoryRunning = false
+
+    init(sink: any PCMSink, onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil) {
+        let wake = WakePipe()
+        self.wake = wake
+        let inbox = self.inbox
+        service = SpeechService(sink: sink, onFirstSamples: onFirstSamples) { event in
+            inbox.withLock { $0.append(event) }
+            wake.signal()
+        }
+    }
+
+    /// Resolves the voices of `languages` now, once, so that no utterance waits for it later.
+    func prepareVoices(_ languages: [String]) {
+        for language in languages { _ = resolution(for: language) }
+    }
+
+    private func resolution(for wanted: String) -> VoiceCatalog.Resolution {
+        if let known = voices[wanted] { return known }
+        let resolution = (try? EspeakEngine.shared.resolveVoice(wanted, messages: messages))
+            ?? VoiceCatalog.Resolution(voice: "en", notice: messages.tr("no voice for '{voice}': reading with 'en'", ["voice": wanted]))
+        voices[wanted] = resolution
+        return resolution
+    }
+
+    /// The voice for `wanted`; the notice only the first time it is used, in the language spoken now.
+    func resolveVoice(_ wanted: String) -> (voice: String, notice: String?) {
+        let resolution = resolution(for: wanted)
+        guard resolution.notice != nil, noticed.insert(wanted).inserted else { return (resolution.voice, nil) }
+        let notice = (try? EspeakEngine.shared.resolveVoice(wanted, messages: messages))?.notice
+            ?? messages.tr("no voice for '{voice}': reading with 'en'", ["voice": wanted])
+        return (resolution.voice, notice)
+    }
+
+    var isBusy: Bool { service.isBusy }
+
+    func say(_ utterance: Utterance, settings: SpeechSettings?) {
+        var spoken = settings ?? interfaceSettings()
+        // No voice chosen: the interface's own language speaks the interface.
+        spoken.voice = resolution(for: spoken.voice ?? utterance.language ?? "en").voice
+        service.send(.say(utterance, settings: spoken))
+    }
+
+    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String? {
+        let narration: Narration
+        do {
+            narration = try Narration(story: story, announcingPages: true)
+        } catch {
+            // Nothing speakable: the story ends at once.
+            stopStory()
+            isStoryLoaded = true
+            inbox.withLock { $0.append(.story(SpeechService.StoryEvent(kind: .end, frame: 0))) }
+            wake.signal()
+            return error.localized(messages)
+        }
+        // The profile's voice, else the story's language; a missing one falls back with a notice.
+        let (voice, notice) = resolveVoice(settings.voice ?? story.language)
+        var resolved = settings.clamped().settings
+        resolved.voice = voice
+        var firstWord: [Int] = []
+        var count = 0
+        for sentence in story.sentences {
+            firstWord.append(count)
+            count += sentence.words.count
+        }
+        let storySentence = firstWord.lastIndex { $0 <= fromWord } ?? 0
+        let item = narration.item(forStorySentence: storySentence) ?? narration.items.count
+        let word = item < narration.items.count && narration.items[item].storySentenceIndex == storySentence
+            ? fromWord - firstWord[storySentence] : 0
+        self.story = (narration.items, firstWord)
+        currentSentence = nil
+        isStoryLoaded = true
+        isStoryRunning = false
+        service.send(.narrate(SpeechService.StoryRequest(
+            narration: narration, sentence: item, word: max(0, word), settings: resolved,
+            stepMode: stepMode ? .sentence : .off, title: story.title)), input: input)
+        return notice
+    }
+
+    func stopStory() {
+        guard isStoryLoaded else { return }
+        isStoryLoaded = false
+        isStoryRunning = false
+        story = nil
+        service.send(.stop)
+    }
+
+    func change(settings: SpeechSettings) {
+        service.send(.settings(settings))
+    }
+
+    func silence() {
+        isStoryLoaded = false
+        story = nil
+        service.send(.silence)
+    }
+
+    func takeVirtualEvent() -> NarrationEvent? { nil }
+    var deadline: UInt64? { nil }
+
+    func tick(now: UInt64) -> [NarrationEvent] {
+        wake.drain()
+        let events = inbox.take(leaving: [])
+        var out: [NarrationEvent] = []
+        for event in events {
+            switch event {
+            case .queue(let command):
+                log(command)
+                if case .start(let utterance) = command, utterance.kind == .story { isStoryRunning = true }
+                if case .interrupt(let utterance) = command, utterance.kind == .story {
+                    isStoryRunning = false
+                    trace?("story held")
+                }
+            case .finished, .utteranceFailed:
+                break
+            case .story(let heard):
+                out += storyEvents(heard)
+            case .storyFailed:
+                // Said as the end of what could be read: the Session closes the story.
+                if isStoryLoaded {
+                    isStoryLoaded = false
+                    out.append(.finished)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The service's events in the Session's terms (story sentences and words).
+    private func storyEvents(_ event: SpeechService.StoryEvent) -> [NarrationEvent] {
+        guard isStoryLoaded else { return [] }
+        var out: [NarrationEvent] = []
+        switch event.kind {
+        case .sentence(let index):
+            guard let story, index < story.items.count else { break }
+            let sentence = story.items[index].storySentenceIndex
+            // After a hold for an answer the sentence goes on: not a new one.
+            guard currentSentence != sentence else { break }
+            if let previous = currentSentence { out.append(.sentenceFinished(previous)) }
+            currentSentence = sentence
+            out.append(.sentenceStarted(sentence))
+        case .word(let index, let word):
+            guard let story, index < story.items.count else { break }
+            out.append(.word(story.firstWord[story.items[index].storySentenceIndex] + word))
+        case .waitingForStep(let index):
+            guard let story, index < story.items.count else { break }
+            currentSentence = nil
+            out.append(.sentenceFinished(story.items[index].storySentenceIndex))
+        case .end:
+            if let previous = currentSentence { out.append(.sentenceFinished(previous)) }
+            currentSentence = nil
+            isStoryLoaded = false
+            isStoryRunning = false
+            out.append(.finished)
+        default:
+            break
+        }
+        return out
+    }
+
+    private func log(_ command: SpeechCommand) {
+        guard let trace else { return }
+        trace(command.logLine)
+        // Each run with its language: the voice that says it.
+        if case .start(let utterance) = command, !utterance.runs.isEmpty {
+            trace("runs " + utterance.runs.map { "\($0.language)[\($0.text)]" }.joined(separator: " "))
+        }
+    }
+}
+
+/// Speech without sound for scripts (`--no-audio` without a terminal): the announcement queue as
+/// the service runs it, utterances over as soon as they start, and the story a virtual timeline
+/// that moves only when the script says `wait`, so transcripts are the same on every machine.
+final class TimelineSpeech: ReplSpeech {
+    let clock = Narrator.Clock.virtual
+    let isAudible = false
+    private var queue = AnnouncementQueue()
+    private let narrator = Narrator()
+    var messages: MessageCatalog = .english
+    var trace: ((String) -> Void)?
+
+    var isStoryLoaded: Bool { narrator.isLoaded }
+    var isStoryRunning: Bool { narrator.isRunning }
+    var isBusy: Bool { false }
+    var deadline: UInt64? { nil }
+
+    func say(_ utterance: Utterance, settings: SpeechSettings?) {
+        perform(queue.submit(utterance))
+    }
+
+    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String? {
+        narrator.stop()
+        narrator.load(story: story, fromWord: fromWord, stepMode: stepMode)
+        var utterance = Utterance.story(story.title)
+        utterance.input = input
+        perform(queue.submit(utterance))
+        return nil
+    }
+
+    func stopStory() {
+        narrator.stop()
+        perform(queue.removeStory())
+    }
+
+    func change(settings: SpeechSettings) {}
+
+    func silence() {
+        narrator.stop()
+        _ = queue.clear()
+    }
+
+    func tick(now: UInt64) -> [NarrationEvent] { [] }
+
+    func takeVirtualEvent() -> NarrationEvent? {
+        guard let event = narrator.takeEvent() else { return nil }
+        if event == .finished {
+            narrator.stop()
+            trace?("story finished")
+            if queue.speaking?.kind == .story { perform(queue.finished()) }
+        }
+        return event
+    }
+
+    private func perform(_ commands: [SpeechCommand]) {
+        for command in commands {
+            trace?(command.logLine)
+            switch command {
+            case .start(let utterance):
+                if utterance.kind == .story {
+                    narrator.run()
+                } else {
+                    // Silent and instant: the utterance is over as soon as it starts.
+                    perform(queue.finished())
+                }
+            case .interrupt(let utterance):
+                if utterance.kind == .story { narrator.hold() }
+            case .drop:
+                break
+            }
+        }
+    }
+}
