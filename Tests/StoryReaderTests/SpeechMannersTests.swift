@@ -49,7 +49,7 @@ struct SpeechMannersTests {
         try tmux.waitFor("Learn mode. Press any key")
         try tmux.send("w")
         // The reader's `w`, not the help screen's letter jump.
-        let learned = try tmux.waitFor("W: where am I")
+        let learned = try tmux.waitFor("W: says the story, page and sentence you are at")
         #expect(!learned.contains("jumps to the next item"))
         try tmux.send("Right")
         try tmux.waitFor("Right arrow: next word")
@@ -60,7 +60,7 @@ struct SpeechMannersTests {
         try tmux.send("Escape")
         try tmux.waitFor("Learn mode off.")
         try tmux.send("Escape")
-        try tmux.waitFor("❯[Go on")
+        try tmux.waitFor("paused")
         try tmux.send("Space")
         waitForLog(fixture, "the story to go on") { $0.filter { $0 == "start story: The Tiny Fox" }.count == 2 }
         try tmux.send("C-q")
@@ -102,7 +102,7 @@ struct SpeechMannersTests {
 
     /// A crash (a segmentation fault, an abort) leaves the terminal as it was, in the REPL and in
     /// `read` (the kiosk's own test is in KioskTmuxTests).
-    @Test(arguments: [(["read", "tiny fox"], SIGSEGV), (["read", "tiny fox"], SIGABRT), ([String](), SIGSEGV), ([String](), SIGABRT)])
+    @Test(arguments: [(["read", "tiny-fox"], SIGSEGV), (["read", "tiny-fox"], SIGABRT), ([String](), SIGSEGV), ([String](), SIGABRT)])
     func aCrashRestoresTheTerminal(subcommand: [String], signal: Int32) throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
@@ -120,7 +120,7 @@ struct SpeechMannersTests {
 
     /// SIGTERM while a story is heard: the program ends (status 143), the terminal is as it was,
     /// and the place is kept.
-    @Test(arguments: [["read", "tiny fox"], [String]()])
+    @Test(arguments: [["read", "tiny-fox"], [String]()])
     func sigtermWhileReadingKeepsThePlace(subcommand: [String]) throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
@@ -131,7 +131,8 @@ struct SpeechMannersTests {
             try tmux.command("set rate 80")
             try tmux.command("read tiny fox")
         }
-        try tmux.waitFor("She looked for the moon.", seconds: 20)
+        // The caption of the second sentence: it is being heard.
+        try tmux.waitFor("» She looked for the moon.", seconds: 20)
         let pid = try #require(Int32(fixture.file("pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(Foundation.kill(pid, SIGTERM) == 0)
         try tmux.waitFor("DONE")
@@ -167,8 +168,8 @@ struct SpeechMannersTests {
         for _ in 0..<14 { try tmux.send("Tab") }
         try tmux.waitFor("❯[Save]")
         try tmux.send("Enter")
-        try tmux.waitFor("Checking…")
-        // The site is being asked: keys are still answered, at once.
+        try tmux.waitFor("Saving…", seconds: 2)
+        // The site is being asked (for up to 4 s): keys are still answered, at once.
         try tmux.send("C-w")
         let answered = try tmux.waitFor("Item ", seconds: 2)
         #expect(!answered.contains("cannot be reached"), "the key was answered only after the site's deadline")

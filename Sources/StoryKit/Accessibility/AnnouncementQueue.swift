@@ -4,8 +4,9 @@ import Foundation
 public enum AnnouncementPriority: Int, Sendable, Hashable, Codable, Comparable, CaseIterable {
     /// Errors and warnings: interrupts anything (a story pauses and resumes after it), never dropped.
     case important
-    /// Announcements (a profile saved, a story finished): never dropped, never interrupts; waits
-    /// for what is being spoken.
+    /// Announcements (a profile saved, a story finished): wait for what the same key (or news)
+    /// is saying, and cut what earlier keys are still saying; left waiting when a newer key is
+    /// answered, they are dropped as stale. While a story is read, they wait for its sentence's end.
     case message
     /// Interface chatter and answers to keys (where focus went, "where am I", a new rate): a newer
     /// one replaces an older unspoken one and interrupts an older one being spoken; one from a newer
@@ -158,8 +159,10 @@ public struct AnnouncementQueue: Sendable, Hashable {
             }
             insert(utterance)
         case (.interface, .message):
-            commands += removePending { $0.kind == .interface && $0.priority >= .notification }
-            if let current = speaking, current.kind == .interface, current.priority >= .notification {
+            // An announcement cuts what earlier keys are still saying or left waiting.
+            commands += removePending { $0.kind == .interface && ($0.priority >= .notification || ($0.priority >= .text && $0.input < utterance.input) || Self.isStale($0, for: utterance)) }
+            if let current = speaking, current.kind == .interface,
+               current.priority >= .notification || (current.priority != .important && current.input < utterance.input) {
                 commands.append(.interrupt(current)); speaking = nil
             }
             // While a story is read, news waits for the end of its sentence (`yieldStory`).

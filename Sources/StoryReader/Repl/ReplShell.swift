@@ -409,6 +409,9 @@ final class ReplShell {
             case .render:
                 needsRender = true
             case .save(let change):
+                // A joined kiosk asks its site before a profile changes (up to a few seconds): the
+                // wait is told on a terminal.
+                if interactive, case .saveProfile = change, (try? store.isJoined()) == true { say(session.state.tr("Saving…")) }
                 let store = self.store, authorization = self.authorization
                 startWork { .stored(store.apply(change, authorization: authorization)) }
             case .checkPIN(let pin):
