@@ -281,4 +281,11 @@ extension SpeechCommand {
         case .drop(let utterance): return "drop " + name(utterance)
         }
     }
+
+    /// The speech log's lines: `logLine`, then for an utterance started in several languages its
+    /// runs, each with the language whose voice says it (`runs en[Story: ] es[El dragón…]`).
+    public var logLines: [String] {
+        guard case .start(let utterance) = self, !utterance.runs.isEmpty else { return [logLine] }
+        return [logLine, "runs " + utterance.runs.map { "\($0.language)[\($0.text)]" }.joined(separator: " ")]
+    }
 }

@@ -251,12 +251,7 @@ final class ServiceSpeech: ReplSpeech {
     }
 
     private func log(_ command: SpeechCommand) {
-        guard let trace else { return }
-        trace(command.logLine)
-        // Each run with its language: the voice that says it.
-        if case .start(let utterance) = command, !utterance.runs.isEmpty {
-            trace("runs " + utterance.runs.map { "\($0.language)[\($0.text)]" }.joined(separator: " "))
-        }
+        for line in command.logLines { trace?(line) }
     }
 }
 
@@ -315,7 +310,7 @@ final class TimelineSpeech: ReplSpeech {
 
     private func perform(_ commands: [SpeechCommand]) {
         for command in commands {
-            trace?(command.logLine)
+            for line in command.logLines { trace?(line) }
             switch command {
             case .start(let utterance):
                 if utterance.kind == .story {
