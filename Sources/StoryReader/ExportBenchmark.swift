@@ -10,7 +10,7 @@ struct ExportBenchmark: ParsableCommand {
         commandName: "export",
         abstract: helpMessages.tr("Time exporting a story (WAV, Opus, MP3; 1 and N jobs) against espeak-ng -w on its text."),
         discussion: helpMessages.tr("Each run is a whole process, timed from outside (wall clock, and user + system CPU and peak memory from the kernel). The kinds of run take turns, --runs rounds, and the best and the median of each are printed. The limit is one espeak-ng -w per core, each on its share of the text, all at once. Example: {command}", [
-            "command": #"storyreader bench export --stories ../shared/corpus "The Cat That Walked by Himself""#]))
+            "command": #"storyreader bench export --stories Tests/Fixtures/corpus "The Cat That Walked by Himself""#]))
 
     @OptionGroup var global: GlobalOptions
 

@@ -8,9 +8,9 @@ struct SpeechBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "speech",
         abstract: helpMessages.tr("Time the speech engine: first audio, stopping, WAV export against espeak-ng, peak memory, word alignment."),
-        discussion: helpMessages.tr("Build with -c release for real figures. Needs ../shared/corpus (or --corpus) and the espeak-ng command for the anchors."))
+        discussion: helpMessages.tr("Build with -c release for real figures. Needs Tests/Fixtures/corpus (or --corpus) and the espeak-ng command for the anchors."))
 
-    @Option(help: ArgumentHelp(helpMessages.tr("The corpus folder (default: ../shared/corpus beside the package).")))
+    @Option(help: ArgumentHelp(helpMessages.tr("The corpus folder (default: Tests/Fixtures/corpus of the package).")))
     var corpus: String?
 
     @Option(help: ArgumentHelp(helpMessages.tr("Utterances for the first-audio latency.")))
@@ -197,7 +197,7 @@ struct SpeechBenchmark: ParsableCommand {
         if let corpus { return corpus }
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<6 {
-            let candidate = directory.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+            let candidate = directory.appendingPathComponent("Tests/Fixtures/corpus")
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
                FileManager.default.fileExists(atPath: candidate.path) {
                 return candidate.path
