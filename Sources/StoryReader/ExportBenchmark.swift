@@ -79,7 +79,7 @@ struct ExportBenchmark: ParsableCommand {
             let rss = samples[index].map(\.rss).max() ?? 0
             let name = kind.0.padding(toLength: 40, withPad: " ", startingAt: 0)
             print(String(format: "  %@ wall best %.3f s, median %.3f s · CPU best %.3f s, median %.3f s · peak RSS %d MB",
-                         name as NSString, wall[0], wall[wall.count / 2], cpu[0], cpu[cpu.count / 2], rss / 1024))
+                         name as NSString, wall[0], Percentile.ofSorted(wall, 0.5), cpu[0], Percentile.ofSorted(cpu, 0.5), rss / 1024))
         }
         // Words a second by jobs, from the best wall times: what more cores would give.
         let words = Double(narration.items.reduce(0) { $0 + $1.words.count })

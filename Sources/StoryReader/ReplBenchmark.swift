@@ -61,9 +61,9 @@ struct ReplBenchmark: ParsableCommand {
         toQueue.removeFirst(50)
         toFirstSample.removeFirst(50)
         print("repl benchmark: \(toFirstSample.count) key presses (Down/Up through a library of \(library.entries.count) stories), the REPL's speech path: queue → interface voice → eSpeak NG → sink")
-        print(String(format: "key → speech queued:        p50 %.3f ms  p99 %.3f ms", percentile(toQueue, 0.5), percentile(toQueue, 0.99)))
+        print(String(format: "key → speech queued:        p50 %.3f ms  p99 %.3f ms", Percentile.of(toQueue, 0.5), Percentile.of(toQueue, 0.99)))
         print(String(format: "key → first PCM sample:     p50 %.3f ms  p99 %.3f ms  (aim: p50 ≤ 5 ms, p99 ≤ 15 ms)",
-                     percentile(toFirstSample, 0.5), percentile(toFirstSample, 0.99)))
+                     Percentile.of(toFirstSample, 0.5), Percentile.of(toFirstSample, 0.99)))
         try readingKeys(library)
     }
 
@@ -106,13 +106,7 @@ struct ReplBenchmark: ParsableCommand {
         times.removeFirst(min(10, times.count))
         print("reading keys: \(times.count) presses of → (next sentence) while reading “\(entry.title)”: Session → narration player → eSpeak NG → sink")
         print(String(format: "key → first PCM sample:     p50 %.3f ms  p99 %.3f ms  (aim: p50 ≤ 5 ms, p99 ≤ 15 ms)",
-                     percentile(times, 0.5), percentile(times, 0.99)))
-    }
-
-    private func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction))]
+                     Percentile.of(times, 0.5), Percentile.of(times, 0.99)))
     }
 }
 
