@@ -4,6 +4,7 @@
 # Installing (see README, "Install"):
 #   make release && sudo make install      PREFIX=/usr/local by default; DESTDIR for packaging
 #   sudo make uninstall                    removes exactly what install put there
+#   make deb                               storyreader_VERSION_ARCH.deb for apt (README, "Install")
 SWIFT ?= swift
 DEBUG_BIN = .build/debug/storyreader
 RELEASE_BIN = .build/release/storyreader
@@ -12,13 +13,16 @@ BIN ?= $(RELEASE_BIN)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: run test build setup setup-test bench clean release install uninstall server bench-sync
+.PHONY: run test build setup setup-test setup-deb bench clean release install uninstall deb server bench-sync
 
 setup:
 	@scripts/setup.sh
 
 setup-test:
 	@scripts/setup.sh --test
+
+setup-deb:
+	@scripts/setup.sh --deb
 
 build: setup
 	$(SWIFT) build
@@ -40,6 +44,17 @@ install: $(if $(filter $(RELEASE_BIN),$(BIN)),$(RELEASE_BIN))
 
 uninstall:
 	@scripts/install.sh uninstall "$(PREFIX)" "$(DESTDIR)"
+
+# The Debian package, for sites that install kiosks with apt (`apt install ./storyreader_….deb`):
+# what `make install` installs, with PREFIX=/usr (scripts/deb.sh). The release build links the
+# Swift runtime in (no Debian package provides it), in a build folder of its own so that it and
+# `make release` do not rebuild each other. lintian must find no error.
+DEB_BUILD = .build-deb
+deb: setup-deb
+	$(SWIFT) build -c release --product storyreader --static-swift-stdlib --disable-local-rpath --scratch-path $(DEB_BUILD)
+	@deb=$$(scripts/deb.sh $(DEB_BUILD)/release/storyreader .) && \
+	  echo "built $$deb ($$(du -h "$$deb" | cut -f1))" && \
+	  lintian --fail-on error "$$deb"
 
 # Tests include the sync server (the "Server" trait), so they build Hummingbird and postgres-nio.
 test: setup-test

@@ -103,9 +103,14 @@ let package = Package(
     ]
 )
 
-// Strictness for every target, in one place.
+// Strictness for every target, in one place. These are this package's targets only: a
+// dependency's warnings never fail our build. CI (.ci/run) sets STORYREADER_WARNINGS_AS_ERRORS=1,
+// so a warning in our code fails it; a developer's build only shows them (changing the flag
+// rebuilds our targets, not the dependencies).
+let warningsAsErrors = Context.environment["STORYREADER_WARNINGS_AS_ERRORS"] == "1"
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    if warningsAsErrors { settings.append(.unsafeFlags(["-warnings-as-errors"])) }
     target.swiftSettings = settings
 }

@@ -10,6 +10,11 @@ packages+=(libhyphen-dev hyphen-en-us hyphen-es hyphen-fr hyphen-de)
 packages+=(libopusenc-dev libmp3lame-dev)
 # The tests also compare against the espeak-ng command, drive the terminal under tmux, analyse audio
 # with sox, and photograph real terminals (xterm, kitty) under Xvfb.
+# `make deb`: the package built (dpkg-deb, dpkg-shlibdeps, strip) and checked (lintian); the
+# program linked with the static Swift runtime, whose Foundation needs libcurl and libxml2 to link.
+if [ "${1:-}" = "--deb" ] || [ "${1:-}" = "--test" ]; then
+  packages+=(dpkg-dev binutils lintian libcurl4-openssl-dev libxml2-dev)
+fi
 if [ "${1:-}" = "--test" ]; then
   packages+=(espeak-ng tmux sox)
   # The install test: the manual page rendered, completions typed at in each shell, the kiosk unit checked.

@@ -45,13 +45,8 @@ struct LibraryBenchmark: ParsableCommand {
             }
             let none = Clock.measure { _ = StoryLibrary.load(folders: [folder.path]) }
             print(String(format: "%6d stories (%d loaded): cold %.1f ms (no cache file, writes it), warm %.1f ms (cache), parse only %.1f ms; peak RSS %.1f MB",
-                         total, loaded, median(cold), median(warm), none, Memory.peakResidentMegabytes()))
+                         total, loaded, Percentile.median(cold), Percentile.median(warm), none, Memory.peakResidentMegabytes()))
         }
-    }
-
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted[sorted.count / 2]
     }
 }
 

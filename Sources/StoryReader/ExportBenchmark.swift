@@ -10,7 +10,7 @@ struct ExportBenchmark: ParsableCommand {
         commandName: "export",
         abstract: helpMessages.tr("Time exporting a story (WAV, Opus, MP3; 1 and N jobs) against espeak-ng -w on its text."),
         discussion: helpMessages.tr("Each run is a whole process, timed from outside (wall clock, and user + system CPU and peak memory from the kernel). The kinds of run take turns, --runs rounds, and the best and the median of each are printed. The limit is one espeak-ng -w per core, each on its share of the text, all at once. Example: {command}", [
-            "command": #"storyreader bench export --stories ../shared/corpus "The Cat That Walked by Himself""#]))
+            "command": #"storyreader bench export --stories Tests/Fixtures/corpus "The Cat That Walked by Himself""#]))
 
     @OptionGroup var global: GlobalOptions
 
@@ -79,7 +79,7 @@ struct ExportBenchmark: ParsableCommand {
             let rss = samples[index].map(\.rss).max() ?? 0
             let name = kind.0.padding(toLength: 40, withPad: " ", startingAt: 0)
             print(String(format: "  %@ wall best %.3f s, median %.3f s · CPU best %.3f s, median %.3f s · peak RSS %d MB",
-                         name as NSString, wall[0], wall[wall.count / 2], cpu[0], cpu[cpu.count / 2], rss / 1024))
+                         name as NSString, wall[0], Percentile.ofSorted(wall, 0.5), cpu[0], Percentile.ofSorted(cpu, 0.5), rss / 1024))
         }
         // Words a second by jobs, from the best wall times: what more cores would give.
         let words = Double(narration.items.reduce(0) { $0 + $1.words.count })

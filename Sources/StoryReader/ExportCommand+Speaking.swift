@@ -30,7 +30,7 @@ extension ExportCommand {
         if runs.count > 1 {
             // The workers take every run but the first, which this process says meanwhile (one
             // process fewer to start, and no core idle while the first worker would start up).
-            let stop = StopFlag()
+            let stop = StopToken()  // raised by a signal; read by the loop that joins the workers
             let storyArguments = global.storyFolders.flatMap { ["--stories", $0] } + [story.id]
             var first = narration
             first.items = Array(narration.items[..<runs[0].upperBound])
@@ -40,23 +40,23 @@ extension ExportCommand {
                                              heard.withLock { $0.append(event) }
                                              if case .word = event.kind { progress.word() }
                                          }))
-            TerminalMode.onStopSignal { stop.raise(); player.send(.stop) }
+            TerminalMode.onStopSignal { stop.stop(); player.send(.stop) }
             do {
                 let streams = try ExportWorkers.start(storyArguments: storyArguments, narration: narration, runs: Array(runs.dropFirst()), settings: settings)
                 defer { ExportWorkers.stop(streams) }
                 player.start()
                 let state = player.wait()
                 if case .failed(let message) = state { throw UserFailure(message: player.failure(in: messages) ?? message) }
-                guard state == .finished, !stop.flag.load(ordering: .relaxed) else { throw ExitCode(130) }
+                guard state == .finished, !stop.isStopped else { throw ExitCode(130) }
                 // The first run's end is not the story's: the workers' last one is.
-                events = try heard.withLock { $0 }.filter { $0.kind != .end } + ExportWorkers.collect(streams, runs: Array(runs.dropFirst()), sink: sink, stopped: stop.flag, onWord: { progress.word() })
+                events = try heard.withLock { $0 }.filter { $0.kind != .end } + ExportWorkers.collect(streams, runs: Array(runs.dropFirst()), sink: sink, stopped: stop, onWord: { progress.word() })
             } catch let exit as ExitCode {
                 throw exit
             } catch {
                 if let failure = error as? UserFailure { throw UserFailure(message: aboutStory(failure.message)) }
                 throw UserFailure(message: aboutStory(messages.describe(error)))
             }
-            if stop.flag.load(ordering: .relaxed) { throw ExitCode(130) }
+            if stop.isStopped { throw ExitCode(130) }
         } else {
             let heard = Mutex<[NarrationPlayer.Event]>([])
             let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Synchronization
 import Foundation
 import StoryKit
 
@@ -281,17 +280,9 @@ struct ExportCommand: ParsableCommand {
         audio.deletingPathExtension().appendingPathExtension(ext)
     }
 
-    /// Text written beside its target, then renamed: never a half-written file.
+    /// Text replacing its target whole (AtomicFile): never a half-written file.
     static func writeWhole(_ text: String, to file: URL, messages: MessageCatalog = .english) throws {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid()).part")
-        do {
-            try Data(text.utf8).write(to: temporary)
-            if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
-            try FileManager.default.moveItem(at: temporary, to: file)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw UserFailure(message: messages.tr("cannot write {path}: {reason}", ["path": file.path, "reason": error.localizedDescription]))
-        }
+        do { try AtomicFile.write(Data(text.utf8), to: file) } catch { throw UserFailure(message: error.localized(messages)) }
     }
 
     /// "2 min 5 s".
@@ -299,10 +290,4 @@ struct ExportCommand: ParsableCommand {
         let seconds = (ms + 500) / 1000
         return seconds >= 60 ? "\(seconds / 60) min \(seconds % 60) s" : "\(seconds) s"
     }
-}
-
-/// Raised once by a signal; read by the loop that joins the workers.
-final class StopFlag: Sendable {
-    let flag = Atomic<Bool>(false)
-    func raise() { flag.store(true, ordering: .relaxed) }
 }

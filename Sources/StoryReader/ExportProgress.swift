@@ -9,17 +9,20 @@ final class ExportProgress: Sendable {
     private struct State {
         var title = ""
         var done = 0
-        var drawn = Date.distantPast
+        var drawn = -TimeInterval.infinity
         var shown = false
     }
     private let state = Mutex(State())
     private let total: Int
-    private let started = Date()
+    private let clock: any KioskClock
+    private let started: TimeInterval
     private let enabled: Bool
 
-    init(totalWords: Int, enabled: Bool) {
+    init(totalWords: Int, enabled: Bool, clock: any KioskClock = SystemKioskClock()) {
         total = max(1, totalWords)
         self.enabled = enabled
+        self.clock = clock
+        started = clock.now()
     }
 
     func begin(_ title: String) { state.withLock { $0.title = title } }
@@ -29,9 +32,9 @@ final class ExportProgress: Sendable {
         guard enabled else { return }
         let line: String? = state.withLock { state in
             state.done += 1
-            let now = Date()
-            let elapsed = now.timeIntervalSince(started)
-            guard elapsed >= 2, now.timeIntervalSince(state.drawn) >= 0.2 else { return nil }
+            let now = clock.now()
+            let elapsed = now - started
+            guard elapsed >= 2, now - state.drawn >= 0.2 else { return nil }
             state.drawn = now
             state.shown = true
             let left = elapsed / Double(state.done) * Double(max(0, total - state.done))

@@ -33,6 +33,8 @@ enum ExportWorkers {
     /// at once), not in memory: the parent reads a later worker's output only when the workers
     /// before it are done, and holding it in a growing buffer cost 105 MB and, dropped from the
     /// front a megabyte at a time, a memmove of everything behind each megabyte.
+    /// Unchecked: the counts, `finished` and `failure` are read and written only while
+    /// `condition` is locked; `process` and `fd` are set once in `init`.
     final class Stream: @unchecked Sendable {
         let process: Process
         private let condition = NSCondition()
@@ -138,14 +140,14 @@ enum ExportWorkers {
 
     /// Writes the workers' audio to `sink` in order, after what it holds; their events, shifted
     /// to the file's time. `runs` are the workers' runs, for the message if one fails.
-    static func collect(_ streams: [Stream], runs: [Range<Int>], sink: any PCMFileSink, stopped: borrowing Atomic<Bool>,
+    static func collect(_ streams: [Stream], runs: [Range<Int>], sink: any PCMFileSink, stopped: StopToken,
                         onWord: () -> Void = {}) throws -> [NarrationPlayer.Event] {
         defer { stop(streams) }
         var events: [NarrationPlayer.Event] = []
         var offset = sink.framesWritten
         for (index, stream) in streams.enumerated() {
             var written = 0
-            while !stopped.load(ordering: .relaxed), let tag = try stream.read(1)?.first {
+            while !stopped.isStopped, let tag = try stream.read(1)?.first {
                 switch tag {
                 case UInt8(ascii: "P"):
                     guard let size = try stream.read(4).map(Self.u32), let bytes = try stream.read(size * 2) else { break }
@@ -168,7 +170,7 @@ enum ExportWorkers {
                     throw UserFailure(message: "an export worker sent something unreadable")
                 }
             }
-            if stopped.load(ordering: .relaxed) { return events }
+            if stopped.isStopped { return events }
             stream.process.waitUntilExit()
             if stream.process.terminationStatus != 0 || stream.process.terminationReason != .exit {
                 throw UserFailure(message: "an export worker stopped (sentences \(runs[index].lowerBound + 1)–\(runs[index].upperBound)), status \(stream.process.terminationStatus)")
@@ -211,7 +213,7 @@ struct ExportWorkerCommand: ParsableCommand {
             // (on The Cat That Walked by Himself 1, 5 or 30 sentences of warm-up still differ;
             // all of them match byte for byte), so it stays one: the rest is bounded in the tests.
             part.items = Array(whole.items[..<first])
-            let warmUp = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: DiscardSink(), settings: settings)
+            let warmUp = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: DiscardingSink(), settings: settings)
             warmUp.start(sentence: first - 1)
             _ = warmUp.wait()
         }
@@ -224,15 +226,6 @@ struct ExportWorkerCommand: ParsableCommand {
         guard state == .finished else { throw ExitCode(1) }
         try output.flush()
     }
-}
-
-/// Samples nowhere (the worker's warm-up).
-final class DiscardSink: PCMFileSink {
-    private let count = Atomic<Int>(0)
-    func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool { count.add(samples.count, ordering: .relaxed); return true }
-    var framesWritten: Int { count.load(ordering: .relaxed) }
-    func close() throws {}
-    func discard() {}
 }
 
 /// Samples and events as records on standard output.

@@ -42,7 +42,7 @@ struct ImportBenchmark: ParsableCommand {
                 stories = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".md") }.count
                 try? FileManager.default.removeItem(at: data)
             }
-            let wall = samples.map(\.wall).sorted()[samples.count / 2], cpu = samples.map(\.cpu).sorted()[samples.count / 2]
+            let wall = Percentile.median(samples.map(\.wall)), cpu = Percentile.median(samples.map(\.cpu))
             let rss = samples.map(\.rss).max() ?? 0
             print(String(format: "%@ (%.1f MB): %d stories in %.0f ms (CPU %.0f ms); peak RSS %.1f MB",
                          (book as NSString).lastPathComponent, Double(bytes) / 1_048_576, stories, wall * 1000, cpu * 1000, Double(rss) / 1024))

@@ -62,10 +62,10 @@ struct ReplBenchmark: ParsableCommand {
         turns.removeFirst(min(50, turns.count))
         print("repl benchmark: \(toFirstSample.count) key presses (Down/Up through a library of \(library.entries.count) stories), the REPL's speech path: Session → speech service → eSpeak NG → sink")
         print(String(format: "key → first PCM sample:     p50 %.3f ms  p99 %.3f ms  (aim: p50 ≤ 1 ms, p99 ≤ 5 ms)",
-                     percentile(toFirstSample, 0.5), percentile(toFirstSample, 0.99)))
+                     Percentile.of(toFirstSample, 0.5), Percentile.of(toFirstSample, 0.99)))
         try readingKeys(library, turns: &turns)
         print(String(format: "longest loop turn (a key decoded, handled and its effects handed over): %.3f ms; p99 %.3f ms",
-                     turns.max() ?? 0, percentile(turns, 0.99)))
+                     turns.max() ?? 0, Percentile.of(turns, 0.99)))
         try signalToExit(library)
     }
 
@@ -95,7 +95,7 @@ struct ReplBenchmark: ParsableCommand {
         }
         print("SIGTERM while reading “\(entry.title)” (paced silence) → exit, place saved: \(times.count) runs")
         print(String(format: "SIGTERM → exit:             p50 %.1f ms  max %.1f ms  (aim: under 1,000 ms)",
-                     percentile(times, 0.5), times.max() ?? 0))
+                     Percentile.of(times, 0.5), times.max() ?? 0))
     }
 
     /// While a story is read: → (next sentence) from its bytes to the first PCM sample of that
@@ -140,13 +140,7 @@ struct ReplBenchmark: ParsableCommand {
         times.removeFirst(min(10, times.count))
         print("reading keys: \(times.count) presses of → (next sentence) while reading “\(entry.title)”: Session → speech service → eSpeak NG → sink")
         print(String(format: "key → first PCM sample:     p50 %.3f ms  p99 %.3f ms  (aim: p50 ≤ 3 ms)",
-                     percentile(times, 0.5), percentile(times, 0.99)))
-    }
-
-    private func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction))]
+                     Percentile.of(times, 0.5), Percentile.of(times, 0.99)))
     }
 
     private func milliseconds(_ duration: Duration) -> Double {

@@ -8,9 +8,9 @@ struct SpeechBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "speech",
         abstract: helpMessages.tr("Time the speech engine: first audio, stopping, WAV export against espeak-ng, peak memory, word alignment."),
-        discussion: helpMessages.tr("Build with -c release for real figures. Needs ../shared/corpus (or --corpus) and the espeak-ng command for the anchors."))
+        discussion: helpMessages.tr("Build with -c release for real figures. Needs Tests/Fixtures/corpus (or --corpus) and the espeak-ng command for the anchors."))
 
-    @Option(help: ArgumentHelp(helpMessages.tr("The corpus folder (default: ../shared/corpus beside the package).")))
+    @Option(help: ArgumentHelp(helpMessages.tr("The corpus folder (default: Tests/Fixtures/corpus of the package).")))
     var corpus: String?
 
     @Option(help: ArgumentHelp(helpMessages.tr("Utterances for the first-audio latency.")))
@@ -69,10 +69,10 @@ struct SpeechBenchmark: ParsableCommand {
                 theirs.append(try timeProcess(espeak, ["-w", referenceWAV, "-s", "140", "-p", "55", "-a", "80", "-v", "en", "-f", textFile.path]))
                 theirsCPU.append(childCPUSeconds() - before)
             }
-            let oursMedian = median(ours)
-            let theirsMedian = median(theirs)
+            let oursMedian = Percentile.median(ours)
+            let theirsMedian = Percentile.median(theirs)
             print(String(format: "read --wav CPU time (user+sys): %.3f s; espeak-ng -w -f: %.3f s; ratio %.2f (less sensitive to other load than wall time)",
-                         median(oursCPU), median(theirsCPU), median(oursCPU) / median(theirsCPU)))
+                         Percentile.median(oursCPU), Percentile.median(theirsCPU), Percentile.median(oursCPU) / Percentile.median(theirsCPU)))
             let ourSize = (try? FileManager.default.attributesOfItem(atPath: ourWAV)[.size] as? Int) ?? 0
             let theirSize = (try? FileManager.default.attributesOfItem(atPath: referenceWAV)[.size] as? Int) ?? 0
             print(String(format: "read --wav: %.3f s; espeak-ng -w -f: %.3f s; ratio %.2f (aim ≤ 1.1); audio %.1f s vs %.1f s",
@@ -100,14 +100,14 @@ struct SpeechBenchmark: ParsableCommand {
             if let first = firstSample.withLock({ $0 }) { latencies.append(milliseconds(first - start)) }
         }
         print(String(format: "request → first PCM sample over %d utterances: p50 %.3f ms, p99 %.3f ms (aim p50 ≤ 2 ms, p99 ≤ 10 ms)",
-                     latencies.count, percentile(latencies, 0.5), percentile(latencies, 0.99)))
+                     latencies.count, Percentile.of(latencies, 0.5), Percentile.of(latencies, 0.99)))
         if let espeak {
             var spawns: [Double] = []
             for index in 0..<20 {
                 spawns.append(try timeToFirstByte(espeak, ["--stdout", "-s", "140", "-v", "en", sentences[index % sentences.count]]))
             }
             print(String(format: "anchor: spawning espeak-ng → first audio byte on stdout: p50 %.1f ms, p99 %.1f ms (20 spawns)",
-                         percentile(spawns, 0.5), percentile(spawns, 0.99)))
+                         Percentile.of(spawns, 0.5), Percentile.of(spawns, 0.99)))
         }
 
         // 4. Stop request → synthesis stopped (callback returns 1), on a whole story as one utterance.
@@ -143,7 +143,7 @@ struct SpeechBenchmark: ParsableCommand {
             }
         }
         print(String(format: "stop request → synthesis stopped (espeak_Synth returned): p50 %.3f ms, p99 %.3f ms; samples delivered after the request: max %d (aim ≤ 1 ms)",
-                     percentile(stopLatencies, 0.5), percentile(stopLatencies, 0.99), extraSamples.max() ?? 0))
+                     Percentile.of(stopLatencies, 0.5), Percentile.of(stopLatencies, 0.99), extraSamples.max() ?? 0))
 
         // 5. Stop request → silence at the device, through the player.
         let narration = try Narration(story: longest)
@@ -169,7 +169,7 @@ struct SpeechBenchmark: ParsableCommand {
         }
         print(String(format: "stop request → silence at the device (%@, buffer %d frames = %.0f ms): p50 %.2f ms; audio heard after the request: max %.2f buffers (aim ≤ 1)",
                      deviceName, output.sink.bufferFrames, Double(output.sink.bufferFrames) * 1000 / 22050,
-                     percentile(silenceLatencies, 0.5), heardAfter.max() ?? 0))
+                     Percentile.of(silenceLatencies, 0.5), heardAfter.max() ?? 0))
         try? output.sink.close()
 
         // 6. Word alignment over the whole corpus.
@@ -197,7 +197,7 @@ struct SpeechBenchmark: ParsableCommand {
         if let corpus { return corpus }
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<6 {
-            let candidate = directory.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+            let candidate = directory.appendingPathComponent("Tests/Fixtures/corpus")
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
                FileManager.default.fileExists(atPath: candidate.path) {
                 return candidate.path
@@ -254,10 +254,3 @@ private func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) * 1e-15
 }
 
-private func percentile(_ values: [Double], _ p: Double) -> Double {
-    guard !values.isEmpty else { return 0 }
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
-}
-
-private func median(_ values: [Double]) -> Double { percentile(values, 0.5) }

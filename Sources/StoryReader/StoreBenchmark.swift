@@ -57,9 +57,9 @@ struct StoreBenchmark: ParsableCommand {
         print("store benchmark (\(Self.buildKind))")
         print(String(format: "open and migrate a new database: %.2f ms", openMilliseconds))
         print(String(format: "record a finished read (%d reads): p50 %.3f ms, p99 %.3f ms, max %.3f ms",
-                     reads, Self.percentile(samples, 0.50), Self.percentile(samples, 0.99), samples.last ?? 0))
+                     reads, Percentile.of(samples, 0.50), Percentile.of(samples, 0.99), samples.last ?? 0))
         print(String(format: "list %d stories with read counts and favourites, %d reads in history (%d counted): p50 %.3f ms, p99 %.3f ms",
-                     stories, history, listed, Self.percentile(listing, 0.50), Self.percentile(listing, 0.99)))
+                     stories, history, listed, Percentile.of(listing, 0.50), Percentile.of(listing, 0.99)))
     }
 
     static var buildKind: String {
@@ -73,10 +73,5 @@ struct StoreBenchmark: ParsableCommand {
     static func milliseconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
-    }
-
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
     }
 }

@@ -239,24 +239,12 @@ struct StoryImporter {
     /// A progress line on standard error, rewritten in place ("" clears it).
     private static func status(_ text: String) { StatusLine.show(text) }
 
-    /// Written beside, then renamed: a failed write never leaves half a story.
+    /// Replaced whole (AtomicFile): a failed write never leaves half a story.
     private static func writeReplacing(_ data: Data, to target: URL) throws {
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).import")
-        try data.write(to: temporary)
-        try rename(temporary, to: target)
+        try AtomicFile.write(data, to: target)
     }
 
     private static func copyReplacing(_ source: URL, to target: URL) throws {
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).import")
-        try? FileManager.default.removeItem(at: temporary)
-        try FileManager.default.copyItem(at: source, to: temporary)
-        try rename(temporary, to: target)
-    }
-
-    private static func rename(_ temporary: URL, to target: URL) throws {
-        if Foundation.rename(temporary.path, target.path) != 0 {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown)
-        }
+        try AtomicFile.copy(source, to: target)
     }
 }

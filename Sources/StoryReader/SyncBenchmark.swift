@@ -87,9 +87,8 @@ struct SyncBenchmark: AsyncParsableCommand {
         }
         let total = ContinuousClock.now - started
         let snapshot = try await SyncClient(settings: settings).siteSnapshot()
-        func percentile(_ p: Double) -> Double { samples[min(samples.count - 1, Int(Double(samples.count) * p))] }
         print("bench sync: \(kiosks) kiosks x \(reads) reads, \(samples.count) sync rounds in \(total)")
-        print(String(format: "  sync round p50 %.1f ms, p99 %.1f ms, max %.1f ms", percentile(0.5), percentile(0.99), samples.last ?? 0))
+        print(String(format: "  sync round p50 %.1f ms, p99 %.1f ms, max %.1f ms", Percentile.ofSorted(samples, 0.5), Percentile.ofSorted(samples, 0.99), samples.last ?? 0))
         print("  reads counted by the server: \(snapshot.reads.count) of \(kiosks * reads)")
         if snapshot.reads.count != kiosks * reads { throw StoreCommandSupport.fail("the server counted \(snapshot.reads.count) reads, not \(kiosks * reads)") }
         #endif

@@ -1,6 +1,7 @@
 #if Server
 import Crypto
 import Foundation
+import Synchronization
 import Logging
 import PostgresNIO
 import StoryKit
@@ -31,20 +32,16 @@ func withDeadline<T: Sendable>(
 }
 
 /// Resumes a continuation once, whichever of the work and the timer comes first.
-final class DeadlineGate<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<T, any Error>?
+final class DeadlineGate<T: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
 
     func set(_ continuation: CheckedContinuation<T, any Error>) {
-        lock.withLock { self.continuation = continuation }
+        self.continuation.withLock { $0 = continuation }
     }
 
     @discardableResult
     func finish(_ result: Result<T, any Error>) -> Bool {
-        let waiting: CheckedContinuation<T, any Error>? = lock.withLock {
-            defer { continuation = nil }
-            return continuation
-        }
+        let waiting = continuation.withLock { $0.take() }
         waiting?.resume(with: result)
         return waiting != nil
     }

@@ -113,14 +113,16 @@ public struct SyncServer: Sendable {
         }
     }
 
-    static func routes(_ router: Router<BasicRequestContext>, database: ServerDatabase, restamp: RestampClock = RestampClock()) {
+    /// `clock` is the server's time: what kiosks' stamps are checked against and restamped with.
+    static func routes(_ router: Router<BasicRequestContext>, database: ServerDatabase, restamp: RestampClock = RestampClock(),
+                       clock: WallClock = .system) {
         router.get("/v1/health") { _, _ in "ok" }
         router.post("/v1/sites/:site/changes") { request, context in
             await guarded {
                 let site = try await authorize(request, context: context, database: database)
                 let buffer = try await request.body.collect(upTo: 16 * 1024 * 1024)
                 let upload = try JSONDecoder.sync.decode(UploadRequest.self, from: Data(buffer: buffer))
-                let now = HybridLogicalClock.millis(Date())
+                let now = HybridLogicalClock.millis(clock.now())
                 // A clock far ahead is not trusted: the server's time replaces it (in the kiosk's order).
                 let stored = try await database.upload(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))
                 return try json(
@@ -139,7 +141,7 @@ public struct SyncServer: Sendable {
                     guard !upload.changes.isEmpty, upload.changes.allSatisfy({ path == "pin" ? $0.isPIN : $0.isProfileChange }) else {
                         throw Denied(status: .badRequest, message: "only \(path == "pin" ? "the PIN" : "profile") changes go to /\(path)")
                     }
-                    let now = HybridLogicalClock.millis(Date())
+                    let now = HybridLogicalClock.millis(clock.now())
                     let stored = try await database.agree(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))
                     return try json(
                         UploadResponse(
@@ -158,7 +160,7 @@ public struct SyncServer: Sendable {
                 return try json(
                     PullResponse(
                         changes: changes, cursor: page.last?.seq ?? after, more: rows.count > limit,
-                        serverMillis: HybridLogicalClock.millis(Date())))
+                        serverMillis: HybridLogicalClock.millis(clock.now())))
             }
         }
         router.get("/v1/sites/:site/state") { request, context in

@@ -1,7 +1,7 @@
 import Foundation
 import StoryKit
 
-/// Where things are, for tests: the repository, the shared test data, the built binary.
+/// Where things are, for tests: the repository, its test fixtures, the built binary.
 public enum TestPaths {
     /// The repository root (the folder holding Package.swift).
     public static let repository: URL = {
@@ -13,27 +13,22 @@ public enum TestPaths {
     /// The bundled stories.
     public static var stories: URL { repository.appendingPathComponent("stories") }
 
-    /// `../shared` beside the repository, or beside a folder above it (a git worktree in
-    /// `wt/NAME` finds the same `shared`), when present (tests that need it skip with a message otherwise).
-    public static var shared: URL? {
-        var folder = repository.deletingLastPathComponent()
-        for _ in 0..<3 {
-            let url = folder.appendingPathComponent("shared")
-            if FileManager.default.fileExists(atPath: url.path) { return url }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }
+    /// The test data kept in the repository (`Tests/Fixtures`, its README gives sources and
+    /// licences): a clone with nothing beside it has all its tests need.
+    public static var fixtures: URL { repository.appendingPathComponent("Tests/Fixtures") }
 
-    /// `../shared/corpus`, when present.
-    public static var corpus: URL? {
-        guard let url = shared?.appendingPathComponent("corpus"), FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return url
-    }
+    /// The 58 public-domain stories of the corpus (`Tests/Fixtures/corpus`).
+    public static var corpus: URL { fixtures.appendingPathComponent("corpus") }
 
-    /// The corpus story files (`NN-name.txt`), sorted; empty when the corpus is absent.
+    /// The real books for import tests (`Tests/Fixtures/books`): two EPUBs and a Gutenberg text.
+    public static var books: URL { fixtures.appendingPathComponent("books") }
+
+    /// The sanitizer's attack strings and what must remain of them.
+    public static var sanitizeVectors: URL { fixtures.appendingPathComponent("sanitize-vectors.json") }
+
+    /// The corpus story files (`NN-name.txt`), sorted. Empty only if the fixtures are gone, which
+    /// `CorpusTests.theCorpusIsThere` reports as a failure.
     public static var corpusFiles: [URL] {
-        guard let corpus else { return [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
         return names.filter { $0.hasSuffix(".txt") }.sorted().map { corpus.appendingPathComponent($0) }
     }

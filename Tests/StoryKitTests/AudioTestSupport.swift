@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import StoryKitTestSupport
+import Testing
 @testable import StoryKit
 
 /// Samples of a 16-bit mono WAV file (the 44-byte canonical header checked).
@@ -81,8 +83,9 @@ func runTool(_ path: String, _ arguments: [String], environment: [String: String
     return process.terminationStatus
 }
 
-func espeakCommand() -> String? {
-    ["/usr/bin/espeak-ng", "/usr/local/bin/espeak-ng"].first { FileManager.default.isExecutableFile(atPath: $0) }
+/// The espeak-ng command, or nil with a failure saying how to install it.
+func espeakCommand(for what: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+    RequiredTool.find("espeak-ng", package: "espeak-ng", for: what, sourceLocation: sourceLocation)?.path
 }
 
 /// A sink that counts what reaches it and forwards to another sink.

@@ -14,10 +14,7 @@ import StoryKitTestSupport
     /// synthesis (shared/design/SPEECH.md); in this test process the shared engine has already
     /// spoken for other tests, and how far it drifts (here 0.6–1.0 %) depends on their order.
     @Test func wavExportMatchesTheEspeakCommand() throws {
-        guard let espeak = espeakCommand() else {
-            print("skipped: the espeak-ng command is not installed (scripts/setup.sh --test)")
-            return
-        }
+        guard let espeak = espeakCommand(for: "the WAV export comparison") else { return }
         let folder = try TemporaryFolder("wav")
         defer { folder.remove() }
         let reference = folder.url.appendingPathComponent("reference.wav").path
@@ -44,10 +41,8 @@ import StoryKitTestSupport
     /// The whole reading path (narration with word marks, one utterance a sentence) into a WAV
     /// file, against `espeak-ng -w -f` on the same story text.
     @Test func narratedWAVMatchesTheEspeakCommandOnAStory() throws {
-        guard let espeak = espeakCommand(), let file = TestPaths.corpusFiles.first(where: { $0.lastPathComponent.hasPrefix("05-") }) else {
-            print("skipped: needs the espeak-ng command and ../shared/corpus")
-            return
-        }
+        guard let espeak = espeakCommand(for: "the narrated WAV comparison") else { return }
+        let file = try #require(TestPaths.corpusFiles.first { $0.lastPathComponent.hasPrefix("05-") }, "corpus story 05 in \(TestPaths.corpus.path)")
         let story = try StoryParser.parse(contentsOf: file, path: file.path).story
         let folder = try TemporaryFolder("wav")
         defer { folder.remove() }

@@ -6,7 +6,7 @@ import StoryKitTestSupport
 
 /// EPUB books read as stories: real Standard Ebooks files, and small ones made here for each rule.
 @Suite struct EPUBImportTests {
-    static func book(_ name: String) -> URL? { TestPaths.shared?.appendingPathComponent("testdata/books/\(name).epub") }
+    static func book(_ name: String) -> URL { TestPaths.books.appendingPathComponent("\(name).epub") }
 
     static func make(_ folder: TemporaryFolder, _ name: String, opf: String, files: [(String, String)]) throws -> URL {
         try EPUBFixtures.make(folder.url.appendingPathComponent(name), opf: opf, files: files)
@@ -102,7 +102,7 @@ import StoryKitTestSupport
     /// Standard Ebooks' The Wind in the Willows: one story, its 12 chapters as headings on their
     /// own pages, no title page, imprint, colophon or licence.
     @Test func theWindInTheWillowsIsOneStoryOfTwelveChapters() throws {
-        let url = try #require(Self.book("wind-in-the-willows"), "the shared test data is missing")
+        let url = Self.book("wind-in-the-willows")
         let book = try EPUBBook(url: url)
         #expect(book.title == "The Wind in the Willows")
         #expect(book.author == "Kenneth Grahame")
@@ -118,7 +118,7 @@ import StoryKitTestSupport
 
     /// Standard Ebooks' Fables: 284 fables in one file, each its own story.
     @Test func aesopsFablesAreTwoHundredEightyFourStories() throws {
-        let url = try #require(Self.book("aesop-fables"), "the shared test data is missing")
+        let url = Self.book("aesop-fables")
         let book = try EPUBBook(url: url)
         #expect(book.works.count == 284)
         #expect(book.works.first?.title == "The Fox and the Grapes")

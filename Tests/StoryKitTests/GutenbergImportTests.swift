@@ -5,14 +5,12 @@ import StoryKitTestSupport
 
 /// Project Gutenberg text files: the licence stripped, a collection split into its tales.
 @Suite struct GutenbergImportTests {
-    static var englishFairyTales: URL? {
-        TestPaths.shared?.appendingPathComponent("testdata/books/english-fairy-tales_7439-0.txt")
-    }
+    static var englishFairyTales: URL { TestPaths.books.appendingPathComponent("english-fairy-tales_7439-0.txt") }
 
     /// The real file (UTF-8 with a BOM, CRLF, curly quotes): 43 tales from Tom Tit Tot to The Three
     /// Heads of the Well, and nothing of the licence, the preface, the contents or the notes.
     @Test func englishFairyTalesSplitsIntoItsFortyThreeTales() throws {
-        let url = try #require(Self.englishFairyTales, "the shared test data is missing")
+        let url = Self.englishFairyTales
         let text = GutenbergBook.decode(try Data(contentsOf: url))
         #expect(GutenbergBook.isGutenberg(text))
         let book = GutenbergBook(text: text, fallbackTitle: "english-fairy-tales")

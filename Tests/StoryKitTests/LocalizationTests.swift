@@ -67,15 +67,12 @@ import StoryKitTestSupport
         let file = try POFile(parsing: Self.french)
         let written = file.written()
         #expect(try POFile(parsing: written) == file)
-        guard let msgfmt = ["/usr/bin/msgfmt"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            print("msgfmt check skipped: gettext is not installed (scripts/setup.sh --test installs it)")
-            return
-        }
+        guard let msgfmt = RequiredTool.find("msgfmt", package: "gettext", for: "the msgfmt --check of a written catalog") else { return }
         let folder = try TemporaryFolder("po")
         defer { folder.remove() }
         let po = folder.url.appendingPathComponent("fr.po")
         try written.write(to: po, atomically: true, encoding: .utf8)
-        let result = try ExternalProcess.run(URL(fileURLWithPath: msgfmt), ["--check", "-o", "/dev/null", po.path], environment: ProcessInfo.processInfo.environment)
+        let result = try ExternalProcess.run(msgfmt, ["--check", "-o", "/dev/null", po.path], environment: ProcessInfo.processInfo.environment)
         #expect(result.status == 0, "msgfmt --check: \(result.standardError)")
     }
 

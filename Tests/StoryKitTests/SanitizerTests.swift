@@ -5,9 +5,9 @@ import StoryKitTestSupport
 @testable import StoryKit
 
 @Suite struct SanitizerTests {
-    // MARK: The shared vectors
+    // MARK: The vectors
 
-    /// One case of `../shared/testdata/sanitize-vectors.json`: untrusted input and what must remain.
+    /// One case of `Tests/Fixtures/sanitize-vectors.json`: untrusted input and what must remain.
     struct Vector: Decodable, Sendable, CustomTestStringConvertible {
         let name: String
         let input: String
@@ -15,40 +15,25 @@ import StoryKitTestSupport
         var testDescription: String { name }
     }
 
-    /// `../shared` beside the repository: …/Tests/StoryKitTests/this file → three levels up is the
-    /// repository's root.
-    static let sharedFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared").standardizedFileURL
-    static let vectorsFile = sharedFolder.appendingPathComponent("testdata/sanitize-vectors.json")
-    static let corpusFolder = sharedFolder.appendingPathComponent("corpus")
-    static var hasVectors: Bool { FileManager.default.fileExists(atPath: vectorsFile.path) }
-    static var hasCorpus: Bool { FileManager.default.fileExists(atPath: corpusFolder.path) }
-
-    /// The vectors, or none when `../shared/testdata` is absent (the tests using them are then
-    /// skipped with a message, not passed). A file that is present but unreadable fails the tests.
+    /// The vectors (`Tests/Fixtures/sanitize-vectors.json`); a file that is missing or unreadable
+    /// fails the tests that use it.
     static func vectors() throws -> [Vector] {
-        guard hasVectors else { return [] }
-        return try JSONDecoder().decode([Vector].self, from: Data(contentsOf: vectorsFile))
+        try JSONDecoder().decode([Vector].self, from: Data(contentsOf: TestPaths.sanitizeVectors))
     }
 
-    @Test(
-        .enabled(if: hasVectors, "skipped: ../shared/testdata not present"),
-        arguments: try vectors())
+    @Test(arguments: try vectors())
     func vector(_ vector: Vector) {
         #expect(Sanitizer.sanitize(vector.input) == vector.output)
     }
 
-    @Test(
-        .enabled(if: hasVectors, "skipped: ../shared/testdata not present"),
-        arguments: try vectors())
+    @Test(arguments: try vectors())
     func vectorIsIdempotent(_ vector: Vector) {
         let once = Sanitizer.sanitize(vector.input)
         #expect(Sanitizer.sanitize(once) == once)
         #expect(Sanitizer.sanitize(vector.output) == vector.output, "an expected output is already clean")
     }
 
-    @Test(.enabled(if: hasVectors, "skipped: ../shared/testdata not present"))
+    @Test
     func vectorFileHasUniquelyNamedCases() throws {
         let vectors = try Self.vectors()
         #expect(vectors.count >= 30)
@@ -154,11 +139,8 @@ import StoryKitTestSupport
         }
     }
 
-    @Test(.enabled(if: hasCorpus, "skipped: ../shared/corpus not present"))
-    func corpusStoriesKeepEveryLetter() throws {
-        let files = try FileManager.default
-            .contentsOfDirectory(at: Self.corpusFolder, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "txt" }
+    @Test func corpusStoriesKeepEveryLetter() throws {
+        let files = TestPaths.corpusFiles
         #expect(!files.isEmpty)
         for file in files {
             let story = try String(contentsOf: file, encoding: .utf8)

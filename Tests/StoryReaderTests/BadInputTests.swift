@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func underTmuxAFileNameNeitherRetitlesThePaneNorWritesThePasteBuffer() throws {
-        guard TmuxSession.isAvailable else { print("tmux test skipped: tmux is not installed"); return }
+        guard TmuxSession.isInstalled(for: "the file-name test under tmux") else { return }
         let folder = try TemporaryFolder("bad-name-tmux")
         defer { folder.remove() }
         // OSC 0 (window title) and OSC 52 (clipboard) in file names, each with a warning naming it.

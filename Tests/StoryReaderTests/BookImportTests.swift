@@ -7,7 +7,7 @@ import Testing
 /// parent runs it, then the stories listed, found by name and read: the book's words are read
 /// in order, pictures are described, and no licence, front matter or note number is spoken.
 @Suite(.serialized) struct BookImportTests {
-    static var books: URL? { TestPaths.shared?.appendingPathComponent("testdata/books") }
+    static var books: URL { TestPaths.books }
 
     func run(_ arguments: [String], _ data: TemporaryFolder) throws -> ProcessResult {
         try StoryReaderProcess.run(arguments, dataDirectory: data.path)
@@ -44,7 +44,7 @@ import Testing
     /// English Fairy Tales: a dry run lists the 43 tales and writes nothing; the import gives one
     /// story per tale; Tom Tit Tot is read whole, and nothing of the licence or front matter is.
     @Test func aGutenbergCollectionImportsAsOneStoryPerTale() throws {
-        let book = try #require(Self.books?.appendingPathComponent("english-fairy-tales_7439-0.txt"), "the shared test data is missing")
+        let book = Self.books.appendingPathComponent("english-fairy-tales_7439-0.txt")
         let data = try TemporaryFolder("gutenberg")
         defer { data.remove() }
         let dry = try run(["import", "--dry-run", book.path], data)
@@ -85,7 +85,7 @@ import Testing
     /// The Wind in the Willows: one story whose twelve chapters are read in order (≥ 99.5 % of
     /// their words), starting at the first chapter: no title page, imprint, colophon or licence.
     @Test func aNovelEPUBIsOneStoryReadWhole() throws {
-        let book = try #require(Self.books?.appendingPathComponent("wind-in-the-willows.epub"), "the shared test data is missing")
+        let book = Self.books.appendingPathComponent("wind-in-the-willows.epub")
         let data = try TemporaryFolder("epub-novel")
         defer { data.remove() }
         let imported = try run(["import", book.path], data)
@@ -116,7 +116,7 @@ import Testing
     /// tale to the last (≥ 99.5 % of its words in order, both ways: nothing lost, nothing added),
     /// and no licence, preface, contents or note is in any of them.
     @Test func everyTaleOfAGutenbergCollectionIsTheBooksTextInItsOrder() throws {
-        let book = try #require(Self.books?.appendingPathComponent("english-fairy-tales_7439-0.txt"), "the shared test data is missing")
+        let book = Self.books.appendingPathComponent("english-fairy-tales_7439-0.txt")
         let data = try TemporaryFolder("gutenberg-all")
         defer { data.remove() }
         #expect(try run(["import", book.path], data).status == 0)
@@ -143,7 +143,7 @@ import Testing
     /// On a terminal a book's import says how far it is, document by document, and clears the
     /// line before its summary; in a pipe it says nothing of it.
     @Test func aBooksImportShowsItsProgressOnATerminal() throws {
-        let book = try #require(Self.books?.appendingPathComponent("wind-in-the-willows.epub"), "the shared test data is missing")
+        let book = Self.books.appendingPathComponent("wind-in-the-willows.epub")
         let script = try #require(ExternalProcess.find("script"), "script (util-linux) is missing")
         let data = try TemporaryFolder("import-progress")
         defer { data.remove() }
@@ -162,7 +162,7 @@ import Testing
 
     /// Aesop's Fables: 284 stories, each found by its title and read.
     @Test func aCollectionEPUBIsOneStoryPerWork() throws {
-        let book = try #require(Self.books?.appendingPathComponent("aesop-fables.epub"), "the shared test data is missing")
+        let book = Self.books.appendingPathComponent("aesop-fables.epub")
         let data = try TemporaryFolder("epub-fables")
         defer { data.remove() }
         let imported = try run(["import", book.path], data)

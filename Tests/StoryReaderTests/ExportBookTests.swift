@@ -8,14 +8,16 @@ import ZIPFoundation
 /// stories with chapters; its progress line; a worker that dies.
 @Suite(.serialized) struct ExportBookTests {
     /// epubcheck's jar: Debian's /usr/bin/epubcheck is a bare jar, so it runs through java.
-    static var epubcheck: (java: URL, jar: String)? {
-        guard let java = ExternalProcess.find("java"), FileManager.default.fileExists(atPath: "/usr/share/java/epubcheck.jar") else { return nil }
-        return (java, "/usr/share/java/epubcheck.jar")
-    }
+    static let epubcheckJar = "/usr/share/java/epubcheck.jar"
 
-    static func check(_ epub: URL) throws -> String {
-        guard let epubcheck else { return "" }
-        let result = try ExternalProcess.run(epubcheck.java, ["-jar", epubcheck.jar, epub.path], environment: ProcessInfo.processInfo.environment)
+    /// epubcheck's verdict on `epub`; a failure naming what installs them when java or epubcheck is missing.
+    static func check(_ epub: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        guard let java = RequiredTool.find("java", package: "default-jre-headless", for: "the EPUB check", sourceLocation: sourceLocation) else { return "" }
+        guard FileManager.default.fileExists(atPath: epubcheckJar) else {
+            Issue.record(Comment(rawValue: RequiredTool.missing([(epubcheckJar, "epubcheck")], for: "the EPUB check")), sourceLocation: sourceLocation)
+            return ""
+        }
+        let result = try ExternalProcess.run(java, ["-jar", epubcheckJar, epub.path], environment: ProcessInfo.processInfo.environment)
         let output = result.standardOutput + result.standardError
         #expect(result.status == 0, "\(output)")
         #expect(output.contains("No errors or warnings detected"), "\(output)")
@@ -73,7 +75,6 @@ import ZIPFoundation
         let result = try StoryReaderProcess.run(["export", "Pip and the Puddle", "--to", epub.path, "--overlay", "words", "--jobs", "1"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("Exported “Pip and the Puddle”:"))
-        if Self.epubcheck == nil { print("epubcheck not installed (scripts/setup.sh --test installs it): the book's own checks still run") }
         _ = try Self.check(epub)
         let files = try Self.entries(epub)
         let xhtml = try #require(files["OEBPS/story-001.xhtml"])
@@ -94,7 +95,7 @@ import ZIPFoundation
         let archive = try Archive(url: epub, accessMode: .read)
         let mp3 = try #require(archive["OEBPS/audio/book.mp3"])
         #expect(mp3.compressedSize == mp3.uncompressedSize, "audio is stored, not deflated")
-        if let ffprobe = ExternalProcess.find("ffprobe") {
+        if let ffprobe = RequiredTool.find("ffprobe", package: "ffmpeg", for: "the read-along book's audio length") {
             let audio = folder.url.appendingPathComponent("book.mp3")
             _ = try archive.extract(mp3, to: audio)
             let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", audio.path],
@@ -145,10 +146,8 @@ import ZIPFoundation
     /// Opus and MP3 of three stories in one file: a chapter each, named, the second starting a
     /// second after the first ends, as opusinfo and ffprobe read them.
     @Test func oneFileOfSeveralStoriesHasChaptersPlayersRead() throws {
-        guard let ffprobe = ExternalProcess.find("ffprobe"), let opusinfo = ExternalProcess.find("opusinfo") else {
-            print("chapter test skipped: ffprobe or opusinfo is not installed (scripts/setup.sh --test installs them)")
-            return
-        }
+        guard let tools = RequiredTool.findAll([("ffprobe", "ffmpeg"), ("opusinfo", "opus-tools")], for: "the chapter check") else { return }
+        let (ffprobe, opusinfo) = (tools[0], tools[1])
         let folder = try TemporaryFolder("export-chapters")
         defer { folder.remove() }
         let titles = ["Pip and the Puddle", "The Lighthouse Cat", "Bedtime for Bear"]
@@ -214,8 +213,8 @@ import ZIPFoundation
 
     /// On a terminal a long export says how far it is; the line is cleared before the summary.
     @Test func aLongExportShowsItsProgressOnATerminal() throws {
-        guard let corpus = TestPaths.corpus else { print("progress test skipped: ../shared/corpus is not here"); return }
-        guard let script = ExternalProcess.find("script") else { print("progress test skipped: script (util-linux) is missing"); return }
+        let corpus = TestPaths.corpus
+        guard let script = RequiredTool.find("script", package: "bsdutils", for: "the export progress test") else { return }
         let folder = try TemporaryFolder("export-progress")
         defer { folder.remove() }
         let opus = folder.url.appendingPathComponent("cat.opus")
@@ -236,7 +235,7 @@ import ZIPFoundation
     /// A worker killed with SIGKILL: exit 1 with one message naming the story, no file, and no
     /// other worker left running.
     @Test func aKilledWorkerEndsTheExportWithAMessageAndNoFile() throws {
-        guard let corpus = TestPaths.corpus else { print("worker test skipped: ../shared/corpus is not here"); return }
+        let corpus = TestPaths.corpus
         let folder = try TemporaryFolder("export-kill")
         defer { folder.remove() }
         let opus = folder.url.appendingPathComponent("cat.opus")
@@ -278,12 +277,12 @@ extension ExportBookTests {
             let result = try StoryReaderProcess.run(["export", "--stories", stories, "owl", "--to", folder.url.appendingPathComponent("owl.\(format)").path, "-q"])
             #expect(result.status == 0, "\(format): \(result.standardError)")
         }
-        if let opusinfo = ExternalProcess.find("opusinfo") {
+        if let opusinfo = RequiredTool.find("opusinfo", package: "opus-tools", for: "the Opus licence tag") {
             let info = try ExternalProcess.run(opusinfo, [folder.url.appendingPathComponent("owl.opus").path], environment: ProcessInfo.processInfo.environment)
             #expect(info.standardOutput.contains("LICENSE=CC BY 4.0"), "\(info.standardOutput)")
             #expect(info.standardOutput.contains("ARTIST=Ann Example"))
         }
-        if let ffprobe = ExternalProcess.find("ffprobe") {
+        if let ffprobe = RequiredTool.find("ffprobe", package: "ffmpeg", for: "the MP3 licence tag") {
             let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_format", folder.url.appendingPathComponent("owl.mp3").path],
                                                 environment: ProcessInfo.processInfo.environment)
             #expect(probe.standardOutput.contains("TAG:copyright=CC BY 4.0"), "\(probe.standardOutput)")

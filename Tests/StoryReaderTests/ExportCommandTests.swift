@@ -78,10 +78,7 @@ import StoryKitTestSupport
 
     /// Opus read back by opus-tools: the same length as the WAV (within 20 ms), tagged, a tenth of the size.
     @Test func opusIsTaggedAndAsLongAsTheWAV() throws {
-        guard let opusinfo = ExternalProcess.find("opusinfo") else {
-            print("Opus test skipped: opusinfo is not installed (scripts/setup.sh --test installs opus-tools)")
-            return
-        }
+        guard let opusinfo = RequiredTool.find("opusinfo", package: "opus-tools", for: "the Opus export check") else { return }
         let folder = try TemporaryFolder("export")
         defer { folder.remove() }
         let opus = folder.url.appendingPathComponent("pip.opus")
@@ -107,10 +104,7 @@ import StoryKitTestSupport
     /// MP3 read back by ffprobe: its ID3v2 tags, and its length within 0.1 s of the WAV's (the
     /// encoder's delay and padding).
     @Test func mp3IsTaggedAndAsLongAsTheWAV() throws {
-        guard let ffprobe = ExternalProcess.find("ffprobe") else {
-            print("MP3 test skipped: ffprobe is not installed (scripts/setup.sh --test installs ffmpeg)")
-            return
-        }
+        guard let ffprobe = RequiredTool.find("ffprobe", package: "ffmpeg", for: "the MP3 export check") else { return }
         let folder = try TemporaryFolder("export")
         defer { folder.remove() }
         let mp3 = folder.url.appendingPathComponent("pip.mp3")
@@ -143,8 +137,7 @@ import StoryKitTestSupport
         defer { folder.remove() }
         var stories: [String] = []
         if inCorpus {
-            guard let corpus = TestPaths.corpus else { print("jobs test skipped for \(story): ../shared/corpus is not here"); return }
-            stories = ["--stories", corpus.path]
+            stories = ["--stories", TestPaths.corpus.path]
         }
         func export(_ jobs: Int) throws -> (words: [(text: String, ms: Int)], seconds: Double) {
             let wav = folder.url.appendingPathComponent("jobs\(jobs).wav")
@@ -235,7 +228,7 @@ import StoryKitTestSupport
     @Test func aStoppedExportLeavesNoFile() throws {
         let folder = try TemporaryFolder("export")
         defer { folder.remove() }
-        guard let corpus = TestPaths.corpus else { print("export stop test skipped: ../shared/corpus is not here"); return }
+        let corpus = TestPaths.corpus
         let wav = folder.url.appendingPathComponent("cat.wav")
         let process = Process()
         process.executableURL = TestPaths.binary

@@ -5,7 +5,7 @@ import StoryKitTestSupport
 
 /// `storyreader kiosk` on a real terminal, under tmux: what a child can press, what a parent can do,
 /// and that the terminal comes back as it was.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+@Suite(.serialized)
 struct KioskTmuxTests {
     static let pin = "2468"
 

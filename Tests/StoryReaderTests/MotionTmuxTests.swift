@@ -5,7 +5,7 @@ import StoryKitTestSupport
 /// Motion in the live REPL, under tmux with real keys: a page turn and the end of a story move
 /// (several frames) by default and are one still frame with reduced motion; nothing blinks, the
 /// captions are the same, and the screen never changes wholesale more than 3 times a second.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+@Suite(.serialized)
 struct MotionTmuxTests {
     struct Run {
         var pageTurnScreens: [String] = []

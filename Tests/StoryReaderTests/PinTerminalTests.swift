@@ -6,13 +6,11 @@ import StoryKitTestSupport
 /// The PIN and the profile form on a real terminal, under tmux: the PIN is not echoed, and the form
 /// asks field by field with label, hint and constraint.
 @Suite(.serialized) struct PinTerminalTests {
-    static let hasTmux = TmuxSession.isAvailable
-
     func command(_ arguments: String, folder: TemporaryFolder) -> String {
         "\(TestPaths.binary.path) \(arguments) --data-dir \(folder.path); echo EXIT=$?; sleep 10"
     }
 
-    @Test(.enabled(if: hasTmux)) func aPINTypedOnATerminalIsNotShown() throws {
+    @Test func aPINTypedOnATerminalIsNotShown() throws {
         let folder = try TemporaryFolder("pin-tty")
         defer { folder.remove() }
         let session = TmuxSession(columns: 160, rows: 40)
@@ -29,7 +27,7 @@ import StoryKitTestSupport
         #expect(try StoryStore(dataDirectory: folder.url, pinCost: .testing).isPINSet())
     }
 
-    @Test(.enabled(if: hasTmux)) func theFormOnATerminalAsksFieldByFieldAndExplainsMistakes() throws {
+    @Test func theFormOnATerminalAsksFieldByFieldAndExplainsMistakes() throws {
         let folder = try TemporaryFolder("form-tty")
         defer { folder.remove() }
         let session = TmuxSession(columns: 160, rows: 40)
@@ -59,7 +57,7 @@ import StoryKitTestSupport
         #expect(ada.settings == .default)
     }
 
-    @Test(.enabled(if: hasTmux)) func cancellingTheFormWithChangesAsksFirst() throws {
+    @Test func cancellingTheFormWithChangesAsksFirst() throws {
         let folder = try TemporaryFolder("form-tty")
         defer { folder.remove() }
         let session = TmuxSession(columns: 160, rows: 40)

@@ -9,7 +9,7 @@ import StoryKitTestSupport
 /// story, reading, pausing, where am I, help, settings — no line on the screen may hold an English
 /// phrase of the catalog (names and the story's own text are data, taken out first), and every
 /// screen is drawn inside the 80×24 or 40×24 terminal.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+@Suite(.serialized)
 struct PseudoLanguageTmuxTests {
     static let names = ["The Tiny Fox", "The Big Owl", "Rocket Ride", "Maya", "Sam", "animals", "bedtime", "space",
                         "A tiny fox looks for the moon.", "An owl who cannot sleep.", "A rocket goes up and comes down."]

@@ -19,10 +19,7 @@ import StoryKitTestSupport
     /// a sentence, q stops and ends the program, and the terminal is back in its normal mode
     /// afterwards. Also a SIGTERM mid-story restores it.
     @Test func readingUnderTmuxHighlightsPausesQuitsAndRestores() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
-            print("skipped: tmux is not installed")
-            return
-        }
+        guard TmuxSession.isInstalled(for: "reading under tmux") else { return }
         let session = "sr-read-\(getpid())"
         let folder = try TemporaryFolder("tmux")
         defer {

@@ -11,7 +11,15 @@ struct TmuxSession {
     var columns = 80
     var rows = 24
 
-    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+    /// Whether tmux is installed; when not, a failure is recorded that says how to install it
+    /// (`make test` does), rather than the test passing or skipping quietly.
+    static func isInstalled(for what: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        RequiredTool.find("tmux", package: "tmux", for: what, sourceLocation: sourceLocation) != nil
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { RequiredTool.missing([("tmux", "tmux")], for: "a terminal test") }
+    }
 
     /// Runs tmux; `capture` reads its output (never for the command that starts the server,
     /// which would keep the pipe open for as long as the server lives).
@@ -37,7 +45,8 @@ struct TmuxSession {
         return String(decoding: data, as: UTF8.self)
     }
 
-    func start(script: String) throws {
+    func start(script: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard Self.isInstalled(for: "a terminal test", sourceLocation: sourceLocation) else { throw Missing() }
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", name, "sh", "-c", script], capture: false)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !(try tmux(["list-sessions", "-F", "#{session_name}"]).contains(name)) {
@@ -105,7 +114,7 @@ extension ReplFixture {
     }
 }
 
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+@Suite(.serialized)
 struct ReplTmuxTests {
     /// A script run in the pane: records `stty -a` before and after storyreader, and its pid and status.
     func script(_ fixture: ReplFixture, extra: String = "") -> String { fixture.paneScript(extra: extra) }

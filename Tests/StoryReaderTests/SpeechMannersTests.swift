@@ -6,7 +6,7 @@ import StoryKitTestSupport
 /// What a blind child or parent hears, read from the speech log (`STORYREADER_SPEECH_LOG`) of the
 /// real program on a real terminal (tmux): answers while a story plays, Help and learn mode over a
 /// story, typing in a form; and how every mode ends (signals, crashes, the end of a script).
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed: make test installs it"))
+@Suite(.serialized)
 struct SpeechMannersTests {
     /// The speech log's lines so far.
     func log(_ fixture: ReplFixture) -> [String] {

@@ -54,8 +54,8 @@ import StoryKitTestSupport
 
     /// The real probe, in a real terminal: tmux answers XTVERSION, DA2 and DA1 as itself, so with
     /// $TMUX hidden the queries run, get tmux's answers, and tmux is recognised (no scaling).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "needs tmux"))
-    func probeInsideTmux() throws {
+    @Test func probeInsideTmux() throws {
+        guard TmuxSession.isInstalled(for: "the terminal probe under tmux") else { return }
         let folder = try TemporaryFolder("probe")
         defer { folder.remove() }
         let output = folder.url.appendingPathComponent("out.txt").path

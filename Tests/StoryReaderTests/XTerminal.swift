@@ -8,26 +8,20 @@ final class XServer {
     let display: String
     private let process: Process
 
-    static let tools = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/import", "/usr/bin/convert"]
-    /// Why the X tests cannot run here, or nil.
-    static var missing: String? {
-        let absent = tools.filter { !FileManager.default.isExecutableFile(atPath: $0) }
-        return absent.isEmpty ? nil : "X tests skipped: \(absent.joined(separator: ", ")) not installed (scripts/setup.sh --test installs them)"
-    }
+    /// The programs every X test drives, with their Debian packages.
+    static let tools = [("Xvfb", "xvfb"), ("xdotool", "xdotool"), ("import", "imagemagick"), ("convert", "imagemagick")]
 
     private init(display: String, process: Process) {
         self.display = display
         self.process = process
     }
 
-    /// An X server for a test that also needs `programs` (a terminal): nil, with the reason
-    /// printed, when a tool is missing or Xvfb does not start.
-    static func forTest(needing programs: [String], _ what: String) -> XServer? {
-        let absent = programs.first { !FileManager.default.isExecutableFile(atPath: $0) }
-        if let missing = missing ?? absent.map({ "\(what) skipped: \($0) is not installed" }) {
-            print(missing)
-            return nil
-        }
+    /// An X server for a test that also needs `programs` (a terminal; name and Debian package):
+    /// nil when a tool is missing (a failure recorded, naming the command that installs it) or
+    /// Xvfb does not start (said).
+    static func forTest(needing programs: [(name: String, package: String)], _ what: String,
+                        sourceLocation: SourceLocation = #_sourceLocation) -> XServer? {
+        guard RequiredTool.findAll(tools + programs, for: what, sourceLocation: sourceLocation) != nil else { return nil }
         guard let x = start() else {
             print("X tests skipped: Xvfb could not start a display")
             return nil

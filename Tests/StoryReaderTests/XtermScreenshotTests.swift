@@ -16,7 +16,7 @@ import StoryKitTestSupport
     static let terminalBackground = "#FF00FF"
 
     @Test func noCellInTheTerminalsOwnColoursAtAnySizeOrTheme() throws {
-        guard let x = XServer.forTest(needing: ["/usr/bin/xterm"], "X tests") else { return }
+        guard let x = XServer.forTest(needing: [("xterm", "xterm")], "X tests") else { return }
         defer { x.stop() }
         let started = Date()
         let fixture = try ReplFixture(withProfiles: true)
@@ -109,7 +109,7 @@ import StoryKitTestSupport
     }
 
     @Test func xtermIsDetectedAsDrawingDoubleSizeLinesAndTheFooterFits() throws {
-        guard let x = XServer.forTest(needing: ["/usr/bin/xterm"], "X tests") else { return }
+        guard let x = XServer.forTest(needing: [("xterm", "xterm")], "X tests") else { return }
         defer { x.stop() }
         let folder = try TemporaryFolder("xterm-detect")
         defer { folder.remove() }
@@ -136,7 +136,7 @@ import StoryKitTestSupport
     }
 
     @Test func kitty026FailsTheTextSizingProbeAndGetsBlockLetters() throws {
-        guard let x = XServer.forTest(needing: ["/usr/bin/kitty"], "kitty test") else { return }
+        guard let x = XServer.forTest(needing: [("kitty", "kitty")], "kitty test") else { return }
         defer { x.stop() }
         let folder = try TemporaryFolder("kitty-detect")
         defer { folder.remove() }
@@ -156,7 +156,7 @@ import StoryKitTestSupport
     /// windows belong to a server started over D-Bus, so it runs in a D-Bus session of its own and
     /// `--wait` keeps the launcher until the preview has ended.
     @Test func gnomeTerminalIsVTEAndGetsBlockLetters() throws {
-        guard let x = XServer.forTest(needing: ["/usr/bin/gnome-terminal", "/usr/bin/dbus-run-session"], "GNOME Terminal test") else { return }
+        guard let x = XServer.forTest(needing: [("gnome-terminal", "gnome-terminal"), ("dbus-run-session", "dbus-daemon")], "GNOME Terminal test") else { return }
         defer { x.stop() }
         let folder = try TemporaryFolder("gnome-detect")
         defer { folder.remove() }
@@ -176,7 +176,7 @@ import StoryKitTestSupport
     }
 
     @Test func tmuxGetsNeitherDoubleSizeLinesNorTextSizing() throws {
-        guard TmuxSession.isAvailable else { print("tmux test skipped: tmux is not installed"); return }
+        guard TmuxSession.isInstalled(for: "the tmux text-size test") else { return }
         let tmux = TmuxSession()
         defer { tmux.kill() }
         try tmux.start(script: "\(TestPaths.binary.path) preview library --stories \(TestPaths.stories.path) --height 20 --text-size accessibility3; sleep 30")
@@ -190,7 +190,7 @@ import StoryKitTestSupport
     /// line once erased it there: "Appuie" was drawn "Appui", the rule one cell short; tmux, which
     /// the other tests drive, never showed it.)
     @Test func aLineThatFillsTheRowKeepsItsLastCharacter() throws {
-        guard let x = XServer.forTest(needing: ["/usr/bin/xterm"], "X tests") else { return }
+        guard let x = XServer.forTest(needing: [("xterm", "xterm")], "X tests") else { return }
         defer { x.stop() }
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }

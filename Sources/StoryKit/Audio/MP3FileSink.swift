@@ -23,7 +23,7 @@ public final class MP3FileSink: PCMFileSink {
 
     public init(path: String, bitrate: Int = defaultBitrate, tags: AudioTags) throws {
         let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part").path
+        let temporary = AtomicFile.temporaryPath(for: url.path)
         guard let encoder = lame_init() else { throw AudioError.fileFailed(path: path, reason: "out of memory") }
         lame_set_in_samplerate(encoder, Int32(SpeechAudioFormat.sampleRate))
         lame_set_out_samplerate(encoder, Int32(SpeechAudioFormat.sampleRate))
@@ -93,7 +93,7 @@ public final class MP3FileSink: PCMFileSink {
             }
             failed = failed || fflush(file) != 0 || fsync(fileno(file)) != 0
             failed = (fclose(file) != 0) || failed
-            if failed || rename(temporaryPath, path) != 0 {
+            if failed || AtomicFile.rename(temporaryPath, path) != 0 {
                 let reason = String(cString: strerror(errno))
                 unlink(temporaryPath)
                 throw AudioError.fileFailed(path: path, reason: reason)

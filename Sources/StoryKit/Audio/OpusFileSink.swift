@@ -19,7 +19,7 @@ public final class OpusFileSink: PCMFileSink {
 
     public init(path: String, bitrate: Int = defaultBitrate, tags: AudioTags) throws {
         let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part").path
+        let temporary = AtomicFile.temporaryPath(for: url.path)
         guard tags.chapters.count <= AudioTags.mostChapters else {
             throw AudioError.fileFailed(path: path, reason: "\(tags.chapters.count) chapters are more than an Ogg file can name (\(AudioTags.mostChapters))")
         }
@@ -99,7 +99,7 @@ public final class OpusFileSink: PCMFileSink {
                 unlink(temporaryPath)
                 throw error
             }
-            if status != OPE_OK || rename(temporaryPath, path) != 0 {
+            if status != OPE_OK || AtomicFile.rename(temporaryPath, path) != 0 {
                 let reason = status != OPE_OK ? String(cString: ope_strerror(status)) : String(cString: strerror(errno))
                 unlink(temporaryPath)
                 throw AudioError.fileFailed(path: path, reason: reason)

@@ -32,7 +32,7 @@ public final class WAVFileSink: PCMFileSink {
 
     init(path: String, rf64Threshold: Int) throws {
         let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part").path
+        let temporary = AtomicFile.temporaryPath(for: url.path)
         guard let file = fopen(temporary, "w+b") else {  // read too: RF64 moves the samples in place
             throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno)))
         }
@@ -127,7 +127,7 @@ public final class WAVFileSink: PCMFileSink {
             failed = failed || header.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) != $0.count }
             failed = failed || fflush(file) != 0 || fsync(fileno(file)) != 0
             failed = (fclose(file) != 0) || failed
-            if failed || rename(temporaryPath, path) != 0 {
+            if failed || AtomicFile.rename(temporaryPath, path) != 0 {
                 let reason = String(cString: strerror(errno))
                 unlink(temporaryPath)
                 throw AudioError.fileFailed(path: path, reason: reason)

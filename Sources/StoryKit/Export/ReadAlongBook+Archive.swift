@@ -5,8 +5,7 @@ extension ReadAlongBook {
     /// Writes the book to `url` with the MP3 at `audio`: beside the target under a hidden name,
     /// renamed when whole (a stopped export leaves nothing).
     public func write(to url: URL, audio: URL) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part")
-        try? FileManager.default.removeItem(at: temporary)
+        let temporary = URL(fileURLWithPath: AtomicFile.temporaryPath(for: url.path))
         do {
             let archive = try Archive(url: temporary, accessMode: .create)
             for (path, text) in files() {
@@ -29,11 +28,8 @@ extension ReadAlongBook {
             try? FileManager.default.removeItem(at: temporary)
             throw AudioError.fileFailed(path: url.path, reason: "the EPUB could not be written: \(error)")
         }
-        if FileManager.default.fileExists(atPath: url.path) { try? FileManager.default.removeItem(at: url) }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw AudioError.fileFailed(path: url.path, reason: reason)
+        do { try AtomicFile.commit(temporary.path, to: url.path) } catch {
+            throw AudioError.fileFailed(path: url.path, reason: error.reason)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A monotonic clock in seconds. The shell reads it and feeds `Input.tick`; tests use
 /// `ManualKioskClock` (or pass times to `tick` directly), so no kiosk rule depends on real time.
@@ -13,12 +14,11 @@ public struct SystemKioskClock: KioskClock {
 }
 
 /// A clock that moves only when told (tests).
-public final class ManualKioskClock: KioskClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var time: TimeInterval
-    public init(_ start: TimeInterval = 1000) { time = start }
-    public func now() -> TimeInterval { lock.lock(); defer { lock.unlock() }; return time }
-    public func advance(_ seconds: TimeInterval) { lock.lock(); time += seconds; lock.unlock() }
+public final class ManualKioskClock: KioskClock, Sendable {
+    private let time: Mutex<TimeInterval>
+    public init(_ start: TimeInterval = 1000) { time = Mutex(start) }
+    public func now() -> TimeInterval { time.withLock { $0 } }
+    public func advance(_ seconds: TimeInterval) { time.withLock { $0 += seconds } }
 }
 
 /// What the operator chose on the command line.

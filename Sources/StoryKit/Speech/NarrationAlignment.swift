@@ -27,12 +27,10 @@ public struct NarrationAlignment: Sendable, Hashable, CustomStringConvertible {
     public var onTimeShare: Double { words == 0 ? 1 : Double(byWordEvent + byMark) / Double(words) }
 
     public var description: String {
-        let sorted = markLeadMilliseconds.sorted()
-        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
         return String(
             format: "%d words: %.2f %% on time (%.2f %% by eSpeak word event, %.2f %% by mark or joined-word estimate, in order), %d missed; marks lead word events by median %.1f ms, p95 %.1f ms",
             words, onTimeShare * 100, Double(byWordEvent) / Double(max(words, 1)) * 100,
-            Double(byMark) / Double(max(words, 1)) * 100, missed, percentile(0.5), percentile(0.95))
+            Double(byMark) / Double(max(words, 1)) * 100, missed, Percentile.of(markLeadMilliseconds, 0.5), Percentile.of(markLeadMilliseconds, 0.95))
     }
 
     public static func + (lhs: Self, rhs: Self) -> Self {

@@ -6,7 +6,8 @@ import GRDB
 enum StoreSchema {
     /// - Parameter firstProfileName: the name of the profile a new database starts with ("Reader",
     ///   or the word for it in the language of whoever created it: "Lector").
-    static func migrator(firstProfileName: String = ChildProfile.defaultProfile.name) -> DatabaseMigrator {
+    /// - Parameter clock: the store's clock, which dates that first profile.
+    static func migrator(firstProfileName: String = ChildProfile.defaultProfile.name, clock: WallClock = .system) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: profiles, PIN, reading log") { db in
             try db.create(table: "profile") { t in
@@ -65,7 +66,7 @@ enum StoreSchema {
             // with the code's later schema (columns added by later migrations get their defaults).
             var first = ChildProfile.defaultProfile
             first.name = firstProfileName
-            let now = Date()
+            let now = clock.now()
             try db.execute(
                 sql: """
                     INSERT INTO profile (name, nameKey, age, interests, voice, rate, pitch, volume, textSize, motion, theme,

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 
 /// A change that needs the site's server when the kiosk joined one.
@@ -20,24 +21,18 @@ public enum SiteAction: Sendable, Hashable {
 
 /// Which server a store asks: the one chosen with ``StoryStore/useSiteAuthority(_:)``, else the one
 /// in the data folder's `sync.json` (read each time: `sync join` may write it while the store is open).
-final class SiteLink: @unchecked Sendable {
-    private let lock = NSLock()
-    private var chosen: (any SiteAuthority)?
-    private var isChosen = false
+final class SiteLink: Sendable {
+    /// Whether one was chosen, and which (nil: none can be reached).
+    private let chosen = Mutex<(isChosen: Bool, authority: (any SiteAuthority)?)>((false, nil))
 
     func choose(_ authority: (any SiteAuthority)?) {
-        lock.lock()
-        defer { lock.unlock() }
-        chosen = authority
-        isChosen = true
+        chosen.withLock { $0 = (true, authority) }
     }
 
-    func authority(dataDirectory: URL) -> (any SiteAuthority)? {
-        lock.lock()
-        let (isChosen, chosen) = (self.isChosen, self.chosen)
-        lock.unlock()
+    func authority(dataDirectory: URL, clock: WallClock) -> (any SiteAuthority)? {
+        let (isChosen, chosen) = chosen.withLock { $0 }
         if isChosen { return chosen }
-        return SyncClient.load(from: dataDirectory).map { SyncClient(settings: $0) }
+        return SyncClient.load(from: dataDirectory).map { SyncClient(settings: $0, clock: clock) }
     }
 }
 
@@ -72,7 +67,7 @@ extension StoryStore {
     ///   ``StoreError/siteRefused(action:reason:)``.
     func writeAgreed<T>(_ action: SiteAction, _ body: (Database) throws -> Result<T, StoreError>) throws(StoreError) -> T {
         guard try isJoined() else { return try write(body).get() }
-        guard let authority = siteLink.authority(dataDirectory: dataDirectory) else {
+        guard let authority = siteLink.authority(dataDirectory: dataDirectory, clock: clock) else {
             throw .siteUnreachable(action: action.words, reason: "its server settings (\(SyncSettings.fileName)) are missing: join the site again")
         }
         let trial: (Result<T, StoreError>, [SyncChange]) = try writeRolledBack { db in

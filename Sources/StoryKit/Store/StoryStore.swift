@@ -83,7 +83,7 @@ public final class StoryStore: Sendable {
             throw Self.translate(error, path: path)
         }
         do {
-            let migrator = StoreSchema.migrator(firstProfileName: firstProfileName)
+            let migrator = StoreSchema.migrator(firstProfileName: firstProfileName, clock: clock)
             let (superseded, version) = try pool.read { db in
                 (try migrator.hasBeenSuperseded(db), try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
             }

@@ -159,6 +159,8 @@ enum ParallelParser {
         return results.values
     }
 
+    /// Unchecked: each iteration of concurrentPerform writes only its own index, and the buffer
+    /// is read after every iteration has returned.
     private struct UncheckedBuffer: @unchecked Sendable {
         let buffer: UnsafeMutableBufferPointer<Result<StoryCache.Record, StoryProblem>>
     }

@@ -114,14 +114,9 @@ public struct StoryCache: Sendable {
         }
         let folder = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // Written beside and renamed, so a reader never sees half a cache.
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        do {
-            try Data(text.utf8).write(to: temporary)
-            if rename(temporary.path, url.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-        }
+        // Replaced whole, so a reader never sees half a cache; a cache that cannot be written is
+        // only rebuilt next time.
+        try? AtomicFile.write(Data(text.utf8), to: url)
     }
 }
 

@@ -10,15 +10,17 @@ public final class BackgroundSync: Sendable {
     private init(task: Task<Void, Never>) { self.task = task }
 
     /// Starts syncing when the data folder was joined to a site; nil (nothing started) otherwise.
-    public static func start(dataDirectory: URL, store: StoryStore, period: Double = 60, poll: Double = 5) -> BackgroundSync? {
+    /// `clock` times the rounds (monotonic: a wall clock set back would stop them).
+    public static func start(dataDirectory: URL, store: StoryStore, period: Double = 60, poll: Double = 5,
+                             clock: any KioskClock = SystemKioskClock()) -> BackgroundSync? {
         guard let settings = SyncClient.load(from: dataDirectory) else { return nil }
         let client = SyncClient(settings: settings)
         let task = Task.detached(priority: .background) {
-            var lastRound = Date.distantPast
+            var lastRound = -TimeInterval.infinity
             var backoff = poll
             while !Task.isCancelled {
                 let waiting = (try? store.syncStatus().outbox) ?? 0
-                if waiting > 0 || Date().timeIntervalSince(lastRound) >= period {
+                if waiting > 0 || clock.now() - lastRound >= period {
                     do {
                         try await client.round(store)
                         backoff = poll
@@ -26,7 +28,7 @@ public final class BackgroundSync: Sendable {
                         // Recorded by the round for grown-ups; try again later, less often.
                         backoff = min(backoff * 2, period)
                     }
-                    lastRound = Date()
+                    lastRound = clock.now()
                 }
                 try? await Task.sleep(nanoseconds: UInt64(backoff * 1_000_000_000))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How the server stamps changes from kiosks whose clocks are not trusted (more than five minutes
 /// ahead, see ``ClockSkew``): the server's time, with a counter that only rises. The counter
@@ -7,9 +8,8 @@ import Foundation
 /// edit while the author kept the newer one.
 ///
 /// It lives beside the merge rules (not in the server target) so that it is tested without a network.
-public final class RestampClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last: (millis: Int64, counter: Int) = (0, 0)
+public final class RestampClock: Sendable {
+    private let last = Mutex<(millis: Int64, counter: Int)>((0, 0))
 
     public init() {}
 
@@ -19,11 +19,11 @@ public final class RestampClock: @unchecked Sendable {
         var result = changes
         let untrusted = changes.indices.filter { !ClockSkew.isTrusted(changes[$0].hlc, serverMillis: now) }
             .sorted { changes[$0].hlc < changes[$1].hlc }
-        lock.lock()
-        defer { lock.unlock() }
-        for index in untrusted {
-            if now > last.millis { last = (now, 0) } else { last.counter += 1 }
-            result[index].hlc = HLCTimestamp(millis: last.millis, counter: last.counter, node: changes[index].hlc.node)
+        last.withLock { last in
+            for index in untrusted {
+                if now > last.millis { last = (now, 0) } else { last.counter += 1 }
+                result[index].hlc = HLCTimestamp(millis: last.millis, counter: last.counter, node: changes[index].hlc.node)
+            }
         }
         return result
     }

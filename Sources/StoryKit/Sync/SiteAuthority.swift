@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -52,7 +53,7 @@ extension SyncClient: SiteAuthority {
         request.setValue("Bearer \(settings.token)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         do {
-            request.httpBody = try JSONEncoder.sync.encode(UploadRequest(changes: changes, kioskMillis: HybridLogicalClock.millis(Date())))
+            request.httpBody = try JSONEncoder.sync.encode(UploadRequest(changes: changes, kioskMillis: HybridLogicalClock.millis(clock.now())))
         } catch {
             throw .refused("the change could not be encoded: \(error)")
         }
@@ -79,23 +80,16 @@ extension SyncClient: SiteAuthority {
 }
 
 /// One HTTP answer, handed from URLSession's queue to the waiting caller.
-final class AnswerBox: @unchecked Sendable {
-    private let lock = NSLock()
+final class AnswerBox: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var stored: (Data?, Int?, (any Error)?) = (nil, nil, nil)
+    private let stored = Mutex<(Data?, Int?, (any Error)?)>((nil, nil, nil))
 
     func finish(data: Data?, status: Int?, error: (any Error)?) {
-        lock.lock()
-        stored = (data, status, error)
-        lock.unlock()
+        stored.withLock { $0 = (data, status, error) }
         done.signal()
     }
 
     func wait(seconds: Double) -> Bool { done.wait(timeout: .now() + seconds) == .success }
 
-    var result: (Data?, Int?, (any Error)?) {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
+    var result: (Data?, Int?, (any Error)?) { stored.withLock { $0 } }
 }

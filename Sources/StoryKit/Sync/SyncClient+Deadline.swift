@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -70,39 +71,40 @@ extension SyncClient {
 
 /// The continuation of one exchange, resumed exactly once: by the answer, the deadline or a
 /// cancellation, whichever comes first.
-private final class OneAnswer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
-    private var task: URLSessionDataTask?
-    /// A result that came before the continuation was set (a cancellation at once).
-    private var early: Result<(Data, URLResponse), any Error>?
-    private var finished = false
+private final class OneAnswer: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+        var task: URLSessionDataTask?
+        /// A result that came before the continuation was set (a cancellation at once).
+        var early: Result<(Data, URLResponse), any Error>?
+        var finished = false
+    }
+    private let state = Mutex(State())
 
     func start(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>, task: URLSessionDataTask) {
-        lock.lock()
+        let early = state.withLock { state -> Result<(Data, URLResponse), any Error>? in
+            if let early = state.early { return early }
+            state.continuation = continuation
+            state.task = task
+            return nil
+        }
         if let early {
-            lock.unlock()
             task.cancel()
             continuation.resume(with: early)
-            return
         }
-        self.continuation = continuation
-        self.task = task
-        lock.unlock()
     }
 
     func finish(_ result: Result<(Data, URLResponse), any Error>) {
-        lock.lock()
-        guard !finished else { return lock.unlock() }
-        finished = true
-        guard let continuation else {
-            early = result
-            return lock.unlock()
+        let waiting = state.withLock { state -> (CheckedContinuation<(Data, URLResponse), any Error>, URLSessionDataTask?)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            guard let continuation = state.continuation.take() else {
+                state.early = result
+                return nil
+            }
+            return (continuation, state.task.take())
         }
-        let task = self.task
-        self.continuation = nil
-        self.task = nil
-        lock.unlock()
+        guard let (continuation, task) = waiting else { return }
         if case .failure = result { task?.cancel() }
         continuation.resume(with: result)
     }

@@ -61,11 +61,15 @@ public struct SyncClient: Sendable {
     /// The deadline of one HTTP call, kept from outside the request (see `exchange`).
     public var callDeadline: Double
     public var batchSize: Int
+    /// The kiosk's time sent with an agreement (`agree`), which the server compares with its own;
+    /// a round uses its store's clock.
+    public var clock: WallClock
 
-    public init(settings: SyncSettings, callDeadline: Double = 10, batchSize: Int = 500) {
+    public init(settings: SyncSettings, callDeadline: Double = 10, batchSize: Int = 500, clock: WallClock = .system) {
         self.settings = settings
         self.callDeadline = callDeadline
         self.batchSize = batchSize
+        self.clock = clock
     }
 
     /// Checks an address a kiosk is told to join: http(s) only, and plain http only to this machine
@@ -90,14 +94,8 @@ public struct SyncClient: Sendable {
     public static func save(_ settings: SyncSettings, in dataDirectory: URL) throws {
         let url = dataDirectory.appendingPathComponent(SyncSettings.fileName)
         let data = try JSONEncoder().encode(settings)
-        let temporary = url.appendingPathExtension("new")
-        _ = FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        try data.write(to: temporary)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary.path)
-        // rename(2): the old file is replaced whole or not at all.
-        guard rename(temporary.path, url.path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
+        // Replaced whole or not at all, and the owner's alone from its first byte.
+        try AtomicFile.write(data, to: url, permissions: 0o600)
     }
 
     /// The saved settings, or nil when this kiosk never joined a site.

@@ -1,5 +1,6 @@
 import CHyphen
 import Foundation
+import Synchronization
 
 /// Reading syllables ("but·ter·fly"), shown on screen for children learning to read; speech is
 /// never changed.
@@ -72,14 +73,14 @@ public enum Syllables {
 
 /// One loaded pattern file. libhyphen only reads a loaded dictionary, so one is shared by every
 /// thread; each is loaded once, on first use (the shell loads the story's language before it
-/// draws, `Syllables.preload`), and kept for the run.
+/// draws, `Syllables.preload`), and kept for the run. Unchecked for that reason: after `init` the
+/// dictionary pointer is only read, and every stored property is a `let`.
 final class Hyphenator: @unchecked Sendable {
     private let dictionary: UnsafeMutablePointer<HyphenDict>
     private let isLatin1: Bool
     private let exceptions: [String: [Int]]
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var loaded: [String: Hyphenator?] = [:]
+    private static let loaded = Mutex<[String: Hyphenator?]>([:])
 
     /// Where Debian puts the patterns.
     static let folder = "/usr/share/hyphen"
@@ -96,13 +97,12 @@ final class Hyphenator: @unchecked Sendable {
 
     static func `for`(language: String) -> Hyphenator? {
         guard let file = file(for: language) else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = loaded[file] { return known }
-        let path = folder + "/" + file
-        let hyphenator = Hyphenator(path: path, language: String(language.lowercased().prefix(2)))
-        loaded[file] = hyphenator
-        return hyphenator
+        return loaded.withLock { loaded in
+            if let known = loaded[file] { return known }
+            let hyphenator = Hyphenator(path: folder + "/" + file, language: String(language.lowercased().prefix(2)))
+            loaded[file] = hyphenator
+            return hyphenator
+        }
     }
 
     private init?(path: String, language: String) {

@@ -39,7 +39,7 @@ struct CompletionBenchmark: ParsableCommand {
         warm.sort()
         startup.sort()
         print(String(format: "completion of '%@' in %d stories (%d candidates): first %.1f ms (no cache: parses and writes it), then median %.1f ms, slowest %.1f ms; the program starting alone (--version): median %.1f ms",
-                     typed, count, candidates, cold, warm[warm.count / 2], warm.last ?? 0, startup[startup.count / 2]))
+                     typed, count, candidates, cold, Percentile.ofSorted(warm, 0.5), warm.last ?? 0, Percentile.ofSorted(startup, 0.5)))
     }
 
     /// Runs the program as a shell does (posix_spawn, no descriptor sweep: Foundation's Process
