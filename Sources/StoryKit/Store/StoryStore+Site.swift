@@ -32,12 +32,12 @@ final class SiteLink: @unchecked Sendable {
         isChosen = true
     }
 
-    func authority(dataDirectory: URL) -> (any SiteAuthority)? {
+    func authority(dataDirectory: URL) throws(StoreError) -> (any SiteAuthority)? {
         lock.lock()
         let (isChosen, chosen) = (self.isChosen, self.chosen)
         lock.unlock()
         if isChosen { return chosen }
-        return SyncClient.load(from: dataDirectory).map { SyncClient(settings: $0) }
+        return try SyncClient.load(from: dataDirectory).map { SyncClient(settings: $0) }
     }
 }
 
@@ -72,7 +72,7 @@ extension StoryStore {
     ///   ``StoreError/siteRefused(action:reason:)``.
     func writeAgreed<T>(_ action: SiteAction, _ body: (Database) throws -> Result<T, StoreError>) throws(StoreError) -> T {
         guard try isJoined() else { return try write(body).get() }
-        guard let authority = siteLink.authority(dataDirectory: dataDirectory) else {
+        guard let authority = try siteLink.authority(dataDirectory: dataDirectory) else {
             throw .siteUnreachable(action: action.words, reason: "its server settings (\(SyncSettings.fileName)) are missing: join the site again")
         }
         let trial: (Result<T, StoreError>, [SyncChange]) = try writeRolledBack { db in

@@ -11,7 +11,8 @@ public final class BackgroundSync: Sendable {
 
     /// Starts syncing when the data folder was joined to a site; nil (nothing started) otherwise.
     public static func start(dataDirectory: URL, store: StoryStore, period: Double = 60, poll: Double = 5) -> BackgroundSync? {
-        guard let settings = SyncClient.load(from: dataDirectory) else { return nil }
+        // Settings that cannot be read: `sync --status` and every site-wide change say why.
+        guard let settings = try? SyncClient.load(from: dataDirectory) else { return nil }
         let client = SyncClient(settings: settings)
         let task = Task.detached(priority: .background) {
             var lastRound = Date.distantPast
