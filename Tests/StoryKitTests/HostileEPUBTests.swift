@@ -86,3 +86,12 @@ import StoryKitTestSupport
         #expect(book.works[0].blocks == [.paragraph(Array(repeating: "w", count: count).joined(separator: " ") + " end word")])
     }
 }
+
+extension HostileEPUBTests {
+    /// What a note mark is (the rule the regular expression said): one to three digits or note
+    /// signs, each bracket optional; nothing else.
+    @Test func noteMarksAreDigitsOrSignsInOptionalBrackets() {
+        for mark in ["1", "12", "123", "[2]", "(3)", "[4", "5)", "*", "†‡", "§¶*", "[*]"] { #expect(XHTMLReader.isNoteMark(mark), "\(mark)") }
+        for mark in ["", "1234", "a", "[]", "()", "1*", "[[1]]", "one", "٣", "****", "[1] "] { #expect(!XHTMLReader.isNoteMark(mark), "\(mark)") }
+    }
+}
