@@ -271,7 +271,7 @@ struct ExportCommand: ParsableCommand {
     /// The child's speech settings with --profile, else the story defaults.
     private func childSettings() throws -> SpeechSettings {
         guard let profile else { return .storyDefaults }
-        let store = try StoreCommandSupport.openStore(global)
+        let store = try StoreCommandSupport.openStore(global, readOnly: true)
         do { return try store.requireProfile(named: profile).settings.speech } catch { throw StoreCommandSupport.fail(error, global.messages) }
     }
 

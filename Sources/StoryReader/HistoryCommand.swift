@@ -40,7 +40,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try StoreCommandSupport.openStore(global)
+        let store = try StoreCommandSupport.openStore(global, readOnly: true)
         let messages = global.messages
         if kiosk { return try runKiosk(store) }
         do {

@@ -19,12 +19,17 @@ struct ImportBenchmark: ParsableCommand {
     @Argument(help: ArgumentHelp(helpMessages.tr("Books to import (default: a generated 35 MB EPUB)."), valueName: "file"))
     var files: [String] = []
 
+    @Flag(help: ArgumentHelp(helpMessages.tr("Time the hostile books instead: a spine listing one 20 MB chapter 40 times, and 300,000 note references in one paragraph.")))
+    var hostile = false
+
     func run() throws {
         let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-import-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         var books = files
-        if books.isEmpty {
+        if hostile {
+            books = try Self.generateHostile(in: root).map(\.path)
+        } else if books.isEmpty {
             let generated = root.appendingPathComponent("generated.epub")
             try Self.generate(generated, chapters: 100, pictures: 600, pictureBytes: 60_000)
             books = [generated.path]
@@ -97,5 +102,38 @@ struct ImportBenchmark: ParsableCommand {
             <manifest>\(manifest)</manifest><spine>\(spine)</spine></package>
             """
         try add("book/content.opf", Data(opf.utf8))
+    }
+
+    /// EPUBs made to walk around the import's limits (issue 33): a small file whose spine lists one
+    /// large chapter many times (read once now), and one paragraph of many note references
+    /// (stripped in linear time now).
+    static func generateHostile(in folder: URL) throws -> [URL] {
+        func book(_ name: String, chapters: [(String, Data)], spine: [String]) throws -> URL {
+            let url = folder.appendingPathComponent(name)
+            let archive = try Archive(url: url, accessMode: .create)
+            func add(_ path: String, _ data: Data) throws {
+                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                    data.subdata(in: Int(position)..<Int(position) + size)
+                }
+            }
+            try add("mimetype", Data("application/epub+zip".utf8))
+            try add("META-INF/container.xml", Data(#"<container><rootfiles><rootfile full-path="content.opf"/></rootfiles></container>"#.utf8))
+            let manifest = chapters.map { #"<item id="\#($0.0)" href="\#($0.0).xhtml" media-type="application/xhtml+xml"/>"# }.joined()
+            try add("content.opf", Data("""
+                <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" xmlns:dc="http://purl.org/dc/elements/1.1/">
+                <metadata><dc:title>\(name)</dc:title><dc:language>en</dc:language></metadata>
+                <manifest>\(manifest)</manifest><spine>\(spine.map { #"<itemref idref="\#($0)"/>"# }.joined())</spine></package>
+                """.utf8))
+            for (id, data) in chapters { try add(id + ".xhtml", data) }
+            return url
+        }
+        func xhtml(_ body: String) -> Data {
+            Data((#"<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>c</title></head><body>"#
+                  + body + "</body></html>").utf8)
+        }
+        let big = xhtml("<p>" + String(repeating: "a ", count: 10 << 20) + "</p>")
+        let notes = xhtml("<p>" + String(repeating: "w<sup>1</sup> ", count: 300_000) + "</p>")
+        return [try book("spine-repeats-a-20mb-chapter-40-times.epub", chapters: [("big", big)], spine: Array(repeating: "big", count: 40)),
+                try book("300000-note-references.epub", chapters: [("notes", notes)], spine: ["notes"])]
     }
 }

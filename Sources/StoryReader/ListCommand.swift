@@ -55,7 +55,7 @@ struct ListCommand: ParsableCommand {
 
     /// The child's read counts and favourites, by story id.
     private func profileProgress(named name: String) throws -> [String: StoryProgress] {
-        let store = try StoreCommandSupport.openStore(global)
+        let store = try StoreCommandSupport.openStore(global, readOnly: true)
         do {
             let profile = try store.requireProfile(named: name)
             return try store.progress(profileID: profile.id ?? 0)

@@ -217,7 +217,7 @@ extension ProfileCommand {
         @Flag(help: ArgumentHelp(helpMessages.tr("Print JSON."))) var json = false
 
         func run() throws {
-            let store = try StoreCommandSupport.openStore(global)
+            let store = try StoreCommandSupport.openStore(global, readOnly: true)
             do {
                 let profiles = try store.profiles()
                 if json { return try StoreCommandSupport.printJSON(profiles.map { ProfileJSON($0) }) }
@@ -239,7 +239,7 @@ extension ProfileCommand {
         @Flag(help: ArgumentHelp(helpMessages.tr("Print JSON."))) var json = false
 
         func run() throws {
-            let store = try StoreCommandSupport.openStore(global)
+            let store = try StoreCommandSupport.openStore(global, readOnly: true)
             do {
                 let profile = try store.requireProfile(named: name)
                 let id = profile.id ?? 0

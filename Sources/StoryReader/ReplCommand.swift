@@ -28,8 +28,10 @@ struct ReplCommand: ParsableCommand {
 
     func run() throws {
         let library = global.loadLibrary()
-        // The same database as the profile, pin, history and list commands.
-        let store = try StoreCommandSupport.openStore(global)
+        // The same database as the profile, pin, history and list commands. One that cannot be
+        // written (a full disk, a read-only file) is read: the REPL starts and says why nothing
+        // it does is kept.
+        let store = try StoreCommandSupport.openStore(global, readOnly: true)
         // Issue 13: a kiosk joined to a site syncs in the background; otherwise nothing starts.
         let backgroundSync = BackgroundSync.start(dataDirectory: global.dataDirectory(), store: store)
         defer { backgroundSync?.stop() }
@@ -53,7 +55,13 @@ struct ReplCommand: ParsableCommand {
         let audio = clock == .virtual ? nil : try Self.openAudio(noAudio: noAudio, device: device, messages: session.state.messages)
         let shell = ReplShell(session: session, store: store, interactive: interactive,
                               presentation: presentation, scaling: capabilities.scaling, audio: audio)
-        let status = try shell.run()
+        let status = try shell.run { session in
+            var effects = session.start()
+            if let notice = store.readOnlyNotice(session.state.messages) {
+                effects.insert(.speak(Utterance(Sanitizer.sanitizeLine(notice), priority: .message)), at: min(1, effects.count))
+            }
+            return effects
+        }
         if status != 0 { Foundation.exit(status) }
     }
 

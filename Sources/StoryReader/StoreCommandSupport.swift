@@ -28,13 +28,21 @@ enum StoreCommandSupport {
         return UserFailure(message: describe(error, messages))
     }
 
-    static func openStore(_ global: GlobalOptions) throws -> StoryStore {
+    /// The store of the data folder. `readOnly`: for a command that only reads, which still
+    /// works when the database cannot be written (a read-only file or folder, a full disk, a
+    /// damaged file): it is opened read-only and standard error says why.
+    static func openStore(_ global: GlobalOptions, readOnly: Bool = false) throws -> StoryStore {
+        let store: StoryStore
         do {
             // A new database's first profile is named in the parent's language ("Lector").
-            return try StoryStore(dataDirectory: global.dataDirectory(), firstProfileName: global.messages.tr("Reader"))
+            store = try StoryStore(dataDirectory: global.dataDirectory(), firstProfileName: global.messages.tr("Reader"), readOnlyFallback: readOnly)
         } catch {
             throw fail(error, global.messages)
         }
+        if let reason = store.readOnlyNotice(global.messages) {
+            FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(reason))\n".utf8))
+        }
+        return store
     }
 
     /// The parent's authorization: at once when no PIN is set; otherwise asks for the PIN (without

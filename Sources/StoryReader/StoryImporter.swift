@@ -173,8 +173,7 @@ struct StoryImporter {
                 try Self.writeReplacing(Data(markdown.utf8), to: target)
                 results.append(ImportResult(file: file, status: .imported, story: parsed.story, book: title, kind: kind, warnings: bookWarnings))
             } catch {
-                refuse(file, messages.tr("could not write {path}: {reason}. Check that the folder is writable, or choose another with --data-dir", [
-                    "path": target.path, "reason": error.localizedDescription]), story: parsed.story)
+                refuse(file, Self.writeFailure(target.path, error, messages), story: parsed.story)
             }
         }
     }
@@ -220,8 +219,9 @@ struct StoryImporter {
                 try Self.copyReplacing(source, to: pictureTarget)
             }
         } catch {
+            if let error = error as? ImportWriteError, error.isDiskFull { throw UserFailure(message: Self.writeFailure(error.path, error, messages)) }
             throw UserFailure(message: messages.tr("could not copy {file} into {folder}: {reason}. Check that the folder is writable, or choose another with --data-dir", [
-                "file": Sanitizer.sanitizeLine(file), "folder": destination.path, "reason": error.localizedDescription]))
+                "file": Sanitizer.sanitizeLine(file), "folder": destination.path, "reason": ImportWriteError.reason(error)]))
         }
         results.append(ImportResult(file: file, status: .imported, story: parsed.story, warnings: warnings))
     }
@@ -239,12 +239,59 @@ struct StoryImporter {
     /// A progress line on standard error, rewritten in place ("" clears it).
     private static func status(_ text: String) { StatusLine.show(text) }
 
-    /// Replaced whole (AtomicFile): a failed write never leaves half a story.
+    /// What to say when writing `path` failed: a full disk says so (nothing half-written was left
+    /// behind); other reasons, that the folder must be writable.
+    static func writeFailure(_ path: String, _ error: any Error, _ messages: MessageCatalog) -> String {
+        let values = ["path": Sanitizer.sanitizeLine(path), "reason": ImportWriteError.reason(error)]
+        if (error as? ImportWriteError)?.isDiskFull == true {
+            return messages.tr("could not write {path}: {reason}; nothing half-written was left behind: free some space and import again, or choose another folder with --data-dir", values)
+        }
+        return messages.tr("could not write {path}: {reason}. Check that the folder is writable, or choose another with --data-dir", values)
+    }
+
+    /// Replaced whole (AtomicFile): a failed write never leaves half a story, nor its temporary
+    /// file (`.NAME.import` was left behind on a full disk before).
     private static func writeReplacing(_ data: Data, to target: URL) throws {
-        try AtomicFile.write(data, to: target)
+        do { try AtomicFile.write(data, to: target) } catch { throw ImportWriteError(path: target.path, error) }
     }
 
     private static func copyReplacing(_ source: URL, to target: URL) throws {
-        try AtomicFile.copy(source, to: target)
+        do { try AtomicFile.copy(source, to: target) } catch { throw ImportWriteError(path: target.path, error) }
+    }
+}
+
+/// Writing an imported file failed: the file it was for, and the system's reason.
+struct ImportWriteError: Error {
+    var path: String
+    var code: Int32?
+    var underlying: any Error
+
+    init(path: String, _ error: any Error) {
+        self.path = path
+        underlying = error
+        code = Self.posixCode(error)
+    }
+
+    var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+
+    /// The POSIX error under a Foundation one (or the one `AtomicFile` named), when it says one.
+    static func posixCode(_ error: any Error) -> Int32? {
+        if let written = error as? FileWriteError {
+            return [ENOSPC, EDQUOT].first { String(cString: strerror($0)) == written.reason }
+        }
+        var error = error as NSError
+        while true {
+            if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
+            guard let next = error.userInfo[NSUnderlyingErrorKey] as? NSError else { break }
+            error = next
+        }
+        if error.domain == NSCocoaErrorDomain, error.code == CocoaError.fileWriteOutOfSpace.rawValue { return ENOSPC }
+        return nil
+    }
+
+    /// The system's words for `error` ("No space left on device"), else Foundation's.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? ImportWriteError { return error.code.map { String(cString: strerror($0)) } ?? error.underlying.localizedDescription }
+        return posixCode(error).map { String(cString: strerror($0)) } ?? error.localizedDescription
     }
 }

@@ -45,7 +45,8 @@ struct SyncRoundCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try StoreCommandSupport.openStore(global)
-        let settings = SyncClient.load(from: global.dataDirectory())
+        let settings: SyncSettings?
+        do { settings = try SyncClient.load(from: global.dataDirectory()) } catch { throw StoreCommandSupport.fail(error, global.messages) }
         if status {
             let state = try store.syncStatus()
             let report = StatusReport(

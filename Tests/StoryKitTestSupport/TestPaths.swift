@@ -88,9 +88,11 @@ public struct ProcessResult: Sendable {
 /// unless the arguments name one.
 public enum StoryReaderProcess {
     /// `currentDirectory` is where relative paths in `arguments` start (default: the repository).
-    /// `timeout`: seconds after which a run still going is stopped (and says so in its standard error).
+    /// `unprivileged`: as a user file permissions apply to (see ``Unprivileged``). `timeout`: a
+    /// run still going after this many seconds is stopped and fails.
     public static func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
-                           dataDirectory: String? = nil, currentDirectory: URL? = nil, timeout: Double = 900) throws -> ProcessResult {
+                           dataDirectory: String? = nil, currentDirectory: URL? = nil, unprivileged: Bool = false,
+                           timeout: Double = 900) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
         environment["NO_COLOR"] = "1"
@@ -106,7 +108,8 @@ public enum StoryReaderProcess {
         // Never the developer's own config.toml: a folder that does not exist holds none.
         environment["XDG_CONFIG_HOME"] = (dataDirectory ?? ownData ?? NSTemporaryDirectory()) + "/no-config-here"
         for (key, value) in extra { environment[key] = value }
-        return try ExternalProcess.run(TestPaths.binary, arguments, environment: environment,
+        let (executable, prefix) = unprivileged ? Unprivileged.command : (TestPaths.binary, [])
+        return try ExternalProcess.run(executable, prefix + arguments, environment: environment,
                                        currentDirectory: currentDirectory ?? TestPaths.repository, input: input, timeout: timeout)
     }
 }

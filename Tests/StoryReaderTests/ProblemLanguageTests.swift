@@ -115,7 +115,7 @@ import StoryKitTestSupport
             ("OEBPS/broken.xhtml", "<html><body><p a=>x</p></body></html>"),
         ])
         let overlays = "bear.epub contient des Media Overlays (une narration enregistrée), que storyreader ne joue pas : son texte est lu par eSpeak NG"
-        let skipped = "bear.epub, OEBPS/broken.xhtml : XHTML mal formé (chapitre ignoré)"
+        let skipped = "bear.epub, OEBPS/broken.xhtml : XHTML mal formé (ligne 1) (chapitre ignoré)"
         let dry = try StoryReaderProcess.run(["import", "--dry-run", url.path], environment: Self.french, dataDirectory: data.path)
         #expect(dry.status == 0, "\(dry.standardError)")
         #expect(dry.standardError == "storyreader: \(overlays)\nstoryreader: \(skipped)\n", "\(dry.standardError)")
@@ -124,7 +124,7 @@ import StoryKitTestSupport
         let english = try StoryReaderProcess.run(["import", "--dry-run", url.path], environment: Self.english, dataDirectory: data.path)
         #expect(english.standardError == """
             storyreader: bear.epub has Media Overlays (a recorded narration), which storyreader does not play: its text is read by eSpeak NG
-            storyreader: bear.epub, OEBPS/broken.xhtml: not well-formed XHTML (chapter skipped)
+            storyreader: bear.epub, OEBPS/broken.xhtml: not well-formed XHTML (line 1) (chapter skipped)
 
             """, "\(english.standardError)")
         let imported = try StoryReaderProcess.run(["import", url.path], environment: Self.french, dataDirectory: data.path)

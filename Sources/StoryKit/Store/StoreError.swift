@@ -10,6 +10,23 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case newerSchema(path: String, found: Int, known: Int)
     /// The database cannot be opened or read for another reason.
     case unreadable(path: String, reason: String)
+    /// A file of the store (the database, its log, its lock) that this user may not write.
+    case fileNotWritable(path: String, reason: String)
+    /// A file of the store that this user may not read.
+    case fileNotReadable(path: String, reason: String)
+    /// Something that is not a regular file (`kind`, a message: a FIFO, a device) where a file of
+    /// the store should be; refused before any open, which could wait forever.
+    case notAFile(path: String, kind: String)
+    /// The database file is empty (0 bytes): never taken for a new database.
+    case emptyDatabase(path: String)
+    /// An SQLite file that fails `PRAGMA quick_check` (`problem`, SQLite's words), with the parts
+    /// (messages: "profiles", "finished reads") that still read whole and those that do not. Never
+    /// written to.
+    case damaged(path: String, problem: String, readable: [String], unreadable: [String])
+    /// `sync.json` is there but is not a site's settings.
+    case badSyncSettings(path: String)
+    /// The disk holding the database has no space left.
+    case diskFull(path: String, reason: String)
     case profileNotFound(name: String)
     case lastProfile(name: String)
     /// A parental PIN is set and the action needs it.
@@ -41,6 +58,30 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                                ["path": path, "found": String(found), "known": String(known)])
         case .unreadable(let path, let reason):
             return messages.tr("{path} cannot be opened: {reason}", ["path": path, "reason": reason])
+        case .fileNotWritable(let path, let reason):
+            return messages.tr("{path} cannot be written ({reason}): make it writable by this user (chmod u+w '{path}', or chown it if another user owns it), or choose another folder with --data-dir",
+                               ["path": path, "reason": reason])
+        case .fileNotReadable(let path, let reason):
+            return messages.tr("{path} cannot be read ({reason}): make it readable and writable by this user (chmod u+rw '{path}', or chown it if another user owns it), or choose another folder with --data-dir",
+                               ["path": path, "reason": reason])
+        case .notAFile(let path, let kind):
+            return messages.tr("{path} is {kind} where a file should be: storyreader does not open it; move it away (mv '{path}' '{path}.moved') or choose another folder with --data-dir",
+                               ["path": path, "kind": messages.text(kind)])
+        case .emptyDatabase(let path):
+            return messages.tr("{path} is empty (0 bytes), not a storyreader database; it was left untouched and no new database was made over it. If it was cut short (a full disk), look for a copy; to start a new database, move it aside (mv '{path}' '{path}.empty') and run again",
+                               ["path": path])
+        case .damaged(let path, let problem, let readable, let unreadable):
+            let none = messages.tr("none")
+            return messages.tr("{path} is damaged ({problem}); it was left untouched. Still read whole: {readable}; not: {unreadable}. Keep a copy before anything else (cp '{path}' '{path}.copy'); `storyreader history` and `storyreader profile list` show what still reads; to start a new database, move it aside (mv '{path}' '{path}.damaged') and run again",
+                               ["path": path, "problem": Sanitizer.sanitizeLine(problem),
+                                "readable": readable.isEmpty ? none : readable.map { messages.text($0) }.joined(separator: ", "),
+                                "unreadable": unreadable.isEmpty ? none : unreadable.map { messages.text($0) }.joined(separator: ", ")])
+        case .badSyncSettings(let path):
+            return messages.tr("{path} is not a site's settings (damaged or edited by hand): join the site again (storyreader sync join URL --token TOKEN) to write it anew",
+                               ["path": path])
+        case .diskFull(let path, let reason):
+            return messages.tr("{path} cannot be written: the disk is full ({reason}): free some space, or choose another folder with --data-dir",
+                               ["path": path, "reason": reason])
         case .profileNotFound(let name):
             return messages.tr("there is no profile named \"{name}\": see the names with `storyreader profile list`", ["name": name])
         case .lastProfile(let name):

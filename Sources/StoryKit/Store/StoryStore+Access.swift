@@ -3,6 +3,7 @@ import GRDB
 extension StoryStore {
     /// A write transaction whose errors become ``StoreError``s.
     func write<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
+        if let readOnlyReason { throw readOnlyReason }
         do {
             return try pool.write(updates)
         } catch {

@@ -29,10 +29,10 @@ final class SiteLink: Sendable {
         chosen.withLock { $0 = (true, authority) }
     }
 
-    func authority(dataDirectory: URL, clock: WallClock) -> (any SiteAuthority)? {
+    func authority(dataDirectory: URL, clock: WallClock) throws(StoreError) -> (any SiteAuthority)? {
         let (isChosen, chosen) = chosen.withLock { $0 }
         if isChosen { return chosen }
-        return SyncClient.load(from: dataDirectory).map { SyncClient(settings: $0, clock: clock) }
+        return try SyncClient.load(from: dataDirectory).map { SyncClient(settings: $0, clock: clock) }
     }
 }
 
@@ -67,7 +67,7 @@ extension StoryStore {
     ///   ``StoreError/siteRefused(action:reason:)``.
     func writeAgreed<T>(_ action: SiteAction, _ body: (Database) throws -> Result<T, StoreError>) throws(StoreError) -> T {
         guard try isJoined() else { return try write(body).get() }
-        guard let authority = siteLink.authority(dataDirectory: dataDirectory, clock: clock) else {
+        guard let authority = try siteLink.authority(dataDirectory: dataDirectory, clock: clock) else {
             throw .siteUnreachable(action: action.words, reason: "its server settings (\(SyncSettings.fileName)) are missing: join the site again")
         }
         let trial: (Result<T, StoreError>, [SyncChange]) = try writeRolledBack { db in

@@ -98,12 +98,21 @@ public struct SyncClient: Sendable {
         try AtomicFile.write(data, to: url, permissions: 0o600)
     }
 
-    /// The saved settings, or nil when this kiosk never joined a site.
-    public static func load(from dataDirectory: URL) -> SyncSettings? {
-        guard let data = FileManager.default.contents(atPath: dataDirectory.appendingPathComponent(SyncSettings.fileName).path) else {
-            return nil
+    /// The saved settings, or nil when this kiosk never joined a site (there is no `sync.json`).
+    /// One that is there but cannot be read or is not settings is an error naming it, never taken
+    /// for "not joined".
+    public static func load(from dataDirectory: URL) throws(StoreError) -> SyncSettings? {
+        let path = dataDirectory.appendingPathComponent(SyncSettings.fileName).path
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        try StoryStore.checkRegularFile(path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .fileNotReadable(path: path, reason: access(path, R_OK) != 0 ? String(cString: strerror(errno)) : "read failed")
         }
-        return try? JSONDecoder().decode(SyncSettings.self, from: data)
+        do {
+            return try JSONDecoder().decode(SyncSettings.self, from: data)
+        } catch {
+            throw .badSyncSettings(path: path)
+        }
     }
 
     /// One round: upload the outbox in batches (deleting each batch only once the server confirmed

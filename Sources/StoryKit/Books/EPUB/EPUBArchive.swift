@@ -10,7 +10,7 @@ struct EPUBArchive {
     /// Entries by path. A name without the zip's UTF-8 flag is CP437 by the standard, but many
     /// EPUB tools write UTF-8 without saying so: both readings find the entry.
     private let entries: [String: Entry]
-    private let limits: EPUBBook.Limits
+    let limits: EPUBBook.Limits
 
     init(url: URL, limits: EPUBBook.Limits) throws(BookProblem) {
         name = url.lastPathComponent
@@ -75,4 +75,10 @@ public struct BookProblem: TranslatableError, Sendable, Hashable, CustomStringCo
 
     public var description: String { text.english }
     public func localized(_ messages: MessageCatalog) -> String { text.localized(messages) }
+
+    /// The book's documents hold more text than any book (see ``EPUBBook/Limits/textBytes``).
+    static func tooMuchText(book: String, limit: Int) -> BookProblem {
+        BookProblem(N_("{book}: its chapters unpack to more than {size} MB of text, more than a book ever holds: refused as a zip bomb"),
+                    ["book": book, "size": String(limit >> 20)])
+    }
 }

@@ -28,11 +28,20 @@ public struct EPUBBook: Sendable {
         public var entries: Int
         public var entryBytes: Int
         public var totalBytes: Int
+        /// The documents read as text, all together (the longest novels are under 10 MB): more
+        /// and the book is refused, whatever its pictures weigh.
+        public var textBytes: Int
+        /// Elements in one document (a long novel's chapter has some thousands): more and the
+        /// chapter is skipped, named.
+        public var documentElements: Int
 
-        public init(entries: Int = 10_000, entryBytes: Int = 64 << 20, totalBytes: Int = 512 << 20) {
+        public init(entries: Int = 10_000, entryBytes: Int = 64 << 20, totalBytes: Int = 512 << 20, textBytes: Int = 128 << 20,
+                    documentElements: Int = 1_000_000) {
             self.entries = entries
             self.entryBytes = entryBytes
             self.totalBytes = totalBytes
+            self.textBytes = textBytes
+            self.documentElements = documentElements
         }
     }
 
@@ -67,13 +76,29 @@ public struct EPUBBook: Sendable {
                                         ["book": name]))
         }
         guard !package.spine.isEmpty else { throw BookProblem(N_("{book}: the package lists no document to read (an empty spine)"), ["book": name]) }
+        for (path, count) in package.repeatedInSpine {
+            warnings.append(BookProblem(N_("{book}, {path}: listed {count} times in the spine, read once"), ["book": name, "path": path, "count": String(count)]))
+        }
+        func skip(_ path: String, _ problem: BookProblem) {
+            warnings.append(BookProblem(N_("{book}, {path}: {problem} (chapter skipped)"), ["book": name, "path": path], parts: ["problem": problem.text]))
+        }
+        var textBytes = 0
         for (number, path) in package.spine.enumerated() {
             progress?(number + 1, package.spine.count)
+            let data: Data
+            do throws(BookProblem) { data = try archive.data(path) } catch {
+                skip(path, error)
+                continue
+            }
+            textBytes += data.count
+            guard textBytes <= limits.textBytes else { throw BookProblem.tooMuchText(book: name, limit: limits.textBytes) }
             do throws(BookProblem) {
-                let document = XHTMLReader(try archive.data(path))
-                guard document.parsed else { throw BookProblem(N_("not well-formed XHTML")) }
-                if document.recovered {
-                    warnings.append(BookProblem(N_("{book}, {path}: not well-formed XHTML, read as far as it could be"), ["book": name, "path": path]))
+                let document = XHTMLReader(data, elementLimit: limits.documentElements)
+                if document.tooManyElements {
+                    throw BookProblem(N_("more than {count} elements, more than a book's chapter ever holds"), ["count": String(limits.documentElements)])
+                }
+                guard document.wellFormed else {
+                    throw BookProblem(N_("not well-formed XHTML (line {line})"), ["line": String(document.errorLine ?? 0)])
                 }
                 var blocks = document.blocks
                 // A chapter without a heading of its own takes its name from the navigation.
@@ -91,7 +116,7 @@ public struct EPUBBook: Sendable {
                     return work
                 }
             } catch {
-                warnings.append(BookProblem(N_("{book}, {path}: {problem} (chapter skipped)"), ["book": name, "path": path], parts: ["problem": error.text]))
+                skip(path, error)
             }
         }
         // What the documents themselves say (their xml:lang, the one most of them say) overrides

@@ -11,11 +11,12 @@ struct EPUBNavigation {
     init() {}
 
     init(archive: EPUBArchive, package: EPUBPackage) {
+        let limit = archive.limits.documentElements
         if let nav = package.navPath, let data = try? archive.data(nav) {
-            add(Self.entries(data, ncx: false), base: (nav as NSString).deletingLastPathComponent)
+            add(Self.entries(data, ncx: false, elementLimit: limit), base: (nav as NSString).deletingLastPathComponent)
         }
         if titles.isEmpty, let ncx = package.ncxPath, let data = try? archive.data(ncx) {
-            add(Self.entries(data, ncx: true), base: (ncx as NSString).deletingLastPathComponent)
+            add(Self.entries(data, ncx: true, elementLimit: limit), base: (ncx as NSString).deletingLastPathComponent)
         }
     }
 
@@ -34,9 +35,10 @@ struct EPUBNavigation {
         }
     }
 
-    /// (href, title) of each link of the nav's table of contents, or each NCX navPoint.
-    static func entries(_ data: Data, ncx: Bool) -> [(href: String, title: String)] {
-        let collector = Collector(ncx: ncx)
+    /// (href, title) of each link of the nav's table of contents, or each NCX navPoint (of its
+    /// first `elementLimit` elements).
+    static func entries(_ data: Data, ncx: Bool, elementLimit: Int) -> [(href: String, title: String)] {
+        let collector = Collector(ncx: ncx, budget: ElementBudget(limit: elementLimit))
         let parser = XMLParser(data: XHTMLDecoding.prepared(data))
         parser.delegate = collector
         _ = parser.parse()
@@ -55,9 +57,15 @@ struct EPUBNavigation {
         /// entries come in reading order, a chapter before its sections).
         var points: [String] = []
 
-        init(ncx: Bool) { self.ncx = ncx }
+        var budget: ElementBudget
+
+        init(ncx: Bool, budget: ElementBudget) {
+            self.ncx = ncx
+            self.budget = budget
+        }
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            guard budget.admit(parser) else { return }
             if ncx {
                 switch name {
                 case "navPoint": points.append("")

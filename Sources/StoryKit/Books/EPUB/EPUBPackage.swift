@@ -12,8 +12,11 @@ struct EPUBPackage {
     var author: String?
     /// The two-letter code of `dc:language`.
     var language: String?
-    /// Spine documents in reading order, `linear="no"` ones (notes, pop-ups) left out.
+    /// Spine documents in reading order, `linear="no"` ones (notes, pop-ups) left out, each once.
     var spine: [String] = []
+    /// Documents the spine lists more than once (an error by the EPUB standard, and a way to make
+    /// a small file unpack one large chapter many times): how often, in spine order.
+    var repeatedInSpine: [(path: String, count: Int)] = []
     var navPath: String?
     var ncxPath: String?
     /// `rendition:layout pre-paginated`: a picture book whose every document is one page.
@@ -26,12 +29,16 @@ struct EPUBPackage {
         guard archive.contains("META-INF/container.xml") else {
             throw BookProblem(N_("{book} is not an EPUB: it has no META-INF/container.xml"), ["book": archive.name])
         }
-        let container = XMLTree(try archive.data("META-INF/container.xml"))
+        let container = XMLTree(try archive.data("META-INF/container.xml"), elementLimit: archive.limits.documentElements)
         guard let opfPath = container.first("rootfile")?.attributes["full-path"], !opfPath.isEmpty else {
             throw BookProblem(N_("{book}: META-INF/container.xml names no package file"), ["book": archive.name])
         }
         guard archive.contains(opfPath) else { throw BookProblem(N_("{book}: the package file {path} is missing"), ["book": archive.name, "path": opfPath]) }
-        let opf = XMLTree(try archive.data(opfPath))
+        let opf = XMLTree(try archive.data(opfPath), elementLimit: archive.limits.documentElements)
+        if opf.tooManyElements {
+            throw BookProblem(N_("{book}: {path} has more than {count} elements, more than a package file ever holds"),
+                              ["book": archive.name, "path": opfPath, "count": String(archive.limits.documentElements)])
+        }
         guard opf.parsed || !opf.all("itemref").isEmpty else { throw BookProblem(N_("{book}: {path} is not well-formed XML"), ["book": archive.name, "path": opfPath]) }
         self.init(opf: opf, base: (opfPath as NSString).deletingLastPathComponent)
     }
@@ -68,6 +75,10 @@ struct EPUBPackage {
             if element.attributes["media-overlay"] != nil || item.mediaType == "application/smil+xml" { mediaOverlays = true }
         }
         if let toc = opf.first("spine")?.attributes["toc"], let item = items[toc] { ncxPath = item.path }
-        spine = opf.all("itemref").filter { $0.attributes["linear"] != "no" }.compactMap { $0.attributes["idref"].flatMap { items[$0]?.path } }
+        let listed = opf.all("itemref").filter { $0.attributes["linear"] != "no" }.compactMap { $0.attributes["idref"].flatMap { items[$0]?.path } }
+        let counts = Dictionary(listed.map { ($0, 1) }, uniquingKeysWith: +)
+        var seen: Set<String> = []
+        spine = listed.filter { seen.insert($0).inserted }
+        repeatedInSpine = spine.compactMap { path in counts[path].flatMap { $0 > 1 ? (path, $0) : nil } }
     }
 }

@@ -15,9 +15,14 @@ struct XHTMLReader {
     var works: [EPUBBook.Work] = []
     /// The document's `xml:lang` (on `html` or `body`), as a two-letter code.
     var language: String?
-    var parsed = false
-    /// FoundationXML recovered from an error (a tag left open): what it read is kept.
-    var recovered = false
+    /// Whether the document is well-formed XML read to its end. One that is not (a tag left open,
+    /// which FoundationXML may recover from) is not read at all: the EPUB reading-system rule is
+    /// that it is an error, and half a chapter read as if whole would mislead.
+    var wellFormed = false
+    /// Where the parser found the document not well-formed (its line), when it did.
+    var errorLine: Int?
+    /// The document has more elements than `elementLimit`: it was not read past that.
+    var tooManyElements = false
 
     static let skippedTypes: Set<String> = [
         "titlepage", "halftitlepage", "imprint", "colophon", "copyright-page", "loi", "lot", "loa", "toc", "landmarks",
@@ -33,17 +38,53 @@ struct XHTMLReader {
     /// What a verse line break becomes until the paragraph is cleaned (never in a book's text).
     static let lineBreak: Character = "\u{2028}"
 
-    init(_ data: Data) {
-        let walker = Walker()
+    /// `elementLimit`: more elements than this and the document is given up (see ``EPUBBook/Limits``).
+    init(_ data: Data, elementLimit: Int = EPUBBook.Limits().documentElements) {
+        let walker = Walker(budget: ElementBudget(limit: elementLimit))
         let parser = XMLParser(data: XHTMLDecoding.prepared(data))
         parser.delegate = walker
-        parsed = parser.parse()
-        recovered = parsed && parser.parserError != nil
+        wellFormed = parser.parse() && parser.parserError == nil && !walker.budget.exceeded
+        tooManyElements = walker.budget.exceeded
+        if !wellFormed, !tooManyElements { errorLine = parser.lineNumber }
         walker.flush()
         walker.closeWork()
         blocks = walker.blocks
         works = walker.works
         language = walker.language
+    }
+
+    /// A paragraph's verse lines, each with its white space runs made one space and trimmed; empty
+    /// lines left out. One pass over the text: splitting a 20 MB paragraph into its words first
+    /// took some 600 MB.
+    static func lines(_ text: String) -> [String] {
+        var lines: [String] = []
+        var line = String.UnicodeScalarView()
+        var space = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\u{2028}" {  // lineBreak
+                if !line.isEmpty { lines.append(String(line)) }
+                line = String.UnicodeScalarView()
+                space = false
+            } else if scalar.properties.isWhitespace {
+                space = !line.isEmpty
+            } else {
+                if space { line.append(" ") }
+                space = false
+                line.append(scalar)
+            }
+        }
+        if !line.isEmpty { lines.append(String(line)) }
+        return lines
+    }
+
+    /// `1`, `[2]`, `(3)`, `*`, `†`: one to three digits or note signs, perhaps in brackets. By
+    /// hand: a regular expression compiled for each of a book's 300,000 marks cost seconds.
+    static func isNoteMark(_ mark: String) -> Bool {
+        var characters = Array(mark)
+        if let first = characters.first, first == "[" || first == "(" { characters.removeFirst() }
+        if let last = characters.last, last == "]" || last == ")" { characters.removeLast() }
+        guard (1...3).contains(characters.count) else { return false }
+        return characters.allSatisfy { $0.isASCII && $0.isNumber } || characters.allSatisfy { "*†‡§¶".contains($0) }
     }
 
     static func types(_ attributes: [String: String]) -> [String] {
@@ -60,6 +101,7 @@ struct XHTMLReader {
     }
 
     private final class Walker: NSObject, XMLParserDelegate {
+        var budget: ElementBudget
         var blocks: [BookBlock] = []
         var works: [EPUBBook.Work] = []
         var language: String?
@@ -68,10 +110,20 @@ struct XHTMLReader {
         var skipDepth: Int?
         var depth = 0
         var text = ""
+        /// Whether `text` has more than white space (kept as text grows, so asking costs nothing).
+        var hasWords = false
         var isHeading = false
         var hgroupDepth: Int?
-        /// Open links and superscripts that may be only a note number: (depth, where their text began).
-        var noteCandidates: [(depth: Int, start: Int)] = []
+        /// How many times `text` was emptied: a note candidate opened in an earlier paragraph has
+        /// its text from the start of this one.
+        var paragraph = 0
+        /// Open links and superscripts that may be only a note number: (depth, the paragraph and
+        /// where in it their text began, whether the text had words then).
+        var noteCandidates: [(depth: Int, paragraph: Int, start: Int, hadWords: Bool)] = []
+
+        init(budget: ElementBudget) {
+            self.budget = budget
+        }
 
         func emit(_ block: BookBlock) {
             blocks.append(block)
@@ -84,9 +136,13 @@ struct XHTMLReader {
         }
 
         func flush() {
-            defer { text = ""; isHeading = false }
-            let lines = text.split(separator: XHTMLReader.lineBreak).map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-                .filter { !$0.isEmpty }
+            defer {
+                text = ""
+                hasWords = false
+                isHeading = false
+                paragraph += 1
+            }
+            let lines = XHTMLReader.lines(text)
             guard !lines.isEmpty else { return }
             emit(isHeading ? .heading(lines.joined(separator: " ")) : .paragraph(lines.joined(separator: "\n")))
         }
@@ -99,6 +155,7 @@ struct XHTMLReader {
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
             depth += 1
+            guard budget.admit(parser) else { return }
             guard skipDepth == nil else { return }
             let element = name.lowercased()
             if element == "html" || element == "body", let lang = attributes["xml:lang"] ?? attributes["lang"] {
@@ -116,7 +173,7 @@ struct XHTMLReader {
                                         language: (attributes["xml:lang"] ?? attributes["lang"]).flatMap(XHTMLDecoding.languageCode))
                 workDepth = depth
             }
-            if (element == "a" && (attributes["href"] ?? "").contains("#")) || element == "sup" { noteCandidates.append((depth, text.utf8.count)) }
+            if (element == "a" && (attributes["href"] ?? "").contains("#")) || element == "sup" { noteCandidates.append((depth, paragraph, text.utf8.count, hasWords)) }
             switch element {
             case "hgroup":
                 flush()
@@ -129,7 +186,7 @@ struct XHTMLReader {
                 text.append(XHTMLReader.lineBreak)
             case _ where hgroupDepth != nil:
                 // "I" and "The River Bank" of a heading group make "I: The River Bank".
-                if XHTMLReader.blockElements.contains(element), !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                if XHTMLReader.blockElements.contains(element), hasWords {
                     while text.last?.isWhitespace == true { text.removeLast() }
                     text += ": "
                 }
@@ -144,6 +201,7 @@ struct XHTMLReader {
         func parser(_ parser: XMLParser, foundCharacters string: String) {
             guard skipDepth == nil else { return }
             text += string
+            if !hasWords { hasWords = string.contains { !$0.isWhitespace } }
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
@@ -155,7 +213,8 @@ struct XHTMLReader {
             let element = name.lowercased()
             if let candidate = noteCandidates.last, candidate.depth == depth {
                 noteCandidates.removeLast()
-                dropNoteNumber(from: candidate.start)
+                let sameParagraph = candidate.paragraph == paragraph
+                if dropNoteNumber(from: sameParagraph ? candidate.start : 0) { hasWords = sameParagraph && candidate.hadWords }
             }
             if element == "hgroup" {
                 isHeading = true
@@ -172,13 +231,17 @@ struct XHTMLReader {
         }
 
         /// A link or superscript whose whole text is a note mark (`1`, `[2]`, `*`, `†`) is a note
-        /// reference: its text is taken back.
-        func dropNoteNumber(from start: Int) {
-            guard start <= text.utf8.count else { return }
-            let added = String(decoding: text.utf8.dropFirst(start), as: UTF8.self)
-            let mark = added.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !mark.isEmpty, mark.range(of: #"^[\[(]?([0-9]{1,3}|[*†‡§¶]{1,3})[\])]?$"#, options: .regularExpression) != nil else { return }
-            text = String(decoding: text.utf8.prefix(start), as: UTF8.self)
+        /// reference: its text is taken back, in place (copying the paragraph for each of a
+        /// paragraph's many notes made their stripping quadratic).
+        @discardableResult
+        func dropNoteNumber(from start: Int) -> Bool {
+            let from = text.utf8.index(text.startIndex, offsetBy: start)
+            // A mark is a few characters: a longer text is not one, and is not searched.
+            guard text.utf8.distance(from: from, to: text.endIndex) <= 256 else { return false }
+            let mark = text[from...].trimmingCharacters(in: .whitespacesAndNewlines)
+            guard XHTMLReader.isNoteMark(mark) else { return false }
+            text.removeSubrange(from...)
+            return true
         }
     }
 }
