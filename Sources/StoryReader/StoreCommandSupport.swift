@@ -31,7 +31,14 @@ enum StoreCommandSupport {
     static func openStore(_ global: GlobalOptions) throws -> StoryStore {
         do {
             // A new database's first profile is named in the parent's language ("Lector").
-            return try StoryStore(dataDirectory: global.dataDirectory(), firstProfileName: global.messages.tr("Reader"))
+            let store = try StoryStore(dataDirectory: global.dataDirectory(), firstProfileName: global.messages.tr("Reader"))
+            // A row that cannot be read back is skipped where it is read, and said here once.
+            let messages = global.messages
+            store.reportDamagedRows { row in
+                let line = messages.tr("warning: a damaged row was skipped ({row}); the rest reads on", ["row": safe(row.description)])
+                FileHandle.standardError.write(Data("storyreader: \(line)\n".utf8))
+            }
+            return store
         } catch {
             throw fail(error, global.messages)
         }

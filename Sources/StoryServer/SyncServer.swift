@@ -104,6 +104,9 @@ public struct SyncServer: Sendable {
             return error(denied.status, denied.message)
         } catch let disagreement as ServerDatabase.Disagreement {
             return error(.conflict, disagreement.description)
+        } catch let invalid as ServerDatabase.InvalidChanges {
+            let answer = RefusalResponse(error: "nothing was stored: " + invalid.description, refused: invalid.refused)
+            return (try? json(answer, status: .badRequest)) ?? error(.badRequest, answer.error)
         } catch let deadline as DeadlineExceeded {
             return error(.serviceUnavailable, deadline.description)
         } catch let decoding as DecodingError {
@@ -111,6 +114,16 @@ public struct SyncServer: Sendable {
         } catch {
             return Self.error(.serviceUnavailable, "the database is unavailable: \(String(describing: error).prefix(200))")
         }
+    }
+
+    /// Checks every change of a batch by the rules kiosks check what they pull by (``SyncValidation``).
+    ///
+    /// - Throws: ``ServerDatabase/InvalidChanges`` naming each bad change: the batch is refused whole.
+    static func validate(_ upload: UploadRequest, now: Int64) throws {
+        let refused = upload.changes.compactMap { change in
+            SyncValidation.problem(with: change, nowMillis: now).map { RefusedChange(id: change.id, reason: $0) }
+        }
+        if !refused.isEmpty { throw ServerDatabase.InvalidChanges(refused: refused) }
     }
 
     static func routes(_ router: Router<BasicRequestContext>, database: ServerDatabase, restamp: RestampClock = RestampClock()) {
@@ -121,6 +134,7 @@ public struct SyncServer: Sendable {
                 let buffer = try await request.body.collect(upTo: 16 * 1024 * 1024)
                 let upload = try JSONDecoder.sync.decode(UploadRequest.self, from: Data(buffer: buffer))
                 let now = HybridLogicalClock.millis(Date())
+                try validate(upload, now: now)
                 // A clock far ahead is not trusted: the server's time replaces it (in the kiosk's order).
                 let stored = try await database.upload(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))
                 return try json(
@@ -140,6 +154,7 @@ public struct SyncServer: Sendable {
                         throw Denied(status: .badRequest, message: "only \(path == "pin" ? "the PIN" : "profile") changes go to /\(path)")
                     }
                     let now = HybridLogicalClock.millis(Date())
+                    try validate(upload, now: now)
                     let stored = try await database.agree(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))
                     return try json(
                         UploadResponse(
@@ -154,7 +169,7 @@ public struct SyncServer: Sendable {
                 let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 1000, 1), 5000)
                 let rows = try await database.pull(site: site, after: after, limit: limit + 1)
                 let page = rows.prefix(limit)
-                let changes = try page.map { try JSONDecoder.sync.decode(SyncChange.self, from: Data($0.body.utf8)) }
+                let changes = page.compactMap { database.decodeStored($0) }
                 return try json(
                     PullResponse(
                         changes: changes, cursor: page.last?.seq ?? after, more: rows.count > limit,
@@ -168,7 +183,7 @@ public struct SyncServer: Sendable {
                 var cursor: Int64 = 0
                 while true {
                     let rows = try await database.pull(site: site, after: cursor, limit: 5000)
-                    for row in rows { state.apply(try JSONDecoder.sync.decode(SyncChange.self, from: Data(row.body.utf8))) }
+                    for row in rows { if let change = database.decodeStored(row) { state.apply(change) } }
                     guard let last = rows.last else { break }
                     cursor = last.seq
                 }

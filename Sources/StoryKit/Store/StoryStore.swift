@@ -23,6 +23,8 @@ public final class StoryStore: Sendable {
     let pinCost: PINHashCost
     /// The site server asked before changes every kiosk must agree on (see ``SiteAuthority``).
     let siteLink = SiteLink()
+    /// Rows that could not be read back (see ``DamagedRow``).
+    let damagedRows = DamagedRowLog()
 
     /// Opens (creating when needed) the database in `dataDirectory` and brings its schema up to date.
     ///
