@@ -1,6 +1,7 @@
 #if Server
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import PostgresNIO
 import StoryKit
@@ -12,11 +13,21 @@ public struct SyncServer: Sendable {
         public var host: String
         public var port: Int
         public var callDeadline: Double
-        public init(database: DatabaseAddress, host: String, port: Int, callDeadline: Double = 5) {
+        /// Seconds a connection may stay silent, or take to send a request's headers, before it is
+        /// closed (slowloris); a request's body gets four times as long.
+        public var idleTimeout: Double
+        /// The most connections served at once (nil: as many as the open-file limit allows, less
+        /// what the database and the process need); more wait to be accepted.
+        public var maximumConnections: Int?
+        public init(
+            database: DatabaseAddress, host: String, port: Int, callDeadline: Double = 5, idleTimeout: Double = 30, maximumConnections: Int? = nil
+        ) {
             self.database = database
             self.host = host
             self.port = port
             self.callDeadline = callDeadline
+            self.idleTimeout = idleTimeout
+            self.maximumConnections = maximumConnections
         }
     }
 
@@ -46,24 +57,30 @@ public struct SyncServer: Sendable {
         }
     }
 
-    /// Serves until the process is stopped. `ready` is called once the port is open.
+    /// Serves until SIGTERM or SIGINT, then stops cleanly: no new connection is taken, requests
+    /// under way are answered, the database client closes. `ready` is called once the port is open.
     public static func run(_ options: Options, ready: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         let logger = Logger(label: "storyreader.serve")
         let client = client(options.database)
         let database = ServerDatabase(client: client, logger: logger, callDeadline: options.callDeadline)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            try await withDeadline(30, "the schema migration") { try await database.migrate() }
-            let router = Router()
-            routes(router, database: database)
-            let app = Application(
-                router: router, configuration: .init(address: .hostname(options.host, port: options.port)),
-                onServerRunning: { channel in ready("\(options.host):\(channel.localAddress?.port ?? options.port)") },
-                logger: logger)
-            group.addTask { try await app.runService() }
-            try await group.next()
-            group.cancelAll()
-        }
+        let router = Router()
+        routes(router, database: database)
+        let bodyDeadline = TimeAmount.milliseconds(Int64(options.idleTimeout * 4000))
+        var app = Application(
+            router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [RequestBodyDeadline(limit: bodyDeadline)],
+                    idleTimeout: .milliseconds(Int64(options.idleTimeout * 1000)))),
+            configuration: .init(
+                address: .hostname(options.host, port: options.port),
+                availableConnectionsDelegate: MaximumAvailableConnections(options.maximumConnections ?? ConnectionLimit.fromOpenFiles(), logger: logger)),
+            // The database client runs beside the server and stops after it (ServiceGroup's order).
+            services: [client],
+            onServerRunning: { channel in ready("\(options.host):\(channel.localAddress?.port ?? options.port)") },
+            logger: logger)
+        app.beforeServerStarts { try await withDeadline(30, "the schema migration") { try await database.migrate() } }
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
@@ -109,6 +126,9 @@ public struct SyncServer: Sendable {
             return (try? json(answer, status: .badRequest)) ?? error(.badRequest, answer.error)
         } catch let deadline as DeadlineExceeded {
             return error(.serviceUnavailable, deadline.description)
+        } catch let http as any HTTPResponseError {
+            // A body over the limit is 413 (the kiosk sends smaller batches), never 503 (try again).
+            return error(http.status, http.status == .contentTooLarge ? "the request body is too large" : "\(http.status)")
         } catch let decoding as DecodingError {
             return error(.badRequest, "the request is not a valid batch: \(decoding)")
         } catch {

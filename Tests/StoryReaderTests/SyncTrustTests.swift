@@ -309,4 +309,99 @@ struct SyncTrustTests {
         #expect(b.store.damagedRowsFound.isEmpty, "\(b.store.damagedRowsFound)")
         #expect(status.lastError == nil)
     }
+
+    // MARK: - Item 5
+
+    /// A body over the limit is 413, not 503; a kiosk whose outbox holds a change too large alone
+    /// sets it aside and sends the rest, instead of retrying for ever.
+    @Test func aBodyOverTheLimitIs413AndTheKioskGoesOn() async throws {
+        let token = try addSite("large")
+        let k = try kiosk("large", token: token)
+        defer { k.folder.remove() }
+        let huge = Data(("{\"changes\":[],\"kioskMillis\":0,\"pad\":\"" + String(repeating: "x", count: 17 * 1024 * 1024) + "\"}").utf8)
+        let answer = try await RawHTTP.send("POST", changesURL("large"), token: token, body: huge, deadline: 30)
+        #expect(answer.status == 413)
+
+        let reader = try k.store.profiles()[0].id!
+        try k.store.recordFinishedRead(profileID: reader, storyID: "before")
+        let giant = SyncChange(hlc: HLCTimestamp(millis: HybridLogicalClock.millis(k.store.now), node: "k"),
+                               body: .kioskSession(session: UUID(), kiosk: "k", record: String(repeating: "y", count: 17 * 1024 * 1024)))
+        try k.store.write { db in
+            try db.execute(sql: "INSERT INTO syncOutbox (change) VALUES (?)", arguments: [String(decoding: try JSONEncoder.sync.encode(giant), as: UTF8.self)])
+        }
+        try k.store.recordFinishedRead(profileID: reader, storyID: "after")
+        let round = try await k.client.round(k.store)
+        #expect(round.setAside == 1)
+        #expect(try k.store.syncStatus().outbox == 0)
+        #expect(try site.postgres.psql(
+            "SELECT count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'large') AND body LIKE '%finishedAt%'") == "2")
+    }
+
+    /// The attack: 1,100 idle connections under a 1,024 open-file limit, and headers and a
+    /// body sent a byte at a time. The slow ones are cut, and `/v1/health` still answers.
+    @Test func idleAndSlowConnectionsAreCutAndHealthStillAnswers() async throws {
+        let serve = try ServeProcess.start(database: site.postgres.url, arguments: ["--idle-timeout", "1"], openFiles: 1024)
+        defer { serve.stop() }
+        let port = UInt16(serve.url.split(separator: ":").last!)!
+        var idle: [Int32] = []
+        defer { for socket in idle { close(socket) } }
+        for _ in 0..<1100 {
+            if let socket = TCP.connect(port: port) { idle.append(socket) }
+        }
+        #expect(idle.count > 1000)
+        #expect(await health(serve.url, deadline: 30) == "ok")
+
+        // Headers that never end, and a body that never ends: each is cut.
+        let headers = try #require(TCP.connect(port: port))
+        let body = try #require(TCP.connect(port: port))
+        defer { close(headers); close(body) }
+        TCP.send(body, "POST /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+        var headersCut = false, bodyCut = false
+        for _ in 0..<200 where !(headersCut && bodyCut) {
+            if !headersCut { headersCut = !TCP.send(headers, "X") }
+            if !bodyCut { bodyCut = !TCP.send(body, "y") }
+            usleep(100_000)
+        }
+        #expect(headersCut)
+        #expect(bodyCut)
+        #expect(await health(serve.url) == "ok")
+    }
+
+    /// SIGTERM stops the server cleanly: exit 0, after saying so.
+    @Test func sigtermStopsTheServerCleanly() async throws {
+        let serve = try ServeProcess.start(database: site.postgres.url)
+        defer { serve.stop() }
+        #expect(await health(serve.url) == "ok")
+        let status = serve.stop(with: SIGTERM, within: 15)
+        #expect(status == 0, "\(serve.printed)")
+        #expect(serve.printed.contains("storyreader serve: stopped"), "\(serve.printed)")
+    }
+}
+
+/// Plain TCP for the connection tests.
+enum TCP {
+    static func connect(port: UInt16) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// Whether the bytes went out (false once the peer closed the connection).
+    @discardableResult
+    static func send(_ fd: Int32, _ text: String) -> Bool {
+        text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } > 0
+    }
 }
