@@ -279,7 +279,7 @@ struct SyncTrustTests {
             } else {
                 refused += 1
                 // As a server without these checks would have stored it.
-                if let text = String(data: change, encoding: .utf8), !text.contains("\u{0}"), text.utf8.count < 200_000 {
+                if let text = String(data: change, encoding: .utf8), !text.contains("\u{0}"), text.utf8.count < 100_000 {
                     let escaped = text.replacingOccurrences(of: "'", with: "''")
                     _ = try site.postgres.psql(
                         """
