@@ -44,6 +44,12 @@ struct ServeRunCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: ArgumentHelp(helpMessages.tr("Address and port to listen on."))) var listen = "127.0.0.1:8750"
     @Option(help: ArgumentHelp(helpMessages.tr("Seconds each database call may take before the kiosk is told 503 (try later)."))) var deadline = 5.0
+    @Option(name: .customLong("idle-timeout"),
+            help: ArgumentHelp(helpMessages.tr("Seconds a connection may stay silent, or take to send its headers, before it is closed (a body gets four times as long).")))
+    var idleTimeout = 30.0
+    @Option(name: .customLong("max-connections"),
+            help: ArgumentHelp(helpMessages.tr("The most connections served at once (default: what the open-file limit allows); more wait their turn.")))
+    var maxConnections: Int?
 
     func run() async throws {
         try requireServerBuild()
@@ -51,12 +57,21 @@ struct ServeRunCommand: AsyncParsableCommand {
         guard parts.count == 2, let port = Int(parts[1]), (0...65535).contains(port) else {
             throw ValidationError(helpMessages.tr("--listen: '{value}' is not HOST:PORT, e.g. 127.0.0.1:8750", ["value": Sanitizer.sanitizeLine(listen)]))
         }
+        guard idleTimeout >= 0.1, idleTimeout <= 3600 else {
+            throw ValidationError(helpMessages.tr("--idle-timeout must be 0.1 to 3600 seconds (it was {value})", ["value": String(idleTimeout)]))
+        }
+        if let maxConnections, maxConnections < 1 {
+            throw ValidationError(helpMessages.tr("--max-connections must be 1 or more (it was {value})", ["value": String(maxConnections)]))
+        }
         #if Server
-        let options = SyncServer.Options(database: try database.address(), host: String(parts[0]), port: port, callDeadline: deadline)
+        let options = SyncServer.Options(
+            database: try database.address(), host: String(parts[0]), port: port, callDeadline: deadline, idleTimeout: idleTimeout,
+            maximumConnections: maxConnections)
         do {
             try await SyncServer.run(options) { address in
                 FileHandle.standardOutput.write(Data((helpMessages.tr("storyreader serve: listening on {address}", ["address": "\(address)"]) + "\n").utf8))
             }
+            FileHandle.standardOutput.write(Data((helpMessages.tr("storyreader serve: stopped") + "\n").utf8))
         } catch {
             throw StoreCommandSupport.fail("serve: \(error)")
         }

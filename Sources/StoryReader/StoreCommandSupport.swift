@@ -42,6 +42,12 @@ enum StoreCommandSupport {
         if let reason = store.readOnlyNotice(global.messages) {
             FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(reason))\n".utf8))
         }
+        // A row that cannot be read back is skipped where it is read, and said here once.
+        let messages = global.messages
+        store.reportDamagedRows { row in
+            let line = messages.tr("warning: a damaged row was skipped ({row}); the rest reads on", ["row": safe(row.description)])
+            FileHandle.standardError.write(Data("storyreader: \(line)\n".utf8))
+        }
         return store
     }
 

@@ -41,6 +41,9 @@ struct SyncRoundCommand: AsyncParsableCommand {
         var clockWarning: String?
         /// Wrong PIN tries on every kiosk of the site, newest first.
         var pinFailures: [SyncStatus.PINFailure]
+        /// Changes set aside as invalid (pulled, or refused by the server), and why the newest was.
+        var setAside: Int
+        var lastSetAside: String?
     }
 
     func run() async throws {
@@ -52,7 +55,7 @@ struct SyncRoundCommand: AsyncParsableCommand {
             let report = StatusReport(
                 joined: settings != nil && state.joined, server: settings?.url, site: settings?.site, lastSuccess: state.lastSuccess,
                 lastMoved: state.lastMoved, outbox: state.outbox, lastError: state.lastError, clockWarning: state.clockWarning,
-                pinFailures: state.pinFailures)
+                pinFailures: state.pinFailures, setAside: state.setAside, lastSetAside: state.lastSetAside)
             if json { return try StoreCommandSupport.printJSON(report) }
             let messages = global.messages
             guard let settings else { return print(messages.tr("Not joined to a site: everything stays on this machine.")) }
@@ -62,7 +65,11 @@ struct SyncRoundCommand: AsyncParsableCommand {
             if let moved = state.lastMoved { print("  \(moved)") }
             print(messages.tr("Changes waiting to be sent: {count}", ["count": String(state.outbox)]))
             if let error = state.lastError { print(messages.tr("Last error: {error}", ["error": StoreCommandSupport.safe(error)])) }
-            if let warning = state.clockWarning { print(messages.tr("Warning: {warning}", ["warning": StoreCommandSupport.safe(warning)])) }
+            if let warning = state.clockWarning { print(messages.tr("Warning: {warning}", ["warning": StoreCommandSupport.safe(messages.text(warning))])) }
+            if state.setAside > 0 {
+                print(messages.trn("Set aside as invalid: {count} change (the last because {reason})", "Set aside as invalid: {count} changes (the last because {reason})",
+                                   state.setAside, ["reason": StoreCommandSupport.safe(state.lastSetAside ?? "")]))
+            }
             if let last = state.pinFailures.first {
                 let count = state.pinFailures.count
                 print(messages.tr("Wrong PIN tries on the site: {count} (the last on kiosk {kiosk}, {time}; each kiosk locks only itself)",
@@ -86,7 +93,11 @@ struct SyncRoundCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("storyreader: \(failure.localized(messages)); \(again)\n".utf8))
             }
             print(messages.tr("Synced with {site}: {summary}.", ["site": settings.site, "summary": round.summary(messages)]))
-            if let warning = round.clockWarning { print(messages.tr("Warning: {warning}", ["warning": warning])) }
+            if round.setAside > 0 {
+                print(messages.trn("{count} invalid change was set aside (see 'storyreader sync --status').",
+                                   "{count} invalid changes were set aside (see 'storyreader sync --status').", round.setAside))
+            }
+            if let warning = round.clockWarning { print(messages.tr("Warning: {warning}", ["warning": StoreCommandSupport.safe(messages.text(warning))])) }
         } catch {
             let reason = (error as? SyncFailure)?.localized(messages) ?? String(describing: error)
             throw StoreCommandSupport.fail(messages.tr("sync with {url} failed: {reason} (the changes wait here for the next try)",

@@ -192,13 +192,54 @@ public struct ServerDatabase: Sendable {
     /// Stores the changes the site has not seen, numbering them with the site's counter inside
     /// the same transaction; returns how many were new. A PIN hash is dropped here: the PIN changes
     /// only through ``agree(site:changes:)``, never from a kiosk's offline outbox.
+    ///
+    /// - Throws: ``InvalidChanges`` when a change names a profile with a name another child of the
+    ///   site has (what `/profiles` refuses too); nothing is stored then.
     func upload(site: Int64, changes: [SyncChange]) async throws -> Int {
         let changes = changes.filter { if case .pinHash = $0.body { false } else { true } }
-        return try await withDeadline(callDeadline, "the upload") { [client, logger] in
-            try await client.withTransaction(logger: logger) { connection in
-                try await Self.store(changes, site: site, on: connection, logger: logger)
+        // The refusal is returned, not thrown, out of the transaction (see `agree`).
+        let outcome = try await withDeadline(callDeadline, "the upload") { [client, logger] () -> Result<Int, InvalidChanges> in
+            try await client.withTransaction(logger: logger) { connection -> Result<Int, InvalidChanges> in
+                try await Self.lockSite(site, on: connection, logger: logger)
+                let refused = try await Self.takenNames(changes, site: site, on: connection, logger: logger)
+                if !refused.isEmpty { return .failure(InvalidChanges(refused: refused)) }
+                return .success(try await Self.store(changes, site: site, on: connection, logger: logger))
             }
         }
+        return try outcome.get()
+    }
+
+    /// Changes of a batch the site refuses whole (400 to the kiosk, with each change and its reason).
+    public struct InvalidChanges: Error, CustomStringConvertible {
+        public var refused: [RefusedChange]
+        public var description: String {
+            "\(refused.count) change(s) refused: " + refused.prefix(3).map(\.reason).joined(separator: "; ")
+        }
+    }
+
+    /// The name changes of `changes` whose name (folded as a kiosk's nameKey) another live child of
+    /// the site has, or an earlier change of the same batch gives another child. Run under the
+    /// site's row lock, so two kiosks cannot both take one name.
+    static func takenNames(_ changes: [SyncChange], site: Int64, on connection: PostgresConnection, logger: Logger) async throws -> [RefusedChange] {
+        var claimed: [String: UUID] = [:]
+        var refused: [RefusedChange] = []
+        for change in changes {
+            guard case .profileField(let profile, "name", let name?) = change.body else { continue }
+            let key = ChildProfile.nameKey(name)
+            var taken = claimed[key].map { $0 != profile } ?? false
+            if !taken {
+                for try await _ in try await connection.query(
+                    """
+                    SELECT 1 FROM profile_name WHERE site_id = \(site) AND name_key = \(key) AND NOT removed AND profile <> \(profile)
+                    """, logger: logger) { taken = true }
+            }
+            if taken {
+                refused.append(RefusedChange(id: change.id, reason: "there is already a profile called \(Sanitizer.sanitizeLine(name)) on this site: choose another name"))
+            } else {
+                claimed[key] = profile
+            }
+        }
+        return refused
     }
 
     /// Why the site refused a change every kiosk must agree on (409 to the kiosk).
@@ -224,17 +265,9 @@ public struct ServerDatabase: Sendable {
                         "SELECT removed FROM profile_name WHERE site_id = \(site) AND profile = \(profile)", logger: logger
                     ).decode(Bool.self) { removed = value }
                     if removed { return .failure(Disagreement(description: "this profile was removed on another kiosk of the site")) }
-                    guard case .profileField(_, "name", let name?) = change.body else { continue }
-                    let key = ChildProfile.nameKey(name)
-                    var taken = false
-                    for try await _ in try await connection.query(
-                        """
-                        SELECT 1 FROM profile_name WHERE site_id = \(site) AND name_key = \(key) AND NOT removed AND profile <> \(profile)
-                        """, logger: logger) { taken = true }
-                    if taken {
-                        return .failure(
-                            Disagreement(description: "there is already a profile called \(Sanitizer.sanitizeLine(name)) on this site: choose another name"))
-                    }
+                }
+                if let taken = try await Self.takenNames(changes, site: site, on: connection, logger: logger).first {
+                    return .failure(Disagreement(description: taken.reason))
                 }
                 return .success(try await Self.store(changes, site: site, on: connection, logger: logger))
             }
@@ -297,6 +330,17 @@ public struct ServerDatabase: Sendable {
                 """, logger: logger)
         default:
             break
+        }
+    }
+
+    /// A stored change, or nil (logged) when its row no longer reads as one: the page goes on
+    /// without it, rather than every kiosk's pull failing on it for ever.
+    func decodeStored(_ row: (seq: Int64, body: String)) -> SyncChange? {
+        do {
+            return try JSONDecoder.sync.decode(SyncChange.self, from: Data(row.body.utf8))
+        } catch {
+            logger.warning("change \(row.seq) of the log does not read as a change, skipped: \(String(describing: error).prefix(200))")
+            return nil
         }
     }
 

@@ -1,6 +1,7 @@
 #if Server
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import PostgresNIO
 import StoryKit
@@ -12,11 +13,21 @@ public struct SyncServer: Sendable {
         public var host: String
         public var port: Int
         public var callDeadline: Double
-        public init(database: DatabaseAddress, host: String, port: Int, callDeadline: Double = 5) {
+        /// Seconds a connection may stay silent, or take to send a request's headers, before it is
+        /// closed (slowloris); a request's body gets four times as long.
+        public var idleTimeout: Double
+        /// The most connections served at once (nil: as many as the open-file limit allows, less
+        /// what the database and the process need); more wait to be accepted.
+        public var maximumConnections: Int?
+        public init(
+            database: DatabaseAddress, host: String, port: Int, callDeadline: Double = 5, idleTimeout: Double = 30, maximumConnections: Int? = nil
+        ) {
             self.database = database
             self.host = host
             self.port = port
             self.callDeadline = callDeadline
+            self.idleTimeout = idleTimeout
+            self.maximumConnections = maximumConnections
         }
     }
 
@@ -46,24 +57,30 @@ public struct SyncServer: Sendable {
         }
     }
 
-    /// Serves until the process is stopped. `ready` is called once the port is open.
+    /// Serves until SIGTERM or SIGINT, then stops cleanly: no new connection is taken, requests
+    /// under way are answered, the database client closes. `ready` is called once the port is open.
     public static func run(_ options: Options, ready: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         let logger = Logger(label: "storyreader.serve")
         let client = client(options.database)
         let database = ServerDatabase(client: client, logger: logger, callDeadline: options.callDeadline)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            try await withDeadline(30, "the schema migration") { try await database.migrate() }
-            let router = Router()
-            routes(router, database: database)
-            let app = Application(
-                router: router, configuration: .init(address: .hostname(options.host, port: options.port)),
-                onServerRunning: { channel in ready("\(options.host):\(channel.localAddress?.port ?? options.port)") },
-                logger: logger)
-            group.addTask { try await app.runService() }
-            try await group.next()
-            group.cancelAll()
-        }
+        let router = Router()
+        routes(router, database: database)
+        let bodyDeadline = TimeAmount.milliseconds(Int64(options.idleTimeout * 4000))
+        var app = Application(
+            router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [RequestBodyDeadline(limit: bodyDeadline)],
+                    idleTimeout: .milliseconds(Int64(options.idleTimeout * 1000)))),
+            configuration: .init(
+                address: .hostname(options.host, port: options.port),
+                availableConnectionsDelegate: MaximumAvailableConnections(options.maximumConnections ?? ConnectionLimit.fromOpenFiles(), logger: logger)),
+            // The database client runs beside the server and stops after it (ServiceGroup's order).
+            services: [client],
+            onServerRunning: { channel in ready("\(options.host):\(channel.localAddress?.port ?? options.port)") },
+            logger: logger)
+        app.beforeServerStarts { try await withDeadline(30, "the schema migration") { try await database.migrate() } }
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
@@ -104,13 +121,29 @@ public struct SyncServer: Sendable {
             return error(denied.status, denied.message)
         } catch let disagreement as ServerDatabase.Disagreement {
             return error(.conflict, disagreement.description)
+        } catch let invalid as ServerDatabase.InvalidChanges {
+            let answer = RefusalResponse(error: "nothing was stored: " + invalid.description, refused: invalid.refused)
+            return (try? json(answer, status: .badRequest)) ?? error(.badRequest, answer.error)
         } catch let deadline as DeadlineExceeded {
             return error(.serviceUnavailable, deadline.description)
+        } catch let http as any HTTPResponseError {
+            // A body over the limit is 413 (the kiosk sends smaller batches), never 503 (try again).
+            return error(http.status, http.status == .contentTooLarge ? "the request body is too large" : "\(http.status)")
         } catch let decoding as DecodingError {
             return error(.badRequest, "the request is not a valid batch: \(decoding)")
         } catch {
             return Self.error(.serviceUnavailable, "the database is unavailable: \(String(describing: error).prefix(200))")
         }
+    }
+
+    /// Checks every change of a batch by the rules kiosks check what they pull by (``SyncValidation``).
+    ///
+    /// - Throws: ``ServerDatabase/InvalidChanges`` naming each bad change: the batch is refused whole.
+    static func validate(_ upload: UploadRequest, now: Int64) throws {
+        let refused = upload.changes.compactMap { change in
+            SyncValidation.problem(with: change, nowMillis: now).map { RefusedChange(id: change.id, reason: $0) }
+        }
+        if !refused.isEmpty { throw ServerDatabase.InvalidChanges(refused: refused) }
     }
 
     /// `clock` is the server's time: what kiosks' stamps are checked against and restamped with.
@@ -123,6 +156,7 @@ public struct SyncServer: Sendable {
                 let buffer = try await request.body.collect(upTo: 16 * 1024 * 1024)
                 let upload = try JSONDecoder.sync.decode(UploadRequest.self, from: Data(buffer: buffer))
                 let now = HybridLogicalClock.millis(clock.now())
+                try validate(upload, now: now)
                 // A clock far ahead is not trusted: the server's time replaces it (in the kiosk's order).
                 let stored = try await database.upload(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))
                 return try json(
@@ -142,6 +176,7 @@ public struct SyncServer: Sendable {
                         throw Denied(status: .badRequest, message: "only \(path == "pin" ? "the PIN" : "profile") changes go to /\(path)")
                     }
                     let now = HybridLogicalClock.millis(clock.now())
+                    try validate(upload, now: now)
                     let stored = try await database.agree(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))
                     return try json(
                         UploadResponse(
@@ -156,7 +191,7 @@ public struct SyncServer: Sendable {
                 let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 1000, 1), 5000)
                 let rows = try await database.pull(site: site, after: after, limit: limit + 1)
                 let page = rows.prefix(limit)
-                let changes = try page.map { try JSONDecoder.sync.decode(SyncChange.self, from: Data($0.body.utf8)) }
+                let changes = page.compactMap { database.decodeStored($0) }
                 return try json(
                     PullResponse(
                         changes: changes, cursor: page.last?.seq ?? after, more: rows.count > limit,
@@ -170,7 +205,7 @@ public struct SyncServer: Sendable {
                 var cursor: Int64 = 0
                 while true {
                     let rows = try await database.pull(site: site, after: cursor, limit: 5000)
-                    for row in rows { state.apply(try JSONDecoder.sync.decode(SyncChange.self, from: Data(row.body.utf8))) }
+                    for row in rows { if let change = database.decodeStored(row) { state.apply(change) } }
                     guard let last = rows.last else { break }
                     cursor = last.seq
                 }

@@ -157,27 +157,52 @@ public final class ServeProcess: @unchecked Sendable {
     public let process: Process
     public let url: String
     private let output: Pipe
+    private let seen: SeenText
 
-    private init(process: Process, url: String, output: Pipe) {
+    private init(process: Process, url: String, output: Pipe, seen: SeenText) {
         self.process = process
         self.url = url
         self.output = output
+        self.seen = seen
     }
 
-    /// Starts the server on a free port and waits for "listening on".
-    public static func start(database: String, deadline: Double = 2, port: Int? = nil) throws -> ServeProcess {
+    /// What the server printed so far (standard output and error).
+    public var printed: String { seen.text }
+
+    /// Sends `signal` and waits up to `seconds` for the server to exit; its exit status, or nil
+    /// (killed) when it did not.
+    public func stop(with signal: Int32, within seconds: Double) -> Int32? {
+        Glibc.kill(process.processIdentifier, signal)
+        let end = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < end { usleep(20_000) }
+        if process.isRunning {
+            kill()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    /// Starts the server on a free port and waits for "listening on". `arguments` are added to
+    /// its command line; `openFiles` runs it under that open-file limit (soft and hard, by prlimit).
+    public static func start(database: String, deadline: Double = 2, port: Int? = nil, arguments: [String] = [], openFiles: Int? = nil) throws -> ServeProcess {
         let process = Process()
-        process.executableURL = TestPaths.binary
         let chosen = try port ?? PostgresServer.freePort()
-        process.arguments = ["serve", "--database", database, "--listen", "127.0.0.1:\(chosen)", "--deadline", String(deadline)]
+        let serve = ["serve", "--database", database, "--listen", "127.0.0.1:\(chosen)", "--deadline", String(deadline)] + arguments
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(openFiles):\(openFiles)", "--", TestPaths.binary.path] + serve
+        } else {
+            process.executableURL = TestPaths.binary
+            process.arguments = serve
+        }
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let serve = ServeProcess(process: process, url: "http://127.0.0.1:\(chosen)", output: output)
-        // Read everything it prints on another thread, so neither a full pipe nor a silent failure blocks.
         let seen = SeenText()
+        let server = ServeProcess(process: process, url: "http://127.0.0.1:\(chosen)", output: output, seen: seen)
+        // Read everything it prints on another thread, so neither a full pipe nor a silent failure blocks.
         let handle = output.fileHandleForReading
         DispatchQueue.global().async {
             while true {
@@ -187,11 +212,11 @@ public final class ServeProcess: @unchecked Sendable {
             }
         }
         for _ in 0..<600 {
-            if seen.text.contains("listening on") { return serve }
+            if seen.text.contains("listening on") { return server }
             if !process.isRunning { break }
             usleep(50_000)
         }
-        serve.stop()
+        server.stop()
         throw PostgresServer.Failure(description: "serve did not start: \(seen.text)")
     }
 

@@ -42,7 +42,7 @@ import StoryKitTestSupport
         #expect(profiles.map(\.name) == ["Reader"])
         #expect(profiles.allSatisfy { $0.settings.interfaceLanguage == nil })
         let version = try DatabaseQueue(path: database.databaseURL.path).read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
-        #expect(version == 6)
+        #expect(version == StoryStore.schemaVersion)
         // A hand-edited language the interface does not speak reads as automatic.
         try DatabaseQueue(path: database.databaseURL.path).write { db in
             try db.execute(sql: "UPDATE profile SET interfaceLanguage = 'tlh'")

@@ -20,28 +20,8 @@ import StoryKitTestSupport
         private var isStopped = false
 
         init() throws {
-            let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0, listen(socketFD, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
-            }
-            listener = socketFD
-            port = UInt16(bigEndian: address.sin_port)
-            Thread.detachNewThread { [self] in
-                while true {
-                    let client = accept(socketFD, nil, nil)
-                    if client < 0 { return }
-                    Thread.detachNewThread { [self] in serve(client) }
-                }
-            }
+            (listener, port) = try LoopbackListener.open(backlog: 4)
+            LoopbackListener.acceptEach(on: listener) { [self] in serve($0) }
         }
 
         private func serve(_ client: Int32) {
@@ -60,8 +40,7 @@ import StoryKitTestSupport
 
         func stop() {
             stopped.withLock { isStopped = true }
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
+            LoopbackListener.close(listener)
         }
     }
 

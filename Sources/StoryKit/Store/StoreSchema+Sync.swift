@@ -78,6 +78,22 @@ extension StoreSchema {
     }
 }
 
+extension StoreSchema {
+    /// Changes set aside: pulled from the site but invalid (see ``SyncValidation``), or refused by
+    /// the site's server when sent. Kept whole (nothing is lost, a grown-up can look), counted in
+    /// `sync --status`, and never stored in the tables nor sent again.
+    static func createSetAsideTable(_ db: Database) throws {
+        try db.create(table: "syncSetAside") { t in
+            t.primaryKey("changeId", .text)
+            // "received" (pulled) or "sent" (refused by the server).
+            t.column("direction", .text).notNull()
+            t.column("reason", .text).notNull()
+            t.column("change", .text).notNull()
+            t.column("at", .datetime).notNull()
+        }
+    }
+}
+
 /// How rows get their site-wide identity.
 public enum SyncIdentity {
     /// A UUID derived from a profile's name key (version 5 style, SHA-1 of a fixed prefix and the key).

@@ -106,6 +106,10 @@ enum StoreSchema {
             }
             try db.execute(sql: "PRAGMA user_version = 6")
         }
+        migrator.registerMigration("v7: sync changes set aside") { db in
+            try StoreSchema.createSetAsideTable(db)
+            try db.execute(sql: "PRAGMA user_version = 7")
+        }
         return migrator
     }
 }

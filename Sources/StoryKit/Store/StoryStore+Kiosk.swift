@@ -68,11 +68,16 @@ extension StoryStore {
     /// Kiosk sessions, newest first; only those that used `profile` when given.
     public func kioskSessions(profile: String? = nil, limit: Int? = nil) throws(StoreError) -> [KioskSessionRecord] {
         let all = try read { db in
-            try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kioskSession ORDER BY startedAt DESC, id DESC").map { row in
-                KioskSessionRecord(
-                    id: row["id"], profiles: Self.strings(row["profiles"]), startedAt: row["startedAt"], endedAt: row["endedAt"],
-                    storiesRead: Self.strings(row["storiesRead"]), blockedKeys: row["blockedKeys"], endReason: row["endReason"],
-                    kiosk: row["kiosk"])
+            // A session whose values cannot be read back (pulled before pulled changes were checked)
+            // is reported and skipped.
+            try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kioskSession ORDER BY startedAt DESC, id DESC").compactMap { row in
+                damagedRows.decoding(row, table: "kioskSession") { row in
+                    KioskSessionRecord(
+                        id: try row.decode(forColumn: "id"), profiles: Self.strings(try row.decode(forColumn: "profiles")),
+                        startedAt: try row.decode(forColumn: "startedAt"), endedAt: try row.decode(forColumn: "endedAt"),
+                        storiesRead: Self.strings(try row.decode(forColumn: "storiesRead")), blockedKeys: try row.decode(forColumn: "blockedKeys"),
+                        endReason: try row.decode(forColumn: "endReason"), kiosk: try row.decode(forColumn: "kiosk"))
+                }
             }
         }
         let folded = profile?.lowercased()

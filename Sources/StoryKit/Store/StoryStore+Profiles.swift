@@ -24,14 +24,14 @@ public struct ProfileRemoval: Sendable, Hashable, Codable {
 extension StoryStore {
     /// Every profile, ordered by name ignoring case.
     public func profiles() throws(StoreError) -> [ChildProfile] {
-        try read { db in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM profile ORDER BY nameKey").map(Self.profile(from:)) }
+        try read { db in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM profile ORDER BY nameKey").compactMap(profile(from:)) }
     }
 
     /// The profile with this name (ignoring case), if any.
     public func profile(named name: String) throws(StoreError) -> ChildProfile? {
         let key = ChildProfile.nameKey(name.trimmingCharacters(in: .whitespaces))
         return try read { db in
-            try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE nameKey = ?", arguments: [key]).map(Self.profile(from:))
+            try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE nameKey = ?", arguments: [key]).flatMap(profile(from:))
         }
     }
 
@@ -42,7 +42,7 @@ extension StoryStore {
     }
 
     public func profile(id: Int64) throws(StoreError) -> ChildProfile? {
-        try read { db in try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = ?", arguments: [id]).map(Self.profile(from:)) }
+        try read { db in try GRDB.Row.fetchOne(db, sql: "SELECT * FROM profile WHERE id = ?", arguments: [id]).flatMap(profile(from:)) }
     }
 
     /// Adds a profile after checking every field and that its name is free.
@@ -179,21 +179,42 @@ extension StoryStore {
         return db.lastInsertedRowID
     }
 
-    static func profile(from row: GRDB.Row) -> ChildProfile {
-        let interestsText: String = row["interests"] ?? "[]"
-        let interests = (try? JSONDecoder().decode([String].self, from: Data(interestsText.utf8))) ?? []
-        // Values are checked on the way in; unknown names (from a hand-edited file) fall back to defaults.
-        let settings = ReadingSettings(
-            speech: SpeechSettings(rate: row["rate"], pitch: row["pitch"], volume: row["volume"], voice: row["voice"]).clamped().settings,
-            textSize: TextSizePreset(rawValue: row["textSize"] ?? "") ?? .default,
-            motion: MotionPreference(rawValue: row["motion"] ?? "") ?? .auto,
-            theme: ThemeName(rawValue: row["theme"] ?? "") ?? .default,
-            hints: row["hints"], stepMode: row["stepMode"],
-            aids: ReadingAids(lineFocus: LineFocus(rawValue: row["lineFocus"] ?? "") ?? .off, syllables: row["syllables"] ?? false,
-                              spacing: TextSpacing(rawValue: row["spacing"] ?? "") ?? .normal))
-        var withLanguage = settings
-        // A language no catalog knows (a hand-edited file) is no choice: the default applies.
-        withLanguage.interfaceLanguage = (row["interfaceLanguage"] as String?).flatMap(InterfaceLanguage.code(of:))
-        return ChildProfile(id: row["id"], name: row["name"], age: row["age"], interests: interests, settings: withLanguage)
+    /// The profile a row holds, never trapping: a field that cannot be read back (a row pulled
+    /// before pulled changes were checked) takes its default and is reported; a row without a
+    /// readable id or name is reported and skipped. The name is sanitized: it may have come from
+    /// another machine, and it is printed and spoken.
+    func profile(from row: GRDB.Row) -> ChildProfile? {
+        damagedRows.decoding(row, table: "profile") { row in
+            let id: Int64 = try row.decode(forColumn: "id")
+            let name = Sanitizer.sanitizeLine(try row.decode(String.self, forColumn: "name"))
+            func field<T: DatabaseValueConvertible>(_ column: String, _ fallback: T) -> T {
+                do {
+                    return try row.decode(T.self, forColumn: column)
+                } catch {
+                    damagedRows.report(DamagedRow(table: "profile", rowID: id, reason: "\(column): \(String(describing: error).prefix(300))"))
+                    return fallback
+                }
+            }
+            let defaults = ChildProfile.defaultProfile
+            let interestsText = field("interests", String?.none) ?? "[]"
+            let interests = (try? JSONDecoder().decode([String].self, from: Data(interestsText.utf8))) ?? []
+            // Values are checked on the way in; unknown names (from a hand-edited file) fall back to defaults.
+            let speech = SpeechSettings(
+                rate: field("rate", defaults.speech.rate), pitch: field("pitch", defaults.speech.pitch),
+                volume: field("volume", defaults.speech.volume), voice: field("voice", String?.none))
+            let settings = ReadingSettings(
+                speech: speech.clamped().settings,
+                textSize: TextSizePreset(rawValue: field("textSize", String?.none) ?? "") ?? .default,
+                motion: MotionPreference(rawValue: field("motion", String?.none) ?? "") ?? .auto,
+                theme: ThemeName(rawValue: field("theme", String?.none) ?? "") ?? .default,
+                hints: field("hints", defaults.settings.hints), stepMode: field("stepMode", defaults.settings.stepMode),
+                aids: ReadingAids(lineFocus: LineFocus(rawValue: field("lineFocus", String?.none) ?? "") ?? .off,
+                                  syllables: field("syllables", Bool?.none) ?? false,
+                                  spacing: TextSpacing(rawValue: field("spacing", String?.none) ?? "") ?? .normal))
+            var withLanguage = settings
+            // A language no catalog knows (a hand-edited file) is no choice: the default applies.
+            withLanguage.interfaceLanguage = field("interfaceLanguage", String?.none).flatMap(InterfaceLanguage.code(of:))
+            return ChildProfile(id: id, name: name, age: field("age", defaults.age), interests: interests, settings: withLanguage)
+        }
     }
 }

@@ -95,7 +95,7 @@ extension StoryStore {
     public func history(profileID: Int64? = nil, limit: Int? = nil) throws(StoreError) -> [ReadRecord] {
         try read { db in
             var sql = """
-                SELECT readEvent.profileId, profile.name, readEvent.storyId, readEvent.finishedAt
+                SELECT readEvent.profileId, profile.name, readEvent.storyId, readEvent.finishedAt, readEvent.id
                 FROM readEvent JOIN profile ON profile.id = readEvent.profileId
                 """
             var arguments: StatementArguments = []
@@ -108,8 +108,14 @@ extension StoryStore {
                 sql += " LIMIT ?"
                 arguments += [limit]
             }
-            return try GRDB.Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                ReadRecord(profileID: row[0], profileName: row[1], storyID: row[2], finishedAt: row[3])
+            // A read whose date cannot be read back (pulled before pulled changes were checked) is
+            // reported and skipped; the name is sanitized (it may come from another machine).
+            return try GRDB.Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
+                damagedRows.decoding(row, table: "readEvent") { row in
+                    ReadRecord(
+                        profileID: try row.decode(atIndex: 0), profileName: Sanitizer.sanitizeLine(try row.decode(atIndex: 1)),
+                        storyID: try row.decode(atIndex: 2), finishedAt: try row.decode(atIndex: 3))
+                }
             }
         }
     }

@@ -13,6 +13,10 @@ public struct SyncStatus: Sendable, Hashable, Codable {
     public var clockWarning: String?
     /// Wrong PIN tries on every kiosk of the site (the lockout itself stays per kiosk).
     public var pinFailures: [PINFailure] = []
+    /// Changes set aside as invalid (pulled, or refused by the server when sent), and why the
+    /// newest was (see ``SyncValidation``).
+    public var setAside = 0
+    public var lastSetAside: String?
 
     public struct PINFailure: Sendable, Hashable, Codable {
         public var kiosk: String
@@ -148,13 +152,18 @@ extension StoryStore {
     public func syncStatus() throws(StoreError) -> SyncStatus {
         try read { db in
             let row = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM syncState WHERE id = 1")
-            let failures = try GRDB.Row.fetchAll(db, sql: "SELECT kiosk, at FROM pinFailure ORDER BY at DESC").map {
-                SyncStatus.PINFailure(kiosk: $0["kiosk"], at: $0["at"])
+            // A try whose time cannot be read back (a row from before pulled changes were checked) is skipped.
+            let failures = try GRDB.Row.fetchAll(db, sql: "SELECT rowid, kiosk, at FROM pinFailure ORDER BY at DESC").compactMap { row in
+                damagedRows.decoding(row, table: "pinFailure") { row in
+                    SyncStatus.PINFailure(kiosk: try row.decode(forColumn: "kiosk"), at: try row.decode(forColumn: "at"))
+                }
             }
             return SyncStatus(
                 joined: row?["joined"] ?? false, outbox: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM syncOutbox") ?? 0,
                 cursor: row?["cursor"] ?? 0, lastSuccess: row?["lastSuccess"], lastError: row?["lastError"], lastMoved: row?["lastMoved"],
-                clockWarning: row?["clockWarning"], pinFailures: failures)
+                clockWarning: row?["clockWarning"], pinFailures: failures,
+                setAside: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM syncSetAside") ?? 0,
+                lastSetAside: try String.fetchOne(db, sql: "SELECT reason FROM syncSetAside ORDER BY at DESC, rowid DESC LIMIT 1"))
         }
     }
 
@@ -177,17 +186,22 @@ extension StoryStore {
     /// ahead of the server by more than the tolerance restarts from the server's time: its future
     /// stamps were not trusted anyway (the server re-stamped them).
     public func setClockOffset(millis: Int64) throws(StoreError) {
-        let serverNow = HybridLogicalClock.millis(clock.now()) + millis
+        let serverNow = HybridLogicalClock.millis(clock.now()).saturatingAdd(millis)
         try write { db in
             var clock = try Self.loadClock(in: db)
             clock.offsetMillis = millis
-            if clock.last.millis > serverNow + ClockSkew.toleranceMillis { clock.reset(to: serverNow) }
+            if clock.last.millis > serverNow.saturatingAdd(ClockSkew.toleranceMillis) { clock.reset(to: serverNow) }
             try Self.saveClock(clock, in: db)
         }
     }
 
     static func loadClock(in db: Database) throws -> HybridLogicalClock {
         try JSONDecoder().decode(HybridLogicalClock.self, from: Data((try String.fetchOne(db, sql: "SELECT clock FROM syncState WHERE id = 1") ?? "").utf8))
+    }
+
+    /// How many changes were set aside as invalid (see ``SyncValidation``).
+    public func setAsideCount() throws(StoreError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM syncSetAside") ?? 0 }
     }
 
     public func syncCursor() throws(StoreError) -> Int64 {

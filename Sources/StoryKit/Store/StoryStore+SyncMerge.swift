@@ -7,21 +7,77 @@ import GRDB
 extension StoryStore {
     /// Applies pulled changes and moves the pull cursor to `cursor`, in one transaction.
     ///
+    /// Each change is checked first (``SyncValidation``, at `serverMillis`, the server's time when
+    /// it sent them, else this machine's): a bad one is set aside (kept in `syncSetAside`, counted
+    /// in `sync --status`) and the others are applied, so one poisoned change neither reaches the
+    /// tables nor stops every later pull. A change the tables still refuse (a constraint) is set
+    /// aside the same way, its own part rolled back.
+    ///
     /// - Returns: how many changes altered something here.
     @discardableResult
-    public func applyPulled(_ changes: [SyncChange], cursor: Int64) throws(StoreError) -> Int {
-        try write { db in
+    public func applyPulled(_ changes: [SyncChange], cursor: Int64, serverMillis: Int64? = nil, unreadable: [String] = []) throws(StoreError) -> Int {
+        let now = clock.now()
+        let checkedAt = serverMillis ?? HybridLogicalClock.millis(now)
+        return try write { db in
+            // Changes of the page that did not even read as changes: only why is kept.
+            for reason in unreadable {
+                try db.execute(
+                    sql: "INSERT INTO syncSetAside (changeId, direction, reason, change, at) VALUES (?, ?, ?, '', ?)",
+                    arguments: ["unreadable-" + UUID().uuidString, SetAsideDirection.received.rawValue, "not a change: " + reason, now])
+            }
             var clock = try Self.loadClock(in: db)
             var applied = 0
             // Profiles first, so a read in the same batch finds its child.
             let ordered = changes.filter(\.isProfileChange) + changes.filter { !$0.isProfileChange }
             for change in ordered {
+                if let reason = SyncValidation.problem(with: change, nowMillis: checkedAt) {
+                    try Self.setAside(change, direction: .received, reason: reason, in: db, at: now)
+                    continue
+                }
+                var changed = false
+                do {
+                    try db.inSavepoint {
+                        changed = try Self.apply(change, in: db)
+                        return .commit
+                    }
+                } catch let error as DatabaseError where [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG].contains(error.resultCode) {
+                    try Self.setAside(change, direction: .received, reason: "could not be stored here: \(error.message ?? "\(error.resultCode)")", in: db, at: now)
+                    continue
+                }
                 clock.observe(change.hlc)
-                if try Self.apply(change, in: db) { applied += 1 }
+                if changed { applied += 1 }
             }
             try Self.saveClock(clock, in: db)
             try db.execute(sql: "UPDATE syncState SET cursor = MAX(cursor, ?) WHERE id = 1", arguments: [cursor])
             return applied
+        }
+    }
+
+    /// Which way a change set aside was going.
+    public enum SetAsideDirection: String, Sendable, Codable {
+        /// Pulled from the site and invalid here.
+        case received
+        /// This kiosk's own, refused by the site's server (it stays in this kiosk's tables).
+        case sent
+    }
+
+    /// Keeps a change that will not be stored nor sent again, with why (once per change id).
+    static func setAside(_ change: SyncChange, direction: SetAsideDirection, reason: String, in db: Database, at now: Date) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO syncSetAside (changeId, direction, reason, change, at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [change.id.uuidString, direction.rawValue, String(reason.prefix(1000)),
+                        String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self), now])
+    }
+
+    /// Sets aside outbox entries the server refused (by their outbox numbers), in one transaction:
+    /// they leave the outbox, so the rest of it can go.
+    public func setAsideRefused(_ refused: [(seq: Int64, change: SyncChange, reason: String)]) throws(StoreError) {
+        let now = clock.now()
+        try write { db in
+            for entry in refused {
+                try Self.setAside(entry.change, direction: .sent, reason: entry.reason, in: db, at: now)
+                try db.execute(sql: "DELETE FROM syncOutbox WHERE seq = ?", arguments: [entry.seq])
+            }
         }
     }
 

@@ -26,6 +26,8 @@ public final class StoryStore: Sendable {
     /// Why the store was opened read-only (see `readOnlyFallback` of `init`): what every write
     /// answers. Nil when it can be written.
     public let readOnlyReason: StoreError?
+    /// Rows that could not be read back (see ``DamagedRow``).
+    let damagedRows = DamagedRowLog()
 
     /// Opens (creating when needed) the database in `dataDirectory` and brings its schema up to date.
     ///

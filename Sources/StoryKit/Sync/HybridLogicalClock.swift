@@ -26,6 +26,12 @@ public struct HLCTimestamp: Sendable, Hashable, Comparable, Codable, CustomStrin
             + String(repeating: "0", count: max(0, 6 - c.count)) + c + ":" + node
     }
 
+    /// The counters a stamp may carry: six digits, as ``description`` writes them (a longer one
+    /// would no longer sort as text), and far from any overflow.
+    public static let counterRange = 0...999_999
+    /// The milliseconds a stamp may carry: from 1970 to the last that thirteen digits hold (2286).
+    public static let millisRange: ClosedRange<Int64> = 0...9_999_999_999_999
+
     public init?(_ text: String) {
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, let millis = Int64(parts[0]), let counter = Int(parts[1]), !parts[2].isEmpty else { return nil }
@@ -64,12 +70,17 @@ public struct HybridLogicalClock: Sendable, Hashable, Codable {
     }
 
     /// A new timestamp for a local event at wall-clock time `now`, later than every one seen so far.
+    ///
+    /// Never traps, whatever the stored clock holds (an offset or a stamp learnt from another
+    /// machine): the sum saturates, and a counter at its largest moves on to the next millisecond.
     public mutating func tick(now: Date) -> HLCTimestamp {
-        let wall = Self.millis(now) + offsetMillis
+        let wall = Self.millis(now).saturatingAdd(offsetMillis)
         if wall > last.millis {
             last = HLCTimestamp(millis: wall, counter: 0, node: node)
-        } else {
+        } else if last.counter < HLCTimestamp.counterRange.upperBound {
             last = HLCTimestamp(millis: last.millis, counter: last.counter + 1, node: node)
+        } else {
+            last = HLCTimestamp(millis: last.millis.saturatingAdd(1), counter: 0, node: node)
         }
         return last
     }
@@ -86,7 +97,14 @@ public struct HybridLogicalClock: Sendable, Hashable, Codable {
         last = HLCTimestamp(millis: millis, counter: 0, node: node)
     }
 
-    public static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+    /// Milliseconds since 1970 (clamped to what an `Int64` holds: a date never traps here).
+    public static func millis(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        guard value.isFinite else { return value > 0 ? .max : .min }
+        if value >= 9.2e18 { return .max }
+        if value <= -9.2e18 { return .min }
+        return Int64(value)
+    }
 }
 
 /// The clock-skew rule: a kiosk more than five minutes ahead of the server is told so, and its clock is
@@ -96,13 +114,32 @@ public enum ClockSkew {
 
     /// Whether a timestamp made by a kiosk is believable at server time `serverMillis`.
     public static func isTrusted(_ stamp: HLCTimestamp, serverMillis: Int64) -> Bool {
-        stamp.millis <= serverMillis + toleranceMillis
+        stamp.millis <= serverMillis.saturatingAdd(toleranceMillis)
     }
 
     /// The message a kiosk shows a grown-up (in `sync --status`), or nil when the clocks agree.
+    ///
+    /// Both times may come from another machine (any `Int64`, `Int64.min` included): the
+    /// difference saturates instead of trapping.
     public static func warning(kioskMillis: Int64, serverMillis: Int64) -> String? {
-        let ahead = kioskMillis - serverMillis
+        let ahead = kioskMillis.saturatingSubtract(serverMillis)
         guard ahead > toleranceMillis else { return nil }
         return "this machine's clock is \(ahead / 60_000) minutes ahead of the server's; its times are corrected by the server (set the clock, e.g. with systemd-timesyncd)"
+    }
+}
+
+extension Int64 {
+    /// `self + other`, held at `Int64.min` or `Int64.max` instead of trapping.
+    public func saturatingAdd(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
+    }
+
+    /// `self - other`, held at `Int64.min` or `Int64.max` instead of trapping.
+    public func saturatingSubtract(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        guard overflow else { return difference }
+        return other < 0 ? .max : .min
     }
 }

@@ -71,7 +71,9 @@ extension SyncClient: SiteAuthority {
         if let error { throw .unreachable(SyncFailure.unreachable(error.localizedDescription).description) }
         guard let status else { throw .unreachable("the server gave no answer") }
         if status == 200 { return }
-        let message = (try? JSONDecoder().decode([String: String].self, from: data ?? Data()))?["error"]
+        // A batch refused as invalid names each change and why; the first reason says enough.
+        let message = (try? JSONDecoder().decode(RefusalResponse.self, from: data ?? Data())).flatMap { $0.refused.first?.reason }
+            ?? (try? JSONDecoder().decode([String: String].self, from: data ?? Data()))?["error"]
             ?? String(decoding: (data ?? Data()).prefix(200), as: UTF8.self)
         // 5xx: the server is there but its database is not; 4xx: the site said no.
         if status >= 500 { throw .unreachable("the server could not reach its database (\(status))") }

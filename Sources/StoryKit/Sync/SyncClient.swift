@@ -11,6 +11,10 @@ public enum SyncFailure: Error, CustomStringConvertible, Sendable {
     case refused(status: Int, message: String)
     case unreachable(String)
     case timedOut(seconds: Double)
+    /// The server refused changes of the batch as invalid and stored nothing of it (400).
+    case invalidChanges([RefusedChange])
+    /// The server answered a page that does not move the cursor on, yet says more follow.
+    case stuckCursor(Int64)
 
     public var description: String { localized(.english) }
 
@@ -24,6 +28,11 @@ public enum SyncFailure: Error, CustomStringConvertible, Sendable {
         case .refused(let status, let message): messages.tr("the server refused ({status}): {message}", ["status": String(status), "message": message])
         case .unreachable(let why): messages.tr("the server could not be reached: {reason}", ["reason": why])
         case .timedOut(let seconds): messages.trn("the server did not answer within {count} second", "the server did not answer within {count} seconds", Int(seconds))
+        case .invalidChanges(let refused):
+            messages.trn("the server refused {count} change as invalid: {reason}", "the server refused {count} changes as invalid: {reason}",
+                         refused.count, ["reason": Sanitizer.sanitizeLine(refused.first?.reason ?? "")])
+        case .stuckCursor(let cursor):
+            messages.tr("the server said more changes follow but did not move past change {cursor}: the round was ended", ["cursor": String(cursor)])
         }
     }
 
@@ -43,6 +52,9 @@ public struct SyncRound: Sendable, Hashable, Codable {
     public var storedNew = 0
     public var downloaded = 0
     public var applied = 0
+    /// Changes set aside as invalid this round (this kiosk's refused by the server, pulled ones
+    /// that broke the rules; see ``SyncValidation``).
+    public var setAside = 0
     public var clockWarning: String?
     public var summary: String { summary(.english) }
 
@@ -129,39 +141,79 @@ public struct SyncClient: Sendable {
         }
     }
 
+    /// The most pages one round pulls: a server that keeps saying "more" cannot keep a kiosk busy
+    /// for ever (the next round goes on from the cursor).
+    public static let maximumPagesPerRound = 200
+
+    /// The server times a kiosk believes (2020 to 2286): another is ignored, with a warning.
+    public static let plausibleServerMillis: ClosedRange<Int64> = 1_577_836_800_000...HLCTimestamp.millisRange.upperBound
+    static let implausibleServerClock = N_("the server's clock is out of range (before 2020 or after 2286): it was ignored, and this machine keeps its own time")
+
     func runRound(_ store: StoryStore) async throws -> SyncRound {
         var round = SyncRound()
+        var batch = batchSize
         while true {
-            let pending = try store.pendingChanges(limit: batchSize)
+            let pending = try store.pendingChanges(limit: batch)
             guard let last = pending.last else { break }
             // The store's clock is this kiosk's clock (what its changes were stamped with).
             let request = UploadRequest(changes: pending.map(\.change), kioskMillis: HybridLogicalClock.millis(store.now))
-            let response: UploadResponse = try await call("POST", SyncAPI.changesPath(site: settings.site), body: request)
+            let response: UploadResponse
+            do {
+                response = try await call("POST", SyncAPI.changesPath(site: settings.site), body: request)
+            } catch SyncFailure.invalidChanges(let refused) {
+                // Nothing of the batch was stored: the bad ones are set aside, the rest goes again.
+                let reasons = Dictionary(refused.map { ($0.id, $0.reason) }, uniquingKeysWith: { first, _ in first })
+                let bad = pending.compactMap { entry in reasons[entry.change.id].map { (seq: entry.seq, change: entry.change, reason: $0) } }
+                guard !bad.isEmpty else { throw SyncFailure.invalidChanges(refused) }
+                try store.setAsideRefused(bad)
+                round.setAside += bad.count
+                continue
+            } catch SyncFailure.refused(let status, let message) where status == 413 {
+                // Too large for the server: smaller batches, and a change too large alone is set aside.
+                if pending.count > 1 {
+                    batch = max(1, pending.count / 2)
+                    continue
+                }
+                try store.setAsideRefused([(seq: last.seq, change: last.change, reason: "too large for the server (413): \(message.prefix(200))")])
+                round.setAside += 1
+                continue
+            }
             try store.confirmUploaded(through: last.seq)
             round.uploaded += pending.count
             round.storedNew += response.stored
-            round.clockWarning = response.clockWarning
-            try store.setClockOffset(millis: Self.offset(serverMillis: response.serverMillis, kioskMillis: HybridLogicalClock.millis(store.now)))
+            if Self.plausibleServerMillis.contains(response.serverMillis) {
+                round.clockWarning = response.clockWarning
+                try store.setClockOffset(millis: Self.offset(serverMillis: response.serverMillis, kioskMillis: HybridLogicalClock.millis(store.now)))
+            } else {
+                round.clockWarning = Self.implausibleServerClock
+            }
         }
-        while true {
+        for _ in 0..<Self.maximumPagesPerRound {
             let cursor = try store.syncCursor()
             let page: PullResponse = try await call(
                 "GET", SyncAPI.changesPath(site: settings.site) + "?after=\(cursor)&limit=\(batchSize)", body: Optional<UploadRequest>.none)
+            let serverClock = Self.plausibleServerMillis.contains(page.serverMillis) ? page.serverMillis : nil
+            // Pulled changes are checked at the server's time, else at this machine's.
+            let before = try store.setAsideCount()
             round.downloaded += page.changes.count
-            round.applied += try store.applyPulled(page.changes, cursor: page.cursor)
+            round.applied += try store.applyPulled(page.changes, cursor: page.cursor, serverMillis: serverClock, unreadable: page.unreadable)
+            round.setAside += try store.setAsideCount() - before
             // A round with nothing to send still learns whether this clock runs ahead.
             if round.uploaded == 0 {
-                round.clockWarning = ClockSkew.warning(kioskMillis: HybridLogicalClock.millis(store.now), serverMillis: page.serverMillis)
+                round.clockWarning = serverClock.map { ClockSkew.warning(kioskMillis: HybridLogicalClock.millis(store.now), serverMillis: $0) }
+                    ?? Self.implausibleServerClock
             }
             if !page.more { break }
+            // "More" from a page that did not move the cursor would ask for the same page for ever.
+            if try store.syncCursor() <= cursor { throw SyncFailure.stuckCursor(cursor) }
         }
         return round
     }
 
     /// Server minus local time, ignored when within a second (no need to move a good clock).
     static func offset(serverMillis: Int64, kioskMillis: Int64) -> Int64 {
-        let offset = serverMillis - kioskMillis
-        return abs(offset) < 1000 ? 0 : offset
+        let offset = serverMillis.saturatingSubtract(kioskMillis)
+        return offset > -1000 && offset < 1000 ? 0 : offset
     }
 
     /// The site as the server sees it (for tests and `sync --status --json`).
@@ -194,6 +246,9 @@ public struct SyncClient: Sendable {
             throw SyncFailure.unreachable(error.localizedDescription)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        if status == 400, let refusal = try? JSONDecoder().decode(RefusalResponse.self, from: data), !refusal.refused.isEmpty {
+            throw SyncFailure.invalidChanges(refusal.refused)
+        }
         guard status == 200 else {
             let message = (try? JSONDecoder().decode([String: String].self, from: data))?["error"] ?? String(decoding: data.prefix(200), as: UTF8.self)
             throw SyncFailure.refused(status: status, message: message)

@@ -41,11 +41,48 @@ public struct PullResponse: Sendable, Codable {
     public var cursor: Int64
     public var more: Bool
     public var serverMillis: Int64
+    /// Why each change of the page that does not read as a change did not (a log written by a
+    /// server without checks, or a hostile one): the kiosk sets them aside and takes the rest,
+    /// rather than failing the page, and every later pull with it.
+    public var unreadable: [String] = []
+
     public init(changes: [SyncChange], cursor: Int64, more: Bool, serverMillis: Int64) {
         self.changes = changes
         self.cursor = cursor
         self.more = more
         self.serverMillis = serverMillis
+    }
+
+    enum CodingKeys: String, CodingKey { case changes, cursor, more, serverMillis }
+
+    /// Consumes one element of a list whatever it holds (a failed decode does not move on).
+    private struct Skipped: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var list = try container.nestedUnkeyedContainer(forKey: .changes)
+        changes = []
+        while !list.isAtEnd {
+            do {
+                changes.append(try list.decode(SyncChange.self))
+            } catch {
+                unreadable.append(String(String(describing: error).prefix(300)))
+                _ = try list.decode(Skipped.self)
+            }
+        }
+        cursor = try container.decode(Int64.self, forKey: .cursor)
+        more = try container.decode(Bool.self, forKey: .more)
+        serverMillis = try container.decode(Int64.self, forKey: .serverMillis)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(changes, forKey: .changes)
+        try container.encode(cursor, forKey: .cursor)
+        try container.encode(more, forKey: .more)
+        try container.encode(serverMillis, forKey: .serverMillis)
     }
 }
 
@@ -60,5 +97,26 @@ public struct SyncSettings: Sendable, Codable, Hashable {
         self.url = url
         self.site = site
         self.token = token
+    }
+}
+
+/// One change the server would not store, and why (see ``SyncValidation``).
+public struct RefusedChange: Sendable, Hashable, Codable {
+    public var id: UUID
+    public var reason: String
+    public init(id: UUID, reason: String) {
+        self.id = id
+        self.reason = reason
+    }
+}
+
+/// The server's answer to a batch it refused whole (400): nothing of it was stored, and `refused`
+/// names each change that was wrong, so the kiosk can set those aside and send the rest again.
+public struct RefusalResponse: Sendable, Codable {
+    public var error: String
+    public var refused: [RefusedChange]
+    public init(error: String, refused: [RefusedChange]) {
+        self.error = error
+        self.refused = refused
     }
 }
