@@ -61,6 +61,7 @@ struct ExportBenchmark: ParsableCommand {
         kinds.append(("export WAV, --jobs 1", [export("a.wav", ["--jobs", "1"])]))
         kinds.append(("export WAV, --jobs \(cores)", [export("b.wav", ["--jobs", "\(cores)"])]))
         kinds.append(("export Opus, --jobs 1", [export("c.opus", ["--jobs", "1"])]))
+        kinds.append(("export Opus, --jobs \(cores)", [export("f.opus", ["--jobs", "\(cores)"])]))
         kinds.append(("export MP3, --jobs 1", [export("d.mp3", ["--jobs", "1"])]))
         kinds.append(("export EPUB, --jobs \(cores)", [export("e.epub", ["--jobs", "\(cores)"])]))
         // One worker alone on the first share, for its own peak memory (a parent's peak from wait4

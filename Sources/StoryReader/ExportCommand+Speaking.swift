@@ -42,7 +42,10 @@ extension ExportCommand {
                                          }))
             TerminalMode.onStopSignal { stop.stop(); player.send(.stop) }
             do {
-                let streams = try ExportWorkers.start(storyArguments: storyArguments, narration: narration, runs: Array(runs.dropFirst()), settings: settings)
+                // An Opus file's workers encode their own shares (on their own cores).
+                let encode = (sink as? OpusExportFile).map { ["--opus", String($0.bitrate)] } ?? []
+                let streams = try ExportWorkers.start(storyArguments: storyArguments, narration: narration, runs: Array(runs.dropFirst()),
+                                                      settings: settings, encode: encode)
                 defer { ExportWorkers.stop(streams) }
                 player.start()
                 let state = player.wait()

@@ -188,7 +188,8 @@ struct ExportCommand: ParsableCommand {
         let sink: any PCMFileSink
         do {
             switch format {
-            case "opus": sink = try OpusFileSink(path: audioFile.path, bitrate: (bitrate ?? 24) * 1000, tags: tags)
+            // Encoded a share at a time, each on the core that says it (see OpusExportFile).
+            case "opus": sink = try OpusExportFile(path: audioFile.path, bitrate: (bitrate ?? 24) * 1000, tags: tags)
             case "mp3", "epub": sink = try MP3FileSink(path: audioFile.path, bitrate: bitrate ?? MP3FileSink.defaultBitrate, tags: tags)
             default: sink = try WAVFileSink(path: audioFile.path)
             }

@@ -9,25 +9,8 @@ import Synchronization
 /// (`export-worker`, hidden), which sends its PCM and word events back over its standard output.
 /// The export then joins them in order, shifting the times, while the later ones still synthesise.
 enum ExportWorkers {
-    /// Contiguous runs of `items` with about equal word counts (at most `jobs`, none empty).
-    static func split(_ narration: Narration, jobs: Int) -> [Range<Int>] {
-        let counts = narration.items.map { max(1, $0.words.count) }
-        let total = counts.reduce(0, +)
-        let jobs = max(1, min(jobs, narration.items.count))
-        var runs: [Range<Int>] = []
-        var start = 0
-        var sum = 0
-        for (index, count) in counts.enumerated() {
-            sum += count
-            let wanted = total * (runs.count + 1) / jobs
-            if sum >= wanted, runs.count < jobs - 1, index + 1 < counts.count {
-                runs.append(start..<(index + 1))
-                start = index + 1
-            }
-        }
-        runs.append(start..<counts.count)
-        return runs.filter { !$0.isEmpty }
-    }
+    /// Contiguous runs of `items` of about equal expected audio (see `ExportShares`).
+    static func split(_ narration: Narration, jobs: Int) -> [Range<Int>] { ExportShares.split(narration, jobs: jobs) }
 
     /// One worker's output, read as it arrives. What arrives is kept in a temporary file (unlinked
     /// at once), not in memory: the parent reads a later worker's output only when the workers
@@ -106,7 +89,10 @@ enum ExportWorkers {
     }
 
     /// Starts a worker for each run (each begins synthesising at once).
-    static func start(storyArguments: [String], narration: Narration, runs: [Range<Int>], settings: SpeechSettings) throws -> [Stream] {
+    /// `encode`: what the workers send instead of samples (`--opus BITRATE`: their share as Opus
+    /// packets, encoded on their own core).
+    static func start(storyArguments: [String], narration: Narration, runs: [Range<Int>], settings: SpeechSettings,
+                      encode: [String] = []) throws -> [Stream] {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var streams: [Stream] = []
         do {
@@ -117,7 +103,7 @@ enum ExportWorkers {
                     "--first", "\(run.lowerBound)", "--end", "\(run.upperBound)",
                     "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)",
                     "--voice", settings.voice ?? narration.language,
-                ]
+                ] + encode
                 let pipe = Pipe()
                 process.standardOutput = pipe
                 process.standardError = FileHandle.standardError
@@ -144,9 +130,11 @@ enum ExportWorkers {
                         onWord: () -> Void = {}) throws -> [NarrationPlayer.Event] {
         defer { stop(streams) }
         var events: [NarrationPlayer.Event] = []
-        var offset = sink.framesWritten
+        let joining = sink as? OpusExportFile
         for (index, stream) in streams.enumerated() {
-            var written = 0
+            // Where this worker's share begins in the file: after what is written, whole.
+            let offset = try joining?.sealShare() ?? sink.framesWritten
+            var packets: [[UInt8]] = []
             while !stopped.isStopped, let tag = try stream.read(1)?.first {
                 switch tag {
                 case UInt8(ascii: "P"):
@@ -154,7 +142,13 @@ enum ExportWorkers {
                     try bytes.withUnsafeBytes { raw in
                         _ = try sink.write(raw.bindMemory(to: Int16.self))
                     }
-                    written += size
+                case UInt8(ascii: "O"):
+                    guard let size = try stream.read(4).map(Self.u32), let bytes = try stream.read(size) else { break }
+                    packets.append([UInt8](bytes))
+                case UInt8(ascii: "Z"):
+                    guard let frames = try stream.read(8).map(Self.u64), let source = try stream.read(8).map(Self.u64), let joining else { break }
+                    try joining.append(EncodedShare(packets: packets, frames: frames, sourceFrames: source))
+                    packets = []
                 case UInt8(ascii: "S"):
                     guard let sentence = try stream.read(4).map(Self.u32), let frame = try stream.read(8).map(Self.u64) else { break }
                     events.append(NarrationPlayer.Event(kind: .sentence(sentence), frame: offset + frame))
@@ -175,7 +169,6 @@ enum ExportWorkers {
             if stream.process.terminationStatus != 0 || stream.process.terminationReason != .exit {
                 throw UserFailure(message: "an export worker stopped (sentences \(runs[index].lowerBound + 1)–\(runs[index].upperBound)), status \(stream.process.terminationStatus)")
             }
-            offset += written
         }
         return events
     }
@@ -197,6 +190,8 @@ struct ExportWorkerCommand: ParsableCommand {
     @Option var pitch: Int
     @Option var volume: Int
     @Option var voice: String
+    /// Send the share encoded as Opus at this bitrate (bit/s) rather than as samples.
+    @Option var opus: Int?
 
     func run() throws {
         let library = global.loadLibrary()
@@ -219,11 +214,15 @@ struct ExportWorkerCommand: ParsableCommand {
         }
         part.items = Array(whole.items[..<end])
         let output = RecordSink()
-        let player = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: output, settings: settings,
+        let share = try opus.map { try OpusShareSink(bitrate: $0) }
+        // The one call into the synthesis: the samples go out as records, or to this core's encoder.
+        let sink: any PCMFileSink = share.map { $0 as any PCMFileSink } ?? output
+        let player = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: sink, settings: settings,
                                      hooks: NarrationPlayer.Hooks(onEvent: { output.record($0) }))
         player.start(sentence: first)
         let state = player.wait()
         guard state == .finished else { throw ExitCode(1) }
+        if let share { try output.send(try share.finish()) }
         try output.flush()
     }
 }
@@ -267,6 +266,21 @@ final class RecordSink: PCMFileSink {
         guard whole ? !state.pending.isEmpty : state.pending.count >= 1 << 16 else { return }
         try out.write(contentsOf: state.pending)
         state.pending.removeAll(keepingCapacity: true)
+    }
+
+    /// A share encoded here: its packets, then its length in the file and in samples given.
+    func send(_ share: EncodedShare) throws {
+        try state.withLock { state in
+            for packet in share.packets {
+                state.pending.append(UInt8(ascii: "O"))
+                withUnsafeBytes(of: UInt32(packet.count).littleEndian) { state.pending.append(contentsOf: $0) }
+                state.pending.append(contentsOf: packet)
+                try send(&state, whole: false)
+            }
+            state.pending.append(UInt8(ascii: "Z"))
+            withUnsafeBytes(of: UInt64(share.frames).littleEndian) { state.pending.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt64(share.sourceFrames).littleEndian) { state.pending.append(contentsOf: $0) }
+        }
     }
 
     /// Sends what is left (at the end of the run).

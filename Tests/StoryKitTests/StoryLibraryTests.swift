@@ -182,6 +182,45 @@ struct LibraryFixture {
         }
     }
 
+    /// Files are parsed on every core: the library must come out as one thread would make it —
+    /// the same stories in the same order, the same problems for the same files in the same order.
+    @Test func aParallelLoadEqualsASerialOne() throws {
+        let folder = try TemporaryFolder("parallel")
+        defer { folder.remove() }
+        var generator = SeededGenerator(seed: 32)
+        let words = ["fox", "moon", "Pip’s", "café", "star-shaped", "3,000", "“Hello,”", "owl", "said", "the"]
+        for index in 0..<300 {
+            let shelf = "shelf-\(index % 7)/"
+            switch index % 10 {
+            case 3: try folder.write(shelf + "empty-\(index).md", "")
+            case 5: try folder.write(shelf + "binary-\(index).txt", Data([0x7F, 0x45, 0x4C, 0x46, 0, 0, UInt8(index % 256)]))
+            case 7: try folder.write(shelf + "no-title-\(index).md", "---\nauthor: X\n---\n\nText \(index).\n")
+            case 8: try folder.write(shelf + "warned-\(index).md", "---\ntitle: Warned \(index)\ncolour: red\nages: 9-4\n---\n\nText.\n")
+            case 9: try folder.write(shelf + "dup.md", "---\ntitle: Same Id \(index)\n---\n\nOne of many.\n")
+            default:
+                var body = ""
+                for word in 0..<(20 + index % 50) {
+                    body += words[Int(generator.next() % UInt64(words.count))] + (word % 9 == 8 ? ". " : " ")
+                }
+                // Titles that sort apart from the file order, some equal but for case.
+                let title = index % 4 == 0 ? "the \(index % 13) tale" : "The \(index % 13) Tale"
+                try folder.write(shelf + "story-\(index).md", "---\ntitle: \(title)\ntags: t\(index % 3)\n---\n\n\(body)\n\n![A picture \(index).](nope.art)\n")
+            }
+        }
+        let parallel = StoryLibrary.load(folders: [folder.path], cache: nil, missingFoldersAreProblems: true, parallel: true)
+        let serial = StoryLibrary.load(folders: [folder.path], cache: nil, missingFoldersAreProblems: true, parallel: false)
+        #expect(parallel.entries.count == 151)  // 150 good stories and one of the seven dup.md
+        #expect(parallel.entries == serial.entries)
+        #expect(parallel.problems == serial.problems)
+        #expect(Set(parallel.problems.map(\.kind)) == [.empty, .binary, .missingTitle, .badAges, .duplicateID, .pictureFileMissing])
+        // And through the cache: written by a parallel load, read back the same.
+        let cache = StoryCache(url: folder.url.appendingPathComponent("cache/story-cache.v1"))
+        let cold = StoryLibrary.load(folders: [folder.path], cache: cache)
+        let warm = StoryLibrary.load(folders: [folder.path], cache: cache)
+        #expect(cold.entries == serial.entries && warm.entries == serial.entries)
+        #expect(cold.problems == serial.problems && warm.problems == serial.problems)
+    }
+
     @Test func duplicateIDsAreReportedAndTheFirstWins() throws {
         let first = try TemporaryFolder("first")
         let second = try TemporaryFolder("second")

@@ -132,36 +132,48 @@ enum FolderWalker {
 
 /// Parses files on every core.
 enum ParallelParser {
-    private final class Results: @unchecked Sendable {
-        // Each index is written by exactly one iteration of concurrentPerform.
-        var values: [Result<StoryCache.Record, StoryProblem>]
-        init(count: Int) { values = Array(repeating: .failure(StoryProblem(.error, .unreadable, path: "", "")), count: count) }
+    /// A file's record, and whether it came from the cache rather than from parsing the file.
+    struct Parsed: Sendable {
+        var record: StoryCache.Record
+        var fromCache: Bool
     }
+    typealias Outcome = Result<Parsed, StoryProblem>
 
-    static func parse(_ files: [FoundFile], cached: [String: StoryCache.Record]) -> [Result<StoryCache.Record, StoryProblem>] {
-        let results = Results(count: files.count)
-        results.values.withUnsafeMutableBufferPointer { buffer in
+    /// The files' records in their order; `parallel: false` parses them one after the other on
+    /// the calling thread (the same results: each file is parsed on its own).
+    static func parse(_ files: [FoundFile], cached: [String: StoryCache.Record], parallel: Bool = true) -> [Outcome] {
+        guard parallel, files.count > 1 else { return files.map { outcome(of: $0, cached: cached) } }
+        var results = [Outcome?](repeating: nil, count: files.count)
+        results.withUnsafeMutableBufferPointer { buffer in
             let base = UncheckedBuffer(buffer: buffer)
-            DispatchQueue.concurrentPerform(iterations: files.count) { index in
-                let file = files[index]
-                if let record = cached[file.path], record.size == file.size, record.modified == file.modified {
-                    base.buffer[index] = .success(record)
-                    return
-                }
-                do throws(StoryProblem) {
-                    let parsed = try StoryParser.parse(contentsOf: URL(fileURLWithPath: file.path), path: file.path)
-                    base.buffer[index] = .success(StoryCache.Record(entry: StoryEntry(story: parsed.story), warnings: parsed.warnings, size: file.size, modified: file.modified))
-                } catch {
-                    base.buffer[index] = .failure(error)
+            // A chunk of files an iteration, not one: one file costs less than the queue's hand-off.
+            let chunk = 16
+            DispatchQueue.concurrentPerform(iterations: (files.count + chunk - 1) / chunk) { block in
+                for index in (block * chunk)..<min(files.count, (block + 1) * chunk) {
+                    // Each index is written by exactly one iteration.
+                    base.buffer[index] = outcome(of: files[index], cached: cached)
                 }
             }
         }
-        return results.values
+        return results.map { $0! }
+    }
+
+    static func outcome(of file: FoundFile, cached: [String: StoryCache.Record]) -> Outcome {
+        if let record = cached[file.path], record.size == file.size, record.modified == file.modified {
+            return .success(Parsed(record: record, fromCache: true))
+        }
+        do throws(StoryProblem) {
+            let parsed = try StoryParser.parse(contentsOf: URL(fileURLWithPath: file.path), path: file.path)
+            let record = StoryCache.Record(entry: StoryEntry(story: parsed.story), warnings: parsed.warnings, size: file.size, modified: file.modified)
+            return .success(Parsed(record: record, fromCache: false))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Unchecked: each iteration of concurrentPerform writes only its own index, and the buffer
     /// is read after every iteration has returned.
     private struct UncheckedBuffer: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<Result<StoryCache.Record, StoryProblem>>
+        let buffer: UnsafeMutableBufferPointer<Outcome?>
     }
 }

@@ -33,7 +33,7 @@ struct BodyBuilder {
                 continue
             }
             guard format == .markdown else {
-                appendParagraphLine(line, lineNumber: lineNumber)
+                appendParagraphLine(trimmed, lineNumber: lineNumber)
                 continue
             }
             if Self.isThematicBreak(trimmed) {
@@ -76,7 +76,7 @@ struct BodyBuilder {
                 pages[pages.count - 1].append(PendingBlock(kind: .picture(file: pictureFile), text: text, emphasis: [], line: lineNumber))
                 continue
             }
-            var content = line
+            var content = trimmed
             if trimmed.hasPrefix(">") {
                 content = String(trimmed.dropFirst()).trimmedWhitespace()
             }
@@ -85,9 +85,10 @@ struct BodyBuilder {
         flushParagraph()
     }
 
+    /// `line` comes trimmed of white space.
     private mutating func appendParagraphLine(_ line: String, lineNumber: Int) {
         if paragraphLines.isEmpty { paragraphLine = lineNumber }
-        paragraphLines.append(line.trimmedWhitespace())
+        paragraphLines.append(line)
     }
 
     private mutating func flushParagraph() {
@@ -141,12 +142,15 @@ struct BodyBuilder {
     }
 
     static func isThematicBreak(_ line: String) -> Bool {
+        // Most lines are text: answered from the first byte, without filtering the line.
+        guard let byte = line.utf8.first, byte == UInt8(ascii: "-") || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "_") else { return false }
         let compact = line.filter { $0 != " " }
         guard compact.count >= 3, let first = compact.first, "-*_".contains(first) else { return false }
         return compact.allSatisfy { $0 == first }
     }
 
     static func heading(_ line: String) -> (Int, String)? {
+        guard line.utf8.first == UInt8(ascii: "#") else { return nil }
         var level = 0
         var index = line.startIndex
         while index < line.endIndex, line[index] == "#" {
@@ -186,7 +190,18 @@ enum InlineMarkdown {
         case delimiter(Character, count: Int)
     }
 
+    /// Whether a byte can start markup; a text with none of them is its own rendering.
+    private static func startsMarkup(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+
     static func render(_ source: String) -> Rendered {
+        // Most paragraphs have no markup at all: every character would go to the one text piece.
+        // (`!` only starts markup before `[`.)
+        if !source.utf8.contains(where: startsMarkup) { return Rendered(text: source, emphasis: []) }
         let characters = Array(source)
         // Where the next `]`, `)` and backtick stand at or after each index (characters.count when
         // none), found in one pass: looking ahead from every `[` or backtick again would make a

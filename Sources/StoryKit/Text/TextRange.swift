@@ -48,6 +48,8 @@ extension StringProtocol {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        // Copied as UTF-8 between the two scalars: building a UnicodeScalarView a scalar at a
+        // time cost a fifth of parsing a story.
+        return String(decoding: utf8[first..<scalars.index(after: last)], as: UTF8.self)
     }
 }

@@ -1,0 +1,460 @@
+import COpusEnc
+import Foundation
+import Synchronization
+
+/// One share of a story's speech encoded as Opus packets on the core that made it, ready to be
+/// joined to the others into one Ogg Opus stream (`OpusExportFile`).
+///
+/// Each share has its own encoder (libopusenc, with its resampler from 22050 Hz). An encoder's
+/// first packet starts with `preSkip` samples of its warm-up, and its last packet is padded to a
+/// whole frame: joined as they are, every share would begin that much later than in the WAV. So a
+/// share that is not the file's last ends on a whole frame of the stream: its trailing silence
+/// (a sentence's pause) is shortened to the frame at or before its end (by less than 66 ms), and
+/// the next share's warm-up plays in place of the last `preSkip` samples of that silence. The
+/// stream then has one pre-skip, granule positions that count every packet, and the joins fall
+/// in silence; the file's last share is padded so that the whole is as long as its samples.
+public struct EncodedShare: Sendable {
+    /// The Opus packets, in order.
+    public var packets: [[UInt8]]
+    /// How long the share lasts in the file, in frames of `SpeechAudioFormat.sampleRate`: whole
+    /// Opus frames for a share that is not the last, which may differ from `sourceFrames` by
+    /// less than a frame (60 ms).
+    public var frames: Int
+    /// The samples the share was made from.
+    public var sourceFrames: Int
+
+    public init(packets: [[UInt8]], frames: Int, sourceFrames: Int) {
+        self.packets = packets
+        self.frames = frames
+        self.sourceFrames = sourceFrames
+    }
+}
+
+final class OpusShareEncoder {
+    /// Opus frames of 60 ms: files, not calls, so no one waits for a frame, and long ones cost less.
+    static let frameSamples48k = 2880
+    /// Samples of 48 kHz a frame of the speech's rate stands for.
+    static let rate = SpeechAudioFormat.sampleRate
+    /// A sample this close to zero is silence (the pause eSpeak NG leaves after a sentence is zeros).
+    static let silenceLevel: Int16 = 32
+    /// The tail kept back from the encoder until the share's end is known, so that its silence can
+    /// be shortened: a frame and a pre-skip with room to spare.
+    static let heldBack = 4096
+
+    private var encoder: OpaquePointer?
+    private var pending: [Int16] = []
+    private var packets: [[UInt8]] = []
+    private var partial: [UInt8] = []
+    private static let head = Array("OpusHead".utf8)
+    private static let tags = Array("OpusTags".utf8)
+    private(set) var sourceFrames = 0
+    /// The decoder's warm-up at the start of every stream this encoder makes (from its OpusHead).
+    private(set) var preSkip = 312
+
+    init(bitrate: Int) throws {
+        var error: Int32 = 0
+        guard let comments = ope_comments_create() else { throw AudioError.fileFailed(path: "Opus", reason: "out of memory") }
+        defer { ope_comments_destroy(comments) }
+        guard let encoder = ope_encoder_create_pull(comments, Int32(Self.rate), 1, 0, &error) else {
+            throw AudioError.fileFailed(path: "Opus", reason: String(cString: ope_strerror(error)))
+        }
+        self.encoder = encoder
+        OpusExportFile.configure(encoder)
+        if copusenc_set_bitrate(encoder, Int32(bitrate)) != OPE_OK {
+            ope_encoder_destroy(encoder)
+            self.encoder = nil
+            throw AudioError.fileFailed(path: "Opus", reason: "the bitrate \(bitrate) is not one Opus takes (500 to 512000 bit/s)")
+        }
+        // The header pages now, for the pre-skip the share's end is planned with.
+        _ = ope_encoder_flush_header(encoder)
+        try collectPages(flush: false)
+    }
+
+    deinit { if let encoder { ope_encoder_destroy(encoder) } }
+
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws {
+        pending.append(contentsOf: samples)
+        sourceFrames += samples.count
+        if pending.count > 2 * Self.heldBack {
+            try feed(pending.count - Self.heldBack)
+        }
+    }
+
+    /// Ends the share. Not the last (`wantedFrames == nil`): it ends on a whole frame, its trailing
+    /// silence shortened or lengthened to the nearest. The last: `wantedFrames` long, padded with
+    /// silence (or its trailing silence shortened) to that, with `endGranule` for the stream's end.
+    func finish(wantedFrames: Int? = nil) throws -> (share: EncodedShare, contentSamples48k: Int) {
+        let silence = pending.reversed().prefix { abs(Int($0)) <= Int(Self.silenceLevel) }.count
+        var keep = pending.count
+        if let wanted = wantedFrames {
+            let extra = wanted - sourceFrames
+            if extra >= 0 {
+                pending += [Int16](repeating: 0, count: extra)
+                keep = pending.count
+            } else {
+                keep -= min(-extra, silence)
+            }
+        } else {
+            keep -= trimmedForWholeFrames(silence: silence)
+        }
+        try feed(keep)
+        pending.removeAll()
+        guard let encoder else { throw AudioError.fileFailed(path: "Opus", reason: "already finished") }
+        let status = ope_encoder_drain(encoder)
+        guard status == OPE_OK else { throw AudioError.fileFailed(path: "Opus", reason: String(cString: ope_strerror(status))) }
+        try collectPages(flush: true)
+        let fed = fedFrames
+        let decoded = packets.reduce(0) { $0 + Self.samples(in: $1) }
+        let frames = wantedFrames == nil ? decoded * Self.rate / 48_000 : fed
+        return (EncodedShare(packets: packets, frames: frames, sourceFrames: sourceFrames), Self.samples48k(fed))
+    }
+
+    /// Samples at 48 kHz for `frames` at the speech's rate, rounded up as libopusenc rounds the end.
+    static func samples48k(_ frames: Int) -> Int { (frames * 48_000 + rate - 1) / rate }
+
+    /// How many samples of the trailing `silence` to leave out so that the share ends on a frame
+    /// of the stream: the encoder makes frames up to the fed audio and its pre-skip. The frame at
+    /// or before its true end when the silence allows (the pause shortened by less than a frame),
+    /// so that the file never runs longer than its samples and the last share pads it to its
+    /// exact length; the next frame when not.
+    private func trimmedForWholeFrames(silence: Int) -> Int {
+        let frame = Self.frameSamples48k
+        let total = fedFrames + pending.count
+        let trueEnd = Self.samples48k(total)
+        var best = 0
+        var bestFrames = Int.max
+        for trim in 0...min(silence, pending.count) {
+            let covered = Self.samples48k(total - trim) + preSkip
+            let frames = (covered + frame - 1) / frame * frame
+            if frames <= trueEnd { return trim }
+            if frames < bestFrames { best = trim; bestFrames = frames }
+        }
+        return best
+    }
+
+    private var fedFrames = 0
+
+    private func feed(_ count: Int) throws {
+        guard count > 0, let encoder else { return }
+        let status = pending.withUnsafeBufferPointer { ope_encoder_write(encoder, $0.baseAddress, Int32(count)) }
+        guard status == OPE_OK else { throw AudioError.fileFailed(path: "Opus", reason: String(cString: ope_strerror(status))) }
+        pending.removeFirst(count)
+        fedFrames += count
+        try collectPages(flush: false)
+    }
+
+    /// Takes the finished pages and keeps their packets (the two header packets give the pre-skip).
+    private func collectPages(flush: Bool) throws {
+        guard let encoder else { return }
+        var page: UnsafeMutablePointer<UInt8>?
+        var length: Int32 = 0
+        while ope_encoder_get_page(encoder, &page, &length, flush ? 1 : 0) != 0, let page {
+            let bytes = UnsafeBufferPointer(start: page, count: Int(length))
+            guard bytes.count >= 27, bytes.starts(with: Array("OggS".utf8)) else { throw AudioError.fileFailed(path: "Opus", reason: "libopusenc made a page that is not Ogg") }
+            let segments = Int(bytes[26])
+            var offset = 27 + segments
+            for index in 0..<segments {
+                let lacing = Int(bytes[27 + index])
+                partial.append(contentsOf: bytes[offset..<(offset + lacing)])
+                offset += lacing
+                if lacing < 255 {
+                    // A mono stream's audio packet never starts with "Opus" (its first byte would say stereo).
+                    if partial.starts(with: Self.head) {
+                        if partial.count >= 12 { preSkip = Int(partial[10]) | Int(partial[11]) << 8 }
+                    } else if !partial.starts(with: Self.tags) {
+                        packets.append(partial)
+                    }
+                    partial.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+    }
+
+    /// Samples (at 48 kHz) a packet decodes to.
+    static func samples(in packet: [UInt8]) -> Int {
+        Int(packet.withUnsafeBufferPointer { opus_packet_get_nb_samples($0.baseAddress!, Int32($0.count), 48_000) })
+    }
+}
+
+/// An Ogg Opus file made of shares encoded apart (`EncodedShare`) and of speech written to it
+/// (encoded here, a share at a time): one logical stream, one pre-skip, granule positions counting
+/// every packet, the tags and chapters in its comments. Written beside its target and renamed
+/// when whole, as `OpusFileSink` does.
+public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
+    // One thread writes at a time (the narration player's, then the one joining the workers'
+    // shares); the lock makes the hand-over between them safe.
+    private let lock = NSLock()
+    public let path: String
+    public let temporaryPath: String
+    /// Bits a second, as the encoders are told.
+    public let bitrate: Int
+    private let tags: AudioTags
+    private var chapters: [AudioChapter]
+    private var file: FileHandle?
+    private var pages: OggPageWriter
+    /// The share being written to this file directly, if any.
+    private var current: OpusShareEncoder?
+    /// The file's length so far, in frames of the speech's rate (shares whole), and in decoded
+    /// samples at 48 kHz (the packets written).
+    private var timeline = 0
+    private var decoded48k = 0
+    /// The samples given, whether here or to the shares' encoders: the length the file should have.
+    private var sourceFrames = 0
+    private var headerWritten = false
+    private var preSkip = 312
+
+    public init(path: String, bitrate: Int = OpusFileSink.defaultBitrate, tags: AudioTags) throws {
+        let url = URL(fileURLWithPath: path)
+        temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part").path
+        guard tags.chapters.count <= AudioTags.mostChapters else {
+            throw AudioError.fileFailed(path: path, reason: "\(tags.chapters.count) chapters are more than an Ogg file can name (\(AudioTags.mostChapters))")
+        }
+        guard (500...512_000).contains(bitrate) else {
+            throw AudioError.fileFailed(path: path, reason: "the bitrate \(bitrate) is not one Opus takes (500 to 512000 bit/s)")
+        }
+        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil), let handle = FileHandle(forWritingAtPath: temporaryPath) else {
+            throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        self.path = path
+        self.bitrate = bitrate
+        self.tags = tags
+        chapters = tags.chapters
+        file = handle
+        pages = OggPageWriter(serial: UInt32.random(in: 1...UInt32.max))
+    }
+
+    /// The encoder settings every share uses: speech at the bitrate given, 60 ms frames, and
+    /// complexity 0 (see `complexity`).
+    static func configure(_ encoder: OpaquePointer) {
+        copusenc_set_voice(encoder)
+        copusenc_set_complexity(encoder, Int32(complexity))
+        copusenc_set_frame_duration_60ms(encoder)
+    }
+
+    /// libopus's effort, 0–10. eSpeak NG's speech at 24 kbit/s is coded by SILK, whose higher
+    /// complexities search more pitch and noise-shaping choices: 0 costs half of 3 and a fifth
+    /// of 10, and on this speech the difference is not heard (eSpeak's formant voice has none of
+    /// the breath and room that the searches are for).
+    static let complexity = 0
+
+    public var framesWritten: Int {
+        lock.withLock { timeline + (current?.sourceFrames ?? 0) }
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
+        try lock.withLock {
+            guard file != nil else { throw AudioError.fileFailed(path: path, reason: "already closed") }
+            if current == nil { current = try OpusShareEncoder(bitrate: bitrate) }
+            try current!.write(samples)
+            sourceFrames += samples.count
+            return true
+        }
+    }
+
+    /// Ends what was written directly as a share (on a whole frame) and returns the file's length
+    /// in frames: where the next share begins.
+    public func sealShare() throws -> Int {
+        try lock.withLock {
+            try sealCurrent()
+            return timeline
+        }
+    }
+
+    /// Appends a share encoded elsewhere, after what the file holds.
+    public func append(_ share: EncodedShare) throws {
+        try lock.withLock {
+            try sealCurrent()
+            try writePackets(share.packets)
+            timeline += share.frames
+            sourceFrames += share.sourceFrames
+        }
+    }
+
+    private func sealCurrent() throws {
+        guard let share = current else { return }
+        current = nil
+        let (encoded, _) = try share.finish()
+        preSkip = share.preSkip
+        try writePackets(encoded.packets)
+        timeline += encoded.frames
+    }
+
+    private func writePackets(_ packets: [[UInt8]], endGranule: Int? = nil) throws {
+        try writeHeaderIfNeeded()
+        for (index, packet) in packets.enumerated() {
+            decoded48k += OpusShareEncoder.samples(in: packet)
+            let last = endGranule != nil && index == packets.count - 1
+            try emit(pages.add(packet, granule: last ? endGranule! : decoded48k, endOfStream: last))
+        }
+    }
+
+    private func writeHeaderIfNeeded() throws {
+        guard !headerWritten else { return }
+        headerWritten = true
+        var head = Array("OpusHead".utf8) + [1, 1]
+        head += [UInt8(preSkip & 0xFF), UInt8(preSkip >> 8)]
+        let rate = UInt32(SpeechAudioFormat.sampleRate)
+        head += [UInt8(rate & 0xFF), UInt8(rate >> 8 & 0xFF), UInt8(rate >> 16 & 0xFF), UInt8(rate >> 24)]
+        head += [0, 0, 0]  // output gain, channel mapping family 0
+        try emit(pages.add(head, granule: 0, beginningOfStream: true))
+        try emit(pages.flush())
+        var comments = Self.littleEndian(Self.vendor.utf8.count) + Array(Self.vendor.utf8)
+        let list = OpusFileSink.comments(tags)
+        comments += Self.littleEndian(list.count)
+        for (key, value) in list {
+            let text = Array("\(key)=\(value)".utf8)
+            comments += Self.littleEndian(text.count) + text
+        }
+        try emit(pages.add(Array("OpusTags".utf8) + comments, granule: 0))
+        try emit(pages.flush())
+    }
+
+    private static let vendor = "storyreader (libopus \(String(cString: opus_get_version_string())))"
+
+    private static func littleEndian(_ value: Int) -> [UInt8] {
+        [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24 & 0xFF)]
+    }
+
+    private func emit(_ bytes: [UInt8]) throws {
+        guard !bytes.isEmpty, let file else { return }
+        try file.write(contentsOf: bytes)
+    }
+
+    public func setChapterTimes(_ chapters: [AudioChapter]) {
+        lock.withLock { self.chapters = chapters }
+    }
+
+    /// Ends the stream, as long as everything given (a last share of silence, or the last one
+    /// written directly, padded or shortened to that), and renames the file to its target.
+    public func close() throws {
+        try lock.withLock {
+            guard let file else { return }
+            do {
+                let last = try current ?? OpusShareEncoder(bitrate: bitrate)
+                current = nil
+                let wanted = sourceFrames - timeline
+                let (encoded, content) = try last.finish(wantedFrames: max(0, wanted))
+                preSkip = last.preSkip
+                try writePackets(encoded.packets, endGranule: decoded48k + preSkip + content)
+                timeline += encoded.frames
+                try emit(pages.flush())
+                try file.close()
+                self.file = nil
+                if !chapters.isEmpty {
+                    try OggCommentPatch.apply(chapters.enumerated().map { (OpusFileSink.chapterKey($0) + "=", OpusFileSink.chapterTime(0), OpusFileSink.chapterTime($1.start)) },
+                                              toFileAt: temporaryPath)
+                }
+                guard rename(temporaryPath, path) == 0 else { throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno))) }
+            } catch {
+                try? file.close()
+                self.file = nil
+                unlink(temporaryPath)
+                if let error = error as? AudioError { throw error }
+                throw AudioError.fileFailed(path: path, reason: error.localizedDescription)
+            }
+        }
+    }
+
+    public func discard() {
+        lock.withLock {
+            current = nil
+            try? file?.close()
+            file = nil
+        }
+        unlink(temporaryPath)
+    }
+}
+
+/// Packs packets into Ogg pages (RFC 3533) of one logical stream: a page is sent when it holds
+/// about a second of packets or 255 segments; a packet longer than a page continues on the next.
+struct OggPageWriter {
+    let serial: UInt32
+    private var sequence: UInt32 = 0
+    private var segments: [UInt8] = []
+    private var body: [UInt8] = []
+    /// The granule position of the last packet that ends on the page being filled, if one does.
+    private var granule: Int?
+    private var continued = false
+    private var beginning = false
+    private var packetsOnPage = 0
+
+    init(serial: UInt32) { self.serial = serial }
+
+    /// Adds a packet whose end is at `granule`; returns the pages it completed (bytes to write).
+    mutating func add(_ packet: [UInt8], granule packetGranule: Int, beginningOfStream: Bool = false, endOfStream: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        if beginningOfStream { beginning = true }
+        var offset = 0
+        repeat {
+            if segments.count == 255 { out += page(last: false) }
+            let lacing = min(255, packet.count - offset)
+            segments.append(UInt8(lacing))
+            body += packet[offset..<(offset + lacing)]
+            offset += lacing
+            if lacing < 255 { break }
+            if offset == packet.count {
+                // A packet of a multiple of 255 bytes ends with a lacing value of 0.
+                if segments.count == 255 { out += page(last: false) }
+                segments.append(0)
+                break
+            }
+        } while true
+        granule = packetGranule
+        packetsOnPage += 1
+        if endOfStream {
+            out += page(last: true)
+        } else if packetsOnPage >= 17 || body.count >= 4096 {
+            out += page(last: false)
+        }
+        return out
+    }
+
+    /// The page being filled, sent now.
+    mutating func flush() -> [UInt8] {
+        segments.isEmpty ? [] : page(last: false)
+    }
+
+    private mutating func page(last: Bool) -> [UInt8] {
+        // A page on which no packet ends has granule position -1.
+        let ends = segments.last.map { $0 < 255 } ?? false
+        let position = UInt64(bitPattern: Int64(granule ?? -1))
+        var header: [UInt8] = Array("OggS".utf8) + [0]
+        header.append((continued ? 1 : 0) | (beginning ? 2 : 0) | (last ? 4 : 0))
+        for shift in stride(from: 0, to: 64, by: 8) { header.append(UInt8(position >> UInt64(shift) & 0xFF)) }
+        for value in [serial, sequence] { for shift in stride(from: 0, to: 32, by: 8) { header.append(UInt8(value >> UInt32(shift) & 0xFF)) } }
+        header += [0, 0, 0, 0, UInt8(segments.count)]
+        var bytes = header + segments + body
+        let crc = OggCommentPatch.crc32(bytes[...])
+        for (index, shift) in stride(from: 0, to: 32, by: 8).enumerated() { bytes[22 + index] = UInt8(crc >> UInt32(shift) & 0xFF) }
+        continued = !ends
+        beginning = false
+        sequence += 1
+        segments.removeAll(keepingCapacity: true)
+        body.removeAll(keepingCapacity: true)
+        packetsOnPage = 0
+        granule = nil
+        return bytes
+    }
+}
+
+/// Speech encoded into one share (an export worker's run of sentences), for `OpusExportFile` to join.
+public final class OpusShareSink: PCMFileSink, @unchecked Sendable {
+    // The narration player's thread writes; the worker's main thread finishes after it is done.
+    private let lock = NSLock()
+    private let encoder: OpusShareEncoder
+
+    public init(bitrate: Int) throws { encoder = try OpusShareEncoder(bitrate: bitrate) }
+
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
+        try lock.withLock { try encoder.write(samples) }
+        return true
+    }
+
+    public var framesWritten: Int { lock.withLock { encoder.sourceFrames } }
+
+    /// The share, ending on a whole frame (it is not the file's last).
+    public func finish() throws -> EncodedShare { try lock.withLock { try encoder.finish().share } }
+
+    public func close() throws {}
+    public func discard() {}
+}
