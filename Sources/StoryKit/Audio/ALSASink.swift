@@ -149,13 +149,24 @@ public final class ALSASink: PCMSink {
 
     public var framesPlayed: Int {
         let now = clock.now
-        return clockState.withLock { clock in
-            guard clock.running else { return clock.played }
+        let estimate = clockState.withLock { clock -> Int? in
+            guard clock.running else { return nil }
             let elapsed = now - clock.time
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             return min(clock.written, clock.played + Int(seconds * Double(rate)), clock.heardAtMost(now, rate: rate))
         }
+        if let estimate { return estimate }
+        // Not running: not started yet (less than a period queued), run dry, or a device that takes
+        // audio at once ("null"). Nothing else asks it while the speech service waits for the end
+        // of what it wrote, so ask it now, and start what waits to be heard.
+        handle.withLock { handle in
+            guard let pcm = handle.pcm else { return }
+            if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED, clockState.withLock({ $0.written > $0.played }) { snd_pcm_start(pcm) }
+            sample(pcm)
+        }
+        return clockState.withLock { $0.played }
     }
+
 
     public func interrupt() { interrupted.store(true, ordering: .releasing) }
 

@@ -258,7 +258,8 @@ final class ReplShell {
         case SIGWINCH:
             let size = TerminalMode.size()
             perform(session.handle(.resize(columns: size.columns, rows: size.rows)))
-            // The terminal may have lost what was drawn: draw it all again.
+            // The terminal may have lost what was drawn: draw it all again, at the new size.
+            animation = nil
             drawn = []
             needsRender = true
             render()
@@ -409,11 +410,18 @@ final class ReplShell {
             case .render:
                 needsRender = true
             case .save(let change):
-                // A joined kiosk asks its site before a profile changes (up to a few seconds): the
-                // wait is told on a terminal.
-                if interactive, case .saveProfile = change, (try? store.isJoined()) == true { say(session.state.tr("Saving…")) }
-                let store = self.store, authorization = self.authorization
-                startWork { .stored(store.apply(change, authorization: authorization)) }
+                switch change {
+                case .saveProfile, .saveSettings:
+                    // A profile change may ask a joined kiosk's site first (up to a few seconds):
+                    // off the loop, the wait told on a terminal.
+                    if interactive, case .saveProfile = change, (try? store.isJoined()) == true { say(session.state.tr("Saving…")) }
+                    let store = self.store, authorization = self.authorization
+                    startWork { .stored(store.apply(change, authorization: authorization)) }
+                case .recordFinished, .savePosition, .setFavourite:
+                    // Local writes of a few milliseconds (the site hears of them through the outbox),
+                    // answered within the same frame: "The end" and its read count are shown together.
+                    if let reply = store.apply(change, authorization: authorization) { perform(session.handle(.stored(reply))) }
+                }
             case .checkPIN(let pin):
                 // The hash takes about a second: on a terminal, the wait is told (a script's next
                 // line simply waits for the answer).
@@ -554,6 +562,10 @@ final class ReplShell {
 
     private func render() {
         guard interactive, needsRender else { return }
+        // A moment shown moving (a page turn, the end) plays out: a few hundred milliseconds at
+        // most. What changed meanwhile (the word now heard, a caption) is drawn right after its
+        // last frame; speech never waits for it, and reduced motion has no frames to wait for.
+        if animation != nil, motionCue == nil { return }
         needsRender = false
         let options = session.state.options
         let profile = session.state.profile
@@ -569,7 +581,7 @@ final class ReplShell {
             keyHelp: screen.kind == .reader ? ScreenFrame.readingKeyHelp : ScreenFrame.screenKeyHelp,
             columns: options.columns, rows: options.rows)
         let (lines, cursor) = frame.render(options: renderOptions)
-        // Anything new on screen ends an animation: the word being heard is never held back.
+        // A new moment to show moving replaces one still playing.
         animation = nil
         if let cue = motionCue {
             motionCue = nil
