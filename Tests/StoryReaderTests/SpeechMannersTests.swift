@@ -193,40 +193,19 @@ struct SpeechMannersTests {
 }
 
 /// A server on loopback that takes connections and never says a word (until `stop`).
-final class SilentServer: @unchecked Sendable {
+final class SilentServer: Sendable {
     let port: UInt16
     private let listener: Int32
-    private let held = NSLock()
-    private var clients: [Int32] = []
+    private let clients = LockedValue<[Int32]>([])
 
     init() throws {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(socketFD, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
-        }
-        listener = socketFD
-        port = UInt16(bigEndian: address.sin_port)
-        Thread.detachNewThread { [self] in
-            while true {
-                let client = accept(socketFD, nil, nil)
-                if client < 0 { return }
-                held.withLock { clients.append(client) }
-            }
-        }
+        (listener, port) = try LoopbackListener.open(backlog: 16)
+        let clients = self.clients
+        LoopbackListener.acceptEach(on: listener) { client in clients.withLock { $0.append(client) } }
     }
 
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        held.withLock { for client in clients { close(client) } }
+        LoopbackListener.close(listener)
+        for client in clients.take(leaving: []) { close(client) }
     }
 }
