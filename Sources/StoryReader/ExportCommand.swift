@@ -163,6 +163,10 @@ struct ExportCommand: ParsableCommand {
                 throw UserFailure(message: messages.tr("{path} already exists: give --force to replace it", ["path": file.path]))
             }
         }
+        // What an export killed before it could clean up left here goes now (issue 33).
+        for target in targets {
+            for file in [target.file] + target.related { AtomicFile.removeAbandoned(besides: file.path) }
+        }
         let progress = ExportProgress(totalWords: chosen.reduce(0) { $0 + $1.wordCount }, enabled: !quiet && StatusLine.isShown)
         var summary: [String] = []
         do {

@@ -194,6 +194,7 @@ struct ExportWorkerCommand: ParsableCommand {
     @Option var opus: Int?
 
     func run() throws {
+        Self.endWithParent()
         let library = global.loadLibrary()
         let story = try global.resolveStory(self.story, in: library)
         let whole: Narration
@@ -224,6 +225,27 @@ struct ExportWorkerCommand: ParsableCommand {
         guard state == .finished else { throw ExitCode(1) }
         if let share { try output.send(try share.finish()) }
         try output.flush()
+    }
+}
+
+extension ExportWorkerCommand {
+    /// A worker lives no longer than the export that started it. A killed parent closes the
+    /// pipe's reading end, which a worker learns only when it next writes, and an Opus worker
+    /// writes nothing until its whole share is encoded: it went on for seconds, an orphan at 100 %
+    /// of a core. A thread waits on standard output for the reader to go (poll reports POLLERR
+    /// or POLLHUP on a pipe with no reader) and ends the process at once. Not PR_SET_PDEATHSIG:
+    /// that follows the parent *thread* that started the worker, not the parent process.
+    static func endWithParent() {
+        var status = stat()
+        guard fstat(STDOUT_FILENO, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        Thread {
+            var watched = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+            while true {
+                let ready = poll(&watched, 1, -1)
+                if ready < 0, errno == EINTR { continue }
+                if ready < 0 || watched.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { _exit(1) }
+            }
+        }.start()
     }
 }
 

@@ -23,4 +23,29 @@ public enum ProcessTree {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return "" }
         return String(decoding: data, as: UTF8.self).split(separator: "\0").joined(separator: " ")
     }
+
+    /// The children of `process` whose command line holds `marker`, once there are `count` of
+    /// them (or `process` ended, or `seconds` passed: then fewer).
+    public static func waitForChildren(of process: Process, running marker: String, count: Int, within seconds: Double = 10) -> [Int32] {
+        var found: [Int32] = []
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, found.count < count, process.isRunning {
+            found = children(of: process.processIdentifier).filter { commandLine($0).contains(marker) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return found
+    }
+
+    /// Waits until none of `pids` runs a command line holding `marker` (or `seconds` passed);
+    /// returns those still running it.
+    public static func waitUntilGone(_ pids: [Int32], running marker: String, within seconds: Double = 10) -> [Int32] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var left = pids
+        while true {
+            left = left.filter { commandLine($0).contains(marker) }
+            if left.isEmpty || Date() >= deadline { return left }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
 }
+

@@ -246,12 +246,7 @@ import ZIPFoundation
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try process.run()
-        var workers: [Int32] = []
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, workers.count < 2, process.isRunning {
-            workers = ProcessTree.children(of: process.processIdentifier).filter { ProcessTree.commandLine($0).contains("export-worker") }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        let workers = ProcessTree.waitForChildren(of: process, running: "export-worker", count: 2, within: 15)
         try #require(workers.count == 2, "two workers started (with --jobs 3: the export says the first run itself)")
         kill(workers[1], SIGKILL)
         process.waitUntilExit()

@@ -4,7 +4,7 @@ import Synchronization
 /// Writes speech to a WAV file (PCM 16-bit mono, 22050 Hz) as it comes: nothing but a small buffer
 /// is held in memory; the header's sizes are patched when the file is closed.
 ///
-/// The samples go to a hidden temporary file beside the target (`.NAME.PID.part`), renamed to the
+/// The samples go to a hidden temporary file beside the target (`.NAME.PID-N.part`, see `AtomicFile.temporaryPath`), renamed to the
 /// target only by ``close()``: an export that is stopped, fails or is killed never leaves a file
 /// that looks whole. Past 4 GiB of samples a RIFF header cannot hold the sizes (they are 32-bit),
 /// so the file is written as RF64 (EBU Tech 3306) — the format players use for long recordings.

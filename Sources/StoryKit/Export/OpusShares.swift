@@ -204,8 +204,7 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     private var preSkip = 312
 
     public init(path: String, bitrate: Int = OpusFileSink.defaultBitrate, tags: AudioTags) throws {
-        let url = URL(fileURLWithPath: path)
-        temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).part").path
+        temporaryPath = AtomicFile.temporaryPath(for: path)
         guard tags.chapters.count <= AudioTags.mostChapters else {
             throw AudioError.fileFailed(path: path, reason: "\(tags.chapters.count) chapters are more than an Ogg file can name (\(AudioTags.mostChapters))")
         }

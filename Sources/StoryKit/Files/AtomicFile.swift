@@ -78,6 +78,30 @@ public enum AtomicFile {
         return moveIntoPlace(temporary, path)
     }
 
+    /// Removes the temporary files beside `path` that writers killed before they could clean up
+    /// left (`.NAME.PID-N.part` of `path`'s own name, PID a process that no longer exists): a
+    /// SIGKILLed export leaves its half-written audio, and the next export to the same place takes
+    /// it away. A living writer's file (its PID still running, this process's included) is kept.
+    /// Returns the paths removed.
+    @discardableResult
+    public static func removeAbandoned(besides path: String) -> [String] {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
+        let prefix = "." + url.lastPathComponent + "."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".part") {
+            let middle = name.dropFirst(prefix.count).dropLast(".part".count)
+            let digits = middle.split(separator: "-", maxSplits: 1).first ?? ""
+            guard let pid = pid_t(digits), pid > 0, middle.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) else { continue }
+            // ESRCH: no such process. EPERM means it exists (another user's), so it is kept.
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let file = folder.appendingPathComponent(name).path
+            if unlink(file) == 0 { removed.append(file) }
+        }
+        return removed
+    }
+
     /// The rename of a flushed file, then the folder flushed.
     private static func moveIntoPlace(_ temporary: String, _ path: String) -> Int32 {
         guard Foundation.rename(temporary, path) == 0 else { return -1 }
