@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import StoryKitTestSupport
 @testable import StoryKit
@@ -120,6 +121,31 @@ import StoryKitTestSupport
         try store.clearPIN(current: "5678")
         #expect(try !store.isPINSet())
         _ = try store.authorize(pin: nil)
+    }
+
+    /// A PIN row of the wrong types or an absurd cost (a damaged file, an edit by hand) is an
+    /// error naming the database, not a crash (GRDB's subscripts stop the program) nor a check
+    /// that takes hours; the lock stays shut.
+    @Test(arguments: [
+        "UPDATE parentalLock SET rounds = 'many'",
+        "UPDATE parentalLock SET salt = NULL",
+        "UPDATE parentalLock SET rounds = 1099511627776",
+        "UPDATE parentalLock SET blockSize = 100000",
+        "UPDATE parentalLock SET failedAttempts = 'x'",
+    ])
+    func aDamagedPINRowIsAnErrorNotACrash(damage: String) throws {
+        let database = try TemporaryDatabase()
+        defer { database.remove() }
+        try database.open().setPIN("2468")
+        try DatabaseQueue(path: database.databaseURL.path).write { db in try db.execute(sql: damage) }
+        let store = try database.open()
+        #expect {
+            try store.verifyPIN("2468")
+        } throws: { error in
+            guard case .unreadable(let path, _)? = error as? StoreError else { return false }
+            return path == database.databaseURL.path
+        }
+        #expect(throws: StoreError.self) { try store.authorize(pin: nil) }
     }
 
     @Test func thePINCannotBeFoundInTheDatabaseFile() throws {

@@ -54,6 +54,13 @@ public struct PINHashCost: Sendable, Hashable, Codable {
     public static let standard = PINHashCost(rounds: 1 << 15)
     /// For tests only: fast.
     public static let testing = PINHashCost(rounds: 16, blockSize: 1)
+
+    /// A cost a stored hash may ask for: scrypt's own rules (N a power of two above 1), and at
+    /// most 2^20 × 32 × 16, so a damaged or edited row cannot make a PIN check take gigabytes or
+    /// hours (N × r × 128 bytes: 2^20 × 32 is 4 GiB, already far past any cost this program writes).
+    public var isSane: Bool {
+        (2...(1 << 20)).contains(rounds) && rounds & (rounds - 1) == 0 && (1...32).contains(blockSize) && (1...16).contains(parallelism)
+    }
 }
 
 /// A salted slow hash of a PIN.
