@@ -83,3 +83,4 @@ server: setup
 bench-sync: setup-test
 	$(SWIFT) build -c release --traits Server
 	.build/release/storyreader bench sync
+	.build/release/storyreader bench sync-server

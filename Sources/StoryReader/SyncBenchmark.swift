@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import StoryKit
 import StoryServer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `storyreader bench sync`: many kiosks (data folders in a temporary folder) syncing finished reads
 /// with one `serve` on loopback, started in this process against the PostgreSQL given.
@@ -27,29 +30,15 @@ struct SyncBenchmark: AsyncParsableCommand {
     func run() async throws {
         try requireServerBuild()
         #if Server
-        var temporary: TemporaryPostgres?
+        let (url, address, temporary) = try TemporaryPostgres.orGiven(database, passwordFile: passwordFile)
         defer { temporary?.stop() }
-        let url: String
-        if let database {
-            url = database
-        } else {
-            let started = try TemporaryPostgres()
-            temporary = started
-            url = started.url
-            print("bench sync: a temporary PostgreSQL on port \(started.port)")
-        }
-        let address: DatabaseAddress
-        do { address = try DatabaseAddress(url: url, passwordFile: passwordFile) } catch { throw StoreCommandSupport.fail(error.description) }
         let site = "bench-\(UUID().uuidString.prefix(8).lowercased())"
         let token = try await SyncServer.withDatabase(address) { try await $0.addSite(site) }
-        let ready = AsyncStream<String>.makeStream()
-        let server = Task {
-            try await SyncServer.run(.init(database: address, host: "127.0.0.1", port: 0)) { ready.continuation.yield($0) }
-        }
-        defer { server.cancel() }
-        var iterator = ready.stream.makeAsyncIterator()
-        guard let listening = await iterator.next() else { throw StoreCommandSupport.fail("the server did not start") }
-        let settings = SyncSettings(url: "http://\(listening)", site: site, token: token)
+        // The server in its own process, as a site runs it: its threads do not share this
+        // process's with the simulated kiosks.
+        let server = try ServerProcess(database: url, passwordFile: passwordFile)
+        defer { server.stop() }
+        let settings = SyncSettings(url: "http://\(server.address)", site: site, token: token)
 
         let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-sync-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -64,7 +53,8 @@ struct SyncBenchmark: AsyncParsableCommand {
         let samples = try await withThrowingTaskGroup(of: [Double].self) { group in
             for store in stores {
                 group.addTask {
-                    let client = SyncClient(settings: settings, callDeadline: 30, batchSize: 1000)
+                    // Its own session, as each real kiosk (a process) has its own connections.
+                    let client = SyncClient(settings: settings, callDeadline: 30, batchSize: 1000, session: URLSession(configuration: .ephemeral))
                     let reader = try store.profiles()[0].id!
                     var times: [Double] = []
                     var done = 0

@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import StoryServer
 
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,26 @@ final class TemporaryPostgres {
     private let process: Process
 
     var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
+
+    /// The database a benchmark was given, or a temporary one started for it (to stop at the end).
+    static func orGiven(_ given: String?, passwordFile: String?) throws -> (url: String, address: DatabaseAddress, temporary: TemporaryPostgres?) {
+        var temporary: TemporaryPostgres?
+        let url: String
+        if let given {
+            url = given
+        } else {
+            let started = try TemporaryPostgres()
+            temporary = started
+            url = started.url
+            print("bench: a temporary PostgreSQL on port \(started.port)")
+        }
+        do {
+            return (url, try DatabaseAddress(url: url, passwordFile: passwordFile), temporary)
+        } catch {
+            temporary?.stop()
+            throw StoreCommandSupport.fail(error.description)
+        }
+    }
 
     init() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/postgres") else {
