@@ -2,9 +2,6 @@ import ArgumentParser
 import Foundation
 import StoryKit
 import StoryServer
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `storyreader bench sync`: many kiosks (data folders in a temporary folder) syncing finished reads
 /// with one `serve` on loopback, started in this process against the PostgreSQL given.
@@ -42,39 +39,17 @@ struct SyncBenchmark: AsyncParsableCommand {
 
         let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-sync-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: root) }
-        var stores: [StoryStore] = []
-        for index in 0..<kiosks {
-            let store = try StoryStore(dataDirectory: root.appendingPathComponent("kiosk\(index)"))
-            try store.markJoined()
-            stores.append(store)
-        }
-        let (reads, burst) = (self.reads, self.burst)
+        // Each kiosk its own process, as on a site: its own SQLite writes, threads and
+        // connections. Simulated as tasks of one process, 20 kiosks shared two threads of Swift's
+        // pool, and one kiosk's fsyncs held up every other's round (a p99 of 17 s, most of it
+        // waiting for a thread).
         let started = ContinuousClock.now
-        let samples = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for store in stores {
-                group.addTask {
-                    // Its own session, as each real kiosk (a process) has its own connections.
-                    let client = SyncClient(settings: settings, callDeadline: 30, batchSize: 1000, session: URLSession(configuration: .ephemeral))
-                    let reader = try store.profiles()[0].id!
-                    var times: [Double] = []
-                    var done = 0
-                    while done < reads {
-                        for _ in 0..<min(burst, reads - done) {
-                            try store.recordFinishedRead(profileID: reader, storyID: "story-\(done % 40)")
-                            done += 1
-                        }
-                        let start = ContinuousClock.now
-                        try await client.round(store)
-                        let elapsed = ContinuousClock.now - start
-                        times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
-                    }
-                    return times
-                }
-            }
-            var all: [Double] = []
-            for try await times in group { all += times }
-            return all.sorted()
+        let children = try (0..<kiosks).map { index in
+            try SyncKioskProcess(settings: settings, data: root.appendingPathComponent("kiosk\(index)"), reads: reads, burst: burst)
         }
+        var samples: [Double] = []
+        for child in children { samples += try child.roundTimes() }
+        samples.sort()
         let total = ContinuousClock.now - started
         let snapshot = try await SyncClient(settings: settings).siteSnapshot()
         print("bench sync: \(kiosks) kiosks x \(reads) reads, \(samples.count) sync rounds in \(total)")
@@ -82,5 +57,60 @@ struct SyncBenchmark: AsyncParsableCommand {
         print("  reads counted by the server: \(snapshot.reads.count) of \(kiosks * reads)")
         if snapshot.reads.count != kiosks * reads { throw StoreCommandSupport.fail("the server counted \(snapshot.reads.count) reads, not \(kiosks * reads)") }
         #endif
+    }
+}
+
+/// One simulated kiosk of `bench sync`: `bench sync-kiosk` in a process of its own, which prints
+/// the milliseconds of each of its rounds, a line each.
+final class SyncKioskProcess {
+    private let process = Process()
+    private let output = Pipe()
+
+    init(settings: SyncSettings, data: URL, reads: Int, burst: Int) throws {
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["bench", "sync-kiosk", "--url", settings.url, "--site", settings.site, "--data", data.path,
+                             "--reads", String(reads), "--burst", String(burst)]
+        // The token stays out of the process list.
+        process.environment = ProcessInfo.processInfo.environment.merging(["STORYREADER_BENCH_TOKEN": settings.token]) { $1 }
+        process.standardOutput = output
+        try process.run()
+    }
+
+    /// Waits for the kiosk to finish; its round times.
+    func roundTimes() throws -> [Double] {
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw StoreCommandSupport.fail("a simulated kiosk failed (status \(process.terminationStatus))") }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
+    }
+}
+
+/// `storyreader bench sync-kiosk` (hidden): one kiosk of `bench sync`.
+struct SyncKioskBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sync-kiosk", shouldDisplay: false)
+
+    @Option var url: String
+    @Option var site: String
+    @Option var data: String
+    @Option var reads: Int
+    @Option var burst: Int
+
+    func run() async throws {
+        guard let token = ProcessInfo.processInfo.environment["STORYREADER_BENCH_TOKEN"] else { throw StoreCommandSupport.fail("no STORYREADER_BENCH_TOKEN") }
+        let store = try StoryStore(dataDirectory: URL(fileURLWithPath: data))
+        try store.markJoined()
+        let client = SyncClient(settings: SyncSettings(url: url, site: site, token: token), callDeadline: 30, batchSize: 1000)
+        let reader = try store.profiles()[0].id!
+        var done = 0
+        while done < reads {
+            for _ in 0..<min(burst, reads - done) {
+                try store.recordFinishedRead(profileID: reader, storyID: "story-\(done % 40)")
+                done += 1
+            }
+            let start = ContinuousClock.now
+            try await client.round(store)
+            let elapsed = ContinuousClock.now - start
+            print(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        }
     }
 }

@@ -120,6 +120,8 @@ final class ServerProcess {
     let process = Process()
     let address: String
     var pid: Int32 { process.processIdentifier }
+    /// Kept open for the server's life: a closed pipe would end it at its next line (SIGPIPE).
+    private let output = Pipe()
 
     init(database: String, passwordFile: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -128,7 +130,6 @@ final class ServerProcess {
         environment["LANG"] = "C.UTF-8"
         environment["LANGUAGE"] = nil
         process.environment = environment
-        let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()

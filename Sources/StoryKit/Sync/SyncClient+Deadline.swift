@@ -12,11 +12,11 @@ extension SyncClient {
     /// kept from outside the request, by a timer that fails the call and cancels the task; whichever
     /// of the answer and the timer comes first wins, the other is ignored. Cancelling the Swift task
     /// (the background sync stopping) cancels the request too.
-    static func exchange(_ request: URLRequest, deadline: Double, session: URLSession = .shared) async throws -> (Data, URLResponse) {
+    static func exchange(_ request: URLRequest, deadline: Double) async throws -> (Data, URLResponse) {
         let once = OneAnswer()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
-                let task = session.dataTask(with: request) { data, response, error in
+                let task = URLSession.shared.dataTask(with: request) { data, response, error in
                     if let error {
                         once.finish(.failure(error))
                     } else if let data, let response {

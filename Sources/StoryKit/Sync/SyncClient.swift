@@ -76,18 +76,12 @@ public struct SyncClient: Sendable {
     /// The kiosk's time sent with an agreement (`agree`), which the server compares with its own;
     /// a round uses its store's clock.
     public var clock: WallClock
-    /// Where the calls go: the process's shared session for a kiosk (one client a process).
-    /// `bench sync` gives each simulated kiosk its own, as each real kiosk has: sharing one, 20
-    /// kiosks queued behind its six connections to the host.
-    public var session: URLSession
 
-    public init(settings: SyncSettings, callDeadline: Double = 10, batchSize: Int = 500, clock: WallClock = .system,
-                session: URLSession = .shared) {
+    public init(settings: SyncSettings, callDeadline: Double = 10, batchSize: Int = 500, clock: WallClock = .system) {
         self.settings = settings
         self.callDeadline = callDeadline
         self.batchSize = batchSize
         self.clock = clock
-        self.session = session
     }
 
     /// Checks an address a kiosk is told to join: http(s) only, and plain http only to this machine
@@ -241,7 +235,7 @@ public struct SyncClient: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await Self.exchange(request, deadline: callDeadline, session: session)
+            (data, response) = try await Self.exchange(request, deadline: callDeadline)
         } catch let failure as SyncFailure {
             throw failure
         } catch let cancelled as CancellationError {
