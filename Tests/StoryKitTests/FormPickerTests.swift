@@ -98,6 +98,21 @@ import StoryKitTestSupport
         #expect(session.state.form?.text(of: .voice) == "fr")
     }
 
+    @Test func settingsStepsTheSameVoicesAsTheForm() {
+        var options = SessionOptions()
+        options.voices = Self.installed
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: maya(), options: options, profile: "Maya")
+        _ = session.handle(.command(.settings))
+        session.state.focusedID = "setting-voice"
+        let first = session.handle(.key(.right))
+        #expect(spoken(first).first == "Voice: English (en).")
+        // Heard in that voice: the preview speaks with it.
+        #expect(first.contains { if case .preview(let speech, _) = $0 { speech.voice == "en" } else { false } })
+        for _ in 0..<3 { _ = session.handle(.key(.right)) }
+        #expect(session.state.profile.speech.voice == "fr")
+        #expect(spoken(session.handle(.key(.right))).first == "Voice: Français (fr). That is the last.")
+    }
+
     @Test func pickersStopAtTheirEndsInTheFormAndInSettingsAndEnterGoesRound() {
         var session = Session(catalog: SessionFixtures.catalog, snapshot: maya(), profile: "Maya")
         _ = session.handle(.command(.settings))

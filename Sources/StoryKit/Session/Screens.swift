@@ -368,7 +368,7 @@ public enum Screens {
 
     public static func settingValue(_ setting: SettingName, _ profile: ChildProfile, messages: MessageCatalog = .english) -> String {
         switch setting {
-        case .voice: profile.speech.voice ?? messages.tr("the story's language")
+        case .voice: voiceName(profile.speech.voice ?? "", messages: messages)
         case .rate: messages.tr("{rate} words per minute", ["rate": String(profile.speech.rate)])
         case .pitch: "\(profile.speech.pitch)"
         case .volume: "\(profile.speech.volume)"
