@@ -79,6 +79,25 @@ import StoryKitTestSupport
         #expect(SettingName.rate.spokenName == ProfileField.rate.label)
     }
 
+    @Test func aNumberPickerTakesATypedNumberToo() {
+        var session = newForm()
+        session.state.focusedID = "field-rate"
+        // The first digit starts a new number; each is said; Backspace takes the last back.
+        #expect(spoken(session.handle(.key(.character("1")))) == ["1"])
+        for key: Key in [.character("2"), .character("5"), .backspace, .character("0")] { _ = session.handle(.key(key)) }
+        #expect(session.state.form?.text(of: .rate) == "120")
+        let submitted = spoken(session.handle(.key(.enter)))
+        #expect(submitted.first == "Speed: 120 words per minute.")
+        #expect(session.state.focusedID == "field-pitch")
+        // Out of range, the problem is said on leaving; a step starts from the nearest good value.
+        _ = session.handle(.key(.character("7")))
+        _ = session.handle(.key(.character("7")))
+        _ = session.handle(.key(.character("7")))
+        #expect(spoken(session.handle(.key(.tab))).first?.hasPrefix("Pitch: 777 is out of range") == true)
+        session.state.focusedID = "field-pitch"
+        #expect(spoken(session.handle(.key(.left))) == ["Pitch: 95."])
+    }
+
     @Test func theVoiceIsAPickerOfTheInstalledVoicesOfTheChildsLanguagesEachInItsOwnVoice() throws {
         var session = newForm()
         session.state.focusedID = "field-voice"

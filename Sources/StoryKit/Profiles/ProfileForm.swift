@@ -55,6 +55,9 @@ public struct ProfileForm: Sendable, Hashable {
     /// The Voice picker's values: "" (each story's own language), then the voices offered (the
     /// session gives the installed ones of the child's languages).
     public var voiceChoices: [String] = [""]
+    /// The number field digits are being typed into: the next digit adds to them; any other
+    /// field (or none) starts a new number.
+    public var digitsTyped: ProfileField?
 
     /// A form for a new profile, starting from the default reading settings and an empty name.
     public init(existingNames: [String] = []) {

@@ -309,7 +309,7 @@ public enum Screens {
                 if let problem = field.problem { value += ", " + state.tr("problem: {problem}", ["problem": problem.message(in: messages)]) }
                 elements.append(AccessibilityElement(
                     id: "field-" + field.field.rawValue, label: label, value: value,
-                    hint: hint + ". " + state.tr("Left and Right arrows change it."), traits: .adjustable))
+                    hint: hint + ". " + state.tr("Left and Right arrows change it, or type a number."), traits: .adjustable))
                 continue
             }
             if field.field == .voice { value = Self.voiceName(field.value, messages: messages) }

@@ -32,9 +32,33 @@ extension Session {
             new = (up ? speech.faster() : speech.slower()).rate
         }
         form.setText(String(new), for: field)
+        form.digitsTyped = nil
         state.form = form
         let end = new == old ? " " + (up ? tr("That is the largest.") : tr("That is the smallest.")) : ""
         return [speak(tr("{setting}: {value}.", ["setting": tr(field.label), "value": Self.formNumber(field, new, messages: state.messages)]) + end)]
+    }
+
+    /// A digit typed on a number picker: the first starts a new number ("1", "12", "120"), each
+    /// said as typed; Enter or leaving the field checks it, as for a typed field.
+    mutating func typeDigit(_ digit: Character, into field: ProfileField) -> [Effect] {
+        guard var form = state.form else { return [] }
+        let typed = form.digitsTyped == field ? form.text(of: field) : ""
+        guard typed.count < 3 else { return [speak(tr("{setting}: {value}.", ["setting": tr(field.label), "value": typed]))] }
+        form.setText(typed + String(digit), for: field)
+        form.digitsTyped = field
+        state.form = form
+        return [speak(String(digit))]
+    }
+
+    /// Backspace on a number picker: the last digit goes, and is said.
+    mutating func deleteDigit(from field: ProfileField) -> [Effect] {
+        guard var form = state.form else { return [] }
+        var text = form.text(of: field)
+        let removed = text.popLast()
+        form.setText(text, for: field)
+        form.digitsTyped = field
+        state.form = form
+        return [speak(removed.map { tr("{letter} deleted", ["letter": String($0)]) } ?? tr("Empty."))]
     }
 
     /// A number field's value as said and shown: Speed in words per minute, as Settings says it.
@@ -57,8 +81,10 @@ extension Session {
 
     /// Leaving a field the parent changed: its problem is said (and shown) now, not at Save.
     mutating func checkLeavingField() -> [Effect] {
-        guard state.route == .profileForm, var form = state.form, let id = state.focusedID, let field = formField(id),
-              form.isChanged(field) else { return [] }
+        guard state.route == .profileForm, var form = state.form, let id = state.focusedID, let field = formField(id) else { return [] }
+        form.digitsTyped = nil
+        state.form = form
+        guard form.isChanged(field) else { return [] }
         let problem = form.check(field)
         state.form = form
         guard let problem else {

@@ -221,6 +221,8 @@ extension Session {
         let hadProblem = form.fields.first { $0.field == field }?.problem != nil
             || state.warning?.hasPrefix(tr("{field}: {problem}", ["field": tr(field.label), "problem": ""])) == true
         form.focus(on: field)
+        // A number put right after its problem is typed anew.
+        form.digitsTyped = nil
         guard case .moved(let next, let problem) = form.submit() else { state.form = form; return [] }
         state.form = form
         state.focusedID = Self.elementID(next)

@@ -256,6 +256,8 @@ public struct Session: Sendable {
         }
         if state.route == .profileForm, let id = focusedElement?.id, let field = formField(id), field.isPicker {
             switch key {
+            case .character(let digit) where digit.isNumber && field.isNumberPicker: return typeDigit(digit, into: field)
+            case .backspace where field.isNumberPicker: return deleteDigit(from: field)
             case .character(let letter) where letter.isLetter: return choose(in: field, startingWith: letter)
             case .enter: return submitField(field)
             default: break
