@@ -40,6 +40,9 @@ struct GlobalOptions: ParsableArguments {
         var options = options
         options.interfaceLanguage = languageOverride
         options.systemLanguage = InterfaceLanguage.fromEnvironment(ProcessInfo.processInfo.environment)
+        for language in [options.interfaceLanguage ?? options.systemLanguage] where !Catalogs.languages.languages.contains(language) {
+            Catalogs.sayMissing(language)
+        }
         return options
     }
 
@@ -134,11 +137,26 @@ enum Catalogs {
             if let known = loaded[language] { return known }
             let catalog = load(only: language).catalog(language)
             loaded[language] = catalog
+            if catalog.language != language { sayMissing(language) }
             return catalog
         }
     }
 
     private static let single = Mutex<[String: MessageCatalog]>([:])
+
+    /// The languages already said to have no catalog.
+    private static let saidMissing = Mutex<Set<String>>([])
+
+    /// `--lang` or the locale asked for a language whose catalog is not found (an out-of-tree
+    /// build, a wrong `$STORYREADER_PO_DIR`): said once a run on standard error, in English (the
+    /// only language left), since the interface would otherwise be English without a word why.
+    static func sayMissing(_ language: String) {
+        guard language != "en", saidMissing.withLock({ $0.insert(language).inserted }) else { return }
+        let message = folder().map { MessageCatalog.english.tr("no catalog for '{language}' in {folder}: the interface is in English", ["language": language, "folder": $0]) }
+            ?? MessageCatalog.english.tr("no catalog for '{language}' was found (set STORYREADER_PO_DIR to the folder of the .po files): the interface is in English",
+                                         ["language": language])
+        FileHandle.standardError.write(Data("storyreader: \(message)\n".utf8))
+    }
 
     private static func load(only language: String?) -> InterfaceLanguages {
         guard let folder = folder() else { return .englishOnly }

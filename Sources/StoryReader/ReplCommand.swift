@@ -45,9 +45,11 @@ struct ReplCommand: ParsableCommand {
         let size = TerminalMode.size()
         // Asked once, before raw mode: what the terminal can draw large (never under tmux/screen).
         let capabilities = interactive ? TerminalCapabilities.detect() : .none
+        var options = global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling))
+        // The profile form's Voice picker offers the voices installed (of the child's languages).
+        options.voices = ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector)
         var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
-                              options: global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling)),
-                              profile: profile, languages: Catalogs.languages)
+                              options: options, profile: profile, languages: Catalogs.languages)
         presentation.apply(to: &session)
         // Speech through eSpeak NG onto the audio device (or paced silence); --no-audio on a
         // terminal: paced silence; --no-audio without a terminal: virtual time (scripts, transcripts).

@@ -98,10 +98,11 @@ import StoryKitTestSupport
         _ = session.handle(.command(.settings))
         let picker = FocusEngine(screen: session.screen).order.first { $0.id == "setting-language" }
         #expect(picker?.label == "Langue" && picker?.value == "Français", "\(String(describing: picker))")
-        // Left and Right go through automatic and every language, each named in itself.
+        // Enter goes round automatic and every language, each named in itself (Left and Right
+        // stop at the ends, as every picker does).
         var values: [String] = []
         for _ in 0..<5 {
-            _ = session.adjust(.language, up: true)
+            _ = session.adjust(.language, up: true, wraps: true)
             values.append(Screens.settingValue(.language, session.state.profile, messages: session.state.messages))
         }
         // (Automatic is said in the language it falls back to: English here.)
@@ -179,9 +180,11 @@ import StoryKitTestSupport
         let text = try #require(whereAmI.first?.text)
         #expect(text.hasPrefix("Bedtime for Bear, angehalten bei „"), "\(text)")
         #expect(text.contains("Seite 1 von "), "\(text)")
-        // The English title in its own voice, the rest in German.
-        #expect(whereAmI.first?.runs.first == SpeechRun(text: "Bedtime for Bear", language: "en"))
-        #expect(whereAmI.first?.runs.dropFirst().allSatisfy { $0.language == "de" } == true)
+        // The English title and the quoted English word in their own voice, the rest in German.
+        let runs = try #require(whereAmI.first?.runs)
+        #expect(runs.first == SpeechRun(text: "Bedtime for Bear", language: "en"))
+        #expect(runs.dropFirst().allSatisfy { $0.language == "de" || ($0.language == "en" && $0.text.hasPrefix("„") && $0.text.hasSuffix("“")) }, "\(runs)")
+        #expect(runs.contains { $0.language == "en" && $0.text.hasPrefix("„") }, "\(runs)")
     }
 }
 

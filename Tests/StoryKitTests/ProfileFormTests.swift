@@ -54,7 +54,7 @@ import Testing
         #expect(problems.map(\.description) == [
             "Name: a profile named \"Mia\" already exists (names ignore case): choose another name or edit that profile",
             "Age: \"6.5\" is not a whole number: type a whole number of years from 2 to 12",
-            "Rate: 999 is out of range: use a whole number from 80 to 450",
+            "Speed: 999 is out of range: use a whole number from 80 to 450",
             "Theme: \"purple\" is not a theme: use one of default, dark, light, high-contrast-dark, high-contrast-light",
         ])
         #expect(form.focus == .name)

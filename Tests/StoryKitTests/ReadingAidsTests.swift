@@ -265,7 +265,7 @@ import StoryKitTestSupport
         session.state.focusedID = "field-" + ProfileField.spacing.rawValue
         #expect(said(session.handle(.key(.character("w")))).hasPrefix("wide, 2 of 2."))
         session.state.focusedID = "field-" + ProfileField.syllables.rawValue
-        #expect(said(session.handle(.key(.right))).hasPrefix("off, 2 of 2."), "on comes first, off second")
+        #expect(said(session.handle(.key(.left))).hasPrefix("off, 1 of 2."), "off comes first: Left turns a switch off, Right on")
         session.state.focusedID = "save"
         let saved = session.handle(.command(.activate))
         let profile = try #require(saved.compactMap { if case .save(.saveProfile(let profile)) = $0 { profile } else { nil } }.first)

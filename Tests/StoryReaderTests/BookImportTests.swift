@@ -49,7 +49,9 @@ import Testing
         defer { data.remove() }
         let dry = try run(["import", "--dry-run", book.path], data)
         #expect(dry.status == 0, "\(dry.standardError)")
-        #expect(dry.standardOutput.split(separator: "\n").count == 43)
+        // 43 tales, then the total.
+        #expect(dry.standardOutput.split(separator: "\n").count == 44)
+        #expect(dry.standardOutput.split(separator: "\n").last?.hasPrefix("In all: 43 stories, ") == true, "\(dry.standardOutput.suffix(200))")
         #expect(dry.standardOutput.hasPrefix("Would import “Tom Tit Tot” (english-fairy-tales-tom-tit-tot), en, "))
         let json = try run(["import", "--dry-run", "--json", book.path], data)
         let planned = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])

@@ -46,7 +46,7 @@ import StoryKitTestSupport
             storyreader: nothing was saved:
             Name (--name): a profile named "Reader" already exists (names ignore case): choose another name or edit that profile
             Age (--age): "6.5" is not a whole number: type a whole number of years from 2 to 12
-            Rate (--rate): 900 is out of range: use a whole number from 80 to 450
+            Speed (--rate): 900 is out of range: use a whole number from 80 to 450
             Theme (--theme): "purple" is not a theme: use one of default, dark, light, high-contrast-dark, high-contrast-light
 
             """)
@@ -85,7 +85,7 @@ import StoryKitTestSupport
         let result = try run(["profile", "add"], input: "Leo\n5\nanimals, dragons\nen-us\n\n60\n\naccessibility1\n", in: folder)
         #expect(result.status == 0, "\(result.standardError)")
         let show = try run(["profile", "show", "leo"], in: folder).standardOutput
-        #expect(show.hasPrefix("Name: Leo\nAge: 5\nInterests: animals, dragons\nVoice: en-us\nRate: 140\nPitch: 60\nVolume: 80\nText size: accessibility1\n"))
+        #expect(show.hasPrefix("Name: Leo\nAge: 5\nInterests: animals, dragons\nVoice: en-us\nSpeed: 140\nPitch: 60\nVolume: 80\nText size: accessibility1\n"))
 
         // The first bad line stops it, by its number; the lines after it never move into other fields.
         let bad = try run(["profile", "add"], input: "Ann\nabc\nanimals\n", in: folder)

@@ -112,6 +112,23 @@ extension ReplFixture {
     func file(_ name: String) -> String {
         (try? String(contentsOfFile: folder.path + "/" + name, encoding: .utf8)) ?? ""
     }
+
+    /// The speech log's lines so far (`STORYREADER_SPEECH_LOG` pointed at `speech.log` here).
+    func speechLog() -> [String] {
+        file("speech.log").split(separator: "\n").map(String.init)
+    }
+
+    /// Waits (up to `seconds`) until the speech log meets `condition`; records an issue if it never does.
+    func waitForSpeechLog(_ what: String, seconds: Double = 20, _ condition: ([String]) -> Bool) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition(speechLog()) {
+            if Date() > deadline {
+                Issue.record("timed out waiting for \(what); speech log: \(speechLog())")
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
 }
 
 @Suite(.serialized)

@@ -177,6 +177,7 @@ import StoryKitTestSupport
             jump s
             jump s
             jump s
+            jump s
             activate
             where
             quit
@@ -197,7 +198,7 @@ import StoryKitTestSupport
     @Test func aProfileMadeInTheReplIsStoredForTheCommandLine() throws {
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
-        let script = "next\nactivate\ntype Ada\n:set age 7\n:set interests space, trains\n:set rate 120\njump s\njump s\njump s\njump s\nactivate\nquit\n"
+        let script = "next\nactivate\ntype Ada\n:set age 7\n:set interests space, trains\n:set rate 120\nsave\nquit\n"
         let repl = try StoryReaderProcess.run(fixture.arguments, input: script, dataDirectory: fixture.data)
         #expect(repl.standardOutput.contains("Profile Ada saved."), "\(repl.standardOutput)")
         let shown = try StoryReaderProcess.run(["profile", "show", "Ada", "--json", "--data-dir", fixture.data], dataDirectory: fixture.data)

@@ -9,19 +9,10 @@ import StoryKitTestSupport
 @Suite(.serialized)
 struct SpeechMannersTests {
     /// The speech log's lines so far.
-    func log(_ fixture: ReplFixture) -> [String] {
-        fixture.file("speech.log").split(separator: "\n").map(String.init)
-    }
+    func log(_ fixture: ReplFixture) -> [String] { fixture.speechLog() }
 
     func waitForLog(_ fixture: ReplFixture, _ what: String, seconds: Double = 20, _ condition: ([String]) -> Bool) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition(log(fixture)) {
-            if Date() > deadline {
-                Issue.record("timed out waiting for \(what); speech log: \(log(fixture))")
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        fixture.waitForSpeechLog(what, seconds: seconds, condition)
     }
 
     /// The REPL on tmux, speaking (paced silence: no sound card here) into the speech log.
@@ -96,6 +87,11 @@ struct SpeechMannersTests {
         try tmux.send("-l", "6")
         try tmux.send("Enter")
         waitForLog(fixture, "the age read back") { $0.contains("start message: Age: 6.") }
+        // Unsaved changes: Control Q asks first; Enter discards them, and Control Q then leaves.
+        try tmux.send("C-q")
+        try tmux.waitFor("Discard the changes to this profile?")
+        try tmux.send("Enter")
+        try tmux.waitFor("Changes discarded.")
         try tmux.send("C-q")
         try tmux.waitFor("DONE")
     }
@@ -176,6 +172,11 @@ struct SpeechMannersTests {
         let refused = try tmux.waitFor("cannot be reached now", seconds: 20)
         #expect(refused.contains("nothing was changed"))
         #expect(try fixture.openStore().profile(named: "Zed") == nil)
+        // Unsaved changes: Control Q asks first; Enter discards them, and Control Q then leaves.
+        try tmux.send("C-q")
+        try tmux.waitFor("Discard the changes to this profile?")
+        try tmux.send("Enter")
+        try tmux.waitFor("Changes discarded.")
         try tmux.send("C-q")
         try tmux.waitFor("DONE")
     }

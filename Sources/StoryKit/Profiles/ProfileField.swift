@@ -19,7 +19,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .age: N_("Age")
         case .interests: N_("Interests")
         case .voice: N_("Voice")
-        case .rate: N_("Rate")
+        case .rate: N_("Speed")
         case .pitch: N_("Pitch")
         case .volume: N_("Volume")
         case .textSize: N_("Text size")
@@ -47,7 +47,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .name: N_("the name shown and spoken to your child")
         case .age: N_("your child's age in years, to suggest stories that fit")
         case .interests: N_("what your child likes, to suggest stories; for example {examples}")
-        case .voice: N_("the eSpeak voice that reads, such as en, en-us, es, fr, de or en+f3; empty for each story's own language")
+        case .voice: N_("the voice that reads; the story's language lets each story be read in its own")
         case .rate: N_("how fast stories are read, in words per minute")
         case .pitch: N_("how high the voice is")
         case .volume: N_("how loud the voice is")
@@ -102,13 +102,21 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// A number stepped like a picker (Left and Right, - and +), as Settings steps it.
+    public var isNumberPicker: Bool { self == .rate || self == .pitch || self == .volume }
+
+    /// Whether the field is a picker of any kind (choices, a number, or the voice, whose
+    /// choices are the voices installed: see `State.formChoices(for:)`).
+    public var isPicker: Bool { choices != nil || isNumberPicker || self == .voice }
+
     /// The values of a choice field (a picker: Left and Right, or a first letter); nil for text.
     public var choices: [String]? {
         switch self {
         case .textSize: TextSizePreset.allCases.map(\.rawValue)
         case .theme: ThemeName.allCases.map(\.rawValue)
         case .motion: MotionPreference.allCases.map(\.rawValue)
-        case .hints, .stepMode, .syllables: ["on", "off"]
+        // Off first: Right and + turn a switch on, as they turn a setting up.
+        case .hints, .stepMode, .syllables: ["off", "on"]
         case .lineFocus: LineFocus.allCases.map(\.rawValue)
         case .spacing: TextSpacing.allCases.map(\.rawValue)
         case .language: ["automatic"] + InterfaceLanguage.supported.compactMap { InterfaceLanguage.ownNames[$0] }

@@ -52,6 +52,12 @@ public struct ProfileForm: Sendable, Hashable {
     /// Whether a Cancel is waiting for confirmation.
     public private(set) var isConfirmingCancel = false
     private let initialTexts: [ProfileField: String]
+    /// The Voice picker's values: "" (each story's own language), then the voices offered (the
+    /// session gives the installed ones of the child's languages).
+    public var voiceChoices: [String] = [""]
+    /// The number field digits are being typed into: the next digit adds to them; any other
+    /// field (or none) starts a new number.
+    public var digitsTyped: ProfileField?
 
     /// A form for a new profile, starting from the default reading settings and an empty name.
     public init(existingNames: [String] = []) {
@@ -104,6 +110,24 @@ public struct ProfileForm: Sendable, Hashable {
     }
 
     public func text(of field: ProfileField) -> String { texts[field] ?? "" }
+
+    /// A picker's values (the Voice's are ``voiceChoices``, with the edited profile's own voice
+    /// kept among them); nil for a text or number field.
+    public func choices(for field: ProfileField) -> [String]? {
+        guard field == .voice else { return field.choices }
+        let own = initialTexts[.voice] ?? ""
+        return voiceChoices.contains { $0.lowercased() == own.lowercased() } ? voiceChoices : voiceChoices + [own]
+    }
+
+    /// Whether one field differs from what the form started with.
+    public func isChanged(_ field: ProfileField) -> Bool { text(of: field) != (initialTexts[field] ?? "") }
+
+    /// Checks one field (leaving it), recording its problem; nil when it is valid.
+    public mutating func check(_ field: ProfileField) -> ProfileProblem? {
+        guard field.isInput else { return nil }
+        problems[field] = problem(of: field)
+        return problems[field]
+    }
 
     /// Whether any field differs from what the form started with.
     public var hasUnsavedChanges: Bool { ProfileField.inputs.contains { text(of: $0) != (initialTexts[$0] ?? "") } }

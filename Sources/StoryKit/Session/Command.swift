@@ -31,38 +31,41 @@ public enum Command: Sendable, Hashable {
     case actions
     /// Does one of the focused item's actions, named (a beginning of its name is enough).
     case action(String)
+    /// Saves the profile form from any field (Control S; `save` in a script).
+    case save
 
     /// Every command word, for help, completion and suggestions.
     public static let names: [String] = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "set", "profile", "help", "quit", "settings", "learn", "wait", "type",
         "increase", "decrease", "sentence", "paragraph", "page", "beginning", "end", "step", "jump",
-        "actions", "action", "word", "explain",
+        "actions", "action", "word", "explain", "save",
     ]
 
-    /// What each command does, for help and learn mode.
+    /// What each command does, for help and learn mode (marked for the catalogs, translated where said).
     public static let summaries: [String: String] = [
-        "next": "moves to the next item", "prev": "moves to the previous item",
-        "activate": "presses the focused item", "back": "goes back to the previous screen",
-        "home": "goes to the library", "heading": "moves to the next heading",
-        "where": "says where you are; while reading, the page and sentence",
-        "read": "reads a story: read followed by its name; a story you started goes on from your place, and read NAME from start starts again",
-        "pause": "pauses the story", "resume": "goes on reading", "stop": "stops reading",
-        "faster": "reads faster", "slower": "reads slower",
-        "set": "changes a setting: set, its name, and a value, like set rate 160",
-        "profile": "changes the profile: profile followed by a name", "help": "opens help",
-        "quit": "leaves Magical Stories", "settings": "opens the settings",
-        "learn": "starts learn mode", "wait": "lets the story go on: wait, or wait and a number of sentences",
-        "type": "types text into the focused field", "increase": "turns the focused setting up",
-        "decrease": "turns the focused setting down", "sentence": "sentence next or sentence prev moves in the story",
-        "paragraph": "paragraph next or paragraph prev moves in the story",
-        "page": "page next or page prev moves in the story", "beginning": "goes to the story's first sentence",
-        "end": "goes to the story's last sentence", "step": "turns step mode on or off",
-        "jump": "jumps to the next item starting with a letter",
-        "actions": "lists what you can do with the focused item (the a key)",
-        "action": "does one of the focused item's actions: action and its name, like action save",
-        "word": "word next or word prev moves one word while paused, and says it",
-        "explain": "says the word being read slowly, spells it, shows it big with its syllables, then reads on (the e key)",
+        "next": N_("moves to the next item"), "prev": N_("moves to the previous item"),
+        "activate": N_("presses the focused item"), "back": N_("goes back to the previous screen"),
+        "home": N_("goes to the library"), "heading": N_("moves to the next heading"),
+        "where": N_("says where you are; while reading, the page and sentence"),
+        "read": N_("reads a story: read followed by its name; a story you started goes on from your place, and read NAME from start starts again"),
+        "pause": N_("pauses the story"), "resume": N_("goes on reading"), "stop": N_("stops reading"),
+        "faster": N_("reads faster"), "slower": N_("reads slower"),
+        "set": N_("changes a setting: set, its name, and a value, like set rate 160"),
+        "profile": N_("changes the profile: profile followed by a name"), "help": N_("opens help"),
+        "quit": N_("leaves Magical Stories"), "settings": N_("opens the settings"),
+        "learn": N_("starts learn mode"), "wait": N_("lets the story go on: wait, or wait and a number of sentences"),
+        "type": N_("types text into the focused field"), "increase": N_("turns the focused setting up"),
+        "decrease": N_("turns the focused setting down"), "sentence": N_("sentence next or sentence prev moves in the story"),
+        "paragraph": N_("paragraph next or paragraph prev moves in the story"),
+        "page": N_("page next or page prev moves in the story"), "beginning": N_("goes to the story's first sentence"),
+        "end": N_("goes to the story's last sentence"), "step": N_("turns step mode on or off"),
+        "jump": N_("jumps to the next item starting with a letter"),
+        "actions": N_("lists what you can do with the focused item (the a key)"),
+        "action": N_("does one of the focused item's actions: action and its name, like action save"),
+        "word": N_("word next or word prev moves one word while paused, and says it"),
+        "explain": N_("says the word being read slowly, spells it, shows it big with its syllables, then reads on (the e key)"),
+        "save": N_("saves the profile form, from any field (Control S)"),
     ]
 
     /// The word that names the command (for allowlists, such as the kiosk's).
@@ -102,13 +105,26 @@ public enum Command: Sendable, Hashable {
         case .jump: "jump"
         case .actions: "actions"
         case .action: "action"
+        case .save: "save"
         }
     }
 }
 
 /// Why a typed line is not a command, worded for the person who typed it.
 public struct CommandError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var description: String
+    /// The English message (a catalog key) and its placeholders' values.
+    public var message: String
+    public var values: [String: String]
+
+    init(_ message: String, _ values: [String: String] = [:]) {
+        self.message = message
+        self.values = values
+    }
+
+    public var description: String { MessageCatalog.fill(message, values) }
+
+    /// The message in the interface's language: a child typing in Spanish hears Spanish.
+    public func localized(_ messages: MessageCatalog) -> String { messages.tr(message, values) }
 }
 
 /// Parses typed lines: `next`, `:next`, `read lighthouse`, `set rate 160`.
@@ -128,8 +144,9 @@ public enum CommandParser {
         let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
         let word = aliases[parts[0].lowercased()] ?? parts[0].lowercased()
         let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
-        func needs(_ what: String) throws(CommandError) -> String {
-            if rest.isEmpty { throw CommandError(description: "\(word) needs \(what): for example, \(example(word))") }
+        /// `rest`, or the command's own message saying what it needs.
+        func needs(_ message: String) throws(CommandError) -> String {
+            if rest.isEmpty { throw CommandError(message, ["example": example(word)]) }
             return rest
         }
         switch word {
@@ -155,8 +172,9 @@ public enum CommandParser {
         case "word": return rest.lowercased().hasPrefix("prev") ? .previousWord : .nextWord
         case "explain", "spell": return .explainWord
         case "set":
-            let pieces = try needs("a setting and a value").split(separator: " ", maxSplits: 1).map(String.init)
-            guard pieces.count == 2 else { throw CommandError(description: "set needs a setting and a value: for example, \(example("set"))") }
+            let needsValue = N_("set needs a setting and a value: for example, {example}")
+            let pieces = try needs(needsValue).split(separator: " ", maxSplits: 1).map(String.init)
+            guard pieces.count == 2 else { throw CommandError(needsValue, ["example": example("set")]) }
             return .set(name: pieces[0].lowercased(), value: pieces[1].trimmingCharacters(in: .whitespaces))
         case "increase": return .increase
         case "decrease": return .decrease
@@ -168,27 +186,28 @@ public enum CommandParser {
         case "quit": return .quit
         case "wait":
             if rest.isEmpty { return .wait(nil) }
-            guard let count = Int(rest), count > 0 else { throw CommandError(description: "wait takes a number of sentences, like wait 2") }
+            guard let count = Int(rest), count > 0 else { throw CommandError(N_("wait takes a number of sentences, like wait 2")) }
             return .wait(count)
         case "actions": return .actions
-        case "action": return .action(try needs("an action's name"))
+        case "save": return .save
+        case "action": return .action(try needs(N_("action needs an action's name: for example, {example}")))
         case "jump":
-            guard let letter = rest.first else { throw CommandError(description: "jump needs a letter: for example, jump L") }
+            guard let letter = rest.first else { throw CommandError(N_("jump needs a letter: for example, jump L")) }
             return .jump(letter)
         default:
-            throw CommandError(description: unknownMessage(parts[0]))
+            throw unknownMessage(parts[0])
         }
     }
 
     /// "I don't know 'nxt'. Did you mean next?"
-    static func unknownMessage(_ word: String) -> String {
+    static func unknownMessage(_ word: String) -> CommandError {
         let shown = Sanitizer.sanitizeLine(String(word.prefix(30)))
         let folded = word.lowercased()
         let scored = Command.names.map { ($0, EditDistance.between(folded, $0) - ($0.hasPrefix(folded) ? 2 : 0)) }
         if let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }), best.1 <= max(2, folded.count / 2) {
-            return "I don't know '\(shown)'. Did you mean \(best.0)? Type help for the list."
+            return CommandError(N_("I don't know '{word}'. Did you mean {command}? Type help for the list."), ["word": shown, "command": best.0])
         }
-        return "I don't know '\(shown)'. Type help for the list of commands."
+        return CommandError(N_("I don't know '{word}'. Type help for the list of commands."), ["word": shown])
     }
 
     static func example(_ word: String) -> String {

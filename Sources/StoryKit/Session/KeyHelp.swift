@@ -17,6 +17,7 @@ public enum KeyHelp {
         case .pageUp: return .previousHeading
         case .control("w"): return .whereAmI
         case .control("q"), .control("c"), .control("d"): return .quit
+        case .control("s"): return .save
         case .character("h"): return .nextHeading
         case .character("H"): return .previousHeading
         case .character("?"): return .help
@@ -98,6 +99,7 @@ public enum KeyHelp {
         case .increase: return N_("turns the focused setting up")
         case .decrease: return N_("turns the focused setting down")
         case .actions: return N_("lists what you can do with the focused item, such as Read or Save to favourites")
+        case .save: return N_("saves the profile form, from any field")
         default: return nil
         }
     }

@@ -301,7 +301,19 @@ public enum Screens {
                 continue
             }
             var value = field.value.isEmpty ? state.tr("empty") : Self.choiceName(field.value, messages: messages)
-            if let choices = field.field.choices {
+            if field.field.isNumberPicker {
+                // A number stepped as Settings steps it; typed (`type`, `set`) from a script.
+                if let number = Int(field.value.trimmingCharacters(in: .whitespaces)) {
+                    value = Session.formNumber(field.field, number, messages: messages)
+                }
+                if let problem = field.problem { value += ", " + state.tr("problem: {problem}", ["problem": problem.message(in: messages)]) }
+                elements.append(AccessibilityElement(
+                    id: "field-" + field.field.rawValue, label: label, value: value,
+                    hint: hint + ". " + state.tr("Left and Right arrows change it, or type a number."), traits: .adjustable))
+                continue
+            }
+            if field.field == .voice { value = Self.voiceName(field.value, messages: messages) }
+            if let choices = form.choices(for: field.field) {
                 // A picker: its place in the list, not every name in the hint.
                 if let index = choices.firstIndex(where: { $0.lowercased() == field.value.lowercased() }) {
                     value += ", " + state.tr("{item} of {items}", ["item": String(index + 1), "items": String(choices.count)])
@@ -339,6 +351,14 @@ public enum Screens {
         }
     }
 
+    /// A voice as a picker says it: "the story's language" for none, a language the interface
+    /// speaks by its own name ("Español (es)"), any other by its eSpeak name ("it", "en-us").
+    static func voiceName(_ voice: String, messages: MessageCatalog) -> String {
+        guard !voice.isEmpty else { return messages.tr("the story's language") }
+        guard let own = InterfaceLanguage.ownNames[Session.speechLanguage(voice)] else { return voice }
+        return messages.tr("{language} ({voice})", ["language": own, "voice": voice])
+    }
+
     // MARK: Settings
 
     static let voices: [String?] = [nil, "en", "en-us", "en+f3", "es", "fr", "de"]
@@ -348,7 +368,7 @@ public enum Screens {
 
     public static func settingValue(_ setting: SettingName, _ profile: ChildProfile, messages: MessageCatalog = .english) -> String {
         switch setting {
-        case .voice: profile.speech.voice ?? messages.tr("the story's language")
+        case .voice: voiceName(profile.speech.voice ?? "", messages: messages)
         case .rate: messages.tr("{rate} words per minute", ["rate": String(profile.speech.rate)])
         case .pitch: "\(profile.speech.pitch)"
         case .volume: "\(profile.speech.volume)"
@@ -420,6 +440,7 @@ public enum Screens {
             (N_("Backspace"), N_("delete the last letter, and say it")),
             (N_("Enter"), N_("check the field and go to the next")),
             (N_("Left and Right arrows"), N_("change the focused setting")),
+            (N_("Control S"), N_("save the profile form, from any field")),
         ]),
     ]
 

@@ -6,14 +6,14 @@ extension Session {
     mutating func openActions() -> [Effect] {
         guard let focused = focusedElement else { return [speak(tr("Nothing is focused."))] }
         guard !focused.customActions.isEmpty else {
-            return [speak("\(SpokenForm.finish(focused.label)) It has no other actions: press Enter to choose it.")]
+            return [speak(tr("{item} It has no other actions: press Enter to choose it.", ["item": SpokenForm.finish(focused.label)]))]
         }
         state.stack.append(.actions(focused.id))
         state.focusedID = "action-" + focused.customActions[0].id
         let screen = self.screen
         let names = focused.customActions.map(\.name).joined(separator: ", ")
-        let count = focused.customActions.count == 1 ? "1 item" : "\(focused.customActions.count) items"
-        var effects = [speak("\(screen.title): \(names), \(count).", .message)]
+        let count = trn("{count} item", "{count} items", focused.customActions.count)
+        var effects = [speak(tr("{screen}: {actions}, {count}.", ["screen": screen.title, "actions": names, "count": count]), .message)]
         if let first = focusedElement { effects.append(speak(SpokenForm.describe(first, hints: hints, messages: state.messages))) }
         return effects
     }

@@ -14,16 +14,27 @@ extension Session {
         for entry in catalog.entries {
             let language = Self.speechLanguage(entry.language)
             names.append(SpeechRun(text: entry.title, language: language))
-            if let author = entry.author { names.append(SpeechRun(text: author, language: language)) }
+            // The product's own name is the interface's word, said in its voice ("Magical Stories."
+            // at start), even where it is the bundled stories' author.
+            if let author = entry.author, author != Self.productName { names.append(SpeechRun(text: author, language: language)) }
             if open.contains(entry.id) {
                 names += entry.pictureDescriptions.map { SpeechRun(text: $0, language: language) }
             }
+        }
+        if let reader = state.reader, let word = reader.word {
+            // A story's word quoted in a message ("En pausa en «the»") is the story's, said by its
+            // voice: quoted as the interface quotes it, and as the source does.
+            let language = Self.speechLanguage(reader.story.language)
+            for quoted in Set([tr("‘{word}’", ["word": word]), "‘" + word + "’"]) { names.append(SpeechRun(text: quoted, language: language)) }
         }
         if let reader = state.reader, catalog.entry(id: reader.story.id) == nil {
             names.append(SpeechRun(text: reader.story.title, language: Self.speechLanguage(reader.story.language)))
         }
         return names
     }
+
+    /// The program's name, as the bundled stories name their author.
+    static let productName = "Magical Stories"
 
     /// A story's language as a voice's language: `en-us` → en (the interface's runs use codes).
     static func speechLanguage(_ language: String) -> String {

@@ -15,8 +15,12 @@ extension Session {
         if name.isEmpty { return [speak(tr("read needs a story's name: for example, read lighthouse."), .important)] }
         switch catalog.resolve(name) {
         case .success(let entry):
-            if !fromStart, state.reading(entry.id).sentenceIndex != nil { return goOnReading(entry.id) }
-            return startReading(entry.id, fromWord: 0)
+            // Read before anyone chose a profile (a script's first line): the guest reads, and
+            // keeps no place past this run, which is said rather than found out at the next run.
+            let asGuest = state.profileName == nil && state.stack.first == .profiles
+                ? [speak(tr("No profile is chosen: reading as the guest, and the place is not kept. Type profile and a name first to keep it."), .message)] : []
+            if !fromStart, state.reading(entry.id).sentenceIndex != nil { return asGuest + goOnReading(entry.id) }
+            return asGuest + startReading(entry.id, fromWord: 0)
         case .failure(let error):
             return [speak(SpokenForm.finish(error.spoken(state.messages)), .important)]
         }

@@ -133,15 +133,22 @@ extension Session {
         return [.save(.saveSettings(profile))]
     }
 
-    mutating func adjust(_ setting: SettingName, up: Bool) -> [Effect] {
+    /// Left and Right (and - and +) step a setting and stop at its ends, saying so, as the form's
+    /// pickers do; Enter (`wraps`) goes round, from the last value to the first.
+    mutating func adjust(_ setting: SettingName, up: Bool, wraps: Bool = false) -> [Effect] {
         guard childMayChange(setting) else { return refusedSetting() }
         var profile = state.profile
+        let before = profile
         func cycle<T: Equatable>(_ all: [T], _ current: T) -> T {
             let index = all.firstIndex(of: current) ?? 0
-            return all[(index + (up ? 1 : all.count - 1)) % all.count]
+            if wraps { return all[(index + (up ? 1 : all.count - 1)) % all.count] }
+            return all[min(max(index + (up ? 1 : -1), 0), all.count - 1)]
         }
         switch setting {
-        case .voice: profile.speech.voice = cycle(Screens.voices, profile.speech.voice)
+        case .voice:
+            var voices: [String?] = voiceChoices().map { $0.isEmpty ? nil : $0 }
+            if !voices.contains(profile.speech.voice) { voices.append(profile.speech.voice) }
+            profile.speech.voice = cycle(voices, profile.speech.voice)
         case .rate: profile.speech = up ? profile.speech.faster() : profile.speech.slower()
         case .pitch: profile.speech.pitch = SpeechSettings.pitchRange.clamp(profile.speech.pitch + (up ? 5 : -5))
         case .volume: profile.speech.volume = SpeechSettings.volumeRange.clamp(profile.speech.volume + (up ? 10 : -10))
@@ -151,9 +158,9 @@ extension Session {
             profile.textSize = all[min(max(index + (up ? 1 : -1), 0), all.count - 1)]
         case .motion: profile.motion = cycle(MotionPreference.allCases, profile.motion)
         case .theme: profile.theme = cycle(ThemeName.allCases, profile.theme)
-        case .hints: profile.hints.toggle()
+        case .hints: profile.hints = cycle([false, true], profile.hints)
         case .lineFocus: profile.settings.aids.lineFocus = cycle(LineFocus.allCases, profile.settings.aids.lineFocus)
-        case .syllables: profile.settings.aids.syllables.toggle()
+        case .syllables: profile.settings.aids.syllables = cycle([false, true], profile.settings.aids.syllables)
         case .spacing: profile.settings.aids.spacing = cycle(TextSpacing.allCases, profile.settings.aids.spacing)
         case .language: profile.settings.interfaceLanguage = cycle(Screens.interfaceLanguages, profile.settings.interfaceLanguage)
         }
@@ -166,6 +173,10 @@ extension Session {
             // The ends of the scale say so (the size stays there).
             if index == TextSizePreset.allCases.count - 1 { end = " " + tr("That is the largest.") }
             if index == 0 { end = " " + tr("That is the smallest.") }
+        } else if profile == before {
+            // Any other setting at its end stays there and says so, as the form's pickers do.
+            end = " " + ([.rate, .pitch, .volume].contains(setting) ? (up ? tr("That is the largest.") : tr("That is the smallest."))
+                : (up ? tr("That is the last.") : tr("That is the first.")))
         }
         return apply(profile, setting: setting, end: end)
     }
@@ -183,7 +194,9 @@ extension Session {
     mutating func openForm(editing: ChildProfile?) -> [Effect] {
         if state.options.isLocked { return [speak(tr("That is not available here."), .message)] }
         let names = state.snapshot.profiles.map(\.name)
-        state.form = editing.map { ProfileForm(editing: $0, existingNames: names) } ?? ProfileForm(existingNames: names)
+        var form = editing.map { ProfileForm(editing: $0, existingNames: names) } ?? ProfileForm(existingNames: names)
+        form.voiceChoices = voiceChoices()
+        state.form = form
         state.focus["profileForm"] = nil
         return push(.profileForm)
     }
@@ -208,6 +221,8 @@ extension Session {
         let hadProblem = form.fields.first { $0.field == field }?.problem != nil
             || state.warning?.hasPrefix(tr("{field}: {problem}", ["field": tr(field.label), "problem": ""])) == true
         form.focus(on: field)
+        // A number put right after its problem is typed anew.
+        form.digitsTyped = nil
         guard case .moved(let next, let problem) = form.submit() else { state.form = form; return [] }
         state.form = form
         state.focusedID = Self.elementID(next)
@@ -217,7 +232,10 @@ extension Session {
         }
         // The value is read back, so that a name or an age can be checked before saving.
         let value = form.text(of: field)
-        var readBack = tr("{setting}: {value}.", ["setting": tr(field.label), "value": value.isEmpty ? tr("empty") : Sanitizer.sanitizeLine(value)])
+        let said = field == .voice ? Screens.voiceName(value, messages: state.messages)
+            : field.isNumberPicker ? Int(value).map { Self.formNumber(field, $0, messages: state.messages) } ?? value
+            : value.isEmpty ? tr("empty") : Sanitizer.sanitizeLine(value)
+        var readBack = tr("{setting}: {value}.", ["setting": tr(field.label), "value": said])
         if hadProblem {
             state.warning = nil
             readBack += " " + tr("That is right now.")
@@ -227,26 +245,34 @@ extension Session {
         return effects
     }
 
-    /// A picker's next or previous value ("large, 4 of 12"), stopping at the ends.
+    /// A picker's next or previous value ("large, 4 of 12"), stopping at the ends; a number
+    /// picker steps its number; a voice is named in its own voice.
     mutating func choose(in field: ProfileField, step: Int) -> [Effect] {
-        guard var form = state.form, let choices = field.choices else { return [] }
+        if field.isNumberPicker { return stepNumber(field, up: step > 0) }
+        guard var form = state.form, let choices = form.choices(for: field) else { return [] }
         let current = choices.firstIndex { $0.lowercased() == form.text(of: field).lowercased() } ?? (step > 0 ? -1 : choices.count)
         let index = min(max(current + step, 0), choices.count - 1)
         form.setText(choices[index], for: field)
         state.form = form
         let end = index == current ? " " + (step > 0 ? tr("That is the last.") : tr("That is the first.")) : ""
-        return [speak(tr("{choice}, {item} of {items}.", ["choice": Screens.choiceName(choices[index], messages: state.messages),
-                                                           "item": String(index + 1), "items": String(choices.count)]) + end)]
+        let text = tr("{choice}, {item} of {items}.", ["choice": formChoiceName(field, choices[index]),
+                                                      "item": String(index + 1), "items": String(choices.count)]) + end
+        return [field == .voice ? voiceUtterance(choices[index], text) : speak(text)]
+    }
+
+    /// A picker's value as said: a voice by its name, other choices in the child's language.
+    func formChoiceName(_ field: ProfileField, _ value: String) -> String {
+        field == .voice ? Screens.voiceName(value, messages: state.messages) : Screens.choiceName(value, messages: state.messages)
     }
 
     /// A first letter typed on a picker: the next value whose name, as shown in the child's
     /// language, starts with it ("o" finds "oscuro" in Spanish).
     mutating func choose(in field: ProfileField, startingWith letter: Character) -> [Effect] {
-        guard let form = state.form, let choices = field.choices else { return [] }
+        guard let form = state.form, let choices = form.choices(for: field) else { return [speak(tr("Left and Right arrows change it."))] }
         let current = choices.firstIndex { $0.lowercased() == form.text(of: field).lowercased() } ?? -1
         let folded = ChoiceNames.fold(String(letter))
         let order = choices.indices.map { (current + 1 + $0) % choices.count }
-        guard let found = order.first(where: { ChoiceNames.fold(Screens.choiceName(choices[$0], messages: state.messages)).hasPrefix(folded) }) else {
+        guard let found = order.first(where: { ChoiceNames.fold(formChoiceName(field, choices[$0])).hasPrefix(folded) }) else {
             return [speak(tr("No choice starts with {letter}.", ["letter": String(letter).uppercased()]))]
         }
         return choose(in: field, step: found - current)

@@ -184,6 +184,7 @@ public struct Session: Sendable {
     }
 
     mutating func goHome() -> [Effect] {
+        if let asked = asksBeforeLeavingForm() { return asked }
         var effects: [Effect] = []
         if state.stack.contains(.reader) { effects += leaveReader(stopping: true) }
         state.warning = nil
@@ -253,8 +254,10 @@ public struct Session: Sendable {
             default: break
             }
         }
-        if state.route == .profileForm, let id = focusedElement?.id, let field = formField(id), field.choices != nil {
+        if state.route == .profileForm, let id = focusedElement?.id, let field = formField(id), field.isPicker {
             switch key {
+            case .character(let digit) where digit.isNumber && field.isNumberPicker: return typeDigit(digit, into: field)
+            case .backspace where field.isNumberPicker: return deleteDigit(from: field)
             case .character(let letter) where letter.isLetter: return choose(in: field, startingWith: letter)
             case .enter: return submitField(field)
             default: break
@@ -304,12 +307,13 @@ public struct Session: Sendable {
         }
         if state.isLearning {
             if command == .back { return handleKey(.escape) }
-            return [speak("\(command.name): \(Command.summaries[command.name] ?? "a command").")]
+            let does = Command.summaries[command.name].map { tr($0) } ?? tr("a command")
+            return [speak(tr("{command}: {does}.", ["command": command.name, "does": does]))]
         }
         let engine = FocusEngine(screen: screen)
         switch command {
-        case .next: return moveFocus(engine.next(after: state.focusedID))
-        case .previous: return moveFocus(engine.previous(before: state.focusedID))
+        case .next: return checkLeavingField() + moveFocus(engine.next(after: state.focusedID))
+        case .previous: return checkLeavingField() + moveFocus(engine.previous(before: state.focusedID))
         case .nextHeading: return moveFocus(engine.nextHeading(after: state.focusedID))
         case .previousHeading: return moveFocus(engine.previousHeading(before: state.focusedID))
         case .actions: return openActions()
@@ -349,7 +353,7 @@ public struct Session: Sendable {
         case .explainWord: return explainWord()
         case .set(let name, let value): return set(name, value)
         case .increase, .decrease:
-            if state.route == .profileForm, let id = focusedElement?.id, let field = formField(id), field.choices != nil {
+            if state.route == .profileForm, let id = focusedElement?.id, let field = formField(id), field.isPicker {
                 return choose(in: field, step: command == .increase ? 1 : -1)
             }
             guard let focused = focusedElement, focused.id.hasPrefix("setting-"),
@@ -362,8 +366,9 @@ public struct Session: Sendable {
             if name.isEmpty { return push(.profiles) }
             guard let found = findProfile(name) else {
                 let names = state.snapshot.profiles.map(\.name)
-                return [speak("There is no profile called \(Sanitizer.quote(name)). " +
-                              (names.isEmpty ? "Make one from the profiles screen." : "Profiles: \(names.joined(separator: ", ")).") , .important)]
+                let quoted = ["name": Sanitizer.quote(name), "profiles": names.joined(separator: ", ")]
+                return [speak(names.isEmpty ? tr("There is no profile called {name}. Make one from the profiles screen.", quoted)
+                              : tr("There is no profile called {name}. Profiles: {profiles}.", quoted), .important)]
             }
             return choose(profile: found.name)
         case .settings: return openSettings()
@@ -382,11 +387,15 @@ public struct Session: Sendable {
             state.isLearning = true
             return effects + [speak(tr("Learn mode. Press any key to hear what it does. Escape leaves."), .message)]
         case .quit:
+            if let asked = asksBeforeLeavingForm() { return asked }
             var effects: [Effect] = []
             if state.reader != nil { effects += leaveReader(stopping: true) }
             state.hasQuit = true
             return effects + [speak(tr("Goodbye."), .message), .exit]
         case .wait: return []
+        case .save:
+            guard state.route == .profileForm else { return [speak(tr("Control S saves the profile form; there is nothing to save here."))] }
+            return saveForm()
         }
     }
 
@@ -434,7 +443,7 @@ public struct Session: Sendable {
         case .settings: return push(.settings)
         case .newProfile: return openForm(editing: nil)
         case .editProfile:
-            guard state.profileName != nil else { return [speak("Choose a profile first: the guest has no profile to edit.")] }
+            guard state.profileName != nil else { return [speak(tr("Choose a profile first: the guest has no profile to edit."))] }
             return openForm(editing: state.profile)
         }
     }
@@ -520,13 +529,12 @@ public struct Session: Sendable {
             if id == "cancel" { return cancelForm() }
             if id == "discard" { return discardForm() }
             if id == "keep-editing" { return keepEditing() }
-            if focused.traits.contains(.textField) {
-                return [speak(tr("Editing {field}. Type, then press Enter. On a script, use: type and the text.", ["field": focused.label]))]
-            }
+            // As Enter: the field is checked and the next one focused (`type Mia` then `activate`).
+            if let field = formField(id) { return submitField(field) }
         case .settings:
             if id == "done" { return goBack() }
             if id == "edit-profile" { return asParent(.editProfile) }
-            if let setting = SettingName(rawValue: String(id.dropFirst("setting-".count))) { return adjust(setting, up: true) }
+            if let setting = SettingName(rawValue: String(id.dropFirst("setting-".count))) { return adjust(setting, up: true, wraps: true) }
         case .help:
             if id == "learn" { return handleCommand(.learn) }
         case .pinPrompt:

@@ -94,6 +94,9 @@ public struct SessionOptions: Sendable, Hashable {
     /// The language of the system (`LC_ALL`, `LC_MESSAGES`, `LANG`): the first screen's, and a
     /// profile's when it names none and its voice's language has no catalog.
     public var systemLanguage = "en"
+    /// The eSpeak NG voices installed (`en`, `en-us`, `es`, …): the profile form's Voice picker
+    /// offers those of the child's languages. Empty: the few every eSpeak NG has.
+    public var voices: [String] = []
 
     public init(isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24,
                 textScaling: TextScaling = .none) {

@@ -342,7 +342,7 @@ final class ReplShell {
             }
             perform(session.handle(.command(command)))
         } catch {
-            perform(session.handle(.invalid(error.description)))
+            perform(session.handle(.invalid(error.localized(session.state.messages))))
         }
     }
 
