@@ -83,8 +83,8 @@ import StoryKitTestSupport
     func createAProfileWithOneMistake(_ language: String, _ problem: String, _ saved: String) throws {
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
-        // Save is 14 items after Interests: voice … spacing, language.
-        let toSave = String(repeating: "next\n", count: 14)
+        // Save is 15 items after Interests: voice … spacing, language, braille.
+        let toSave = String(repeating: "next\n", count: 15)
         let script = "next\nactivate\ntype Ada\nnext\ntype 40\nnext\ntype animals\n" + toSave + "activate\ntype 6\nnext\n" + toSave
             + "activate\nwhere\nquit\n"
         let output = try scripted(script, fixture, language: language, golden: "create-profile-\(language).txt")
