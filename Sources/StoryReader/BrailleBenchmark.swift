@@ -50,9 +50,7 @@ struct BrailleBenchmark: ParsableCommand {
             process.terminate()
             process.waitUntilExit()
         }
-        setenv("BRLAPI_HOST", brlapi, 1)
-        setenv("BRLAPI_AUTH", "none", 1)
-        let braille = ReplBraille(mode: .on, takesEveryKey: false)
+        let braille = ReplBraille(mode: .on, takesEveryKey: false, address: BrailleDisplay.Address(host: brlapi, auth: "none"))
         defer { braille.stop() }
         let deadline = monotonicNanoseconds() + 10_000_000_000
         while braille.cells == nil, monotonicNanoseconds() < deadline {

@@ -101,4 +101,27 @@ import StoryKitTestSupport
         let movedBackAgain = line.panBack()
         #expect(movedBackAgain)
     }
+
+    /// A child's code is kept in the store, travels to the site as its own field, and a bad one
+    /// from another kiosk is refused by the same rule as the form's.
+    @Test func theChildsCodeIsStoredSyncedAndValidated() throws {
+        let database = try TemporaryDatabase()
+        defer { database.remove() }
+        let store = try database.open()
+        var mia = ChildProfile(name: "Mia", age: 7)
+        mia.settings.brailleCode = .grade2
+        _ = try store.addProfile(mia, authorization: store.authorize(pin: nil))
+        #expect(try store.requireProfile(named: "Mia").settings.brailleCode == .grade2)
+        #expect(try store.requireProfile(named: "Reader").settings.brailleCode == .grade1, "the default: uncontracted")
+        #expect(StoryStore.syncedProfileFields.contains("brailleCode"))
+        #expect(SyncValidation.profileFieldProblem("brailleCode", "grade-2") == nil)
+        #expect(SyncValidation.profileFieldProblem("brailleCode", "grade-9") != nil)
+        #expect(SyncValidation.profileFieldProblem("brailleCode", nil) != nil)
+        var form = ProfileForm(editing: mia)
+        form.setText("contracted", for: .brailleCode)
+        #expect(try form.profile().settings.brailleCode == .grade2)
+        form.setText("grade 7", for: .brailleCode)
+        #expect(throws: ProfileProblem.self) { try form.profile() }
+    }
 }
+

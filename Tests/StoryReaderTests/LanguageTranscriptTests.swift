@@ -132,7 +132,7 @@ import StoryKitTestSupport
     func settingsInTheChildsLanguage(_ language: String, _ speed: String, _ textSize: String) throws {
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
-        let script = "activate\nsettings\n" + String(repeating: "next\n", count: 15) + "set rate 160\nset rate fast\nwhere\nback\nquit\n"
+        let script = "activate\nsettings\n" + String(repeating: "next\n", count: 16) + "set rate 160\nset rate fast\nwhere\nback\nquit\n"
         let output = try scripted(script, fixture, language: language, golden: "settings-\(language).txt")
         #expect(output.contains(speed), "\(output)")
         #expect(output.contains(textSize))

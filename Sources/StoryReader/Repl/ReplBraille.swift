@@ -45,11 +45,12 @@ final class ReplBraille {
     /// A table that would not load is told once.
     private var failedTables: Set<String> = []
 
-    init(mode: BrailleMode, takesEveryKey: Bool) {
+    /// - Parameter address: where BrlAPI is (by default `$BRLAPI_HOST`, else the local BRLTTY).
+    init(mode: BrailleMode, takesEveryKey: Bool, address: BrailleDisplay.Address = BrailleDisplay.Address()) {
         self.mode = mode
         guard mode != .off else { return }
         let inbox = self.inbox, wake = self.wake
-        display = BrailleDisplay(takesEveryKey: takesEveryKey) { event in
+        display = BrailleDisplay(address: address, takesEveryKey: takesEveryKey) { event in
             inbox.withLock { $0.append(event) }
             wake.signal()
         }
