@@ -140,7 +140,11 @@ struct BrailleDisplayTests {
         defer { tmux.kill(); fixture.remove() }
         try start(tmux, fixture, display, log: fixture.folder.path + "/speech.log", subcommand: ["kiosk"])
         let pid = try #require(Int32(fixture.file("pid").trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(display.waitFor { $0.contains { $0 != 0 } } != nil)
+        let first = try #require(display.waitFor { $0.contains { $0 != 0 } })
+        // The display's keys reach the kiosk's session, through its rules: line down moves the focus
+        // as ↓ does, and the display shows the next item.
+        display.press("LnDn")
+        #expect(display.waitFor(timeout: 10) { $0 != first && $0.contains { $0 != 0 } } != nil, "line down did not move the focus")
         for key in ["Escape", "Escape", "SwitchVt_Next", "SwitchVt_Prev", "FWinLt", "FWinRt", "LnUp", "LnDn", "Route 3",
                     "Escape", "Escape", "Escape", "Help", "Home", "Escape"] {
             display.press(key)
