@@ -51,6 +51,17 @@ let package = Package(
             name: "CHyphen",
             providers: [.apt(["libhyphen-dev"])]
         ),
+        // BrlAPI, to write to a braille display through BRLTTY (no pkg-config file: linked by name).
+        .systemLibrary(
+            name: "CBrlapi",
+            providers: [.apt(["libbrlapi-dev"])]
+        ),
+        // liblouis, the child's braille code (grade 1, grade 2, computer braille).
+        .systemLibrary(
+            name: "CLouis",
+            pkgConfig: "liblouis",
+            providers: [.apt(["liblouis-dev"])]
+        ),
         .target(
             name: "StoryKit",
             dependencies: [
@@ -59,6 +70,8 @@ let package = Package(
                 "CHyphen",
                 "CEspeak",
                 "CAlsa",
+                "CBrlapi",
+                "CLouis",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -108,8 +108,9 @@ Version: $version
 Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
-Depends: $depends, espeak-ng-data
+Depends: $depends, espeak-ng-data, liblouis-data
 Recommends: hyphen-en-us, hyphen-es, hyphen-fr, hyphen-de, libasound2-plugins
+Suggests: brltty
 Section: education
 Priority: optional
 Description: reads children's stories aloud in the terminal

@@ -8,6 +8,8 @@ packages=(libespeak-ng-dev espeak-ng-data libasound2-dev libasound2-plugins pkg-
 packages+=(libhyphen-dev hyphen-en-us hyphen-es hyphen-fr hyphen-de)
 # Exporting stories as Ogg Opus and MP3.
 packages+=(libopusenc-dev libmp3lame-dev)
+# Braille displays (through a running BRLTTY's BrlAPI) and the child's braille code (liblouis tables).
+packages+=(libbrlapi-dev liblouis-dev liblouis-data)
 # The tests also compare against the espeak-ng command, drive the terminal under tmux, analyse audio
 # with sox, and photograph real terminals (xterm, kitty) under Xvfb.
 # `make deb`: the package built (dpkg-deb, dpkg-shlibdeps, strip) and checked (lintian); the
@@ -17,6 +19,8 @@ if [ "${1:-}" = "--deb" ] || [ "${1:-}" = "--test" ]; then
 fi
 if [ "${1:-}" = "--test" ]; then
   packages+=(espeak-ng tmux sox)
+  # The braille tests: a real BRLTTY with its Virtual driver, and liblouis's lou_translate to compare with.
+  packages+=(brltty liblouis-bin)
   # The install test: the manual page rendered, completions typed at in each shell, the kiosk unit checked.
   packages+=(man-db groff-base systemd zsh fish)
   # Exported Opus files read back by opus-tools' opusinfo, MP3 files by ffmpeg's ffprobe.

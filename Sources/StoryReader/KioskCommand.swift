@@ -82,6 +82,7 @@ struct KioskCommand: ParsableCommand {
                               presentation: presentation, scaling: capabilities.scaling,
                               audio: try ReplCommand.openAudio(noAudio: noAudio, device: nil, messages: session.state.messages))
         shell.kiosk = KioskHooks(clock: clock)
+        shell.braille = presentation.brailleDisplay(kiosk: true)
 
         // The log for parents: a row now, completed at the end (a killed kiosk leaves it open).
         let logID = try? database.beginKioskSession(profile: session.state.profileName ?? ChildProfile.guest.name)

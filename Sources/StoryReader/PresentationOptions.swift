@@ -38,6 +38,16 @@ struct PresentationOptions: ParsableArguments {
         valueName: "when"))
     var cursor: String = "auto"
 
+    @Option(help: ArgumentHelp(
+        helpMessages.tr("A braille display through BRLTTY: auto (used when BRLTTY runs), on (also says when there is none) or off."),
+        valueName: "when"))
+    var braille: String = "auto"
+
+    @Option(name: .customLong("braille-code"), help: ArgumentHelp(
+        helpMessages.tr("Braille code on the display: computer, grade-1 (uncontracted) or grade-2 (contracted), in the story's language. Default: the profile's, else grade-1."),
+        valueName: "code"))
+    var brailleCode: String?
+
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(helpMessages.tr("On the : command line, say each letter typed and deleted, as a screen reader does.")))
     var keyEcho = true
 
@@ -64,6 +74,12 @@ struct PresentationOptions: ParsableArguments {
         if !["auto", "visible", "hidden"].contains(cursor.lowercased()) {
             throw ValidationError(helpMessages.tr("--cursor {value} is not a choice: use visible, hidden or auto", ["value": cursor]))
         }
+        if BrailleMode(rawValue: braille.lowercased()) == nil {
+            throw ValidationError(helpMessages.tr("--braille {value} is not a choice: use auto, on or off", ["value": braille]))
+        }
+        if let brailleCode, BrailleCode(loose: brailleCode) == nil {
+            throw ValidationError(helpMessages.tr("--braille-code {value} is not a braille code: use computer, grade-1 or grade-2", ["value": brailleCode]))
+        }
         if ColorChoice(rawValue: color.lowercased()) == nil {
             throw ValidationError(helpMessages.tr("--color {value} is not a choice: use auto, always or never", ["value": color]))
         }
@@ -81,6 +97,12 @@ struct PresentationOptions: ParsableArguments {
     /// The motion preference: the flag, else `fallback` (the profile's, else auto).
     func motionPreference(default fallback: MotionPreference = .auto) -> MotionPreference {
         reduceMotion.map { $0 ? .on : .off } ?? fallback
+    }
+
+    /// The braille display for this run (`--braille`), taking every key of the display in a kiosk.
+    func brailleDisplay(kiosk: Bool) -> ReplBraille? {
+        let mode = BrailleMode(rawValue: braille.lowercased()) ?? .auto
+        return mode == .off ? nil : ReplBraille(mode: mode, takesEveryKey: kiosk)
     }
 
     func colorChoice() -> ColorChoice { ColorChoice(rawValue: color.lowercased()) ?? .auto }

@@ -33,6 +33,7 @@ struct ProfileFieldOptions: ParsableArguments {
     // A flag, as the display option and config.toml's `syllables = true` spell it.
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(helpMessages.tr("Show words split into syllables (but·ter·fly)."))) var syllables: Bool?
     @Option(help: ArgumentHelp(helpMessages.tr("Space between words and lines: normal or wide."))) var spacing: String?
+    @Option(name: .customLong("braille-code"), help: ArgumentHelp(helpMessages.tr("Braille code on a braille display: computer, grade-1 (uncontracted) or grade-2 (contracted)."))) var brailleCode: String?
 
     /// The flags given, by field.
     var values: [(ProfileField, String)] {
@@ -40,6 +41,7 @@ struct ProfileFieldOptions: ParsableArguments {
             (.name, name), (.age, age), (.interests, interests), (.voice, voice), (.rate, rate), (.pitch, pitch),
             (.volume, volume), (.textSize, textSize), (.motion, reducedMotion), (.theme, theme), (.hints, hints),
             (.stepMode, stepMode), (.lineFocus, lineFocus), (.syllables, syllables.map { $0 ? "on" : "off" }), (.spacing, spacing),
+            (.brailleCode, brailleCode),
         ]
         return all.compactMap { field, value in value.map { (field, $0) } }
     }
@@ -50,6 +52,7 @@ struct ProfileFieldOptions: ParsableArguments {
         case .motion: "--reduced-motion"
         case .stepMode: "--step-mode"
         case .lineFocus: "--line-focus"
+        case .brailleCode: "--braille-code"
         default: "--\(field.rawValue)"
         }
     }

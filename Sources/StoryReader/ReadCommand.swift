@@ -131,6 +131,7 @@ struct ReadCommand: ParsableCommand {
         let audio = clock == .virtual ? nil : try ReplCommand.openAudio(noAudio: noAudio, device: device, messages: global.messages, warn: warn)
         let shell = ReplShell(session: session, store: store, interactive: interactive,
                               presentation: presentation, scaling: capabilities.scaling, audio: audio)
+        shell.braille = presentation.brailleDisplay(kiosk: false)
         let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
         let status = try shell.run { session in session.startReadingAlone(story.id, fromSentence: sentence) }
         if let child, shell.session.state.reader?.status == .finished {

@@ -9,7 +9,8 @@ struct ReplCommand: ParsableCommand {
         abstract: helpMessages.tr("Browse, choose and listen, with every step spoken and captioned (the default)."),
         discussion: helpParagraphs(
             helpMessages.tr("On a terminal: arrows or Tab move, Enter or Space choose, Escape goes back, h jumps to the next heading, a letter to the next item starting with it, ? opens help, and : opens a command line (Up for history, Tab to complete)."),
-            helpMessages.tr("Without a terminal (a pipe, a script, or TERM=dumb): one command per line, with or without ':' — next, prev, activate, back, home, heading, where, read STORY, pause, resume, stop, faster, slower, set NAME VALUE, profile NAME, help, learn, quit; and wait [N] to let the story go on (to its end, or N sentences). Every utterance is printed as one caption line; at the end of the input a story being read finishes."))
+            helpMessages.tr("Without a terminal (a pipe, a script, or TERM=dumb): one command per line, with or without ':' — next, prev, activate, back, home, heading, where, read STORY, pause, resume, stop, faster, slower, set NAME VALUE, profile NAME, help, learn, quit; and wait [N] to let the story go on (to its end, or N sentences). Every utterance is printed as one caption line; at the end of the input a story being read finishes."),
+            helpMessages.tr("With a braille display through BRLTTY (--braille): the focused item, or the sentence being read in the child's braille code with the word being heard marked by dots 7 and 8; a routing key on a word goes on reading from it, and the pan keys move through the sentence and on to the next."))
     )
 
     @OptionGroup var global: GlobalOptions
@@ -57,6 +58,7 @@ struct ReplCommand: ParsableCommand {
         let audio = clock == .virtual ? nil : try Self.openAudio(noAudio: noAudio, device: device, messages: session.state.messages)
         let shell = ReplShell(session: session, store: store, interactive: interactive,
                               presentation: presentation, scaling: capabilities.scaling, audio: audio)
+        shell.braille = presentation.brailleDisplay(kiosk: false)
         let status = try shell.run { session in
             var effects = session.start()
             if let notice = store.readOnlyNotice(session.state.messages) {

@@ -161,7 +161,8 @@ struct SpeechMannersTests {
         try tmux.waitFor("❯ Age:")
         try tmux.type("6")
         try tmux.waitFor("❯ Interests:")
-        for _ in 0..<14 { try tmux.send("Tab") }
+        // Interests … language, braille → Save.
+        for _ in 0..<15 { try tmux.send("Tab") }
         try tmux.waitFor("❯[Save]")
         try tmux.send("Enter")
         try tmux.waitFor("Saving…", seconds: 2)

@@ -45,6 +45,8 @@ public struct ConfigFile: Sendable, Equatable {
         // The choices `--cursor` takes (PresentationOptions checks the same three).
         Setting(section: "display", key: "cursor", kind: .choice(["auto", "visible", "hidden"]), option: "--cursor", spellings: ["--cursor"]),
         Setting(section: "display", key: "color", kind: .choice(ColorChoice.allCases.map(\.rawValue)), option: "--color", spellings: ["--color"]),
+        Setting(section: "braille", key: "display", kind: .choice(["auto", "on", "off"]), option: "--braille", spellings: ["--braille"]),
+        Setting(section: "braille", key: "code", kind: .choice(BrailleCode.allCases.map(\.rawValue)), option: "--braille-code", spellings: ["--braille-code"]),
         Setting(section: "kiosk", key: "profile", kind: .text, option: "--profile", spellings: ["--profile"], command: "kiosk"),
         Setting(section: "kiosk", key: "idle-timeout", kind: .number(minimum: 0, exclusive: false), option: "--idle-timeout", spellings: ["--idle-timeout"], command: "kiosk"),
         Setting(section: "kiosk", key: "time-limit", kind: .number(minimum: 0, exclusive: true), option: "--time-limit", spellings: ["--time-limit"], command: "kiosk"),

@@ -58,6 +58,9 @@ public struct ReadingSettings: Sendable, Hashable, Codable {
     /// The language the interface speaks to this child ("es"); nil: the voice's language when
     /// the interface has it, else the system's (``InterfaceLanguages/defaultLanguage(voice:system:)``).
     public var interfaceLanguage: String? = nil
+    /// The braille code on a braille display: computer braille, or the story's language
+    /// uncontracted (grade 1, the default) or contracted (grade 2).
+    public var brailleCode: BrailleCode = .standard
 
     public init(
         speech: SpeechSettings = .storyDefaults, textSize: TextSizePreset = .default, motion: MotionPreference = .auto,

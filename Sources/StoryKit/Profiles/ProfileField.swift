@@ -5,6 +5,8 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
     case lineFocus, syllables, spacing
     /// The interface's language (a picker: automatic, or a language named in itself).
     case language
+    /// The braille code on a braille display.
+    case brailleCode
     case save, cancel
 
     /// The fields that hold a value (everything but the two buttons), in focus order.
@@ -31,6 +33,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .syllables: N_("Syllables")
         case .spacing: N_("Spacing")
         case .language: N_("Language")
+        case .brailleCode: N_("Braille")
         case .save: N_("Save")
         case .cancel: N_("Cancel")
         }
@@ -60,6 +63,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .syllables: N_("whether words are shown split into syllables, like but·ter·fly (the voice is unchanged)")
         case .spacing: N_("wide puts more space between words and a blank line between lines")
         case .language: N_("the language the screens speak to your child; automatic follows the voice, else the computer")
+        case .brailleCode: N_("the braille code on a braille display: computer braille, or the story's language uncontracted (grade-1) or contracted (grade-2)")
         case .save: N_("saves the profile when every field is valid")
         case .cancel: N_("leaves the form without saving")
         }
@@ -93,7 +97,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .interests: N_("up to {most} words separated by commas")
         case .voice: N_("a language code with an optional variant, or empty")
         case .rate, .pitch, .volume: N_("{min} to {max}")
-        case .textSize, .theme, .language: N_("one of {choices}")
+        case .textSize, .theme, .language, .brailleCode: N_("one of {choices}")
         case .motion: N_("on, off or auto")
         case .hints, .stepMode, .syllables: N_("on or off")
         case .lineFocus: N_("off, 1, 3 or 5")
@@ -119,6 +123,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .hints, .stepMode, .syllables: ["off", "on"]
         case .lineFocus: LineFocus.allCases.map(\.rawValue)
         case .spacing: TextSpacing.allCases.map(\.rawValue)
+        case .brailleCode: BrailleCode.allCases.map(\.rawValue)
         case .language: ["automatic"] + InterfaceLanguage.supported.compactMap { InterfaceLanguage.ownNames[$0] }
         default: nil
         }

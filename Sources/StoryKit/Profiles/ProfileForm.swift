@@ -97,6 +97,7 @@ public struct ProfileForm: Sendable, Hashable {
             .lineFocus: settings.aids.lineFocus.rawValue, .syllables: ProfileValidation.toggleText(settings.aids.syllables),
             .spacing: settings.aids.spacing.rawValue,
             .language: settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? "automatic",
+            .brailleCode: settings.brailleCode.rawValue,
         ]
     }
 
@@ -232,7 +233,7 @@ public struct ProfileForm: Sendable, Hashable {
 
     private enum FieldValue {
         case text(String?), number(Int), words([String]), size(TextSizePreset), motion(MotionPreference)
-        case theme(ThemeName), toggle(Bool), lineFocus(LineFocus), spacing(TextSpacing), none
+        case theme(ThemeName), toggle(Bool), lineFocus(LineFocus), spacing(TextSpacing), braille(BrailleCode), none
     }
 
     private func value(of field: ProfileField) throws(ProfileProblem) -> FieldValue {
@@ -252,6 +253,7 @@ public struct ProfileForm: Sendable, Hashable {
         case .lineFocus: return .lineFocus(try ProfileValidation.lineFocus(text))
         case .spacing: return .spacing(try ProfileValidation.spacing(text))
         case .language: return .text(try ProfileValidation.language(text))
+        case .brailleCode: return .braille(try ProfileValidation.brailleCode(text))
         case .save, .cancel: return .none
         }
     }
@@ -280,6 +282,7 @@ public struct ProfileForm: Sendable, Hashable {
             syllables: try ProfileValidation.toggle(text(of: .syllables), field: .syllables),
             spacing: try ProfileValidation.spacing(text(of: .spacing)))
         settings.interfaceLanguage = try ProfileValidation.language(text(of: .language))
+        settings.brailleCode = try ProfileValidation.brailleCode(text(of: .brailleCode))
         return ChildProfile(id: original?.id, name: name, age: age, interests: interests, settings: settings)
     }
 

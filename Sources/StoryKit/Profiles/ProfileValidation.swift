@@ -140,6 +140,16 @@ public enum ProfileValidation {
         return focus
     }
 
+    /// "grade-2", and also "grade 2", "g2", "contracted", "computer".
+    public static func brailleCode(_ text: String) throws(ProfileProblem) -> BrailleCode {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let code = BrailleCode(loose: trimmed) else {
+            throw ProfileProblem(field: .brailleCode, template: N_("{value} is not a braille code: use computer, grade-1 or grade-2"),
+                                 ["value": quoted(trimmed)])
+        }
+        return code
+    }
+
     public static func spacing(_ text: String) throws(ProfileProblem) -> TextSpacing {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let spacing = TextSpacing(rawValue: trimmed) else {

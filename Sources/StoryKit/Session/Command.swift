@@ -9,6 +9,9 @@ public enum Command: Sendable, Hashable {
     case nextSentence, previousSentence, nextParagraph, previousParagraph, stepMode
     /// Word mode, while paused: the next or previous word, said aloud.
     case nextWord, previousWord
+    /// Reading goes on from this word (an index into `Story.words`): a braille display's routing
+    /// key, or `word N` (N counted from 1). While paused the word is said and spelled first.
+    case goToWord(Int)
     /// The word being read: said slowly, spelled, shown big with its syllables; then reading goes on.
     case explainWord
     /// Space and Enter while reading: pause, or go on from the word where it paused.
@@ -63,7 +66,7 @@ public enum Command: Sendable, Hashable {
         "jump": N_("jumps to the next item starting with a letter"),
         "actions": N_("lists what you can do with the focused item (the a key)"),
         "action": N_("does one of the focused item's actions: action and its name, like action save"),
-        "word": N_("word next or word prev moves one word while paused, and says it"),
+        "word": N_("word next or word prev moves one word while paused, and says it; word N goes on reading from the story's Nth word"),
         "explain": N_("says the word being read slowly, spells it, shows it big with its syllables, then reads on (the e key)"),
         "save": N_("saves the profile form, from any field (Control S)"),
     ]
@@ -90,7 +93,7 @@ public enum Command: Sendable, Hashable {
         case .nextSentence, .previousSentence: "sentence"
         case .nextParagraph, .previousParagraph: "paragraph"
         case .stepMode: "step"
-        case .nextWord, .previousWord: "word"
+        case .nextWord, .previousWord, .goToWord: "word"
         case .explainWord: "explain"
         case .set: "set"
         case .increase: "increase"
@@ -169,7 +172,12 @@ public enum CommandParser {
         case "beginning": return .beginning
         case "end": return .end
         case "step": return .stepMode
-        case "word": return rest.lowercased().hasPrefix("prev") ? .previousWord : .nextWord
+        case "word":
+            if let number = Int(rest) {
+                guard number > 0 else { throw CommandError(description: "word takes next, prev or a word's number, like word 12") }
+                return .goToWord(number - 1)
+            }
+            return rest.lowercased().hasPrefix("prev") ? .previousWord : .nextWord
         case "explain", "spell": return .explainWord
         case "set":
             let needsValue = N_("set needs a setting and a value: for example, {example}")

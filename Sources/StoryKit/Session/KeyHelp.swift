@@ -92,6 +92,7 @@ public enum KeyHelp {
         case .stepMode: return N_("step mode on or off: each sentence waits for Space")
         case .nextWord: return N_("next word, said aloud")
         case .previousWord: return N_("previous word, said aloud")
+        case .goToWord: return N_("goes on reading from that word; paused, says it slowly and spells it first")
         case .explainWord: return N_("says the word slowly, spells it, shows it big with its syllables, then goes on reading from it")
         case .stop: return N_("stops reading, keeps your place, and goes back")
         case .faster: return route == .reader ? N_("reads faster") : N_("reads faster; on a setting, turns it up")

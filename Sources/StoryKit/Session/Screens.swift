@@ -381,6 +381,7 @@ public enum Screens {
         case .syllables: profile.settings.aids.syllables ? messages.tr("on") : messages.tr("off")
         case .spacing: ChoiceNames.shown(profile.settings.aids.spacing.rawValue, messages)
         case .language: profile.settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? messages.tr("automatic")
+        case .braille: ChoiceNames.shown(profile.settings.brailleCode.rawValue, messages)
         }
     }
 

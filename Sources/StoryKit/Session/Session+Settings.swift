@@ -22,6 +22,7 @@ extension Session {
         case .theme: ThemeName.allCases.map(\.rawValue)
         case .motion: MotionPreference.allCases.map(\.rawValue)
         case .spacing: TextSpacing.allCases.map(\.rawValue)
+        case .braille: BrailleCode.allCases.map(\.rawValue)
         default: []
         }
         let word = ChoiceNames.typedName(value.trimmingCharacters(in: .whitespaces), among: choices, state.messages).lowercased()
@@ -87,6 +88,11 @@ extension Session {
         case .spacing:
             guard let spacing = TextSpacing(rawValue: word) else { return invalid(tr("normal or wide")) }
             profile.settings.aids.spacing = spacing
+        case .braille:
+            guard let code = BrailleCode(loose: word) else {
+                return invalid(BrailleCode.allCases.map { ChoiceNames.shown($0.rawValue, state.messages) }.joined(separator: ", "))
+            }
+            profile.settings.brailleCode = code
         case .language:
             if ["auto", "automatic", "default", "system"].contains(word) {
                 profile.settings.interfaceLanguage = nil
@@ -163,6 +169,7 @@ extension Session {
         case .syllables: profile.settings.aids.syllables = cycle([false, true], profile.settings.aids.syllables)
         case .spacing: profile.settings.aids.spacing = cycle(TextSpacing.allCases, profile.settings.aids.spacing)
         case .language: profile.settings.interfaceLanguage = cycle(Screens.interfaceLanguages, profile.settings.interfaceLanguage)
+        case .braille: profile.settings.brailleCode = cycle(BrailleCode.allCases, profile.settings.brailleCode)
         }
         if setting == .rate, case let (rate, said?) = allowedRate(profile.speech.rate) {
             profile.speech.rate = rate
@@ -351,7 +358,7 @@ extension ProfileField {
     init?(loose: String) {
         let folded = loose.lowercased().filter { $0 != "-" && $0 != "_" }
         guard let field = ProfileField.allCases.first(where: { $0.rawValue.lowercased() == folded })
-            ?? (["speed": .rate, "size": .textSize, "reducedmotion": .motion, "step": .stepMode] as [String: ProfileField])[folded]
+            ?? (["speed": .rate, "size": .textSize, "reducedmotion": .motion, "step": .stepMode, "braille": .brailleCode] as [String: ProfileField])[folded]
         else { return nil }
         self = field
     }

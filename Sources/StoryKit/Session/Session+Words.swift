@@ -62,4 +62,18 @@ extension Session {
         effects.append(.render)
         return effects
     }
+
+    /// A routing key on the braille display (or `word N`): reading goes on from word `index`;
+    /// while paused, the word is first said slowly and spelled, as `e` does.
+    mutating func goToWord(_ index: Int) -> [Effect] {
+        guard var reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
+        guard reader.story.words.indices.contains(index) else {
+            return [speak(trn("This story has {count} word.", "This story has {count} words.", reader.story.words.count))]
+        }
+        guard reader.status == .paused else { return jumpReading(to: index) }
+        reader.wordIndex = index
+        reader.explained = nil
+        state.reader = reader
+        return explainWord()
+    }
 }

@@ -351,6 +351,7 @@ public struct Session: Sendable {
         case .nextWord: return moveWord(by: 1)
         case .previousWord: return moveWord(by: -1)
         case .explainWord: return explainWord()
+        case .goToWord(let index): return goToWord(index)
         case .set(let name, let value): return set(name, value)
         case .increase, .decrease:
             if state.route == .profileForm, let id = focusedElement?.id, let field = formField(id), field.isPicker {

@@ -243,6 +243,8 @@ public enum SettingName: String, Sendable, CaseIterable {
     case syllables, spacing
     /// The interface's language (a parent's setting, like the voice).
     case language
+    /// The braille code on a braille display (a parent's setting, like the voice).
+    case braille
 
     public init?(loose: String) {
         let folded = loose.lowercased().replacingOccurrences(of: "_", with: "-")
@@ -254,6 +256,7 @@ public enum SettingName: String, Sendable, CaseIterable {
         case "syllable", "syllables": self = .syllables
         case "spacing", "space", "word-spacing": self = .spacing
         case "lang", "language", "interface-language": self = .language
+        case "braille", "braille-code", "braillecode": self = .braille
         default: self.init(rawValue: folded)
         }
     }
@@ -272,6 +275,7 @@ public enum SettingName: String, Sendable, CaseIterable {
         case .syllables: N_("Syllables")
         case .spacing: N_("Spacing")
         case .language: N_("Language")
+        case .braille: N_("Braille")
         }
     }
 }

@@ -110,6 +110,13 @@ enum StoreSchema {
             try StoreSchema.createSetAsideTable(db)
             try db.execute(sql: "PRAGMA user_version = 7")
         }
+        migrator.registerMigration("v8-braille: braille code per child") { db in
+            // Existing profiles read uncontracted braille, the code children learn first.
+            try db.alter(table: "profile") { t in
+                t.add(column: "brailleCode", .text).notNull().defaults(to: BrailleCode.standard.rawValue)
+            }
+            try db.execute(sql: "PRAGMA user_version = 8")
+        }
         return migrator
     }
 }

@@ -92,7 +92,7 @@ extension StoryStore {
                     UPDATE profile SET name = :name, nameKey = :nameKey, age = :age, interests = :interests, voice = :voice,
                     rate = :rate, pitch = :pitch, volume = :volume, textSize = :textSize, motion = :motion, theme = :theme,
                     hints = :hints, stepMode = :stepMode, lineFocus = :lineFocus, syllables = :syllables, spacing = :spacing,
-                    interfaceLanguage = :interfaceLanguage, siteName = CASE WHEN name = :name THEN siteName END,
+                    interfaceLanguage = :interfaceLanguage, brailleCode = :brailleCode, siteName = CASE WHEN name = :name THEN siteName END,
                     updatedAt = :updatedAt WHERE id = :id
                     """, arguments: arguments)
             if db.changesCount == 0 { return .failure(.profileNotFound(name: profile.name)) }
@@ -161,7 +161,7 @@ extension StoryStore {
             "volume": settings.speech.volume, "textSize": settings.textSize.rawValue, "motion": settings.motion.rawValue,
             "theme": settings.theme.rawValue, "hints": settings.hints, "stepMode": settings.stepMode,
             "lineFocus": settings.aids.lineFocus.rawValue, "syllables": settings.aids.syllables, "spacing": settings.aids.spacing.rawValue,
-            "interfaceLanguage": settings.interfaceLanguage,
+            "interfaceLanguage": settings.interfaceLanguage, "brailleCode": settings.brailleCode.rawValue,
         ]
     }
 
@@ -172,9 +172,9 @@ extension StoryStore {
         try db.execute(
             sql: """
                 INSERT INTO profile (name, nameKey, age, interests, voice, rate, pitch, volume, textSize, motion, theme,
-                hints, stepMode, lineFocus, syllables, spacing, interfaceLanguage, createdAt, updatedAt) VALUES (:name, :nameKey, :age,
-                :interests, :voice, :rate, :pitch, :volume, :textSize, :motion, :theme, :hints, :stepMode, :lineFocus, :syllables,
-                :spacing, :interfaceLanguage, :createdAt, :updatedAt)
+                hints, stepMode, lineFocus, syllables, spacing, interfaceLanguage, brailleCode, createdAt, updatedAt) VALUES (:name,
+                :nameKey, :age, :interests, :voice, :rate, :pitch, :volume, :textSize, :motion, :theme, :hints, :stepMode, :lineFocus,
+                :syllables, :spacing, :interfaceLanguage, :brailleCode, :createdAt, :updatedAt)
                 """, arguments: arguments)
         return db.lastInsertedRowID
     }
@@ -214,6 +214,7 @@ extension StoryStore {
             var withLanguage = settings
             // A language no catalog knows (a hand-edited file) is no choice: the default applies.
             withLanguage.interfaceLanguage = field("interfaceLanguage", String?.none).flatMap(InterfaceLanguage.code(of:))
+            withLanguage.brailleCode = BrailleCode(rawValue: field("brailleCode", String?.none) ?? "") ?? .standard
             return ChildProfile(id: id, name: name, age: field("age", defaults.age), interests: interests, settings: withLanguage)
         }
     }

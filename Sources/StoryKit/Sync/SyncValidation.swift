@@ -111,7 +111,8 @@ public enum SyncValidation {
                 "motion" where MotionPreference(rawValue: value) == nil,
                 "theme" where ThemeName(rawValue: value) == nil,
                 "lineFocus" where LineFocus(rawValue: value) == nil,
-                "spacing" where TextSpacing(rawValue: value) == nil:
+                "spacing" where TextSpacing(rawValue: value) == nil,
+                "brailleCode" where BrailleCode(rawValue: value) == nil:
                 return "profile field \(field): \(quoted(value)) is not one of its choices"
             case "hints", "stepMode", "syllables":
                 if value != "0" && value != "1" { return "profile field \(field): \(quoted(value)) is not 0 or 1" }

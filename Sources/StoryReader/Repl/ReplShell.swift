@@ -10,7 +10,8 @@ import Glibc
 /// lines (a pipe, a script, `TERM=dumb`: one command per line, every utterance a caption line,
 /// nothing redrawn).
 final class ReplShell {
-    private(set) var session: Session
+    /// Changed only by this shell's loop (here and in its extensions).
+    var session: Session
     let store: StoryStore
     /// The parent's authorization from the PIN typed in this visit; dropped when the visit ends.
     private var authorization: ParentalAuthorization?
@@ -60,6 +61,8 @@ final class ReplShell {
     private let showsCursor: Bool
     /// Kiosk mode (nil in the REPL): ticks, the PIN check, hardening (`KioskGuard.swift`).
     var kiosk: KioskHooks?
+    /// The braille display (`--braille`; nil: off). See `ReplShell+Braille.swift`.
+    var braille: ReplBraille?
 
     /// - Parameter audio: where speech goes (nil: no sound at all, a script's virtual time).
     init(session: Session, store: StoryStore, interactive: Bool,
@@ -111,9 +114,11 @@ final class ReplShell {
         }
         perform(opening(&session))
         render()
+        followBraille()
         while !exitRequested {
             step()
             render()
+            followBraille()
         }
         render()
         // A celebration as `read` ends is seen to its last frame (about 400 ms at most).
@@ -126,6 +131,7 @@ final class ReplShell {
         speech.stopStory()
         if !endedBySignal { finishSpeaking() }
         speech.silence()
+        braille?.stop()
         // The sink is closed only once the speech thread let go of it (a few milliseconds).
         let quiet = monotonicNanoseconds() + 500_000_000
         while speech.isBusy, monotonicNanoseconds() < quiet { usleep(1_000) }
@@ -157,6 +163,7 @@ final class ReplShell {
         advanceAnimation(now: now)
         tickKiosk()
         pumpSpeech(now: now)
+        pumpBraille()
         deliverWork()
         if exitRequested { return }
         // A script's next line waits for what the last one started (a save, the PIN's check).
@@ -186,7 +193,7 @@ final class ReplShell {
             }
             return
         }
-        var deadlines = [speech.deadline, kioskDeadline(now: now), animation?.at].compactMap { $0 }
+        var deadlines = [speech.deadline, kioskDeadline(now: now), animation?.at, braille?.deadline].compactMap { $0 }
         if waiting.active, speech.clock == .virtual { driveWait(); return }
         if waiting.active, !speech.isStoryLoaded { waiting = (false, nil); return }
         var timeout: Int32 = -1
@@ -198,7 +205,8 @@ final class ReplShell {
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: workDone.read, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: workDone.read, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: braille?.wake.read ?? -1, events: Int16(POLLIN), revents: 0)]
         if inputClosed || (waiting.active) { fds[0].fd = -1 }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         for signal in TerminalMode.pendingSignals() { handle(signal: signal) }
@@ -274,7 +282,7 @@ final class ReplShell {
 
     // MARK: - Input
 
-    private func handleKeys(_ keys: [Key]) {
+    func handleKeys(_ keys: [Key]) {
         if kiosk != nil, !keys.isEmpty { session.noteKioskActivity() }  // also keys typed on the command line
         for key in keys where !exitRequested {
             inputCount += 1
@@ -316,7 +324,7 @@ final class ReplShell {
     }
 
     /// Hands an utterance to speech, stamped with the input it answers.
-    private func speak(_ utterance: Utterance, settings: SpeechSettings? = nil) {
+    func speak(_ utterance: Utterance, settings: SpeechSettings? = nil) {
         var stamped = utterance
         stamped.input = inputCount
         speech.say(stamped, settings: settings)
@@ -324,7 +332,7 @@ final class ReplShell {
 
     /// Something of the shell's own, said in the interface's language (its voice when the
     /// profile names none).
-    private func interfaceUtterance(_ text: String, priority: AnnouncementPriority) -> Utterance {
+    func interfaceUtterance(_ text: String, priority: AnnouncementPriority) -> Utterance {
         var utterance = Utterance(text, priority: priority)
         utterance.language = session.state.language
         return utterance
@@ -366,6 +374,7 @@ final class ReplShell {
         if case .sentenceFinished = event, waiting.active, let left = waiting.sentences {
             waiting.sentences = left - 1
         }
+        if case .word = event { braille?.storyHeard() }
         perform(session.handle(.narration(event)))
         if waiting.active, event == .finished || (waiting.sentences.map { $0 <= 0 } ?? false) || !speech.isStoryLoaded
             || (speech.clock == .virtual && !speech.isStoryRunning) {
@@ -381,6 +390,7 @@ final class ReplShell {
             case .speak(let utterance):
                 caption(utterance.text)
                 speak(utterance)
+                announceInBraille(utterance.text)
             case .caption(let text):
                 caption(text)
             case .narrate(let storyID, let fromWord, let settings, let stepMode):
@@ -495,7 +505,7 @@ final class ReplShell {
     /// when one is chosen, else the interface's language).
     private var interfaceSettings: SpeechSettings { session.state.profile.speech }
 
-    private func caption(_ text: String) {
+    func caption(_ text: String) {
         let line = Sanitizer.sanitizeLine(text)
         if interactive {
             captions.append(line)

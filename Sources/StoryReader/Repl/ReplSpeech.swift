@@ -41,36 +41,6 @@ protocol ReplSpeech: AnyObject {
     var deadline: UInt64? { get }
 }
 
-/// A self-pipe that the REPL's poll loop watches: the speech thread puts what it has in a locked
-/// queue and calls `signal()`.
-final class WakePipe: Sendable {
-    let read: Int32
-    let write: Int32
-
-    init() {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) != 0 { fds = [-1, -1] }
-        for fd in fds where fd >= 0 {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        read = fds[0]
-        write = fds[1]
-    }
-
-    /// Wakes the poll loop (any thread; a full pipe already wakes it).
-    func signal() {
-        var byte: UInt8 = 1
-        _ = Glibc.write(write, &byte, 1)
-    }
-
-    /// Empties the pipe (the loop's thread).
-    func drain() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while Glibc.read(read, &buffer, buffer.count) > 0 {}
-    }
-}
-
 /// Speech through the one `SpeechService`: its events come back through `wake` and are read on the
 /// loop's thread by `tick`.
 final class ServiceSpeech: ReplSpeech {
