@@ -174,7 +174,7 @@ public enum CommandParser {
         case "step": return .stepMode
         case "word":
             if let number = Int(rest) {
-                guard number > 0 else { throw CommandError(description: "word takes next, prev or a word's number, like word 12") }
+                guard number > 0 else { throw CommandError(N_("word takes next, prev or a word's number, like word 12")) }
                 return .goToWord(number - 1)
             }
             return rest.lowercased().hasPrefix("prev") ? .previousWord : .nextWord
