@@ -274,8 +274,13 @@ final class ReplShell {
 
     // MARK: - Input
 
+    /// The monotonic clock keys are timed by outside the kiosk (type-ahead's pause).
+    var clock: any KioskClock = SystemKioskClock()
+
     private func handleKeys(_ keys: [Key]) {
         if kiosk != nil, !keys.isEmpty { session.noteKioskActivity() }  // also keys typed on the command line
+        // The kiosk's loop ticks already; here the time is told with the keys.
+        if kiosk == nil, !keys.isEmpty { perform(session.handle(.tick(clock.now()))) }
         for key in keys where !exitRequested {
             inputCount += 1
             if isEditingCommand {
@@ -284,9 +289,9 @@ final class ReplShell {
                     if let message = lineEditor.message {
                         say(message)
                     } else if let echo = lineEditor.echo, presentation.keyEcho {
-                        // Key echo is shown by the command line itself, so it is not captioned.
-                        // Each letter cuts the one before.
-                        speak(interfaceUtterance(echo, priority: .text))
+                        // Captioned like everything said (a deaf-blind reader's braille shows the
+                        // captions); each letter cuts the one before.
+                        say(echo)
                     }
                 case .cancelled:
                     isEditingCommand = false
@@ -299,7 +304,7 @@ final class ReplShell {
             } else if key == .character(":"), !session.state.isLearning {
                 isEditingCommand = true
                 lineEditor.begin()
-                lineEditor.storyNames = session.catalog.entries.flatMap { [$0.title, $0.id] }
+                lineEditor.stories = session.catalog.entries.map { ($0.title, $0.id) }
                 lineEditor.messages = session.state.messages
                 say(session.state.tr("Command."))
                 needsRender = true
