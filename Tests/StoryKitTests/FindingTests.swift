@@ -288,4 +288,81 @@ import StoryKitTestSupport
         }
         #expect(counted(session.handle(.narration(.finished))))
     }
+
+    // MARK: - Hints: full, short or off, per child
+
+    func child(_ verbosity: HintVerbosity) -> Session {
+        var settings = ReadingSettings()
+        settings.hintVerbosity = verbosity
+        let snapshot = SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5, settings: settings)])
+        return Session(catalog: SessionFixtures.catalog, snapshot: snapshot, profile: "Maya")
+    }
+
+    @Test func fullHintsAreSaidOnEveryItem() {
+        var session = child(.full)
+        #expect(spoken(session.start()).last?.hasSuffix("Press Enter to change profile.") == true)
+        _ = session.handle(.command(.nextHeading))
+        #expect(spoken(session.handle(.command(.next))).first?.contains("Press Enter to open.") == true, "a story card")
+    }
+
+    /// Short: label and state as the child moves; the hint as a screen opens, and on request.
+    @Test func shortHintsAreSaidAsAScreenOpensAndOnRequest() throws {
+        var session = child(.short)
+        #expect(spoken(session.start()).last?.hasSuffix("Press Enter to change profile.") == true)
+        _ = session.handle(.command(.nextHeading))
+        let moved = try #require(spoken(session.handle(.command(.next))).first)
+        #expect(moved.hasPrefix("Story: "), "\(moved)")
+        #expect(!moved.contains("Press "), "\(moved)")
+        let asked = try #require(spoken(session.handle(.command(.whereAmI))).first)
+        #expect(asked.contains("Press Enter to open."), "where am I gives the hint: \(asked)")
+    }
+
+    @Test func noHintsButOnRequest() throws {
+        var session = child(.off)
+        #expect(spoken(session.start()).last?.contains("Press ") == false)
+        _ = session.handle(.command(.nextHeading))
+        #expect(spoken(session.handle(.command(.next))).first?.contains("Press ") == false)
+        #expect(spoken(session.handle(.command(.whereAmI))).first?.contains("Press Enter to open.") == true)
+    }
+
+    /// `set hints` and the Settings picker go through full, short and off, and are saved.
+    @Test func theHintSettingHasThreeValuesAndIsSaved() throws {
+        var session = child(.full)
+        _ = session.start()
+        let set = session.handle(.command(.set(name: "hints", value: "short")))
+        #expect(session.state.profile.settings.hintVerbosity == .short)
+        #expect(set.contains { if case .save(.saveSettings(let profile)) = $0 { profile.settings.hintVerbosity == .short } else { false } })
+        #expect(spoken(session.handle(.command(.set(name: "hints", value: "loud")))).first?.contains("full, short or off") == true)
+        #expect(session.state.profile.settings.hintVerbosity == .short)
+        _ = session.handle(.command(.set(name: "hints", value: "on")))
+        #expect(session.state.profile.settings.hintVerbosity == .full, "on is full, as the hints were on or off")
+        _ = session.handle(.command(.settings))
+        session.state.focusedID = "setting-hints"
+        var seen: [String] = []
+        for _ in 0..<3 {
+            _ = session.handle(.command(.increase))
+            seen.append(Screens.settingValue(.hints, session.state.profile))
+        }
+        #expect(seen == ["short", "off", "full"])
+    }
+
+    /// The store keeps the verbosity; `hints` (what a kiosk not yet updated syncs) still says off.
+    @Test func theStoreKeepsTheVerbosityAndSyncChecksIt() throws {
+        let database = try TemporaryDatabase("hints")
+        defer { database.remove() }
+        let store = try database.open()
+        let parent = try store.authorize(pin: nil)
+        var settings = ReadingSettings()
+        settings.hintVerbosity = .short
+        _ = try store.addProfile(ChildProfile(name: "Mia", age: 6, settings: settings), authorization: parent)
+        var mia = try #require(try store.profile(named: "Mia"))
+        #expect(mia.settings.hintVerbosity == .short)
+        mia.settings.hintVerbosity = .off
+        _ = try store.updateProfile(mia, authorization: parent)
+        #expect(try store.profile(named: "Mia")?.settings.hintVerbosity == .off)
+        #expect(try store.profile(named: "Mia")?.settings.hints == false)
+        #expect(StoryStore.syncedProfileFields.contains("hintVerbosity"))
+        #expect(SyncValidation.profileFieldProblem("hintVerbosity", "short") == nil)
+        #expect(SyncValidation.profileFieldProblem("hintVerbosity", "loud")?.contains("not a hint setting") == true)
+    }
 }

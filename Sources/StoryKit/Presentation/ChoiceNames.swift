@@ -11,6 +11,7 @@ public enum ChoiceNames {
         N_("accessibility1"), N_("accessibility2"), N_("accessibility3"), N_("accessibility4"), N_("accessibility5"),
         N_("default"), N_("dark"), N_("light"), N_("high-contrast-dark"), N_("high-contrast-light"),
         N_("auto"), N_("normal"), N_("wide"),
+        N_("full"), N_("short"),
     ]
 
     /// `name` as shown and said in the language of `messages`; a name that is not a choice, as it is.

@@ -355,7 +355,7 @@ public enum Screens {
         case .textSize: ChoiceNames.shown(profile.textSize.rawValue, messages)
         case .motion: ChoiceNames.shown(profile.motion.rawValue, messages)
         case .theme: ChoiceNames.shown(profile.theme.rawValue, messages)
-        case .hints: profile.hints ? messages.tr("on") : messages.tr("off")
+        case .hints: profile.hints ? ChoiceNames.shown(profile.settings.hintVerbosity.rawValue, messages) : messages.tr("off")
         case .lineFocus: profile.settings.aids.lineFocus == .off ? messages.tr("off")
             : messages.trn("{count} line", "{count} lines", Int(profile.settings.aids.lineFocus.rawValue) ?? 1)
         case .syllables: profile.settings.aids.syllables ? messages.tr("on") : messages.tr("off")

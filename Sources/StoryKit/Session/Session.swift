@@ -117,7 +117,8 @@ public struct Session: Sendable {
         .speak(Utterance(text, priority: priority))
     }
 
-    var hints: Bool { state.profile.hints }
+    /// Hints on every item (full); short says them only as a screen opens (`announceScreen`).
+    var hints: Bool { state.profile.settings.hintVerbosity == .full }
 
     /// Focus moves to the screen's remembered or first meaningful element, and the screen is announced.
     /// - Parameter valueSaid: `prefix` said the focused element's value already (no place said twice).
@@ -128,7 +129,7 @@ public struct Session: Sendable {
         state.focusedID = focused?.id
         if valueSaid { focused?.value = nil }
         var text = (prefix.map { $0 + " " } ?? "") + SpokenForm.finish(screen.title)
-        if let focused { text += " " + SpokenForm.describe(focused, hints: hints, messages: state.messages) }
+        if let focused { text += " " + SpokenForm.describe(focused, hints: state.profile.hints, messages: state.messages) }
         return [speak(text)]
     }
 
@@ -227,7 +228,9 @@ public struct Session: Sendable {
         let engine = FocusEngine(screen: screen)
         var text = tr("You are on {screen}", ["screen": SpokenForm.finish(screen.title)])
         if let index = engine.index(of: state.focusedID) {
-            text += " " + tr("Item {item} of {items}:", ["item": String(index + 1), "items": String(engine.order.count)]) + " " + SpokenForm.describe(engine.order[index], hints: false, messages: state.messages)
+            // The hint on request, when moving does not say it (short or no hints).
+            text += " " + tr("Item {item} of {items}:", ["item": String(index + 1), "items": String(engine.order.count)]) + " "
+                + SpokenForm.describe(engine.order[index], hints: !hints, messages: state.messages)
         }
         if let reader = state.reader, state.route != .reader, reader.status == .playing || reader.status == .paused {
             text += " " + (reader.status == .playing ? tr("Reading {title}, playing.", ["title": reader.story.title])

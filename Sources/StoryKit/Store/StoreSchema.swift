@@ -110,6 +110,14 @@ enum StoreSchema {
             try StoreSchema.createSetAsideTable(db)
             try db.execute(sql: "PRAGMA user_version = 7")
         }
+        migrator.registerMigration("v8-finding: hint verbosity per child") { db in
+            // Full, short or off; `hints` stays (on unless off) for kiosks of a site not yet updated.
+            try db.alter(table: "profile") { t in
+                t.add(column: "hintVerbosity", .text).notNull().defaults(to: HintVerbosity.full.rawValue)
+            }
+            try db.execute(sql: "UPDATE profile SET hintVerbosity = 'off' WHERE hints = 0")
+            try db.execute(sql: "PRAGMA user_version = 8")
+        }
         return migrator
     }
 }

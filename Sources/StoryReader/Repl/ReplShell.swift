@@ -290,14 +290,19 @@ final class ReplShell {
                         say(message)
                     } else if let echo = lineEditor.echo, presentation.keyEcho {
                         // Captioned like everything said (a deaf-blind reader's braille shows the
-                        // captions); each letter cuts the one before.
+                        // captions), on one line that each letter replaces, as it cuts the one before.
+                        if echoCaptioned, !captions.isEmpty { captions.removeLast() }
                         say(echo)
+                        echoCaptioned = interactive && !captions.isEmpty
                     }
                 case .cancelled:
                     isEditingCommand = false
+                    dropEchoCaption()
                     say(session.state.tr("Cancelled."))
                 case .submitted(let line):
                     isEditingCommand = false
+                    // The line typed is done with: its last letter's caption leaves room for the answer.
+                    dropEchoCaption()
                     handleLine(line)
                 }
                 needsRender = true
@@ -312,6 +317,15 @@ final class ReplShell {
                 perform(session.handle(.key(key)))
             }
         }
+    }
+
+    /// The last caption is the `:` line's key echo (replaced by the next letter, dropped when the
+    /// line is submitted or cancelled).
+    private var echoCaptioned = false
+
+    private func dropEchoCaption() {
+        if echoCaptioned, !captions.isEmpty { captions.removeLast() }
+        echoCaptioned = false
     }
 
     /// Says and shows something of the shell's own (the command line's words).
@@ -502,6 +516,7 @@ final class ReplShell {
 
     private func caption(_ text: String) {
         let line = Sanitizer.sanitizeLine(text)
+        echoCaptioned = false
         if interactive {
             captions.append(line)
             if captions.count > 50 { captions.removeFirst(captions.count - 50) }
