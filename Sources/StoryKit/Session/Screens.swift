@@ -413,6 +413,7 @@ public enum Screens {
             (N_("h"), N_("next heading; capital H, previous heading")),
             (N_("a or Shift F10"), N_("the focused item's actions, such as Read or Save to favourites, as a list")),
             (N_("a letter"), N_("jump to the next item starting with it (a: actions, where there are some)")),
+            (N_("letters typed quickly"), N_("find an item by any word of its name: f, o, x finds the fox stories; Escape clears")),
             (N_("- and + (minus and plus)"), N_("slower and faster; on a setting, turn it down and up")),
         ]),
         (N_("In forms and settings"), [
