@@ -92,14 +92,19 @@ public struct FocusEngine: Sendable {
 
     /// The part of a label a letter jumps by: "Story: The Lighthouse Cat" → "Lighthouse Cat".
     static func jumpName(of element: AccessibilityElement) -> String {
-        var name = Substring(element.label)
-        if let colon = name.firstIndex(of: ":"), name.distance(from: name.startIndex, to: colon) < 12 {
-            name = name[name.index(after: colon)...]
-        }
-        name = name.drop(while: { $0 == " " })
+        var name = Substring(searchName(of: element))
         for article in ["The ", "A ", "An "] where name.hasPrefix(article) {
             name = name.dropFirst(article.count)
         }
         return String(name)
+    }
+
+    /// The part of a label type-ahead searches: "Story: The Lighthouse Cat" → "The Lighthouse Cat".
+    static func searchName(of element: AccessibilityElement) -> String {
+        var name = Substring(element.label)
+        if let colon = name.firstIndex(of: ":"), name.distance(from: name.startIndex, to: colon) < 12 {
+            name = name[name.index(after: colon)...]
+        }
+        return String(name.drop(while: { $0 == " " }))
     }
 }

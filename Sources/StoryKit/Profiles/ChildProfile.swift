@@ -49,8 +49,13 @@ public struct ReadingSettings: Sendable, Hashable, Codable {
     /// Reduced motion: `on`, `off` or `auto`.
     public var motion: MotionPreference
     public var theme: ThemeName
-    /// Whether spoken hints ("press Space to pause") are given.
-    public var hints: Bool
+    /// Whether spoken hints ("press Space to pause") are given (`hintVerbosity` says how many).
+    public var hints: Bool {
+        get { hintVerbosity != .off }
+        set { hintVerbosity = newValue ? (hintVerbosity == .off ? .full : hintVerbosity) : .off }
+    }
+    /// How many hints are said: on every item, on a screen's first, or none.
+    public var hintVerbosity: HintVerbosity
     /// Step mode: the reader waits for a key after each sentence.
     public var stepMode: Bool
     /// Line focus, syllables and spacing: reading comfort, changed by the child like text size.
@@ -64,13 +69,14 @@ public struct ReadingSettings: Sendable, Hashable, Codable {
 
     public init(
         speech: SpeechSettings = .storyDefaults, textSize: TextSizePreset = .default, motion: MotionPreference = .auto,
-        theme: ThemeName = .default, hints: Bool = true, stepMode: Bool = false, aids: ReadingAids = .off
+        theme: ThemeName = .default, hints: Bool = true, stepMode: Bool = false, aids: ReadingAids = .off,
+        hintVerbosity: HintVerbosity? = nil
     ) {
         self.speech = speech
         self.textSize = textSize
         self.motion = motion
         self.theme = theme
-        self.hints = hints
+        self.hintVerbosity = hints ? hintVerbosity ?? .full : .off
         self.stepMode = stepMode
         self.aids = aids
     }

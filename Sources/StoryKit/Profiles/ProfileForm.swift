@@ -276,6 +276,8 @@ public struct ProfileForm: Sendable, Hashable {
         settings.motion = try ProfileValidation.motion(text(of: .motion))
         settings.theme = try ProfileValidation.theme(text(of: .theme))
         settings.hints = try ProfileValidation.toggle(text(of: .hints), field: .hints)
+        // The form says on or off; on keeps how many hints the child had (short stays short).
+        if settings.hints, let kept = original?.settings.hintVerbosity, kept != .off { settings.hintVerbosity = kept }
         settings.stepMode = try ProfileValidation.toggle(text(of: .stepMode), field: .stepMode)
         settings.aids = ReadingAids(
             lineFocus: try ProfileValidation.lineFocus(text(of: .lineFocus)),

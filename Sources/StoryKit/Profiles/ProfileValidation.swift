@@ -150,6 +150,14 @@ public enum ProfileValidation {
         return code
     }
 
+    /// How many hints: full, short or off (`on` is full, as the hints were once on or off).
+    public static func hintVerbosity(_ text: String) throws(ProfileProblem) -> HintVerbosity {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let verbosity = HintVerbosity(rawValue: trimmed) { return verbosity }
+        if ["on", "yes", "true"].contains(trimmed) { return .full }
+        throw ProfileProblem(field: .hints, template: N_("{value} is not a hint setting: use full, short or off"), ["value": quoted(trimmed)])
+    }
+
     public static func spacing(_ text: String) throws(ProfileProblem) -> TextSpacing {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let spacing = TextSpacing(rawValue: trimmed) else {

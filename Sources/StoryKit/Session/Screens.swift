@@ -375,7 +375,7 @@ public enum Screens {
         case .textSize: ChoiceNames.shown(profile.textSize.rawValue, messages)
         case .motion: ChoiceNames.shown(profile.motion.rawValue, messages)
         case .theme: ChoiceNames.shown(profile.theme.rawValue, messages)
-        case .hints: profile.hints ? messages.tr("on") : messages.tr("off")
+        case .hints: profile.hints ? ChoiceNames.shown(profile.settings.hintVerbosity.rawValue, messages) : messages.tr("off")
         case .lineFocus: profile.settings.aids.lineFocus == .off ? messages.tr("off")
             : messages.trn("{count} line", "{count} lines", Int(profile.settings.aids.lineFocus.rawValue) ?? 1)
         case .syllables: profile.settings.aids.syllables ? messages.tr("on") : messages.tr("off")
@@ -434,6 +434,7 @@ public enum Screens {
             (N_("h"), N_("next heading; capital H, previous heading")),
             (N_("a or Shift F10"), N_("the focused item's actions, such as Read or Save to favourites, as a list")),
             (N_("a letter"), N_("jump to the next item starting with it (a: actions, where there are some)")),
+            (N_("letters typed quickly"), N_("find an item by any word of its name: f, o, x finds the fox stories; Escape clears")),
             (N_("- and + (minus and plus)"), N_("slower and faster; on a setting, turn it down and up")),
         ]),
         (N_("In forms and settings"), [

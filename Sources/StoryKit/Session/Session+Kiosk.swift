@@ -58,6 +58,7 @@ extension Session {
         switch input {
         case .tick(let now):
             // Time passing redraws only what shows it (the time left, the lockout's wait).
+            state.now = now
             let screenBefore = screen
             effects = kioskTick(now)
             effects = enforceKioskRules(before: before, effects)

@@ -56,6 +56,7 @@ extension Session {
         reader.wordIndex = reader.map.wordCount == 0 ? 0 : min(max(fromWord, 0), reader.map.wordCount - 1)
         reader.stopsAfterSentence = reader.stepMode
         state.reader = reader
+        noteSittingStarts(reader, goingOn: goingOn)
         if state.route != .story(storyID) { state.stack.append(.story(storyID)) }
         state.stack.append(.reader)
         state.focus["reader"] = "play"
@@ -117,8 +118,16 @@ extension Session {
             return effects + [speak(tr("Stopped."), .message), .exit]
         }
         if state.route == .reader { state.stack.removeLast() }
+        focusGoOn()
         effects.append(speak(tr("Stopped."), .message))
         return effects + announceScreen()
+    }
+
+    /// Back from the reader with the place kept, Enter goes on from it: the focus is on Go on
+    /// reading, not on Start again (which would throw the place away).
+    mutating func focusGoOn() {
+        guard case .story(let storyID) = state.route, state.reading(storyID).sentenceIndex != nil else { return }
+        state.focusedID = "resume"
     }
 
     /// Stops the narration and keeps the place (when reading did not finish).
@@ -331,6 +340,7 @@ extension Session {
         case .sentenceFinished(let index):
             // The place moves on to the next sentence: a pause now goes on from there.
             if let next = map.spokenSentences.first(where: { $0 > index }) { reader.wordIndex = map.firstWord(ofSentence: next) }
+            state.heardSentences[state.heardKey(reader.story.id), default: []].insert(index)
             guard reader.stopsAfterSentence else { state.reader = reader; return [] }
             reader.status = .paused
             state.reader = reader
@@ -343,12 +353,33 @@ extension Session {
                 $0.wordIndex = nil
             }
             if state.snapshot.inProgress[state.profile.name] == reader.story.id { state.snapshot.inProgress[state.profile.name] = nil }
+            let heard = state.heardSentences.removeValue(forKey: state.heardKey(reader.story.id)) ?? []
             // A profile's read is counted by the store, in one transaction; its answer (the
-            // store's count) is announced. Without a profile nothing is counted, and nothing is said to be.
-            if state.profileName != nil, let id = state.profile.id {
+            // store's count) is announced. Without a profile nothing is counted, and nothing is said
+            // to be; nor when the child jumped to the end without hearing most of the story.
+            if state.profileName != nil, let id = state.profile.id, Self.heardMost(heard, of: map) {
                 return [.save(.recordFinished(profileID: id, story: reader.story.id))]
             }
             return endOfStory([speak(tr("The end.") + " " + tr("Press Escape to go back."), .message)])
+        }
+    }
+
+    /// A read counts when its last sentence and at least half of its sentences were heard to their
+    /// end (Home, End or moving on skip what they pass over).
+    static func heardMost(_ heard: Set<Int>, of map: StoryMap) -> Bool {
+        let spoken = map.spokenSentences
+        guard let last = spoken.last else { return true }
+        return heard.contains(last) && heard.intersection(spoken).count * 2 >= spoken.count
+    }
+
+    /// A sitting begins: from the beginning nothing is heard yet; going on from a place kept by an
+    /// earlier run, the sentences before it count as heard then (this run's own are remembered).
+    mutating func noteSittingStarts(_ reader: ReaderState, goingOn: Bool) {
+        let key = state.heardKey(reader.story.id)
+        if reader.wordIndex == 0 || !goingOn {
+            state.heardSentences[key] = []
+        } else if state.heardSentences[key] == nil {
+            state.heardSentences[key] = Set(reader.map.spokenSentences.filter { $0 < reader.sentence })
         }
     }
 

@@ -74,14 +74,19 @@ extension Session {
         case .theme:
             guard let theme = ThemeName(rawValue: word) else { return invalid(ThemeName.allCases.map(\.rawValue).joined(separator: ", ")) }
             profile.theme = theme
-        case .hints, .syllables:
+        case .hints:
+            guard let verbosity = try? ProfileValidation.hintVerbosity(["no", "false"].contains(word) ? "off" : word) else {
+                return invalid(tr("full, short or off"))
+            }
+            profile.settings.hintVerbosity = verbosity
+        case .syllables:
             let on: Bool
             switch word {
             case "on", "yes", "true": on = true
             case "off", "no", "false": on = false
             default: return invalid(tr("on or off"))
             }
-            if setting == .hints { profile.hints = on } else { profile.settings.aids.syllables = on }
+            profile.settings.aids.syllables = on
         case .lineFocus:
             guard let focus = LineFocus(name: word) else { return invalid(tr("off, 1, 3 or 5")) }
             profile.settings.aids.lineFocus = focus
@@ -164,7 +169,7 @@ extension Session {
             profile.textSize = all[min(max(index + (up ? 1 : -1), 0), all.count - 1)]
         case .motion: profile.motion = cycle(MotionPreference.allCases, profile.motion)
         case .theme: profile.theme = cycle(ThemeName.allCases, profile.theme)
-        case .hints: profile.hints = cycle([false, true], profile.hints)
+        case .hints: profile.settings.hintVerbosity = cycle(HintVerbosity.allCases, profile.settings.hintVerbosity)
         case .lineFocus: profile.settings.aids.lineFocus = cycle(LineFocus.allCases, profile.settings.aids.lineFocus)
         case .syllables: profile.settings.aids.syllables = cycle([false, true], profile.settings.aids.syllables)
         case .spacing: profile.settings.aids.spacing = cycle(TextSpacing.allCases, profile.settings.aids.spacing)

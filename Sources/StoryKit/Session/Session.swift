@@ -53,7 +53,8 @@ public struct Session: Sendable {
     mutating func greet(orElse otherwise: String? = nil) -> [Effect] {
         if state.route == .library, let welcome = welcomeBack() {
             state.focusedID = "go-on"
-            return announceScreen(prefix: welcome)
+            // The welcome said the story and the place: the button is not made to say them again.
+            return announceScreen(prefix: welcome, valueSaid: true)
         }
         return announceScreen(prefix: state.profileName.map { tr("Hello {name}.", ["name": $0]) } ?? otherwise)
     }
@@ -90,7 +91,10 @@ public struct Session: Sendable {
         case .pinChecked(let correct): effects = pinChecked(correct)
         case .pinLocked(let remaining): effects = pinLocked(remaining)
         case .stored(let reply): effects = stored(reply)
-        case .tick: effects = []
+        case .tick(let now):
+            // Time passing changes nothing shown outside the kiosk (type-ahead's pause is read from it).
+            state.now = now
+            return []
         case .shutdown: effects = shutdown()
         }
         effects += motionCues(before: before)
@@ -113,16 +117,19 @@ public struct Session: Sendable {
         .speak(Utterance(text, priority: priority))
     }
 
-    var hints: Bool { state.profile.hints }
+    /// Hints on every item (full); short says them only as a screen opens (`announceScreen`).
+    var hints: Bool { state.profile.settings.hintVerbosity == .full }
 
     /// Focus moves to the screen's remembered or first meaningful element, and the screen is announced.
-    mutating func announceScreen(prefix: String? = nil) -> [Effect] {
+    /// - Parameter valueSaid: `prefix` said the focused element's value already (no place said twice).
+    mutating func announceScreen(prefix: String? = nil, valueSaid: Bool = false) -> [Effect] {
         let screen = self.screen
         let engine = FocusEngine(screen: screen)
-        let focused = engine.element(id: state.focusedID) ?? engine.firstMeaningful
+        var focused = engine.element(id: state.focusedID) ?? engine.firstMeaningful
         state.focusedID = focused?.id
+        if valueSaid { focused?.value = nil }
         var text = (prefix.map { $0 + " " } ?? "") + SpokenForm.finish(screen.title)
-        if let focused { text += " " + SpokenForm.describe(focused, hints: hints, messages: state.messages) }
+        if let focused { text += " " + SpokenForm.describe(focused, hints: state.profile.hints, messages: state.messages) }
         return [speak(text)]
     }
 
@@ -168,7 +175,9 @@ public struct Session: Sendable {
             return effects + [speak((state.route == .library ? tr("This is the library, the first screen.") : tr("This is the first screen.")) + quit)]
         }
         let closing = settingsClosing(leaving: state.stack)
+        let leftReader = state.route == .reader
         state.stack.removeLast()
+        if leftReader { focusGoOn() }
         state.toldChangeIsForNow = false
         endParentVisitIfLeft()
         return effects + closing + announceScreen()
@@ -220,7 +229,9 @@ public struct Session: Sendable {
         let engine = FocusEngine(screen: screen)
         var text = tr("You are on {screen}", ["screen": SpokenForm.finish(screen.title)])
         if let index = engine.index(of: state.focusedID) {
-            text += " " + tr("Item {item} of {items}:", ["item": String(index + 1), "items": String(engine.order.count)]) + " " + SpokenForm.describe(engine.order[index], hints: false, messages: state.messages)
+            // The hint on request, when moving does not say it (short or no hints).
+            text += " " + tr("Item {item} of {items}:", ["item": String(index + 1), "items": String(engine.order.count)]) + " "
+                + SpokenForm.describe(engine.order[index], hints: !hints, messages: state.messages)
         }
         if let reader = state.reader, state.route != .reader, reader.status == .playing || reader.status == .paused {
             text += " " + (reader.status == .playing ? tr("Reading {title}, playing.", ["title": reader.story.title])
@@ -287,7 +298,10 @@ public struct Session: Sendable {
             default: break
             }
         }
-        guard let command = KeyHelp.command(for: key, focused: focusedElement, route: state.route, paused: state.reader?.status == .paused) else {
+        let bound = KeyHelp.command(for: key, focused: focusedElement, route: state.route, paused: state.reader?.status == .paused)
+        if typesAhead(key, bound: bound != nil), case .character(let letter) = key { return typeAhead(letter) }
+        if key == .escape, state.route != .reader, let cleared = clearTypeAhead() { return cleared }
+        guard let command = bound else {
             if state.route == .reader {
                 return [speak(tr("{key} does nothing while reading. Press question mark for help.", ["key": key.spokenName(state.messages).capitalizedFirst]), .notification)]
             }

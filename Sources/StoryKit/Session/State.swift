@@ -1,3 +1,5 @@
+import Foundation
+
 /// A screen on the navigation stack.
 public enum Route: Sendable, Hashable {
     case profiles
@@ -148,6 +150,17 @@ public struct State: Sendable, Hashable {
     public var toldChangeIsForNow = false
     /// Every catalog, loaded once at start.
     public var languages: InterfaceLanguages = .englishOnly
+    /// The sentences (indices into the story's) each child heard to their end at speaking pace in
+    /// this run, by ``State/heardKey(_:)``: a read counts only when the ending and most of the
+    /// story were heard (`Session+Reader.swift`).
+    public var heardSentences: [String: Set<Int>] = [:]
+    /// The shell's monotonic clock at the latest `Input.tick`, in seconds (type-ahead's pause).
+    public var now: TimeInterval = 0
+    /// Letters typed in a list in quick succession, searched for as one string.
+    public var typeAhead: TypeAhead?
+
+    /// The key of `heardSentences` for a story read by the profile in use.
+    func heardKey(_ storyID: String) -> String { profile.name + "\n" + storyID }
 
     public init(snapshot: SessionSnapshot, options: SessionOptions = SessionOptions()) {
         stack = [.profiles]
@@ -278,4 +291,14 @@ public enum SettingName: String, Sendable, CaseIterable {
         case .braille: N_("Braille")
         }
     }
+}
+
+/// Type-ahead in a list: what was typed, when the last letter came, and on which screen.
+public struct TypeAhead: Sendable, Hashable {
+    public var text: String
+    public var at: TimeInterval
+    public var screen: String
+
+    /// Letters further apart than this start a new search.
+    public static let pause: TimeInterval = 1
 }

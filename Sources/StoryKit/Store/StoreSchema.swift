@@ -110,12 +110,20 @@ enum StoreSchema {
             try StoreSchema.createSetAsideTable(db)
             try db.execute(sql: "PRAGMA user_version = 7")
         }
-        migrator.registerMigration("v8-braille: braille code per child") { db in
+        migrator.registerMigration("v8: braille code per child") { db in
             // Existing profiles read uncontracted braille, the code children learn first.
             try db.alter(table: "profile") { t in
                 t.add(column: "brailleCode", .text).notNull().defaults(to: BrailleCode.standard.rawValue)
             }
             try db.execute(sql: "PRAGMA user_version = 8")
+        }
+        migrator.registerMigration("v9: hint verbosity per child") { db in
+            // Full, short or off; `hints` stays (on unless off) for kiosks of a site not yet updated.
+            try db.alter(table: "profile") { t in
+                t.add(column: "hintVerbosity", .text).notNull().defaults(to: HintVerbosity.full.rawValue)
+            }
+            try db.execute(sql: "UPDATE profile SET hintVerbosity = 'off' WHERE hints = 0")
+            try db.execute(sql: "PRAGMA user_version = 9")
         }
         return migrator
     }

@@ -91,7 +91,7 @@ extension StoryStore {
                 sql: """
                     UPDATE profile SET name = :name, nameKey = :nameKey, age = :age, interests = :interests, voice = :voice,
                     rate = :rate, pitch = :pitch, volume = :volume, textSize = :textSize, motion = :motion, theme = :theme,
-                    hints = :hints, stepMode = :stepMode, lineFocus = :lineFocus, syllables = :syllables, spacing = :spacing,
+                    hints = :hints, hintVerbosity = :hintVerbosity, stepMode = :stepMode, lineFocus = :lineFocus, syllables = :syllables, spacing = :spacing,
                     interfaceLanguage = :interfaceLanguage, brailleCode = :brailleCode, siteName = CASE WHEN name = :name THEN siteName END,
                     updatedAt = :updatedAt WHERE id = :id
                     """, arguments: arguments)
@@ -159,7 +159,7 @@ extension StoryStore {
             "name": profile.name, "nameKey": ChildProfile.nameKey(profile.name), "age": profile.age, "interests": interests,
             "voice": settings.speech.voice, "rate": settings.speech.rate, "pitch": settings.speech.pitch,
             "volume": settings.speech.volume, "textSize": settings.textSize.rawValue, "motion": settings.motion.rawValue,
-            "theme": settings.theme.rawValue, "hints": settings.hints, "stepMode": settings.stepMode,
+            "theme": settings.theme.rawValue, "hints": settings.hints, "hintVerbosity": settings.hintVerbosity.rawValue, "stepMode": settings.stepMode,
             "lineFocus": settings.aids.lineFocus.rawValue, "syllables": settings.aids.syllables, "spacing": settings.aids.spacing.rawValue,
             "interfaceLanguage": settings.interfaceLanguage, "brailleCode": settings.brailleCode.rawValue,
         ]
@@ -172,9 +172,9 @@ extension StoryStore {
         try db.execute(
             sql: """
                 INSERT INTO profile (name, nameKey, age, interests, voice, rate, pitch, volume, textSize, motion, theme,
-                hints, stepMode, lineFocus, syllables, spacing, interfaceLanguage, brailleCode, createdAt, updatedAt) VALUES (:name,
-                :nameKey, :age, :interests, :voice, :rate, :pitch, :volume, :textSize, :motion, :theme, :hints, :stepMode, :lineFocus,
-                :syllables, :spacing, :interfaceLanguage, :brailleCode, :createdAt, :updatedAt)
+                hints, hintVerbosity, stepMode, lineFocus, syllables, spacing, interfaceLanguage, brailleCode, createdAt, updatedAt) VALUES (:name, :nameKey, :age,
+                :interests, :voice, :rate, :pitch, :volume, :textSize, :motion, :theme, :hints, :hintVerbosity, :stepMode, :lineFocus, :syllables,
+                :spacing, :interfaceLanguage, :brailleCode, :createdAt, :updatedAt)
                 """, arguments: arguments)
         return db.lastInsertedRowID
     }
@@ -210,7 +210,9 @@ extension StoryStore {
                 hints: field("hints", defaults.settings.hints), stepMode: field("stepMode", defaults.settings.stepMode),
                 aids: ReadingAids(lineFocus: LineFocus(rawValue: field("lineFocus", String?.none) ?? "") ?? .off,
                                   syllables: field("syllables", Bool?.none) ?? false,
-                                  spacing: TextSpacing(rawValue: field("spacing", String?.none) ?? "") ?? .normal))
+                                  spacing: TextSpacing(rawValue: field("spacing", String?.none) ?? "") ?? .normal),
+                // `hints` says on or off (a kiosk not yet updated syncs only it), this column how many.
+                hintVerbosity: HintVerbosity(rawValue: field("hintVerbosity", String?.none) ?? "").flatMap { $0 == .off ? nil : $0 })
             var withLanguage = settings
             // A language no catalog knows (a hand-edited file) is no choice: the default applies.
             withLanguage.interfaceLanguage = field("interfaceLanguage", String?.none).flatMap(InterfaceLanguage.code(of:))

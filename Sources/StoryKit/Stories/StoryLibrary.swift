@@ -158,13 +158,13 @@ public struct StoryLibrary: Sendable {
         let exact = entries.filter { Self.fold($0.title) == query }
         if exact.count == 1 { return .success(exact[0]) }
         if exact.count > 1 { return .failure(.ambiguous(name: name, matches: exact)) }
-        let prefixed = entries.filter { $0.id.hasPrefix(query) || Self.fold($0.title).hasPrefix(query) }
+        // The rule completion and type-ahead use (`NameMatch`): a beginning of the title or id,
+        // else a beginning of a later word ('lighthouse' for 'The Lighthouse Cat', 'comet' for 'the-comet').
+        let kinds = entries.map { NameMatch.best(query, in: [$0.title, $0.id]) }
+        let prefixed = entries.indices.filter { kinds[$0].map { $0 <= .beginning } ?? false }.map { entries[$0] }
         if prefixed.count == 1 { return .success(prefixed[0]) }
         if prefixed.count > 1 { return .failure(.ambiguous(name: name, matches: prefixed)) }
-        // A beginning of a later word: 'lighthouse' for 'The Lighthouse Cat', 'comet' for 'the-comet'.
-        let wordPrefixed = entries.filter {
-            Self.fold($0.title).contains(" " + query) || $0.id.contains("-" + query.replacingOccurrences(of: " ", with: "-"))
-        }
+        let wordPrefixed = entries.indices.filter { kinds[$0] == .word }.map { entries[$0] }
         if wordPrefixed.count == 1 { return .success(wordPrefixed[0]) }
         if wordPrefixed.count > 1 { return .failure(.ambiguous(name: name, matches: wordPrefixed)) }
         let scored = entries.map { entry -> (StoryEntry, Int) in

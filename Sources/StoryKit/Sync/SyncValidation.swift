@@ -114,6 +114,7 @@ public enum SyncValidation {
                 "spacing" where TextSpacing(rawValue: value) == nil,
                 "brailleCode" where BrailleCode(rawValue: value) == nil:
                 return "profile field \(field): \(quoted(value)) is not one of its choices"
+            case "hintVerbosity": _ = try ProfileValidation.hintVerbosity(value)
             case "hints", "stepMode", "syllables":
                 if value != "0" && value != "1" { return "profile field \(field): \(quoted(value)) is not 0 or 1" }
             default:

@@ -22,8 +22,13 @@ enum ShellCompletion {
         return matching(profiles.map(\.name), prefix: prefix)
     }
 
+    /// Stories that `read` would find by what was typed (``NameMatch``: a beginning of the id or
+    /// title, or of a later word of either), best matches first, each offered by id and title.
+    /// (bash's own filter then keeps the ones that begin with what was typed; zsh and fish show all.)
     static func storyCandidates(_ entries: [StoryEntry], prefix: String) -> [String] {
-        matching(entries.map(\.id), prefix: prefix) + matching(entries.map(\.title), prefix: prefix)
+        guard !prefix.isEmpty else { return matching(entries.map(\.id), prefix: "") + matching(entries.map(\.title), prefix: "") }
+        let found = NameMatch.ranked(entries, typed: prefix) { [$0.title, $0.id] }
+        return found.map { Sanitizer.sanitizeLine($0.id) } + found.map { Sanitizer.sanitizeLine($0.title) }
     }
 
     /// Candidates made safe for a shell's menu: one line each, no control characters.

@@ -17,8 +17,12 @@ struct LineEditor {
     /// What to say for the last key, as a screen reader's key echo does ("b", "space", "b
     /// deleted"); nil when there is nothing to say.
     private(set) var echo: String?
-    /// Story titles and ids, completed after `read `.
-    var storyNames: [String] = []
+    /// The stories' titles and ids: after `read `, a story is offered by its title when the typed
+    /// name matches its title or id by the lookup's rule (``NameMatch``).
+    var stories: [(title: String, id: String)] = []
+    /// Tab pressed again on several completions: the next one is put on the line (wrapping round),
+    /// Shift Tab the one before.
+    private var cycle: (options: [String], index: Int, typed: String)?
     /// The interface's language, for what the command line says.
     var messages: MessageCatalog = .english
 
@@ -33,6 +37,7 @@ struct LineEditor {
     mutating func handle(_ key: Key) -> Outcome {
         message = nil
         echo = nil
+        if key != .tab, key != .shiftTab { cycle = nil }
         switch key {
         case .enter:
             let line = text
@@ -74,20 +79,8 @@ struct LineEditor {
             }
             cursor = text.count
             echo = text.isEmpty ? messages.tr("Empty.") : text
-        case .tab:
-            let options = completions()
-            if options.count == 1 {
-                text = options[0].hasSuffix(" ") ? options[0] : options[0] + " "
-                cursor = text.count
-                message = text.trimmingCharacters(in: .whitespaces)
-            } else if options.count > 1 {
-                let common = options.dropFirst().reduce(options[0]) { String($0.commonPrefix(with: $1)) }
-                if common.count > text.count { text = common; cursor = text.count }
-                message = messages.tr("{count} matches: {choices}", [
-                    "count": String(options.count), "choices": options.prefix(8).joined(separator: ", ") + (options.count > 8 ? "…" : "")])
-            } else {
-                message = messages.tr("No completions.")
-            }
+        case .tab, .shiftTab:
+            complete(backwards: key == .shiftTab)
         case .space:
             insert(" ")
             echo = messages.tr("space")
@@ -100,14 +93,51 @@ struct LineEditor {
         return .editing
     }
 
-    /// Commands, settings after `set `, and story titles and ids after `read `.
+    /// Commands, settings after `set `, and story titles after `read `.
     func completions() -> [String] {
         let typed = text.hasPrefix(":") ? String(text.dropFirst()) : text
         let lowered = typed.lowercased()
         guard lowered.hasPrefix("read ") else { return CommandParser.completions(of: typed) }
-        let partial = String(lowered.dropFirst("read ".count))
+        let partial = String(typed.dropFirst("read ".count))
         var seen = Set<String>()
-        return storyNames.filter { $0.lowercased().hasPrefix(partial) && seen.insert($0.lowercased()).inserted }.map { "read " + $0 }
+        return NameMatch.ranked(stories, typed: partial) { [$0.title, $0.id] }
+            .filter { seen.insert(NameMatch.key($0.title)).inserted }.map { "read " + $0.title }
+    }
+
+    /// Tab: one completion is put on the line; of several, the first Tab says how many and names
+    /// the first few (without the command typed), and each Tab after puts the next on the line.
+    private mutating func complete(backwards: Bool) {
+        if var cycle, !cycle.options.isEmpty {
+            cycle.index = (cycle.index + (backwards ? cycle.options.count - 1 : 1)) % cycle.options.count
+            self.cycle = cycle
+            let option = cycle.options[cycle.index]
+            text = option
+            cursor = text.count
+            message = messages.tr("{name}, {item} of {count}", [
+                "name": shown(option, typed: cycle.typed), "item": String(cycle.index + 1), "count": String(cycle.options.count)])
+            return
+        }
+        let options = completions()
+        if options.count == 1 {
+            text = options[0].hasSuffix(" ") ? options[0] : options[0] + " "
+            cursor = text.count
+            message = text.trimmingCharacters(in: .whitespaces)
+        } else if options.count > 1 {
+            let names = options.prefix(5).map { shown($0, typed: text) }.joined(separator: ", ") + (options.count > 5 ? "…" : "")
+            message = messages.tr("{count} matches: {choices}. Tab goes through them.", ["count": String(options.count), "choices": names])
+            // The first Tab after this puts the first on the line; a Shift Tab, the last.
+            cycle = (options, backwards ? 0 : options.count - 1, text)
+        } else {
+            message = messages.tr("No completions.")
+        }
+    }
+
+    /// A completion as said: without the words typed before it ("read ").
+    private func shown(_ option: String, typed line: String) -> String {
+        let typed = line.hasPrefix(":") ? String(line.dropFirst()) : line
+        let before = typed.lastIndex(of: " ").map { String(typed[...$0]) } ?? ""
+        let trimmed = option.hasPrefix(before) && !before.isEmpty ? String(option.dropFirst(before.count)) : option
+        return trimmed.trimmingCharacters(in: .whitespaces)
     }
 
     /// A typed character as a screen reader echoes it: letters as they are, signs by name.

@@ -282,8 +282,13 @@ final class ReplShell {
 
     // MARK: - Input
 
+    /// The monotonic clock keys are timed by outside the kiosk (type-ahead's pause).
+    var clock: any KioskClock = SystemKioskClock()
+
     func handleKeys(_ keys: [Key]) {
         if kiosk != nil, !keys.isEmpty { session.noteKioskActivity() }  // also keys typed on the command line
+        // The kiosk's loop ticks already; here the time is told with the keys.
+        if kiosk == nil, !keys.isEmpty { perform(session.handle(.tick(clock.now()))) }
         for key in keys where !exitRequested {
             inputCount += 1
             if isEditingCommand {
@@ -292,22 +297,27 @@ final class ReplShell {
                     if let message = lineEditor.message {
                         say(message)
                     } else if let echo = lineEditor.echo, presentation.keyEcho {
-                        // Key echo is shown by the command line itself, so it is not captioned.
-                        // Each letter cuts the one before.
-                        speak(interfaceUtterance(echo, priority: .text))
+                        // Captioned like everything said (a deaf-blind reader's braille shows the
+                        // captions), on one line that each letter replaces, as it cuts the one before.
+                        if echoCaptioned, !captions.isEmpty { captions.removeLast() }
+                        say(echo)
+                        echoCaptioned = interactive && !captions.isEmpty
                     }
                 case .cancelled:
                     isEditingCommand = false
+                    dropEchoCaption()
                     say(session.state.tr("Cancelled."))
                 case .submitted(let line):
                     isEditingCommand = false
+                    // The line typed is done with: its last letter's caption leaves room for the answer.
+                    dropEchoCaption()
                     handleLine(line)
                 }
                 needsRender = true
             } else if key == .character(":"), !session.state.isLearning {
                 isEditingCommand = true
                 lineEditor.begin()
-                lineEditor.storyNames = session.catalog.entries.flatMap { [$0.title, $0.id] }
+                lineEditor.stories = session.catalog.entries.map { ($0.title, $0.id) }
                 lineEditor.messages = session.state.messages
                 say(session.state.tr("Command."))
                 needsRender = true
@@ -315,6 +325,15 @@ final class ReplShell {
                 perform(session.handle(.key(key)))
             }
         }
+    }
+
+    /// The last caption is the `:` line's key echo (replaced by the next letter, dropped when the
+    /// line is submitted or cancelled).
+    private var echoCaptioned = false
+
+    private func dropEchoCaption() {
+        if echoCaptioned, !captions.isEmpty { captions.removeLast() }
+        echoCaptioned = false
     }
 
     /// Says and shows something of the shell's own (the command line's words).
@@ -507,6 +526,7 @@ final class ReplShell {
 
     func caption(_ text: String) {
         let line = Sanitizer.sanitizeLine(text)
+        echoCaptioned = false
         if interactive {
             captions.append(line)
             if captions.count > 50 { captions.removeFirst(captions.count - 50) }
