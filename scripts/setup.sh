@@ -8,6 +8,8 @@ packages=(libespeak-ng-dev espeak-ng-data libasound2-dev libasound2-plugins pkg-
 packages+=(libhyphen-dev hyphen-en-us hyphen-es hyphen-fr hyphen-de)
 # Exporting stories as Ogg Opus and MP3.
 packages+=(libopusenc-dev libmp3lame-dev)
+# Playing a book's recorded narration (EPUB 3 Media Overlays): FFmpeg's decoders, resampler and atempo.
+packages+=(libavformat-dev libavcodec-dev libavfilter-dev libswresample-dev libavutil-dev)
 # The tests also compare against the espeak-ng command, drive the terminal under tmux, analyse audio
 # with sox, and photograph real terminals (xterm, kitty) under Xvfb.
 # `make deb`: the package built (dpkg-deb, dpkg-shlibdeps, strip) and checked (lintian); the

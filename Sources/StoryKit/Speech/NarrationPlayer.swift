@@ -64,14 +64,21 @@ public final class NarrationPlayer: Sendable {
     }
 
     public let narration: Narration
+    /// Played where it has a clip (see `SpeechService.StoryRequest.recording`).
+    public let recording: NarrationRecording?
+    public let tempo: Double
     private let service: SpeechService
     private let status: LockedValue<Status>
     private let done = DispatchSemaphore(value: 0)
 
     /// - Parameters:
     ///   - settings: rate, pitch, volume and the resolved voice (`settings.voice`).
-    public init(narration: Narration, engine: any SpeechEngine, sink: any PCMSink, settings: SpeechSettings, hooks: Hooks = Hooks()) {
+    ///   - recording: the story's recorded narration, played where it has a clip, at `tempo`.
+    public init(narration: Narration, engine: any SpeechEngine, sink: any PCMSink, settings: SpeechSettings, hooks: Hooks = Hooks(),
+                recording: NarrationRecording? = nil, tempo: Double = 1) {
         self.narration = narration
+        self.recording = recording
+        self.tempo = tempo
         let status = LockedValue(Status(settings: settings))
         let done = self.done
         self.status = status
@@ -125,7 +132,7 @@ public final class NarrationPlayer: Sendable {
         }
         guard let settings else { return }
         service.send(.narrate(SpeechService.StoryRequest(narration: narration, sentence: first, word: word,
-                                                          settings: settings, stepMode: stepMode)))
+                                                          settings: settings, stepMode: stepMode, recording: recording, tempo: tempo)))
     }
 
     /// Blocks until reading has finished, stopped or failed; returns the final state.

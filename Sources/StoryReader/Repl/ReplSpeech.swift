@@ -39,6 +39,13 @@ protocol ReplSpeech: AnyObject {
     func takeVirtualEvent() -> NarrationEvent?
     /// When the shell must look again (monotonic ns), if no input comes.
     var deadline: UInt64? { get }
+    /// Notices about the story's recording (a clip list or a clip that cannot be played), to be
+    /// shown and said; each is given once.
+    func takeNotices() -> [String]
+}
+
+extension ReplSpeech {
+    func takeNotices() -> [String] { [] }
 }
 
 /// A self-pipe that the REPL's poll loop watches: the speech thread puts what it has in a locked
@@ -91,6 +98,10 @@ final class ServiceSpeech: ReplSpeech {
     private var currentSentence: Int?
     private(set) var isStoryLoaded = false
     private(set) var isStoryRunning = false
+    /// The recording of the story last read (its file, and the clip list resolved): a pause and
+    /// a move narrate again, and the clip list is read once.
+    private var recording: (path: String, recording: NarrationRecording?)?
+    private var notices: [String] = []
 
     init(sink: any PCMSink, onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil) {
         let wake = WakePipe()
@@ -163,10 +174,24 @@ final class ServiceSpeech: ReplSpeech {
         currentSentence = nil
         isStoryLoaded = true
         isStoryRunning = false
+        var recordingNotice: String?
+        if recording?.path != story.path {
+            do {
+                recording = (story.path, try StoryRecording.load(for: story, narration: narration))
+            } catch {
+                recording = (story.path, nil)
+                recordingNotice = messages.tr("{problem}: eSpeak NG reads the story", ["problem": error.localized(messages)])
+            }
+        }
         service.send(.narrate(SpeechService.StoryRequest(
             narration: narration, sentence: item, word: max(0, word), settings: resolved,
-            stepMode: stepMode ? .sentence : .off, title: story.title)), input: input)
-        return notice
+            stepMode: stepMode ? .sentence : .off, title: story.title, recording: recording?.recording)), input: input)
+        return [notice, recordingNotice].compactMap { $0 }.joined(separator: " ").nilIfEmpty
+    }
+
+    func takeNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices
     }
 
     func stopStory() {
@@ -206,6 +231,10 @@ final class ServiceSpeech: ReplSpeech {
             case .finished, .utteranceFailed:
                 break
             case .story(let heard):
+                if case .recordingUnavailable(let sentence, let problem) = heard.kind {
+                    notices.append(messages.tr("sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot", [
+                        "sentence": String(sentence + 1), "problem": problem.localized(messages)]))
+                }
                 out += storyEvents(heard)
             case .storyFailed:
                 // Said as the end of what could be read: the Session closes the story.
@@ -326,4 +355,8 @@ final class TimelineSpeech: ReplSpeech {
             }
         }
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }
