@@ -170,11 +170,23 @@ public struct NarrationRecording: Sendable, Hashable {
         /// Where each word starts (word index in the sentence, milliseconds in the file), when the
         /// recording is by words.
         public var words: [Word]
+
+        public init(audio: String, begin: Int, end: Int?, words: [Word] = []) {
+            self.audio = audio
+            self.begin = begin
+            self.end = end
+            self.words = words
+        }
     }
 
     public struct Word: Sendable, Hashable {
         public var word: Int
         public var begin: Int
+
+        public init(word: Int, begin: Int) {
+            self.word = word
+            self.begin = begin
+        }
     }
 
     /// By narration item; nil where eSpeak NG reads.
