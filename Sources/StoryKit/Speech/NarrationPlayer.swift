@@ -14,6 +14,8 @@ public final class NarrationPlayer: Sendable {
         /// New settings (rate, pitch, volume), from the next sentence.
         case settings(SpeechSettings)
         case setStepMode(StepMode)
+        /// A new tempo for the recording (0.5–2), from the next sentence.
+        case tempo(Double)
     }
 
     public typealias StepMode = SpeechService.StepMode
@@ -176,6 +178,7 @@ public final class NarrationPlayer: Sendable {
             if ended { done.signal() } else { service.send(.stop) }
         case .settings(let settings): service.send(.settings(settings))
         case .setStepMode(let mode): service.send(.stepMode(mode))
+        case .tempo(let tempo): service.send(.tempo(tempo))
         }
     }
 }

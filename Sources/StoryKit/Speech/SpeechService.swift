@@ -55,6 +55,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// New rate, pitch and volume for the story (the voice stays), from the next sentence.
         case settings(SpeechSettings)
         case stepMode(StepMode)
+        /// A new tempo for the story's recording (0.5–2, pitch kept), from the next sentence.
+        case tempo(Double)
         /// Everything stops: what is heard and what waits (leaving the program).
         case silence
     }
@@ -171,7 +173,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         case .say, .pause, .stop, .narrate, .silence, .resume:
             // What is being synthesised may be cut: stop it within one eSpeak buffer.
             synthesisStop.withLock { $0.stop() }
-        case .settings, .stepMode:
+        case .settings, .stepMode, .tempo:
             break
         }
         inbox.withLock { $0.append((request, input)) }
@@ -342,6 +344,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             story.request.settings = clamped
             core.story = story
             out.append(.story(StoryEvent(kind: .settingsChanged(clamped), frame: sink.framesPlayed)))
+        case .tempo(let tempo):
+            core.story?.request.tempo = min(max(tempo, AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
         case .stepMode(let mode):
             guard var story = core.story else { return }
             story.request.stepMode = mode

@@ -100,7 +100,7 @@ final class ServiceSpeech: ReplSpeech {
     private(set) var isStoryRunning = false
     /// The recording of the story last read (its file, and the clip list resolved): a pause and
     /// a move narrate again, and the clip list is read once.
-    private var recording: (path: String, recording: NarrationRecording?)?
+    private var recording: (path: String, recording: NarrationRecording?, rate: Int)?
     private var notices: [String] = []
 
     init(sink: any PCMSink, onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil) {
@@ -177,15 +177,16 @@ final class ServiceSpeech: ReplSpeech {
         var recordingNotice: String?
         if recording?.path != story.path {
             do {
-                recording = (story.path, try StoryRecording.load(for: story, narration: narration))
+                recording = (story.path, try StoryRecording.load(for: story, narration: narration), resolved.rate)
             } catch {
-                recording = (story.path, nil)
+                recording = (story.path, nil, resolved.rate)
                 recordingNotice = messages.tr("{problem}: eSpeak NG reads the story", ["problem": error.localized(messages)])
             }
         }
         service.send(.narrate(SpeechService.StoryRequest(
             narration: narration, sentence: item, word: max(0, word), settings: resolved,
-            stepMode: stepMode ? .sentence : .off, title: story.title, recording: recording?.recording)), input: input)
+            stepMode: stepMode ? .sentence : .off, title: story.title, recording: recording?.recording,
+            tempo: tempo(for: resolved.rate))), input: input)
         return [notice, recordingNotice].compactMap { $0 }.joined(separator: " ").nilIfEmpty
     }
 
@@ -204,6 +205,14 @@ final class ServiceSpeech: ReplSpeech {
 
     func change(settings: SpeechSettings) {
         service.send(.settings(settings))
+        if recording?.recording != nil { service.send(.tempo(tempo(for: settings.rate))) }
+    }
+
+    /// `+`/`-` step a recording's tempo as they step the rate: a recording starts at its own pace
+    /// (the rate when the story was opened), and each step quickens or slows it by as much.
+    private func tempo(for rate: Int) -> Double {
+        guard let base = recording?.rate, base > 0 else { return 1 }
+        return min(max(Double(rate) / Double(base), AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
     }
 
     func silence() {
