@@ -146,6 +146,26 @@ import Testing
         }
     }
 
+    /// `show` says the story has a recording, how long it is and how much of the story it says;
+    /// `show --json` the same as numbers.
+    @Test func showSaysTheRecordingAndItsLength() throws {
+        let book = try importedBook(overlay: "sentences")
+        defer { book.data.remove() }
+        let reference = try reference(book.audio, book.data)
+        let shown = try run(["show", "pip-the-snail"], book.data)
+        #expect(shown.status == 0, "\(shown.standardError)")
+        #expect(shown.standardOutput.contains("Recording: "), "\(shown.standardOutput)")
+        #expect(shown.standardOutput.contains("6 sentences of 7 (the rest is read by eSpeak NG)"), "\(shown.standardOutput)")
+        let json = try run(["show", "pip-the-snail", "--json"], book.data)
+        let details = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let recording = try #require(details["recording"] as? [String: Any])
+        #expect(recording["clips"] as? String == "pip-the-snail.clips")
+        #expect(recording["sentences"] as? Int == 6 && recording["of"] as? Int == 7)
+        let milliseconds = try #require(recording["milliseconds"] as? Int)
+        let expected = reference.count * 1000 / SpeechAudioFormat.sampleRate
+        #expect(abs(Double(milliseconds) / Double(expected) - 1) <= 0.02, "\(milliseconds) ms for \(expected) ms")
+    }
+
     /// AAC in M4A, Ogg Opus and Ogg Vorbis re-encodes of the recording play the same: the same
     /// length within 2 %, and all from the recording.
     @Test(arguments: [("book.m4a", ["-c:a", "aac", "-b:a", "64k"]), ("book.opus", ["-c:a", "libopus", "-b:a", "32k"]),

@@ -197,6 +197,22 @@ public struct NarrationRecording: Sendable, Hashable {
     /// How many sentences have a clip.
     public var recordedCount: Int { sentences.lazy.compactMap { $0 }.count }
 
+    /// How long the recording plays at its own pace, in milliseconds: every sentence's clip (one
+    /// that runs to its file's end measured from the file; one whose file cannot be read counts 0).
+    public var durationMilliseconds: Int {
+        var fileLengths: [String: Int] = [:]
+        return sentences.reduce(0) { total, sentence in
+            guard let sentence else { return total }
+            let end = sentence.end ?? {
+                if let known = fileLengths[sentence.audio] { return known }
+                let length = AudioClipDecoder.durationMilliseconds(path: sentence.audio) ?? sentence.begin
+                fileLengths[sentence.audio] = length
+                return length
+            }()
+            return total + max(0, end - sentence.begin)
+        }
+    }
+
     /// Pairs every clip with the narration's sentences: a clip within a sentence (a word or the
     /// sentence) belongs to it; a clip over several sentences (a paragraph a family recorded) is
     /// shared among them by their length in letters.
