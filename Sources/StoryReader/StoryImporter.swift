@@ -215,6 +215,46 @@ struct StoryImporter {
         try Self.writeReplacing(Data(recording.fileText.utf8), to: destination.appendingPathComponent(clipFile))
     }
 
+    /// A story file's recording goes with it: its clip list and the audio files it names, each
+    /// checked to be in the story's folder (one that is not, or is missing, is a warning: eSpeak NG
+    /// reads what it would have said).
+    private func copyRecording(of story: Story, from file: String) throws {
+        guard let clips = story.recording else { return }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
+        let recording: StoryRecording
+        do throws(RecordingProblem) {
+            let list = try StoryRecording.inside(folder, clips, N_("{file}: the clip list is outside the story's folder (not used)"))
+            guard let data = FileManager.default.contents(atPath: list.path), data.count <= StoryRecording.maximumBytes else {
+                throw RecordingProblem(N_("{file}: the clip list is missing"), ["file": clips])
+            }
+            recording = try StoryRecording.parse(String(decoding: data, as: UTF8.self), file: clips)
+            try Self.copyInside(list, folder: folder, relative: clips, to: destination)
+        } catch {
+            report(messages.tr("{problem}: eSpeak NG reads the story", ["problem": error.localized(messages)]))
+            return
+        }
+        for audio in Set(recording.clips.map(\.audio)).sorted() {
+            do throws(RecordingProblem) {
+                let source = try StoryRecording.inside(folder, audio, N_("{file}: the recording is outside the story's folder (not used)"))
+                guard FileManager.default.fileExists(atPath: source.path) else { throw RecordingProblem(N_("{file}: the recording is missing"), ["file": audio]) }
+                try Self.copyInside(source, folder: folder, relative: audio, to: destination)
+            } catch {
+                report(messages.tr("{file}: {problem}", ["file": story.id, "problem": error.localized(messages)]))
+            }
+        }
+    }
+
+    /// Copies `source` (`relative` in `folder`) to the same place under `destination`.
+    private static func copyInside(_ source: URL, folder: URL, relative: String, to destination: URL) throws(RecordingProblem) {
+        let target = destination.appendingPathComponent(String(source.path.dropFirst(folder.path.count + 1)))
+        do {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try copyReplacing(source, to: target)
+        } catch {
+            throw RecordingProblem(N_("{file}: could not be copied ({reason})"), ["file": relative, "reason": ImportWriteError.reason(error)])
+        }
+    }
+
     /// A file name from a book: letters, digits, `.`, `-` and `_` only, never hidden.
     static func safeFileName(_ name: String) -> String {
         let kept = String(name.unicodeScalars.map { scalar -> Character in
@@ -263,6 +303,7 @@ struct StoryImporter {
                 try FileManager.default.createDirectory(at: pictureTarget.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Self.copyReplacing(source, to: pictureTarget)
             }
+            try copyRecording(of: parsed.story, from: file)
         } catch {
             if let error = error as? ImportWriteError, error.isDiskFull { throw UserFailure(message: Self.writeFailure(error.path, error, messages)) }
             throw UserFailure(message: messages.tr("could not copy {file} into {folder}: {reason}. Check that the folder is writable, or choose another with --data-dir", [

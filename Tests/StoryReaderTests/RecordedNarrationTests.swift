@@ -166,6 +166,39 @@ import Testing
         #expect(abs(Double(milliseconds) / Double(expected) - 1) <= 0.02, "\(milliseconds) ms for \(expected) ms")
     }
 
+    /// A family's story file imported with its recording: the clip list and the audio it names
+    /// are copied beside it (the audio file outside its folder is not, and is named), and the
+    /// imported story plays the recording.
+    @Test func importingAStoryFileKeepsItsRecording() throws {
+        let book = try importedBook(overlay: "sentences")
+        defer { book.data.remove() }
+        let family = URL(fileURLWithPath: book.data.path).appendingPathComponent("family")
+        try FileManager.default.createDirectory(at: family.appendingPathComponent("voices"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: book.audio, to: family.appendingPathComponent("voices/grandma.mp3"))
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: book.data.path).appendingPathComponent("outside.mp3"))
+        // Its blocks as the imported book's (the title a heading of its own), so the clips fit.
+        let story = Self.story.replacingOccurrences(of: "title: Pip the Snail", with: "title: Grandma Reads Pip\nrecording: grandma.clips")
+            .replacingOccurrences(of: "# Pip goes out", with: "# Pip the Snail\n\n# Pip goes out")
+        try story.write(to: family.appendingPathComponent("grandma-reads-pip.md"), atomically: true, encoding: .utf8)
+        let clips = try String(contentsOf: book.clips, encoding: .utf8).replacingOccurrences(of: "pip-the-snail.audio/1-book.mp3", with: "voices/grandma.mp3")
+        try (clips + "5\t*\t../outside.mp3\n").write(to: family.appendingPathComponent("grandma.clips"), atomically: true, encoding: .utf8)
+        let imported = try run(["import", family.appendingPathComponent("grandma-reads-pip.md").path], book.data)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardError.contains("../outside.mp3: the recording is outside the story's folder"), "\(imported.standardError)")
+        #expect(FileManager.default.fileExists(atPath: book.stories.appendingPathComponent("grandma.clips").path))
+        #expect(FileManager.default.fileExists(atPath: book.stories.appendingPathComponent("voices/grandma.mp3").path))
+        #expect(!FileManager.default.fileExists(atPath: book.stories.appendingPathComponent("outside.mp3").path))
+        // A clip list naming a file outside is not used at all (said when read); without that line it plays.
+        let refused = try run(["read", "grandma-reads-pip", "--no-audio", "--events", "json"], book.data)
+        #expect(refused.standardError.contains("outside the story's folder"), "\(refused.standardError)")
+        try clips.write(to: book.stories.appendingPathComponent("grandma.clips"), atomically: true, encoding: .utf8)
+        let result = try run(["read", "grandma-reads-pip", "--no-audio", "--events", "json"], book.data)
+        let sentences = result.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["type"] as? String == "sentence" }
+        #expect(sentences.filter { $0["source"] as? String == "recording" }.count == 6, "\(result.standardError)")
+    }
+
     /// AAC in M4A, Ogg Opus and Ogg Vorbis re-encodes of the recording play the same: the same
     /// length within 2 %, and all from the recording.
     @Test(arguments: [("book.m4a", ["-c:a", "aac", "-b:a", "64k"]), ("book.opus", ["-c:a", "libopus", "-b:a", "32k"]),

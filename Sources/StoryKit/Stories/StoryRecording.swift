@@ -150,7 +150,7 @@ public struct StoryRecording: Sendable, Hashable {
     }
 
     /// `relative` in `folder` (after symbolic links), or an error naming it.
-    static func inside(_ folder: URL, _ relative: String, _ outside: String) throws(RecordingProblem) -> URL {
+    public static func inside(_ folder: URL, _ relative: String, _ outside: String) throws(RecordingProblem) -> URL {
         let url = folder.appendingPathComponent(relative).standardizedFileURL.resolvingSymlinksInPath()
         guard !relative.hasPrefix("/"), url.path.hasPrefix(folder.path + "/") else {
             throw RecordingProblem(outside, ["file": relative])
