@@ -164,6 +164,14 @@ import Testing
         let milliseconds = try #require(recording["milliseconds"] as? Int)
         let expected = reference.count * 1000 / SpeechAudioFormat.sampleRate
         #expect(abs(Double(milliseconds) / Double(expected) - 1) <= 0.02, "\(milliseconds) ms for \(expected) ms")
+        // list --json tells too (twice: the second from the library's cache).
+        for _ in 0..<2 {
+            let list = try run(["list", "--json"], book.data)
+            let stories = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+            let listed = try #require(stories.first { $0["id"] as? String == "pip-the-snail" })
+            #expect((listed["recording"] as? [String: Any])?["milliseconds"] as? Int == milliseconds)
+            #expect(stories.filter { $0["recording"] != nil }.count == 1, "a story without a recording says none")
+        }
     }
 
     /// A family's story file imported with its recording: the clip list and the audio it names
