@@ -146,6 +146,33 @@ import Testing
         }
     }
 
+    /// `export` of a story with a recording writes its recording (after its title, which the
+    /// recording does not say); with --voice it is synthesised.
+    @Test func exportWritesTheRecording() throws {
+        let book = try importedBook(overlay: "words")
+        defer { book.data.remove() }
+        // What `read --wav` plays of the recording (shown to be the recording by the round trip),
+        // from the first recorded sentence.
+        let heardPath = book.data.path + "/heard.wav"
+        let read = try run(["read", "pip-the-snail", "--wav", heardPath, "--from", "2"], book.data)
+        #expect(read.status == 0, "\(read.standardError)")
+        let reference = try WAVSamples.read(heardPath)
+        let wav = book.data.path + "/exported.wav"
+        let export = try run(["export", "pip-the-snail", "--to", wav], book.data)
+        #expect(export.status == 0, "\(export.standardError)")
+        let exported = try WAVSamples.read(wav)
+        let extra = Double(exported.count - reference.count) / Double(SpeechAudioFormat.sampleRate)
+        print("export: \(exported.count) samples, \(String(format: "%.2f", extra)) s more than the recording (the title)")
+        #expect(extra > 0.3 && extra < 3)
+        let tail = Array(exported.suffix(reference.count))
+        #expect(WAVSamples.loudnessCorrelation(tail, reference, window: 441) >= 0.95)
+        let synthetic = book.data.path + "/synthetic.wav"
+        let voiced = try run(["export", "pip-the-snail", "--to", synthetic, "--voice", "en"], book.data)
+        #expect(voiced.status == 0, "\(voiced.standardError)")
+        let other = try WAVSamples.read(synthetic)
+        #expect(WAVSamples.loudnessCorrelation(Array(other.suffix(reference.count)), reference, window: 441) < 0.8)
+    }
+
     /// `show` says the story has a recording, how long it is and how much of the story it says;
     /// `show --json` the same as numbers.
     @Test func showSaysTheRecordingAndItsLength() throws {
