@@ -62,9 +62,18 @@ let package = Package(
             pkgConfig: "liblouis",
             providers: [.apt(["liblouis-dev"])]
         ),
+        // FFmpeg's libraries, for playing a book's recorded narration: MP3, AAC, Opus and Vorbis
+        // clips decoded (libavformat, libavcodec), made the sink's format (libswresample), and
+        // slowed or quickened without changing pitch (libavfilter's atempo).
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswresample-dev", "libavutil-dev"])]
+        ),
         .target(
             name: "StoryKit",
             dependencies: [
+                "CFFmpeg",
                 "CLame",
                 "COpusEnc",
                 "CHyphen",

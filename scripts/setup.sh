@@ -10,6 +10,8 @@ packages+=(libhyphen-dev hyphen-en-us hyphen-es hyphen-fr hyphen-de)
 packages+=(libopusenc-dev libmp3lame-dev)
 # Braille displays (through a running BRLTTY's BrlAPI) and the child's braille code (liblouis tables).
 packages+=(libbrlapi-dev liblouis-dev liblouis-data)
+# Playing a book's recorded narration (EPUB 3 Media Overlays): FFmpeg's decoders, resampler and atempo.
+packages+=(libavformat-dev libavcodec-dev libavfilter-dev libswresample-dev libavutil-dev)
 # The tests also compare against the espeak-ng command, drive the terminal under tmux, analyse audio
 # with sox, and photograph real terminals (xterm, kitty) under Xvfb.
 # `make deb`: the package built (dpkg-deb, dpkg-shlibdeps, strip) and checked (lintian); the

@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: helpMessages.tr("Run a benchmark and print its figures (use a release build)."),
         subcommands: [LibraryBenchmark.self, ReplBenchmark.self, StoreBenchmark.self, SpeechBenchmark.self, CompletionBenchmark.self, ImportBenchmark.self, ExportBenchmark.self,
-                      SyncBenchmark.self, SyncServerBenchmark.self, SyncKioskBenchmark.self, BrailleBenchmark.self]
+                      SyncBenchmark.self, SyncServerBenchmark.self, SyncKioskBenchmark.self, BrailleBenchmark.self, RecordingBenchmark.self]
     )
 }
 

@@ -22,9 +22,12 @@ extension ExportCommand {
         } catch {
             throw UserFailure(message: messages.describe(error))
         }
+        // A story with a recording exports its recording unless --voice asks for eSpeak NG: one
+        // process decodes it (decoding is far quicker than synthesis; workers would not help).
+        let recording = voice == nil ? exportedRecording(story, narration: narration, aboutStory) : nil
         // Several processes for a long story (the same words, not quite the same samples: see
         // ExportWorkers); one for a short one, where starting them costs more than it saves.
-        let wanted = jobs ?? (story.wordCount >= Self.wordsForJobs ? ProcessInfo.processInfo.activeProcessorCount : 1)
+        let wanted = recording != nil ? 1 : jobs ?? (story.wordCount >= Self.wordsForJobs ? ProcessInfo.processInfo.activeProcessorCount : 1)
         let runs = ExportWorkers.split(narration, jobs: wanted)
         let events: [NarrationPlayer.Event]
         if runs.count > 1 {
@@ -62,11 +65,18 @@ extension ExportCommand {
             if stop.isStopped { throw ExitCode(130) }
         } else {
             let heard = Mutex<[NarrationPlayer.Event]>([])
+            let quiet = quiet
+            let title = story.title
             let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,
                                          hooks: NarrationPlayer.Hooks(onEvent: { event in
                                              heard.withLock { $0.append(event) }
                                              if case .word = event.kind { progress.word() }
-                                         }))
+                                             if case .recordingUnavailable(let sentence, let problem) = event.kind, !quiet {
+                                                 let notice = messages.tr("sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot", [
+                                                     "sentence": String(sentence + 1), "problem": problem.localized(messages)])
+                                                 FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(messages.tr("“{title}”: {problem}", ["title": title, "problem": notice])))\n".utf8))
+                                             }
+                                         }), recording: recording)
             // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
             TerminalMode.onStopSignal { player.send(.stop) }
             player.start()
@@ -78,5 +88,20 @@ extension ExportCommand {
             events = heard.withLock { $0 }
         }
         return (narration, TimedNarration(narration: narration, events: events))
+    }
+
+    /// The story's recording to export, or nil (none, or one that cannot be used: said, and
+    /// eSpeak NG reads the story).
+    private func exportedRecording(_ story: Story, narration: Narration, _ aboutStory: (String) -> String) -> NarrationRecording? {
+        do {
+            return try StoryRecording.load(for: story, narration: narration)
+        } catch {
+            let messages = global.messages
+            if !quiet {
+                let notice = messages.tr("{problem}: eSpeak NG reads the story", ["problem": error.localized(messages)])
+                FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(aboutStory(notice)))\n".utf8))
+            }
+            return nil
+        }
     }
 }

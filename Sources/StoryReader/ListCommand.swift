@@ -82,6 +82,8 @@ enum StoryListing {
         /// An imported collection's work: its book and its place in it.
         var book: String?
         var part: Int?
+        /// Its recorded narration: the clip list, and how long it plays (see `show --json`).
+        var recording: StoryDetails.Recording?
         /// With `--profile`: how many times the child finished the story, and whether it is a favourite.
         var readCount: Int?
         var favourite: Bool?
@@ -92,7 +94,13 @@ enum StoryListing {
         return Listed(id: entry.id, title: entry.title, author: entry.author, language: entry.language,
                       ages: entry.ages?.description, tags: entry.tags, words: entry.words, summary: entry.summary,
                       pages: entry.pages, pictures: entry.pictures, path: entry.path,
-                      book: entry.book, part: entry.part, readCount: mine?.readCount, favourite: mine?.isFavourite)
+                      book: entry.book, part: entry.part, recording: recording(entry), readCount: mine?.readCount, favourite: mine?.isFavourite)
+    }
+
+    /// The recording of a story that names one, read from its file (only those stories are read).
+    static func recording(_ entry: StoryEntry) -> StoryDetails.Recording? {
+        guard entry.recording != nil, let story = try? StoryParser.parse(contentsOf: URL(fileURLWithPath: entry.path), path: entry.path).story else { return nil }
+        return StoryDetails.recording(story, messages: .english)
     }
 
     static func json(_ entries: [StoryEntry], progress: [String: StoryProgress]? = nil) throws -> String {

@@ -17,8 +17,9 @@ struct ReadCommand: ParsableCommand {
             helpLines(
                 helpMessages.tr("--events json prints one JSON object per line on standard output, when heard:"),
                 #"  {"type":"page","page":N,"of":N,"ms":N}   "# + helpMessages.tr("(a new page starts)"),
-                #"  {"type":"sentence","kind":"story"|"heading"|"picture","text":"…","start":N,"end":N,"ms":N}"#,
-                #"  {"type":"word","text":"…","start":N,"end":N,"ms":N}"#,
+                #"  {"type":"sentence","kind":"story"|"heading"|"picture","text":"…","start":N,"end":N,"ms":N,"source":"recording"|"synthesis"}"#,
+                #"  {"type":"word","text":"…","start":N,"end":N,"ms":N,"source":"recording"|"synthesis"}"#,
+                helpMessages.tr("A sentence or word played from the story's recording also says its \"audio\" file and \"clipBegin\" and \"clipEnd\" in it (milliseconds)."),
                 #"  {"type":"end","ms":N}"#,
                 helpMessages.tr("\"kind\" tells a picture's description (an audio description) and a heading from the story's own sentences."),
                 helpMessages.tr("\"start\" and \"end\" are offsets in Unicode scalars into the story's plain text (the text 'storyreader show STORY --text' prints); \"ms\" is the time from the start of the story's audio. The times come from eSpeak NG, so the speech is synthesised (not played) even with --no-audio: about 1,000 short sentences a second here; for the words without times, 'storyreader show STORY --text' is instant.")),
@@ -62,6 +63,9 @@ struct ReadCommand: ParsableCommand {
     @Option(help: ArgumentHelp(helpMessages.tr("Start at this sentence (1 is the first)."), valueName: "sentence"))
     var from: Int?
 
+    @Option(help: ArgumentHelp(helpMessages.tr("The tempo of a recorded narration, 0.5–2 (1 is its own pace; the pitch is kept). Synthetic speech uses --rate."), valueName: "x"))
+    var tempo: Double?
+
     @Option(help: ArgumentHelp(helpMessages.tr("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default')."), valueName: "name"))
     var device: String?
 
@@ -76,6 +80,9 @@ struct ReadCommand: ParsableCommand {
         if let problem = settings().problems().first {
             throw ValidationError(helpMessages.tr("--{setting} {value} is out of range: use a value from {min} to {max}", [
                 "setting": problem.setting, "value": String(problem.value), "min": String(problem.range.lowerBound), "max": String(problem.range.upperBound)]))
+        }
+        if let tempo, !AudioClipDecoder.tempoRange.contains(tempo) {
+            throw ValidationError(helpMessages.tr("--tempo {value} is out of range: use a value from 0.5 to 2", ["value": String(tempo)]))
         }
         if let from, from < 1 { throw ValidationError(helpMessages.tr("--from {value}: sentences are numbered from 1", ["value": String(from)])) }
         if let voice, voice.isEmpty || voice.contains(where: { $0.isWhitespace || $0 == "/" }) {
@@ -181,8 +188,16 @@ struct ReadCommand: ParsableCommand {
             sink = output.sink
         }
         let printer = events == .json ? EventPrinter(narration: narration) : nil
+        let messages = global.messages
         let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: resolved,
-                                     hooks: NarrationPlayer.Hooks(onEvent: { printer?.print($0) }))
+                                     hooks: NarrationPlayer.Hooks(onEvent: { event in
+                                         if case .recordingUnavailable(let sentence, let error) = event.kind {
+                                             ReadCommand.warn(messages.tr("sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot", [
+                                                 "sentence": String(sentence + 1), "problem": error.localized(messages)]))
+                                         }
+                                         printer?.print(event)
+                                     }),
+                                     recording: try recording(story, narration: narration), tempo: tempo ?? 1)
         // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
         TerminalMode.onStopSignal { player.send(.stop) }
         player.start(sentence: first)
@@ -240,8 +255,22 @@ struct ReadCommand: ParsableCommand {
         global.messages.trn("{name} has read “{title}” once", "{name} has read “{title}” {count} times", count, ["name": name, "title": title])
     }
 
-    private func warn(_ message: String) {
+    private func warn(_ message: String) { Self.warn(message) }
+
+    fileprivate static func warn(_ message: String) {
         FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(message))\n".utf8))
+    }
+
+    /// The story's recorded narration, unless a voice was asked for (--voice): then eSpeak NG
+    /// reads it all. A recording that cannot be used is said once, and eSpeak NG reads.
+    private func recording(_ story: Story, narration: Narration) throws -> NarrationRecording? {
+        guard voice == nil else { return nil }
+        do {
+            return try StoryRecording.load(for: story, narration: narration)
+        } catch {
+            warn(global.messages.tr("{problem}: eSpeak NG reads the story", ["problem": error.localized(global.messages)]))
+            return nil
+        }
     }
 }
 
@@ -266,7 +295,7 @@ final class EventPrinter: Sendable {
             case .heading: "heading"
             case .picture: "picture"
             }
-            var line = Self.object(type: "sentence", text: item.text, range: item.range, ms: event.milliseconds)
+            var line = Self.object(type: "sentence", text: item.text, range: item.range, ms: event.milliseconds, clip: event.clip)
                 .replacingOccurrences(of: "{\"type\":\"sentence\",", with: "{\"type\":\"sentence\",\"kind\":\"\(kind)\",")
             if index > 0, narration.items[index - 1].pageIndex != item.pageIndex {
                 line = "{\"type\":\"page\",\"page\":\(item.pageIndex + 1),\"of\":\(narration.pageCount),\"ms\":\(event.milliseconds)}\n" + line
@@ -274,7 +303,7 @@ final class EventPrinter: Sendable {
             return line
         case .word(let sentence, let word):
             let item = narration.items[sentence].words[word]
-            return Self.object(type: "word", text: item.text, range: item.range, ms: event.milliseconds)
+            return Self.object(type: "word", text: item.text, range: item.range, ms: event.milliseconds, clip: event.clip)
         case .end:
             return "{\"type\":\"end\",\"ms\":\(event.milliseconds)}"
         default:
@@ -282,8 +311,14 @@ final class EventPrinter: Sendable {
         }
     }
 
-    static func object(type: String, text: String, range: TextRange, ms: Int) -> String {
-        "{\"type\":\"\(type)\",\"text\":\(jsonString(text)),\"start\":\(range.start),\"end\":\(range.end),\"ms\":\(ms)}"
+    /// `clip`: the recording's clip heard (`"source":"recording"` and its times in its file),
+    /// or nil for synthetic speech (`"source":"synthesis"`).
+    static func object(type: String, text: String, range: TextRange, ms: Int, clip: SpeechService.RecordedClip? = nil) -> String {
+        var source = ",\"source\":\"synthesis\""
+        if let clip {
+            source = ",\"source\":\"recording\",\"audio\":\(jsonString((clip.audio as NSString).lastPathComponent)),\"clipBegin\":\(clip.begin),\"clipEnd\":\(clip.end)"
+        }
+        return "{\"type\":\"\(type)\",\"text\":\(jsonString(text)),\"start\":\(range.start),\"end\":\(range.end),\"ms\":\(ms)\(source)}"
     }
 
     static func jsonString(_ text: String) -> String {

@@ -26,7 +26,7 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         let story = try global.resolveStory(self.story)
         if json {
-            print(try JSONText.encode(StoryDetails(story, includeText: text)))
+            print(try JSONText.encode(StoryDetails(story, includeText: text, messages: global.messages)))
         } else if text {
             print(story.text)
         } else {
@@ -60,6 +60,16 @@ struct StoryDetails: Encodable {
         var blocks: [Block]
     }
 
+    /// The story's recorded narration: its clip list, how many sentences it says, and its length.
+    struct Recording: Encodable {
+        var clips: String
+        var sentences: Int
+        var of: Int
+        var milliseconds: Int
+        /// Why it cannot be used (then eSpeak NG reads the story).
+        var problem: String?
+    }
+
     var id: String
     var title: String
     var author: String?
@@ -71,8 +81,9 @@ struct StoryDetails: Encodable {
     var path: String
     var pages: [Page]
     var text: String?
+    var recording: Recording?
 
-    init(_ story: Story, includeText: Bool) {
+    init(_ story: Story, includeText: Bool, messages: MessageCatalog = .english) {
         id = story.id
         title = story.title
         author = story.author
@@ -83,6 +94,7 @@ struct StoryDetails: Encodable {
         words = story.wordCount
         path = story.path
         text = includeText ? story.text : nil
+        recording = Self.recording(story, messages: messages)
         pages = story.pages.map { page in
             Page(index: page.index, blocks: page.blocks.map { block in
                 var kind = "paragraph"
@@ -100,6 +112,17 @@ struct StoryDetails: Encodable {
         }
     }
 
+    static func recording(_ story: Story, messages: MessageCatalog) -> Recording? {
+        guard let clips = story.recording, let narration = try? Narration(story: story) else { return nil }
+        do {
+            let resolved = try StoryRecording.load(for: story, narration: narration)
+            return Recording(clips: clips, sentences: resolved?.recordedCount ?? 0, of: narration.items.count,
+                             milliseconds: resolved?.durationMilliseconds ?? 0)
+        } catch {
+            return Recording(clips: clips, sentences: 0, of: narration.items.count, milliseconds: 0, problem: error.localized(messages))
+        }
+    }
+
     /// The readable form.
     static func describe(_ story: Story, messages: MessageCatalog = .english) -> String {
         var lines: [String] = [story.title]
@@ -113,6 +136,15 @@ struct StoryDetails: Encodable {
         if !pictures.isEmpty { facts.append(messages.trn("{count} picture", "{count} pictures", pictures.count)) }
         lines.append(facts.joined(separator: ", "))
         if !story.tags.isEmpty { lines.append(messages.tr("Tags: {tags}", ["tags": story.tags.joined(separator: ", ")])) }
+        if let recording = recording(story, messages: messages) {
+            if let problem = recording.problem {
+                lines.append(messages.tr("Recording: not used ({problem}); eSpeak NG reads it", ["problem": problem]))
+            } else {
+                lines.append(messages.trn("Recording: {duration}, {count} sentence of {total} (the rest is read by eSpeak NG)",
+                                          "Recording: {duration}, {count} sentences of {total} (the rest is read by eSpeak NG)", recording.sentences, [
+                                              "duration": ExportCommand.duration(recording.milliseconds), "total": String(recording.of)]))
+            }
+        }
         if let summary = story.summary { lines += ["", summary] }
         let headings = story.blocks.filter { if case .heading = $0.kind { true } else { false } }
         if !headings.isEmpty {

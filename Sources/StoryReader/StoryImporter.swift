@@ -145,7 +145,8 @@ struct StoryImporter {
             let book = try EPUBBook(url: URL(fileURLWithPath: file), split: split, progress: progress)
             let warnings = book.problems.map { $0.localized(messages) }
             for warning in warnings { report(warning) }
-            importBook(book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: warnings)
+            importBook(book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: warnings,
+                       audio: { path throws(BookProblem) in try book.audioData(path) })
         } catch {
             if showsProgress { Self.status("") }
             refuse(file, messages.tr("{problem} (not imported)", ["problem": error.localized(messages)]), named: false)
@@ -153,10 +154,20 @@ struct StoryImporter {
     }
 
     /// Stories made from a book, each checked by the story parser, then written beside and renamed.
-    private mutating func importBook(_ stories: [BookStory], title: String, kind: String, file: String, warnings: [String]) {
+    private mutating func importBook(_ stories: [BookStory], title: String, kind: String, file: String, warnings: [String],
+                                     audio: ((String) throws(BookProblem) -> Data)? = nil) {
         var createdFolder = false
-        for (number, story) in stories.enumerated() {
+        for (number, var story) in stories.enumerated() {
             let target = destination.appendingPathComponent(story.id + ".md")
+            // A recorded narration is kept beside the story: its audio files in `ID.audio/`, its
+            // clip list in `ID.clips` (docs/story-format.md).
+            var audioNames: [String: String] = [:]
+            if audio != nil, !story.clips.isEmpty {
+                story.recordingFile = story.id + ".clips"
+                for path in story.clips.map(\.audio) where audioNames[path] == nil {
+                    audioNames[path] = "\(story.id).audio/\(audioNames.count + 1)-" + Self.safeFileName((path as NSString).lastPathComponent)
+                }
+            }
             let markdown = story.markdown
             let parsed: ParsedStory
             do {
@@ -185,12 +196,86 @@ struct StoryImporter {
                     try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
                     createdFolder = true
                 }
+                if let audio, let clipFile = story.recordingFile {
+                    try keepRecording(story, parsed: parsed.story, audioNames: audioNames, clipFile: clipFile, audio: audio)
+                }
                 try Self.writeReplacing(Data(markdown.utf8), to: target)
                 results.append(ImportResult(file: file, status: .imported, story: parsed.story, book: title, kind: kind, warnings: bookWarnings))
             } catch {
                 refuse(file, Self.writeFailure(target.path, error, messages), story: parsed.story)
             }
         }
+    }
+
+    /// Writes a book story's audio files and clip list beside it; an audio file the book lacks is
+    /// a warning (its sentences are read by eSpeak NG, with one notice when read).
+    private func keepRecording(_ story: BookStory, parsed: Story, audioNames: [String: String], clipFile: String,
+                               audio: (String) throws(BookProblem) -> Data) throws {
+        let (recording, dropped) = story.recording(for: parsed, audioNames: audioNames)
+        if dropped > 0 {
+            report(messages.trn("{file}: {count} clip of the recording points at text that was not found: eSpeak NG reads it",
+                                "{file}: {count} clips of the recording point at text that was not found: eSpeak NG reads it",
+                                dropped, ["file": story.id, "count": String(dropped)]))
+        }
+        for (path, name) in audioNames.sorted(by: { $0.value < $1.value }) {
+            let data: Data
+            do throws(BookProblem) { data = try audio(path) } catch {
+                report(messages.tr("{file}: {problem}", ["file": story.id, "problem": error.localized(messages)]))
+                continue
+            }
+            let target = destination.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Self.writeReplacing(data, to: target)
+        }
+        try Self.writeReplacing(Data(recording.fileText.utf8), to: destination.appendingPathComponent(clipFile))
+    }
+
+    /// A story file's recording goes with it: its clip list and the audio files it names, each
+    /// checked to be in the story's folder (one that is not, or is missing, is a warning: eSpeak NG
+    /// reads what it would have said).
+    private func copyRecording(of story: Story, from file: String) throws {
+        guard let clips = story.recording else { return }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
+        let recording: StoryRecording
+        do throws(RecordingProblem) {
+            let list = try StoryRecording.inside(folder, clips, N_("{file}: the clip list is outside the story's folder (not used)"))
+            guard let data = FileManager.default.contents(atPath: list.path), data.count <= StoryRecording.maximumBytes else {
+                throw RecordingProblem(N_("{file}: the clip list is missing"), ["file": clips])
+            }
+            recording = try StoryRecording.parse(String(decoding: data, as: UTF8.self), file: clips)
+            try Self.copyInside(list, folder: folder, relative: clips, to: destination)
+        } catch {
+            report(messages.tr("{problem}: eSpeak NG reads the story", ["problem": error.localized(messages)]))
+            return
+        }
+        for audio in Set(recording.clips.map(\.audio)).sorted() {
+            do throws(RecordingProblem) {
+                let source = try StoryRecording.inside(folder, audio, N_("{file}: the recording is outside the story's folder (not used)"))
+                guard FileManager.default.fileExists(atPath: source.path) else { throw RecordingProblem(N_("{file}: the recording is missing"), ["file": audio]) }
+                try Self.copyInside(source, folder: folder, relative: audio, to: destination)
+            } catch {
+                report(messages.tr("{file}: {problem}", ["file": story.id, "problem": error.localized(messages)]))
+            }
+        }
+    }
+
+    /// Copies `source` (`relative` in `folder`) to the same place under `destination`.
+    private static func copyInside(_ source: URL, folder: URL, relative: String, to destination: URL) throws(RecordingProblem) {
+        let target = destination.appendingPathComponent(String(source.path.dropFirst(folder.path.count + 1)))
+        do {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try copyReplacing(source, to: target)
+        } catch {
+            throw RecordingProblem(N_("{file}: could not be copied ({reason})"), ["file": relative, "reason": ImportWriteError.reason(error)])
+        }
+    }
+
+    /// A file name from a book: letters, digits, `.`, `-` and `_` only, never hidden.
+    static func safeFileName(_ name: String) -> String {
+        let kept = String(name.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+        }.prefix(80))
+        return kept.hasPrefix(".") ? "_" + kept.dropFirst() : kept
     }
 
     private mutating func importStoryFile(_ file: String) throws {
@@ -233,6 +318,7 @@ struct StoryImporter {
                 try FileManager.default.createDirectory(at: pictureTarget.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Self.copyReplacing(source, to: pictureTarget)
             }
+            try copyRecording(of: parsed.story, from: file)
         } catch {
             if let error = error as? ImportWriteError, error.isDiskFull { throw UserFailure(message: Self.writeFailure(error.path, error, messages)) }
             throw UserFailure(message: messages.tr("could not copy {file} into {folder}: {reason}. Check that the folder is writable, or choose another with --data-dir", [

@@ -30,6 +30,8 @@ public final class ManualClockSink: PCMSink {
 
     /// Every sample written, heard or cut.
     public var samplesWritten: Int { state.withLock { $0.samples.count } }
+    /// The samples written from `index` on (heard or cut), in order.
+    public func samples(from index: Int) -> [Int16] { state.withLock { Array($0.samples[min(index, $0.samples.count)...]) } }
     /// How many times what was queued was cut (`drop`).
     public var drops: Int { state.withLock { $0.drops } }
 

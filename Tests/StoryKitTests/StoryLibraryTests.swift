@@ -381,7 +381,7 @@ struct LibraryFixture {
         // … and rewritten in good order.
         #expect(fixture.load(cache: cache).entries == expected)
         let rewritten = try String(contentsOf: cache.url, encoding: .utf8)
-        #expect(rewritten.hasPrefix("storyreader story cache 5\n"))
+        #expect(rewritten.hasPrefix("storyreader story cache 6\n"))
     }
 
     @Test func aCacheRecordWithTheRightSizeButDamagedFieldsIsNotTrusted() throws {

@@ -96,7 +96,7 @@ import StoryKitTestSupport
             #expect(!help.contains(Self.collapsed(paragraph)), "\(language): read --help still says \(paragraph)")
         }
         // The commands of the examples stay as typed.
-        #expect(help.contains("{\"type\":\"word\",\"text\":\"…\",\"start\":N,\"end\":N,\"ms\":N}"))
+        #expect(help.contains("{\"type\":\"word\",\"text\":\"…\",\"start\":N,\"end\":N,\"ms\":N,\"source\":\"recording\"|\"synthesis\"}"))
     }
 
     @Test func readHelpStaysEnglishInTheCLocale() throws {

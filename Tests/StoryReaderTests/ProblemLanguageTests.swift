@@ -114,7 +114,7 @@ import StoryKitTestSupport
             ("OEBPS/p1.xhtml", EPUBFixtures.xhtml("<p>The bear walks in the snow.</p>")),
             ("OEBPS/broken.xhtml", "<html><body><p a=>x</p></body></html>"),
         ])
-        let overlays = "bear.epub contient des Media Overlays (une narration enregistrée), que storyreader ne joue pas : son texte est lu par eSpeak NG"
+        let overlays = "bear.epub contient des Media Overlays (une narration enregistrée) qui ne peuvent pas être joués : son texte est lu par eSpeak NG"
         let skipped = "bear.epub, OEBPS/broken.xhtml : XHTML mal formé (ligne 1) (chapitre ignoré)"
         let dry = try StoryReaderProcess.run(["import", "--dry-run", url.path], environment: Self.french, dataDirectory: data.path)
         #expect(dry.status == 0, "\(dry.standardError)")
@@ -123,7 +123,7 @@ import StoryKitTestSupport
         Self.expectNoEnglish(dry.standardOutput + dry.standardError)
         let english = try StoryReaderProcess.run(["import", "--dry-run", url.path], environment: Self.english, dataDirectory: data.path)
         #expect(english.standardError == """
-            storyreader: bear.epub has Media Overlays (a recorded narration), which storyreader does not play: its text is read by eSpeak NG
+            storyreader: bear.epub has Media Overlays (a recorded narration) that cannot be played: its text is read by eSpeak NG
             storyreader: bear.epub, OEBPS/broken.xhtml: not well-formed XHTML (line 1) (chapter skipped)
 
             """, "\(english.standardError)")

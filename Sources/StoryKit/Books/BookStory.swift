@@ -11,6 +11,27 @@ public enum BookBlock: Sendable, Hashable {
     case page
 }
 
+/// One clip of a book's recorded narration, placed in its story's text.
+public struct BookClip: Sendable, Hashable {
+    /// The index in `BookStory.blocks` (page turns counted).
+    public var block: Int
+    /// Scalar offsets in the block's text.
+    public var text: Range<Int>
+    /// The audio file, as the book names it (a path in an EPUB).
+    public var audio: String
+    /// Milliseconds in the audio file; `end` nil is its end.
+    public var begin: Int
+    public var end: Int?
+
+    public init(block: Int, text: Range<Int>, audio: String, begin: Int, end: Int?) {
+        self.block = block
+        self.text = text
+        self.audio = audio
+        self.begin = begin
+        self.end = end
+    }
+}
+
 /// One story made from a book, written as a story file of our own format (docs/story-format.md)
 /// so that the rest of the program reads it like any other.
 public struct BookStory: Sendable, Hashable {
@@ -25,6 +46,10 @@ public struct BookStory: Sendable, Hashable {
     public var blocks: [BookBlock]
     /// The book's licence line, where it has one (a Project Gutenberg book's licence).
     public var licence: String?
+    /// Its recorded narration, clip by clip (an EPUB's Media Overlays); empty when it has none.
+    public var clips: [BookClip] = []
+    /// The clip list the story file names (`recording:`), when the recording is kept.
+    public var recordingFile: String?
 
     public init(id: String, title: String, author: String?, language: String, book: String?, blocks: [BookBlock], licence: String? = nil) {
         self.id = id
@@ -51,6 +76,7 @@ public struct BookStory: Sendable, Hashable {
             if let part { header += "part: \(part)\n" }
         }
         if let licence { header += "licence: \(Self.headerValue(licence))\n" }
+        if let recordingFile { header += "recording: \(Self.headerValue(recordingFile))\n" }
         header += "---\n\n"
         var lines: [String] = []
         for block in blocks {
@@ -64,6 +90,67 @@ public struct BookStory: Sendable, Hashable {
         }
         while lines.last == "---" { lines.removeLast() }
         return header + lines.joined(separator: "\n\n") + "\n"
+    }
+
+    /// The story's clips as a clip list for `story` (this book story written and parsed again),
+    /// the audio files renamed by `audioNames`: each clip is placed in the parsed block whose
+    /// text it covers, found again by its text where the parser changed the block; a clip whose
+    /// text is not found is left out (eSpeak NG reads that text) and counted.
+    public func recording(for story: Story, audioNames: [String: String]) -> (recording: StoryRecording, dropped: Int) {
+        let parsed = story.blocks
+        var placed: [Int: Int] = [:]
+        var next = 0
+        for (index, block) in blocks.enumerated() {
+            let text: String
+            switch block {
+            case .heading(let value), .paragraph(let value), .picture(let value): text = value
+            case .page: continue
+            }
+            guard next < parsed.count else { break }
+            // The parser may drop a block (a picture without a description): look a little ahead.
+            let found = (next..<min(next + 4, parsed.count)).first { parsed[$0].text == text } ?? next
+            placed[index] = found
+            next = found + 1
+        }
+        var kept: [StoryRecording.Clip] = []
+        var dropped = 0
+        var searchFrom: (block: Int, offset: Int) = (-1, 0)
+        for clip in clips(placedIn: placed) {
+            guard let target = clip.target, let audio = audioNames[clip.source.audio] else {
+                dropped += 1
+                continue
+            }
+            let wanted = Array(clip.fragment.unicodeScalars)
+            let have = Array(parsed[target].text.unicodeScalars)
+            var range = clip.source.text
+            if range.upperBound > have.count || !have[range].elementsEqual(wanted) {
+                let from = searchFrom.block == target ? searchFrom.offset : 0
+                let last = max(from, have.count - wanted.count + 1)
+                let start = (from..<last).first { (at: Int) -> Bool in have[at..<(at + wanted.count)].elementsEqual(wanted) }
+                guard !wanted.isEmpty, let start else {
+                    dropped += 1
+                    continue
+                }
+                range = start..<(start + wanted.count)
+            }
+            searchFrom = (target, range.upperBound)
+            kept.append(StoryRecording.Clip(block: target, text: range, audio: audio, begin: clip.source.begin, end: clip.source.end))
+        }
+        return (StoryRecording(clips: kept), dropped)
+    }
+
+    private func clips(placedIn placed: [Int: Int]) -> [(source: BookClip, target: Int?, fragment: String)] {
+        self.clips.map { clip in
+            guard clip.block < blocks.count else { return (clip, nil, "") }
+            let text: String
+            switch blocks[clip.block] {
+            case .heading(let value), .paragraph(let value), .picture(let value): text = value
+            case .page: return (clip, nil, "")
+            }
+            let scalars = Array(text.unicodeScalars)
+            guard clip.text.upperBound <= scalars.count else { return (clip, nil, "") }
+            return (clip, placed[clip.block], String(String.UnicodeScalarView(scalars[clip.text])))
+        }
     }
 
     /// A collection's works numbered in the book's order (an export of the whole book keeps it).

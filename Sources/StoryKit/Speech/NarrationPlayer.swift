@@ -14,6 +14,8 @@ public final class NarrationPlayer: Sendable {
         /// New settings (rate, pitch, volume), from the next sentence.
         case settings(SpeechSettings)
         case setStepMode(StepMode)
+        /// A new tempo for the recording (0.5–2), from the next sentence.
+        case tempo(Double)
     }
 
     public typealias StepMode = SpeechService.StepMode
@@ -64,14 +66,21 @@ public final class NarrationPlayer: Sendable {
     }
 
     public let narration: Narration
+    /// Played where it has a clip (see `SpeechService.StoryRequest.recording`).
+    public let recording: NarrationRecording?
+    public let tempo: Double
     private let service: SpeechService
     private let status: LockedValue<Status>
     private let done = DispatchSemaphore(value: 0)
 
     /// - Parameters:
     ///   - settings: rate, pitch, volume and the resolved voice (`settings.voice`).
-    public init(narration: Narration, engine: any SpeechEngine, sink: any PCMSink, settings: SpeechSettings, hooks: Hooks = Hooks()) {
+    ///   - recording: the story's recorded narration, played where it has a clip, at `tempo`.
+    public init(narration: Narration, engine: any SpeechEngine, sink: any PCMSink, settings: SpeechSettings, hooks: Hooks = Hooks(),
+                recording: NarrationRecording? = nil, tempo: Double = 1) {
         self.narration = narration
+        self.recording = recording
+        self.tempo = tempo
         let status = LockedValue(Status(settings: settings))
         let done = self.done
         self.status = status
@@ -125,7 +134,7 @@ public final class NarrationPlayer: Sendable {
         }
         guard let settings else { return }
         service.send(.narrate(SpeechService.StoryRequest(narration: narration, sentence: first, word: word,
-                                                          settings: settings, stepMode: stepMode)))
+                                                          settings: settings, stepMode: stepMode, recording: recording, tempo: tempo)))
     }
 
     /// Blocks until reading has finished, stopped or failed; returns the final state.
@@ -169,6 +178,7 @@ public final class NarrationPlayer: Sendable {
             if ended { done.signal() } else { service.send(.stop) }
         case .settings(let settings): service.send(.settings(settings))
         case .setStepMode(let mode): service.send(.stepMode(mode))
+        case .tempo(let tempo): service.send(.tempo(tempo))
         }
     }
 }

@@ -26,9 +26,15 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         public var stepMode: StepMode
         /// What the announcement queue calls the story (its title).
         public var title: String
+        /// The story's recorded narration, to be played where it has a clip (nil: eSpeak NG reads
+        /// it all), and the tempo it is played at (1: its own pace; pitch is kept).
+        public var recording: NarrationRecording?
+        public var tempo: Double
 
         public init(narration: Narration, sentence: Int = 0, word: Int = 0, settings: SpeechSettings,
-                    stepMode: StepMode = .off, title: String = "") {
+                    stepMode: StepMode = .off, title: String = "", recording: NarrationRecording? = nil, tempo: Double = 1) {
+            self.recording = recording
+            self.tempo = tempo
             self.narration = narration
             self.sentence = sentence
             self.word = word
@@ -49,6 +55,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// New rate, pitch and volume for the story (the voice stays), from the next sentence.
         case settings(SpeechSettings)
         case stepMode(StepMode)
+        /// A new tempo for the story's recording (0.5–2, pitch kept), from the next sentence.
+        case tempo(Double)
         /// Everything stops: what is heard and what waits (leaving the program).
         case silence
     }
@@ -72,17 +80,36 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             case stepModeChanged(StepMode)
             /// Step mode: sentence `Int` was read; waiting for `.resume`.
             case waitingForStep(Int)
+            /// Sentence `sentence`'s clip of the recording could not be played: eSpeak NG reads it.
+            /// Told once a story (the first time), with why.
+            case recordingUnavailable(sentence: Int, RecordingProblem)
         }
         public var kind: Kind
         public var frame: Int
+        /// For a sentence or word played from the recording: the clip heard (nil: synthesised).
+        public var clip: RecordedClip?
 
-        public init(kind: Kind, frame: Int) {
+        public init(kind: Kind, frame: Int, clip: RecordedClip? = nil) {
             self.kind = kind
             self.frame = frame
+            self.clip = clip
         }
 
         /// Milliseconds from the start of the sink's audio.
         public var milliseconds: Int { frame * 1000 / SpeechAudioFormat.sampleRate }
+    }
+
+    /// A clip of a recording, as heard: its file and its times in that file (milliseconds).
+    public struct RecordedClip: Sendable, Hashable {
+        public var audio: String
+        public var begin: Int
+        public var end: Int
+
+        public init(audio: String, begin: Int, end: Int) {
+            self.audio = audio
+            self.begin = begin
+            self.end = end
+        }
     }
 
     /// What the service tells.
@@ -146,7 +173,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         case .say, .pause, .stop, .narrate, .silence, .resume:
             // What is being synthesised may be cut: stop it within one eSpeak buffer.
             synthesisStop.withLock { $0.stop() }
-        case .settings, .stepMode:
+        case .settings, .stepMode, .tempo:
             break
         }
         inbox.withLock { $0.append((request, input)) }
@@ -173,7 +200,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
     // MARK: - State (speech thread only)
 
     private enum Scheduled: Sendable {
-        case story(StoryEvent.Kind)
+        /// With the clip heard, when played from the recording.
+        case story(StoryEvent.Kind, RecordedClip? = nil)
         case interfaceEnd(Utterance)
         /// The story's sound up to here is over: the end, a step, or a boundary where news waits.
         case storyBoundary
@@ -202,6 +230,14 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         var stoppedAtBoundary = false
         /// The generation of the request, so that events of a replaced story are never delivered.
         var generation: Int
+        /// Where in the next sentence's clip to go on (milliseconds in its file): a pause or an
+        /// answer inside a recorded sentence resumes at the sample, not at the sentence's start.
+        var resumeAt: Int?
+        /// Recorded sentences written to the sink: where each starts on the sink's clock, the
+        /// millisecond of its file there, and the tempo (to find the place heard when cut).
+        var recorded: [(sentence: Int, frame: Int, clipMs: Int, tempo: Double)] = []
+        /// A clip failed and the listener was told (once a story).
+        var toldUnavailable = false
     }
 
     private struct Interface: Sendable {
@@ -308,6 +344,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             story.request.settings = clamped
             core.story = story
             out.append(.story(StoryEvent(kind: .settingsChanged(clamped), frame: sink.framesPlayed)))
+        case .tempo(let tempo):
+            core.story?.request.tempo = min(max(tempo, AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
         case .stepMode(let mode):
             guard var story = core.story else { return }
             story.request.stepMode = mode
@@ -369,10 +407,14 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         // At a boundary whose sound was all heard, it goes on with the next sentence; else from the
         // word being heard.
         let unheard = core.scheduled.contains { $0.generation == story.generation }
+        let played = sink.framesPlayed
+        let inClip = story.recorded.last { $0.sentence == story.heard.sentence && $0.frame <= played }
         cutSound(&core)
         if unheard || !story.stoppedAtBoundary {
             story.next = (story.heard.sentence, story.heard.word ?? 0)
+            story.resumeAt = inClip.map { $0.clipMs + Int(Double(played - $0.frame) * 1000 / Double(SpeechAudioFormat.sampleRate) * $0.tempo) }
         }
+        story.recorded.removeAll()
         story.stoppedAtBoundary = false
         story.synthesisedToEnd = false
         core.story = story
@@ -446,6 +488,22 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             return false
         }
         let sentence = story.next.sentence
+        if let recorded = story.request.recording?.sentences[safe: sentence] ?? nil {
+            switch playRecorded(recorded, &story, &core) {
+            case .played:
+                core.story = story
+                return true
+            case .failed(let error):
+                // Never silence: eSpeak NG reads this sentence, and the listener is told once.
+                story.resumeAt = nil
+                if !story.toldUnavailable {
+                    story.toldUnavailable = true
+                    out.append(.story(StoryEvent(kind: .recordingUnavailable(sentence: sentence, error), frame: sink.framesPlayed)))
+                }
+                core.story = story
+            }
+        }
+        story.resumeAt = nil
         let prepared = story.request.narration.utterance(sentence: sentence, fromWord: story.next.word, settings: story.request.settings)
         let base = nextFrame(core)
         core.scheduled.append((base, .story(.sentence(sentence)), generation))
@@ -488,6 +546,58 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         }
         core.story = story
         return true
+    }
+
+    private enum Played { case played, failed(RecordingProblem) }
+
+    /// Plays the next sentence from its clip of the recording (decoded now, on the speech thread,
+    /// as a sentence is synthesised): from where it was cut, else from the word asked for, else
+    /// from its start; its sentence and word events at the clip's own times.
+    private func playRecorded(_ recorded: NarrationRecording.Sentence, _ story: inout Story, _ core: inout Core) -> Played {
+        let sentence = story.next.sentence
+        let tempo = min(max(story.request.tempo, AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
+        let wordStart = story.next.word > 0 ? recorded.words.last { $0.word <= story.next.word }?.begin : nil
+        let start = max(recorded.begin, story.resumeAt ?? wordStart ?? recorded.begin)
+        let samples: [Int16]
+        do throws(RecordingProblem) {
+            samples = try AudioClipDecoder.decode(path: recorded.audio, beginMs: start, endMs: recorded.end, tempo: tempo)
+        } catch {
+            return .failed(error)
+        }
+        let generation = story.generation
+        let base = nextFrame(core)
+        let rate = Double(SpeechAudioFormat.sampleRate)
+        let end = recorded.end ?? start + Int((Double(samples.count) / rate * 1000 * tempo).rounded())
+        let clip = RecordedClip(audio: recorded.audio, begin: recorded.begin, end: end)
+        core.scheduled.append((base, .story(.sentence(sentence), clip), generation))
+        // The word being heard where the clip starts, and those after it.
+        let current = recorded.words.last { $0.begin <= start }
+        let heardWords = recorded.words.filter { $0.begin > start || $0 == current }
+        for word in heardWords {
+            let frame = base + max(0, Int((Double(word.begin - start) / 1000 * rate / tempo).rounded()))
+            let wordClip = RecordedClip(audio: recorded.audio, begin: word.begin, end: recorded.words.first { $0.begin > word.begin }?.begin ?? end)
+            core.scheduled.append((frame, .story(.word(sentence: sentence, word: word.word), wordClip), generation))
+        }
+        let stream = StreamingWrite(sink: sink)
+        samples.withUnsafeBufferPointer { buffer in
+            // In eSpeak-sized pieces, so the first is heard at once and the rest waits its turn.
+            var index = 0
+            while index < buffer.count {
+                let count = min(4096, buffer.count - index)
+                stream.take(UnsafeBufferPointer(rebasing: buffer[index..<(index + count)]))
+                index += count
+            }
+        }
+        core.pending.append(contentsOf: stream.rest)
+        story.recorded.append((sentence, base, start, tempo))
+        if story.recorded.count > 8 { story.recorded.removeFirst() }
+        story.resumeAt = nil
+        story.next = (sentence + 1, 0)
+        if shouldWaitForStep(after: sentence, story.request) {
+            story.stoppedAtBoundary = true
+            core.scheduled.append((nextFrame(core), .story(.waitingForStep(sentence)), generation))
+        }
+        return .played
     }
 
     private func shouldWaitForStep(after sentence: Int, _ request: StoryRequest) -> Bool {
@@ -559,7 +669,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         while let first = core.scheduled.first, first.frame <= played || (reachedAll && first.frame <= sink.framesWritten) {
             core.scheduled.removeFirst()
             switch first.what {
-            case .story(let kind):
+            case .story(let kind, let clip):
                 guard var story = core.story, story.generation == first.generation else { continue }
                 switch kind {
                 case .sentence(let sentence): story.heard = Position(sentence: sentence, word: nil)
@@ -572,7 +682,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
                 default: break
                 }
                 core.story = story
-                out.append(.story(StoryEvent(kind: kind, frame: first.frame)))
+                out.append(.story(StoryEvent(kind: kind, frame: first.frame, clip: clip)))
                 if case .end = kind {
                     core.story = nil
                     perform(core.queue.finished(), &core, &out)
@@ -711,4 +821,9 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             return provisional
         }
     }
+}
+
+extension Array {
+    /// The element at `index`, or nil past either end.
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -21,6 +21,9 @@ public struct Story: Sendable, Hashable, Identifiable {
     /// in that book (`part:`, from 1): an export of the whole book keeps the book's order.
     public var book: String?
     public var part: Int?
+    /// The story's clip list (`recording:`): its recorded narration, relative to the story's
+    /// folder (see `StoryRecording`).
+    public var recording: String?
     /// The file the story came from, as given to the library.
     public var path: String
     /// The plain text of the body (see the type's summary).
@@ -31,7 +34,7 @@ public struct Story: Sendable, Hashable, Identifiable {
     public init(
         id: String, title: String, author: String? = nil, ages: AgeRange? = nil, tags: [String] = [],
         language: String = "en", summary: String? = nil, licence: String? = nil,
-        book: String? = nil, part: Int? = nil, path: String, text: String, pages: [StoryPage]
+        book: String? = nil, part: Int? = nil, recording: String? = nil, path: String, text: String, pages: [StoryPage]
     ) {
         self.id = id
         self.title = title
@@ -43,6 +46,7 @@ public struct Story: Sendable, Hashable, Identifiable {
         self.licence = licence
         self.book = book
         self.part = part
+        self.recording = recording
         self.path = path
         self.text = text
         self.pages = pages

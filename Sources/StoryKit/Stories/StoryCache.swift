@@ -38,9 +38,9 @@ public struct StoryCache: Sendable {
     }
     // Raised whenever the parser's rules or the entry's fields change (2: negative ages, emoji
     // words, the sentence limit; 3: page starts and picture descriptions; 4: book and part; 5: an
-    // age range's problem keeps its template, to be translated), so that files parsed under the
+    // age range's problem keeps its template, to be translated; 6: the recording), so that files parsed under the
     // old rules are parsed again.
-    private static let magic = "storyreader story cache 5\n"
+    private static let magic = "storyreader story cache 6\n"
 
     /// The records, by path; empty when the file is missing, damaged or foreign. Read as bytes:
     /// the separators are ASCII, so splitting the UTF-8 at them is splitting the text, and it
@@ -65,12 +65,12 @@ public struct StoryCache: Sendable {
     /// One record, or nil when anything in it is damaged (the whole cache is then ignored).
     private static func decodeRecord(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Record? {
         var fields: [String] = []
-        fields.reserveCapacity(20)
+        fields.reserveCapacity(21)
         for bytes in line.split(separator: UInt8(Self.field.value), omittingEmptySubsequences: false) {
             guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
             fields.append(text)
         }
-        guard fields.count == 20, let sentences = Int(fields[17]), let size = Int(fields[1]), let modified = Int(fields[2]),
+        guard fields.count == 21, let sentences = Int(fields[17]), let size = Int(fields[1]), let modified = Int(fields[2]),
               let words = Int(fields[10]), let pages = Int(fields[11]), let paragraphs = Int(fields[12]), let pictures = Int(fields[13])
         else { return nil }
         var ages: AgeRange?
@@ -99,6 +99,7 @@ public struct StoryCache: Sendable {
         entry.sentences = sentences
         entry.book = fields[18].isEmpty ? nil : fields[18]
         entry.part = Int(fields[19])
+        entry.recording = fields[20].isEmpty ? nil : fields[20]
         entry.pictureDescriptions = fields[16].isEmpty ? [] : fields[16].split(separator: list, omittingEmptySubsequences: false).map(String.init)
         var warnings: [StoryProblem] = []
         for problem in fields[14].split(separator: list) {
@@ -128,7 +129,7 @@ public struct StoryCache: Sendable {
                 String(entry.pictures), problems,
                 entry.pageStarts.map(String.init).joined(separator: String(Self.list)),
                 entry.pictureDescriptions.joined(separator: String(Self.list)), String(entry.sentences),
-                entry.book ?? "", entry.part.map(String.init) ?? "",
+                entry.book ?? "", entry.part.map(String.init) ?? "", entry.recording ?? "",
             ]
             text += fields.joined(separator: String(Self.field))
             text.unicodeScalars.append(Self.record)

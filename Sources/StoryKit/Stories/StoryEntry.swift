@@ -25,6 +25,8 @@ public struct StoryEntry: Sendable, Hashable, Codable, Identifiable {
     public var sentences: Int
     /// Each picture's description, in order (the story card lists them).
     public var pictureDescriptions: [String]
+    /// The story's clip list (`recording:`), when it has a recorded narration.
+    public var recording: String?
 
     public init(story: Story) {
         id = story.id
@@ -50,6 +52,7 @@ public struct StoryEntry: Sendable, Hashable, Codable, Identifiable {
         pageStarts = starts
         sentences = sentence
         pictureDescriptions = story.pictures.map(\.text)
+        recording = story.recording
     }
 
     /// The page (0-based) holding story sentence `sentence`.

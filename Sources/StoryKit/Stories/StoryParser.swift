@@ -154,6 +154,7 @@ public enum StoryParser {
             licence: header.licence,
             book: header.book,
             part: header.part,
+            recording: header.recording,
             path: path,
             text: storyText,
             pages: pages
@@ -193,6 +194,7 @@ public enum StoryParser {
         var licence: String?
         var book: String?
         var part: Int?
+        var recording: String?
         var seen: Set<String> = []
     }
 
@@ -205,6 +207,7 @@ public enum StoryParser {
         "licence": "licence", "license": "licence", "rights": "licence",
         // Written by `import` for each work of a collection: the book and the work's place in it.
         "book": "book", "part": "part",
+        "recording": "recording",
         // Kept by the corpus and by librarians; accepted and not used.
         "source": "", "translator": "", "illustrator": "", "date": "", "year": "",
     ]
@@ -303,6 +306,9 @@ public enum StoryParser {
                 warnings.append(StoryProblem(.warning, .badPart, path: path, line: line, N_("part '{value}' is not a whole number from 1 (the story's place in its book): it is not used"),
                                              ["value": shorten(singleLine)]))
             }
+        case "recording":
+            // The clip list of the story's recorded narration; checked when the story is read.
+            header.recording = singleLine.isEmpty ? nil : singleLine
         case "summary":
             header.summary = singleLine.isEmpty ? nil : limit(singleLine, to: maximumSummaryCharacters, what: "summary", line: line, path: path, warnings: &warnings)
         case "tags":

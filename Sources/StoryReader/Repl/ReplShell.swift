@@ -387,6 +387,11 @@ final class ReplShell {
     /// What speech heard since the last turn, given to the Session.
     private func pumpSpeech(now: UInt64) {
         for event in speech.tick(now: now) { deliver(event) }
+        // A clip of the recording could not be played: eSpeak NG read it, and it is said once.
+        for notice in speech.takeNotices() {
+            caption(notice)
+            speak(interfaceUtterance(notice, priority: .message))
+        }
     }
 
     private func deliver(_ event: NarrationEvent) {

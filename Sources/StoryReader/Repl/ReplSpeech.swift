@@ -39,6 +39,13 @@ protocol ReplSpeech: AnyObject {
     func takeVirtualEvent() -> NarrationEvent?
     /// When the shell must look again (monotonic ns), if no input comes.
     var deadline: UInt64? { get }
+    /// Notices about the story's recording (a clip list or a clip that cannot be played), to be
+    /// shown and said; each is given once.
+    func takeNotices() -> [String]
+}
+
+extension ReplSpeech {
+    func takeNotices() -> [String] { [] }
 }
 
 /// Speech through the one `SpeechService`: its events come back through `wake` and are read on the
@@ -61,6 +68,10 @@ final class ServiceSpeech: ReplSpeech {
     private var currentSentence: Int?
     private(set) var isStoryLoaded = false
     private(set) var isStoryRunning = false
+    /// The recording of the story last read (its file, and the clip list resolved): a pause and
+    /// a move narrate again, and the clip list is read once.
+    private var recording: (path: String, recording: NarrationRecording?, rate: Int)?
+    private var notices: [String] = []
 
     init(sink: any PCMSink, onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil) {
         let wake = WakePipe()
@@ -133,10 +144,25 @@ final class ServiceSpeech: ReplSpeech {
         currentSentence = nil
         isStoryLoaded = true
         isStoryRunning = false
+        var recordingNotice: String?
+        if recording?.path != story.path {
+            do {
+                recording = (story.path, try StoryRecording.load(for: story, narration: narration), resolved.rate)
+            } catch {
+                recording = (story.path, nil, resolved.rate)
+                recordingNotice = messages.tr("{problem}: eSpeak NG reads the story", ["problem": error.localized(messages)])
+            }
+        }
         service.send(.narrate(SpeechService.StoryRequest(
             narration: narration, sentence: item, word: max(0, word), settings: resolved,
-            stepMode: stepMode ? .sentence : .off, title: story.title)), input: input)
-        return notice
+            stepMode: stepMode ? .sentence : .off, title: story.title, recording: recording?.recording,
+            tempo: tempo(for: resolved.rate))), input: input)
+        return [notice, recordingNotice].compactMap { $0 }.joined(separator: " ").nilIfEmpty
+    }
+
+    func takeNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices
     }
 
     func stopStory() {
@@ -149,6 +175,14 @@ final class ServiceSpeech: ReplSpeech {
 
     func change(settings: SpeechSettings) {
         service.send(.settings(settings))
+        if recording?.recording != nil { service.send(.tempo(tempo(for: settings.rate))) }
+    }
+
+    /// `+`/`-` step a recording's tempo as they step the rate: a recording starts at its own pace
+    /// (the rate when the story was opened), and each step quickens or slows it by as much.
+    private func tempo(for rate: Int) -> Double {
+        guard let base = recording?.rate, base > 0 else { return 1 }
+        return min(max(Double(rate) / Double(base), AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
     }
 
     func silence() {
@@ -176,6 +210,10 @@ final class ServiceSpeech: ReplSpeech {
             case .finished, .utteranceFailed:
                 break
             case .story(let heard):
+                if case .recordingUnavailable(let sentence, let problem) = heard.kind {
+                    notices.append(messages.tr("sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot", [
+                        "sentence": String(sentence + 1), "problem": problem.localized(messages)]))
+                }
                 out += storyEvents(heard)
             case .storyFailed:
                 // Said as the end of what could be read: the Session closes the story.
@@ -296,4 +334,8 @@ final class TimelineSpeech: ReplSpeech {
             }
         }
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

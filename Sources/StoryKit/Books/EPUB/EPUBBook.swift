@@ -56,6 +56,11 @@ public struct EPUBBook: Sendable {
     public var problems: [BookProblem] = []
     /// The same in English.
     public var warnings: [String] { problems.map(\.description) }
+    /// The book's recorded narration (its Media Overlays), clip by clip in reading order, placed
+    /// in the whole book's blocks; empty when it has none or is split into works.
+    public var clips: [BookClip] = []
+    private let url: URL
+    private let limits: Limits
 
     /// `split`: nil guesses (a book of several works is split, a novel or a fixed-layout picture
     /// book is not), true or false forces it. `progress` is told each document read (done, total).
@@ -64,6 +69,8 @@ public struct EPUBBook: Sendable {
         let package = try EPUBPackage(archive: archive)
         let navigation = EPUBNavigation(archive: archive, package: package)
         let name = url.lastPathComponent
+        self.url = url
+        self.limits = limits
         title = package.title ?? url.deletingPathExtension().lastPathComponent
         author = package.author
         fixedLayout = package.fixedLayout
@@ -71,10 +78,7 @@ public struct EPUBBook: Sendable {
         var works: [Work] = []
         var whole: [BookBlock] = []
         var warnings: [BookProblem] = []
-        if package.mediaOverlays {
-            warnings.append(BookProblem(N_("{book} has Media Overlays (a recorded narration), which storyreader does not play: its text is read by eSpeak NG"),
-                                        ["book": name]))
-        }
+        var clips: [BookClip] = []
         guard !package.spine.isEmpty else { throw BookProblem(N_("{book}: the package lists no document to read (an empty spine)"), ["book": name]) }
         for (path, count) in package.repeatedInSpine {
             warnings.append(BookProblem(N_("{book}, {path}: listed {count} times in the spine, read once"), ["book": name, "path": path, "count": String(count)]))
@@ -93,7 +97,8 @@ public struct EPUBBook: Sendable {
             textBytes += data.count
             guard textBytes <= limits.textBytes else { throw BookProblem.tooMuchText(book: name, limit: limits.textBytes) }
             do throws(BookProblem) {
-                let document = XHTMLReader(data, elementLimit: limits.documentElements)
+                let overlay = Self.overlay(of: path, package: package, archive: archive)
+                let document = XHTMLReader(data, elementLimit: limits.documentElements, anchorIDs: Set(overlay.map(\.fragment)))
                 if document.tooManyElements {
                     throw BookProblem(N_("more than {count} elements, more than a book's chapter ever holds"), ["count": String(limits.documentElements)])
                 }
@@ -101,12 +106,18 @@ public struct EPUBBook: Sendable {
                     throw BookProblem(N_("not well-formed XHTML (line {line})"), ["line": String(document.errorLine ?? 0)])
                 }
                 var blocks = document.blocks
+                var shift = 0
                 // A chapter without a heading of its own takes its name from the navigation.
                 if !package.fixedLayout, !blocks.isEmpty, !blocks.contains(where: { if case .heading = $0 { true } else { false } }),
                    let name = navigation.title(path: path) {
                     blocks.insert(.heading(name), at: 0)
+                    shift = 1
                 }
                 if !whole.isEmpty, !blocks.isEmpty { whole.append(.page) }
+                for par in overlay {
+                    guard let anchor = document.anchors[par.fragment] else { continue }
+                    clips.append(BookClip(block: whole.count + shift + anchor.block, text: anchor.range, audio: par.audio, begin: par.begin, end: par.end))
+                }
                 whole += blocks
                 if let language = document.language, !blocks.isEmpty { languages.append(language) }
                 works += document.works.map { work in
@@ -129,7 +140,27 @@ public struct EPUBBook: Sendable {
             if work.title.isEmpty { work.title = "\(bookTitle) \(index + 1)" }
             return work
         } : [Work(title: bookTitle, blocks: whole)]
+        if package.mediaOverlays && (clips.isEmpty || self.works.count > 1) {
+            // Said first: it is about the whole book.
+            warnings.insert(BookProblem(N_("{book} has Media Overlays (a recorded narration) that cannot be played: its text is read by eSpeak NG"),
+                                        ["book": name]), at: 0)
+        }
+        self.clips = self.works.count == 1 ? clips : []
         self.problems = warnings
+    }
+
+    /// The `par`s of `path`'s Media Overlay that point into it; none when it cannot be read (a
+    /// book whose overlays all fail is told so once: its text is read by eSpeak NG).
+    private static func overlay(of path: String, package: EPUBPackage, archive: EPUBArchive) -> [MediaOverlay.Par] {
+        guard let smil = package.overlays[path], let data = try? archive.data(smil) else { return [] }
+        let tree = XMLTree(data, elementLimit: archive.limits.documentElements)
+        guard tree.parsed, !tree.tooManyElements else { return [] }
+        return MediaOverlay(tree: tree, base: (smil as NSString).deletingLastPathComponent).pars.filter { $0.document == path }
+    }
+
+    /// The bytes of one of the book's audio files (a `BookClip`'s `audio`), within the book's limits.
+    public func audioData(_ path: String) throws(BookProblem) -> Data {
+        try EPUBArchive(url: url, limits: limits).data(path)
     }
 
     static func mostCommon(_ values: [String]) -> String? {
@@ -141,8 +172,10 @@ public struct EPUBBook: Sendable {
     public func stories(bookID: String) -> [BookStory] {
         let ids = BookStory.uniqueIDs(works.map { works.count == 1 ? bookID : bookID + "-" + BookStory.slug($0.title) })
         return BookStory.numbered(zip(ids, works).map { id, work in
-            BookStory(id: id, title: work.title, author: author, language: works.count > 1 ? work.language ?? language : language,
-                      book: works.count > 1 ? title : nil, blocks: work.blocks)
+            var story = BookStory(id: id, title: work.title, author: author, language: works.count > 1 ? work.language ?? language : language,
+                                  book: works.count > 1 ? title : nil, blocks: work.blocks)
+            if works.count == 1 { story.clips = clips }
+            return story
         })
     }
 }

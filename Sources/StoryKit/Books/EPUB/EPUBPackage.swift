@@ -23,6 +23,8 @@ struct EPUBPackage {
     var fixedLayout = false
     /// EPUB 3 Media Overlays (recorded narration synchronised with the text).
     var mediaOverlays = false
+    /// Each content document's Media Overlay (the SMIL document's path), by the document's path.
+    var overlays: [String: String] = [:]
 
     /// The package of `archive`, found through `META-INF/container.xml`.
     init(archive: EPUBArchive) throws(BookProblem) {
@@ -73,6 +75,11 @@ struct EPUBPackage {
             if item.properties.contains("nav") { navPath = item.path }
             if item.mediaType == "application/x-dtbncx+xml", ncxPath == nil { ncxPath = item.path }
             if element.attributes["media-overlay"] != nil || item.mediaType == "application/smil+xml" { mediaOverlays = true }
+        }
+        for element in opf.all("item") {
+            guard let id = element.attributes["id"], let overlay = element.attributes["media-overlay"], let document = items[id]?.path,
+                  let smil = items[overlay]?.path else { continue }
+            overlays[document] = smil
         }
         if let toc = opf.first("spine")?.attributes["toc"], let item = items[toc] { ncxPath = item.path }
         let listed = opf.all("itemref").filter { $0.attributes["linear"] != "no" }.compactMap { $0.attributes["idref"].flatMap { items[$0]?.path } }

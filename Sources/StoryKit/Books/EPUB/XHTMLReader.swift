@@ -23,6 +23,10 @@ struct XHTMLReader {
     var errorLine: Int?
     /// The document has more elements than `elementLimit`: it was not read past that.
     var tooManyElements = false
+    /// Where the elements whose ids were asked for (a Media Overlay's fragments) stand: the block
+    /// (an index in `blocks`) and the scalar offsets in its text. An element across blocks, or
+    /// in text that is not read, is not here.
+    var anchors: [String: (block: Int, range: Range<Int>)] = [:]
 
     static let skippedTypes: Set<String> = [
         "titlepage", "halftitlepage", "imprint", "colophon", "copyright-page", "loi", "lot", "loa", "toc", "landmarks",
@@ -39,8 +43,9 @@ struct XHTMLReader {
     static let lineBreak: Character = "\u{2028}"
 
     /// `elementLimit`: more elements than this and the document is given up (see ``EPUBBook/Limits``).
-    init(_ data: Data, elementLimit: Int = EPUBBook.Limits().documentElements) {
+    init(_ data: Data, elementLimit: Int = EPUBBook.Limits().documentElements, anchorIDs: Set<String> = []) {
         let walker = Walker(budget: ElementBudget(limit: elementLimit))
+        walker.anchorIDs = anchorIDs
         let parser = XMLParser(data: XHTMLDecoding.prepared(data))
         parser.delegate = walker
         wellFormed = parser.parse() && parser.parserError == nil && !walker.budget.exceeded
@@ -51,6 +56,46 @@ struct XHTMLReader {
         blocks = walker.blocks
         works = walker.works
         language = walker.language
+        anchors = walker.anchors
+    }
+
+    /// Where the UTF-8 offsets `offsets` of a paragraph's raw text land in its cleaned text (the
+    /// lines of `lines(_:)` joined by one separator): a start goes to the next character kept, an
+    /// end to just after the last one kept before it.
+    static func cleanedOffsets(_ text: String, starts: [Int], ends: [Int]) -> (starts: [Int], ends: [Int]) {
+        // (raw UTF-8 offset, cleaned scalar offset) of every character kept, in order.
+        var kept: [(raw: Int, clean: Int)] = []
+        var base = 0
+        var lineLength = 0
+        var space = false
+        var raw = 0
+        for scalar in text.unicodeScalars {
+            defer { raw += UTF8.width(scalar) }
+            if scalar == "\u{2028}" {  // lineBreak
+                if lineLength > 0 { base += lineLength + 1 }
+                lineLength = 0
+                space = false
+            } else if scalar.properties.isWhitespace {
+                space = lineLength > 0
+            } else {
+                if space { lineLength += 1 }
+                space = false
+                kept.append((raw, base + lineLength))
+                lineLength += 1
+            }
+        }
+        func firstKept(atOrAfter offset: Int) -> Int {
+            var low = 0
+            var high = kept.count
+            while low < high {
+                let middle = (low + high) / 2
+                if kept[middle].raw < offset { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let total = kept.last.map { $0.clean + 1 } ?? 0
+        return (starts.map { let index = firstKept(atOrAfter: $0); return index < kept.count ? kept[index].clean : total },
+                ends.map { let index = firstKept(atOrAfter: $0); return index > 0 ? kept[index - 1].clean + 1 : 0 })
     }
 
     /// A paragraph's verse lines, each with its white space runs made one space and trimmed; empty
@@ -120,6 +165,12 @@ struct XHTMLReader {
         /// Open links and superscripts that may be only a note number: (depth, the paragraph and
         /// where in it their text began, whether the text had words then).
         var noteCandidates: [(depth: Int, paragraph: Int, start: Int, hadWords: Bool)] = []
+        /// The ids to place (see `XHTMLReader.anchors`), those open now (depth, paragraph, UTF-8
+        /// start), those closed in this paragraph (UTF-8 range), and those placed.
+        var anchorIDs: Set<String> = []
+        var openAnchors: [(id: String, depth: Int, paragraph: Int, start: Int)] = []
+        var closedAnchors: [(id: String, start: Int, end: Int)] = []
+        var anchors: [String: (block: Int, range: Range<Int>)] = [:]
 
         init(budget: ElementBudget) {
             self.budget = budget
@@ -141,9 +192,16 @@ struct XHTMLReader {
                 hasWords = false
                 isHeading = false
                 paragraph += 1
+                closedAnchors.removeAll()
             }
             let lines = XHTMLReader.lines(text)
             guard !lines.isEmpty else { return }
+            if !closedAnchors.isEmpty {
+                let cleaned = XHTMLReader.cleanedOffsets(text, starts: closedAnchors.map(\.start), ends: closedAnchors.map(\.end))
+                for (index, anchor) in closedAnchors.enumerated() where cleaned.ends[index] > cleaned.starts[index] {
+                    anchors[anchor.id] = (blocks.count, cleaned.starts[index]..<cleaned.ends[index])
+                }
+            }
             emit(isHeading ? .heading(lines.joined(separator: " ")) : .paragraph(lines.joined(separator: "\n")))
         }
 
@@ -196,6 +254,7 @@ struct XHTMLReader {
             default:
                 break
             }
+            if !anchorIDs.isEmpty, let id = attributes["id"], anchorIDs.contains(id) { openAnchors.append((id, depth, paragraph, text.utf8.count)) }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -215,6 +274,10 @@ struct XHTMLReader {
                 noteCandidates.removeLast()
                 let sameParagraph = candidate.paragraph == paragraph
                 if dropNoteNumber(from: sameParagraph ? candidate.start : 0) { hasWords = sameParagraph && candidate.hadWords }
+            }
+            if let anchor = openAnchors.last, anchor.depth == depth {
+                openAnchors.removeLast()
+                if anchor.paragraph == paragraph { closedAnchors.append((anchor.id, min(anchor.start, text.utf8.count), text.utf8.count)) }
             }
             if element == "hgroup" {
                 isHeading = true

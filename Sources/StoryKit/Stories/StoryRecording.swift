@@ -1,0 +1,276 @@
+import Foundation
+
+/// A story's recorded narration: its clip list (the file a story's `recording:` names), pairing
+/// stretches of the story's text with clips of audio files beside it.
+///
+/// One clip a line, fields separated by spaces or tabs, `#` starting a comment:
+///
+///     # block  text   audio             begin        end
+///     3        0-42   audio/book.mp3    0:00:01.200  0:00:03.450
+///     4        *      family/page2.ogg
+///
+/// `block` is the story's block (heading, paragraph or picture) counted from 1 in reading order;
+/// `text` the scalar offsets `from-to` in that block's text (`*`: all of it); `audio` a file in the
+/// story's folder or below it; `begin` and `end` SMIL clock values (`1:02.5`, `12.3s`, `450ms`…),
+/// both optional: a clip without them is the whole file.
+public struct StoryRecording: Sendable, Hashable {
+    public struct Clip: Sendable, Hashable {
+        /// 0-based index in `Story.blocks`.
+        public var block: Int
+        /// Scalar offsets in the block's text; nil for the whole block.
+        public var text: Range<Int>?
+        /// Relative to the story's folder, as written.
+        public var audio: String
+        /// Milliseconds into the audio file.
+        public var begin: Int
+        public var end: Int?
+
+        public init(block: Int, text: Range<Int>?, audio: String, begin: Int = 0, end: Int? = nil) {
+            self.block = block
+            self.text = text
+            self.audio = audio
+            self.begin = begin
+            self.end = end
+        }
+    }
+
+    public var clips: [Clip]
+
+    public init(clips: [Clip]) { self.clips = clips }
+
+    /// A clip list larger than this is refused (a 60-minute book's word-level list is about 2 MB).
+    public static let maximumBytes = 16 << 20
+
+    /// The clip list as its file says it.
+    public var fileText: String {
+        var text = "# storyreader clip list: block, text (scalar offsets in the block), audio file, begin, end\n"
+        for clip in clips {
+            let range = clip.text.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "*"
+            text += "\(clip.block + 1)\t\(range)\t\(clip.audio)\t\(Self.clock(clip.begin))"
+            if let end = clip.end { text += "\t\(Self.clock(end))" }
+            text += "\n"
+        }
+        return text
+    }
+
+    /// Reads a clip list; a line it cannot read is an error naming the file, line and field.
+    public static func parse(_ text: String, file: String) throws(RecordingProblem) -> StoryRecording {
+        var clips: [Clip] = []
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            guard !fields.isEmpty else { continue }
+            func fail(_ template: String, _ value: String) -> RecordingProblem {
+                RecordingProblem(template, ["file": file, "line": String(number + 1), "value": String(value.prefix(40))])
+            }
+            guard (3...5).contains(fields.count) else {
+                throw RecordingProblem(N_("{file}, line {line}: a clip is a block, a text range, an audio file and an optional begin and end"),
+                                       ["file": file, "line": String(number + 1)])
+            }
+            guard let block = Int(fields[0]), block >= 1, block <= 10_000_000 else { throw fail(N_("{file}, line {line}: the block '{value}' cannot be read"), fields[0]) }
+            var range: Range<Int>?
+            if fields[1] != "*" {
+                let bounds = fields[1].split(separator: "-").compactMap { Int($0) }
+                guard bounds.count == 2, bounds[0] >= 0, bounds[1] > bounds[0] else { throw fail(N_("{file}, line {line}: the text range '{value}' cannot be read"), fields[1]) }
+                range = bounds[0]..<bounds[1]
+            }
+            var begin = 0
+            var end: Int?
+            if fields.count > 3 {
+                guard let value = clockValue(fields[3]) else { throw fail(N_("{file}, line {line}: the begin '{value}' cannot be read"), fields[3]) }
+                begin = value
+            }
+            if fields.count > 4 {
+                guard let value = clockValue(fields[4]), value > begin else { throw fail(N_("{file}, line {line}: the end '{value}' cannot be read"), fields[4]) }
+                end = value
+            }
+            clips.append(Clip(block: block - 1, text: range, audio: fields[2], begin: begin, end: end))
+        }
+        return StoryRecording(clips: clips)
+    }
+
+    /// A SMIL 3.0 clock value in milliseconds: a full clock (`1:02:03.5`), a partial clock
+    /// (`02:03.5`), or a timecount (`3.5`, `3.5s`, `350ms`, `1.5min`, `2h`); nil when it is none.
+    public static func clockValue(_ text: String) -> Int? {
+        let value = text.trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty, value.count <= 32 else { return nil }
+        func number(_ part: Substring) -> Double? {
+            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let double = Double(part) else { return nil }
+            return double
+        }
+        let seconds: Double
+        if value.contains(":") {
+            let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+            guard (2...3).contains(parts.count), let last = number(parts[parts.count - 1]), last < 60 else { return nil }
+            var total = last
+            guard let minutes = number(parts[parts.count - 2]), minutes == minutes.rounded(), parts.count == 2 || minutes < 60 else { return nil }
+            total += minutes * 60
+            if parts.count == 3 {
+                guard let hours = number(parts[0]), hours == hours.rounded() else { return nil }
+                total += hours * 3600
+            }
+            seconds = total
+        } else {
+            let units: [(String, Double)] = [("ms", 0.001), ("min", 60), ("h", 3600), ("s", 1)]
+            let unit = units.first { value.hasSuffix($0.0) }
+            guard let amount = number(value.dropLast(unit?.0.count ?? 0)) else { return nil }
+            seconds = amount * (unit?.1 ?? 1)
+        }
+        guard seconds.isFinite, seconds < 1_000_000 else { return nil }
+        return Int((seconds * 1000).rounded())
+    }
+
+    /// `0:01:02.345`.
+    public static func clock(_ ms: Int) -> String {
+        String(format: "%d:%02d:%02d.%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+    }
+
+    // MARK: - Loading beside a story
+
+    /// The story's recording, resolved against its narration: nil when the story names none.
+    /// A clip list that is missing, too large, unreadable, or outside the story's folder is an
+    /// error naming it; an audio file outside the folder is one too (it is never opened).
+    public static func load(for story: Story, narration: Narration) throws(RecordingProblem) -> NarrationRecording? {
+        guard let name = story.recording else { return nil }
+        let folder = URL(fileURLWithPath: story.path).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
+        let url = try inside(folder, name, N_("{file}: the clip list is outside the story's folder (not used)"))
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path), let size = attributes[.size] as? Int else {
+            throw RecordingProblem(N_("{file}: the clip list is missing"), ["file": name])
+        }
+        guard size <= maximumBytes else {
+            throw RecordingProblem(N_("{file}: a clip list larger than {size} MB"), ["file": name, "size": String(maximumBytes >> 20)])
+        }
+        guard let data = try? Data(contentsOf: url) else { throw RecordingProblem(N_("{file}: the clip list is missing"), ["file": name]) }
+        let recording = try parse(String(decoding: data, as: UTF8.self), file: name)
+        var audioPaths: [String: String] = [:]
+        for clip in recording.clips where audioPaths[clip.audio] == nil {
+            audioPaths[clip.audio] = try inside(folder, clip.audio, N_("{file}: the recording is outside the story's folder (not used)")).path
+        }
+        return NarrationRecording(story: story, narration: narration, recording: recording, audioPaths: audioPaths)
+    }
+
+    /// `relative` in `folder` (after symbolic links), or an error naming it.
+    public static func inside(_ folder: URL, _ relative: String, _ outside: String) throws(RecordingProblem) -> URL {
+        let url = folder.appendingPathComponent(relative).standardizedFileURL.resolvingSymlinksInPath()
+        guard !relative.hasPrefix("/"), url.path.hasPrefix(folder.path + "/") else {
+            throw RecordingProblem(outside, ["file": relative])
+        }
+        return url
+    }
+}
+
+/// A recording resolved against a narration: for each sentence, the clip that says it (and the
+/// clip of each word, when the recording is by words).
+public struct NarrationRecording: Sendable, Hashable {
+    public struct Sentence: Sendable, Hashable {
+        /// The audio file's absolute path.
+        public var audio: String
+        public var begin: Int
+        public var end: Int?
+        /// Where each word starts (word index in the sentence, milliseconds in the file), when the
+        /// recording is by words.
+        public var words: [Word]
+
+        public init(audio: String, begin: Int, end: Int?, words: [Word] = []) {
+            self.audio = audio
+            self.begin = begin
+            self.end = end
+            self.words = words
+        }
+    }
+
+    public struct Word: Sendable, Hashable {
+        public var word: Int
+        public var begin: Int
+
+        public init(word: Int, begin: Int) {
+            self.word = word
+            self.begin = begin
+        }
+    }
+
+    /// By narration item; nil where eSpeak NG reads.
+    public var sentences: [Sentence?]
+
+    public init(sentences: [Sentence?]) { self.sentences = sentences }
+
+    /// How many sentences have a clip.
+    public var recordedCount: Int { sentences.lazy.compactMap { $0 }.count }
+
+    /// How long the recording plays at its own pace, in milliseconds: every sentence's clip (one
+    /// that runs to its file's end measured from the file; one whose file cannot be read counts 0).
+    public var durationMilliseconds: Int {
+        var fileLengths: [String: Int] = [:]
+        return sentences.reduce(0) { total, sentence in
+            guard let sentence else { return total }
+            let end = sentence.end ?? {
+                if let known = fileLengths[sentence.audio] { return known }
+                let length = AudioClipDecoder.durationMilliseconds(path: sentence.audio) ?? sentence.begin
+                fileLengths[sentence.audio] = length
+                return length
+            }()
+            return total + max(0, end - sentence.begin)
+        }
+    }
+
+    /// Pairs every clip with the narration's sentences: a clip within a sentence (a word or the
+    /// sentence) belongs to it; a clip over several sentences (a paragraph a family recorded) is
+    /// shared among them by their length in letters.
+    init(story: Story, narration: Narration, recording: StoryRecording, audioPaths: [String: String]) {
+        let blocks = story.blocks
+        var sentences = [Sentence?](repeating: nil, count: narration.items.count)
+        for clip in recording.clips {
+            guard clip.block < blocks.count, let audio = audioPaths[clip.audio] else { continue }
+            let block = blocks[clip.block]
+            let start = block.range.start + (clip.text?.lowerBound ?? 0)
+            let end = clip.text.map { min(block.range.start + $0.upperBound, block.range.end) } ?? block.range.end
+            guard end > start else { continue }
+            let covered = narration.items.indices.filter { narration.items[$0].range.start < end && narration.items[$0].range.end > start }
+            guard !covered.isEmpty else { continue }
+            if covered.count == 1 {
+                let index = covered[0]
+                let item = narration.items[index]
+                let isWord = start > item.range.start || end < item.range.end
+                if var sentence = sentences[index] {
+                    // A further word of the sentence: the sentence's clip runs on to it.
+                    guard sentence.audio == audio, clip.begin >= sentence.begin else { continue }
+                    sentence.end = clip.end
+                    if isWord, let word = item.words.firstIndex(where: { $0.range.end > start }) { sentence.words.append(Word(word: word, begin: clip.begin)) }
+                    sentences[index] = sentence
+                } else {
+                    var words: [Word] = []
+                    if isWord, let word = item.words.firstIndex(where: { $0.range.end > start }) { words.append(Word(word: word, begin: clip.begin)) }
+                    sentences[index] = Sentence(audio: audio, begin: clip.begin, end: clip.end, words: words)
+                }
+            } else {
+                // Shared by length: each sentence's part of the clip, the last to the clip's end.
+                let duration = clip.end.map { $0 - clip.begin }
+                    ?? AudioClipDecoder.durationMilliseconds(path: audio).map { $0 - clip.begin }
+                guard let duration, duration > 0 else { continue }
+                // Each sentence runs to the next one's start (the space between goes with it).
+                let length = Double(end - start)
+                let begins = covered.map { index in
+                    clip.begin + Int(Double(max(narration.items[index].range.start, start) - start) / length * Double(duration))
+                }
+                for (position, index) in covered.enumerated() {
+                    let next = position + 1 < begins.count ? begins[position + 1] : clip.begin + duration
+                    sentences[index] = Sentence(audio: audio, begin: begins[position], end: next, words: [])
+                }
+            }
+        }
+        self.sentences = sentences
+    }
+}
+
+/// Why a story's recording (its clip list, or a clip of it) cannot be used, naming the file (and
+/// line and field).
+public struct RecordingProblem: TranslatableError, Sendable, Hashable, CustomStringConvertible {
+    public var text: CatalogText
+
+    public init(_ template: String, _ values: [String: String] = [:]) {
+        text = CatalogText(template, values)
+    }
+
+    public var description: String { text.english }
+    public func localized(_ messages: MessageCatalog) -> String { text.localized(messages) }
+}

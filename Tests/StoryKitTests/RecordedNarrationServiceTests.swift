@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import StoryKitTestSupport
+@testable import StoryKit
+
+/// A recording behind the speech service (issue 29): decoded by FFmpeg, paused and resumed at
+/// the sample, slowed without changing pitch; SMIL clocks and overlays read as EPUB 3 writes them.
+/// Recordings are made at test time: a rising tone written as a WAV file, where every sample is
+/// told apart from the others, so where a resumed clip starts is found exactly.
+@Suite struct RecordedNarrationServiceTests {
+    static let rate = SpeechAudioFormat.sampleRate
+
+    /// A 3-second rising tone (200 → 2,000 Hz) at the sink's format, written as a WAV file.
+    static func chirp(_ folder: TemporaryFolder, seconds: Double = 3, constant: Double? = nil) throws -> (path: String, samples: [Int16]) {
+        let count = Int(seconds * Double(rate))
+        var phase = 0.0
+        let samples = (0..<count).map { index -> Int16 in
+            let t = Double(index) / Double(rate)
+            let frequency = constant ?? (200 + 1800 * t / seconds)
+            phase += 2 * Double.pi * frequency / Double(rate)
+            return Int16(12000 * sin(phase))
+        }
+        let path = folder.path + "/tone.wav"
+        let sink = try WAVFileSink(path: path)
+        try samples.withUnsafeBufferPointer { _ = try sink.write($0) }
+        try sink.close()
+        return (path, samples)
+    }
+
+    /// Upward zero crossings a second: the tone's frequency.
+    static func frequency(_ samples: ArraySlice<Int16>) -> Double {
+        var crossings = 0
+        var previous = samples.first ?? 0
+        for sample in samples.dropFirst() {
+            if previous < 0 && sample >= 0 { crossings += 1 }
+            previous = sample
+        }
+        return Double(crossings) / (Double(samples.count) / Double(rate))
+    }
+
+    @Test func clockValuesInEverySMILForm() {
+        #expect(StoryRecording.clockValue("1:02:03.5") == 3_723_500)
+        #expect(StoryRecording.clockValue("0:00:01.200") == 1_200)
+        #expect(StoryRecording.clockValue("02:03.25") == 123_250)
+        #expect(StoryRecording.clockValue("3.5") == 3_500)
+        #expect(StoryRecording.clockValue("3.5s") == 3_500)
+        #expect(StoryRecording.clockValue("350ms") == 350)
+        #expect(StoryRecording.clockValue("1.5min") == 90_000)
+        #expect(StoryRecording.clockValue("2h") == 7_200_000)
+        for bad in ["", "abc", "-1", "1:60", "1:2:3:4", "nan", "1e9", "5 s", "0x10", "1:99:00"] {
+            #expect(StoryRecording.clockValue(bad) == nil, "\(bad)")
+        }
+    }
+
+    /// Nested `seq`s (a table) keep document order; a par with a clock that is none, or without
+    /// audio, is left out; audio is resolved against the SMIL's folder.
+    @Test func aMediaOverlayWithNestedSequences() {
+        let smil = """
+            <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0"><body>
+            <seq epub:textref="../text/c1.xhtml"><par><text src="../text/c1.xhtml#a"/><audio src="../audio/one.mp3" clipBegin="0:00:01.000" clipEnd="2.5s"/></par>
+            <seq epub:type="table"><par><text src="../text/c1.xhtml#b"/><audio src="../audio/one.mp3" clipBegin="2500ms" clipEnd="00:04"/></par>
+            <par><text src="../text/c1.xhtml#bad"/><audio src="../audio/one.mp3" clipBegin="soon" clipEnd="4s"/></par></seq>
+            <par><text src="../text/c1.xhtml#c"/><audio src="../audio/two.ogg"/></par>
+            <par><text src="../text/c1.xhtml#d"/></par></seq></body></smil>
+            """
+        let overlay = MediaOverlay(tree: XMLTree(Data(smil.utf8)), base: "OEBPS/smil")
+        #expect(overlay.pars.map(\.fragment) == ["a", "b", "c"])
+        #expect(overlay.pars.map(\.document) == ["OEBPS/text/c1.xhtml", "OEBPS/text/c1.xhtml", "OEBPS/text/c1.xhtml"])
+        #expect(overlay.pars.map(\.audio) == ["OEBPS/audio/one.mp3", "OEBPS/audio/one.mp3", "OEBPS/audio/two.ogg"])
+        #expect(overlay.pars.map(\.begin) == [1000, 2500, 0])
+        #expect(overlay.pars.map(\.end) == [2500, 4000, nil])
+        #expect(overlay.unreadable == 2)
+    }
+
+    /// A fragment's place in its paragraph's cleaned text, whatever white space and line breaks
+    /// the XHTML had around it.
+    @Test func fragmentsArePlacedInTheCleanedText() {
+        let xhtml = """
+            <html xmlns="http://www.w3.org/1999/xhtml"><body>
+            <p>  <span id="s1">Pip   woke.</span>
+               <span id="s2">She <span id="w1">sniffed</span>!</span></p></body></html>
+            """
+        let reader = XHTMLReader(Data(xhtml.utf8), anchorIDs: ["s1", "s2", "w1"])
+        #expect(reader.blocks == [.paragraph("Pip woke. She sniffed!")])
+        #expect(reader.anchors["s1"]?.range == 0..<9)
+        #expect(reader.anchors["s2"]?.range == 10..<22)
+        #expect(reader.anchors["w1"]?.range == 14..<21)
+        #expect(reader.anchors["w1"]?.block == 0)
+    }
+
+    /// A clip decoded from a WAV at the sink's own format is its samples, exactly, from a
+    /// millisecond on; past the end of the file it is an error naming the file.
+    @Test func aClipIsItsSamples() throws {
+        let folder = try TemporaryFolder("clip")
+        defer { folder.remove() }
+        let tone = try Self.chirp(folder)
+        let clip = try AudioClipDecoder.decode(path: tone.path, beginMs: 1000, endMs: 1500)
+        #expect(clip.count == Self.rate / 2)
+        #expect(Array(clip) == Array(tone.samples[Self.rate..<(Self.rate + Self.rate / 2)]))
+        #expect(throws: RecordingProblem.self) { try AudioClipDecoder.decode(path: tone.path, beginMs: 9000, endMs: 9500) }
+        #expect(throws: RecordingProblem.self) { try AudioClipDecoder.decode(path: folder.path + "/none.mp3", beginMs: 0, endMs: nil) }
+    }
+
+    /// Tempo 0.75: the clip lasts 1.33 times as long, and a 440 Hz tone stays at 440 Hz.
+    @Test func aSlowerTempoKeepsThePitch() throws {
+        let folder = try TemporaryFolder("tempo")
+        defer { folder.remove() }
+        let tone = try Self.chirp(folder, constant: 440)
+        let normal = try AudioClipDecoder.decode(path: tone.path, beginMs: 0, endMs: nil)
+        let slow = try AudioClipDecoder.decode(path: tone.path, beginMs: 0, endMs: nil, tempo: 0.75)
+        let fast = try AudioClipDecoder.decode(path: tone.path, beginMs: 0, endMs: nil, tempo: 2)
+        let ratio = Double(slow.count) / Double(normal.count)
+        let pitch = (normal: Self.frequency(normal[...]), slow: Self.frequency(slow[(slow.count / 10)..<(slow.count * 9 / 10)]))
+        print("tempo 0.75: \(String(format: "%.3f", ratio))× the length; pitch \(String(format: "%.1f", pitch.normal)) Hz → \(String(format: "%.1f", pitch.slow)) Hz")
+        #expect(abs(ratio - 1 / 0.75) <= 0.02)
+        #expect(abs(Double(fast.count) / Double(normal.count) - 0.5) <= 0.02)
+        #expect(abs(pitch.slow - 440) <= 440 * 0.02)
+        #expect(abs(pitch.normal - 440) <= 440 * 0.02)
+    }
+
+    /// Paused inside a clip and resumed: what is heard next is the recording from where it
+    /// stopped (found by its samples), within 50 ms; the events say the recording's clip.
+    @Test func pauseAndResumeInsideAClipGoOnAtTheSample() throws {
+        let folder = try TemporaryFolder("pause")
+        defer { folder.remove() }
+        let tone = try Self.chirp(folder)
+        let narration = try Narration(story: try parsedStory("Pip woke up early and went out into the wet garden."))
+        let recording = NarrationRecording(sentences: [NarrationRecording.Sentence(audio: tone.path, begin: 0, end: 3000)])
+        let sink = ManualClockSink()
+        let recorder = SpeechEventRecorder()
+        let service = SpeechService(sink: sink) { recorder.record($0) }
+        service.send(.narrate(SpeechService.StoryRequest(narration: narration, settings: SpeechSettings(voice: "en"), recording: recording)))
+        for _ in 0..<35 {
+            sink.advance(milliseconds: 20)
+            service.flush()
+        }
+        let pausedAt = sink.framesPlayed
+        service.send(.pause)
+        service.flush()
+        let before = sink.samplesWritten
+        service.send(.resume)
+        service.flush()
+        let resumed = sink.samples(from: before).prefix(2048)
+        #expect(resumed.count == 2048)
+        // The tone never repeats: the resumed samples stand at one place in it.
+        let at = try #require((0..<(tone.samples.count - resumed.count)).first { tone.samples[$0..<($0 + resumed.count)].elementsEqual(resumed) })
+        let gap = abs(at - pausedAt) * 1000 / Self.rate
+        print("paused at \(pausedAt * 1000 / Self.rate) ms, resumed at \(at * 1000 / Self.rate) ms of the clip: \(gap) ms apart")
+        #expect(gap <= 50)
+        let sentence = recorder.all.compactMap { event -> SpeechService.StoryEvent? in
+            guard case .story(let heard) = event, case .sentence = heard.kind else { return nil }
+            return heard
+        }.first
+        #expect(sentence?.clip == SpeechService.RecordedClip(audio: tone.path, begin: 0, end: 3000))
+        #expect(recorder.storyKinds.contains(.paused(sentence: 0, word: 0)))
+    }
+}
