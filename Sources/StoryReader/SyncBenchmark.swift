@@ -87,7 +87,8 @@ final class SyncKioskProcess {
 
 /// `storyreader bench sync-kiosk` (hidden): one kiosk of `bench sync`.
 struct SyncKioskBenchmark: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "sync-kiosk", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "sync-kiosk", abstract: helpMessages.tr("One simulated kiosk of 'bench sync', run by it in a process of its own."), shouldDisplay: false)
 
     @Option var url: String
     @Option var site: String

@@ -338,12 +338,13 @@ import StoryKitTestSupport
         #expect(session.state.profile.settings.hintVerbosity == .full, "on is full, as the hints were on or off")
         _ = session.handle(.command(.settings))
         session.state.focusedID = "setting-hints"
+        // Down to fewer hints and up to more, stopping at each end, as every picker does.
         var seen: [String] = []
-        for _ in 0..<3 {
-            _ = session.handle(.command(.increase))
+        for command in [Command.decrease, .decrease, .decrease, .increase, .increase, .increase] {
+            _ = session.handle(.command(command))
             seen.append(Screens.settingValue(.hints, session.state.profile))
         }
-        #expect(seen == ["short", "off", "full"])
+        #expect(seen == ["short", "off", "off", "short", "full", "full"])
     }
 
     /// The store keeps the verbosity; `hints` (what a kiosk not yet updated syncs) still says off.

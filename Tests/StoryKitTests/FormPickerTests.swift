@@ -146,10 +146,10 @@ import StoryKitTestSupport
         _ = session.handle(.key(.enter))
         #expect(session.state.profile.theme == ThemeName.allCases[0])
         session.state.focusedID = "setting-hints"
-        #expect(spoken(session.handle(.key(.right))).first == "Hints: on. That is the last.")
-        #expect(session.state.profile.hints)
+        #expect(spoken(session.handle(.key(.right))).first == "Hints: full. That is the last.")
+        #expect(session.state.profile.settings.hintVerbosity == .full)
         _ = session.handle(.key(.left))
-        #expect(!session.state.profile.hints)
+        #expect(session.state.profile.settings.hintVerbosity == .short)
         // The form's switches go the same way: Right turns on, and stops there.
         var form = newForm()
         form.state.focusedID = "field-syllables"

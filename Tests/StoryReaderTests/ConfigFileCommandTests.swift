@@ -68,6 +68,7 @@ import Testing
             case ["sync", "join"]: ["https://stories.library.example"]
             case ["export"]: ["fox", "--to", "fox.wav"]
             case ["export-worker"]: ["fox", "--first", "0", "--end", "1", "--rate", "175", "--pitch", "50", "--volume", "100", "--voice", "en"]
+            case ["bench", "sync-kiosk"]: ["--url", "http://127.0.0.1:8750", "--site", "branch1", "--data", "kiosk", "--reads", "10", "--burst", "5"]
             default: []
             }
             let (arguments, _) = try ConfigArguments.apply(to: path + required, environment: ["XDG_CONFIG_HOME": config.path])

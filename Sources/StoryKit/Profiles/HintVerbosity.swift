@@ -7,4 +7,7 @@ public enum HintVerbosity: String, Sendable, Hashable, Codable, CaseIterable {
     case short
     /// No hints, except on request ("where am I").
     case off
+
+    /// The order a picker steps them in: Right and + give more hints, as they turn a setting up.
+    public static let fewestFirst: [HintVerbosity] = [.off, .short, .full]
 }

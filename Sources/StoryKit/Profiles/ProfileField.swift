@@ -57,7 +57,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .textSize: N_("how big the story text is drawn")
         case .motion: N_("whether animations are reduced; auto follows the terminal")
         case .theme: N_("the colours of the screen")
-        case .hints: N_("whether short spoken tips about keys are given")
+        case .hints: N_("how many spoken tips about keys are given: on every item, on a screen's first, or none")
         case .stepMode: N_("whether reading waits for a key after each sentence")
         case .lineFocus: N_("how many lines around the word being read are shown in full; the others are dimmed")
         case .syllables: N_("whether words are shown split into syllables, like but·ter·fly (the voice is unchanged)")
@@ -99,7 +99,8 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .rate, .pitch, .volume: N_("{min} to {max}")
         case .textSize, .theme, .language, .brailleCode: N_("one of {choices}")
         case .motion: N_("on, off or auto")
-        case .hints, .stepMode, .syllables: N_("on or off")
+        case .hints: N_("full, short or off")
+        case .stepMode, .syllables: N_("on or off")
         case .lineFocus: N_("off, 1, 3 or 5")
         case .spacing: N_("normal or wide")
         case .save, .cancel: N_("a button")
@@ -120,7 +121,8 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .theme: ThemeName.allCases.map(\.rawValue)
         case .motion: MotionPreference.allCases.map(\.rawValue)
         // Off first: Right and + turn a switch on, as they turn a setting up.
-        case .hints, .stepMode, .syllables: ["off", "on"]
+        case .hints: HintVerbosity.fewestFirst.map(\.rawValue)
+        case .stepMode, .syllables: ["off", "on"]
         case .lineFocus: LineFocus.allCases.map(\.rawValue)
         case .spacing: TextSpacing.allCases.map(\.rawValue)
         case .brailleCode: BrailleCode.allCases.map(\.rawValue)

@@ -93,7 +93,7 @@ public struct ProfileForm: Sendable, Hashable {
             .voice: settings.speech.voice ?? "", .rate: String(settings.speech.rate),
             .pitch: String(settings.speech.pitch), .volume: String(settings.speech.volume),
             .textSize: settings.textSize.rawValue, .motion: settings.motion.rawValue, .theme: settings.theme.rawValue,
-            .hints: ProfileValidation.toggleText(settings.hints), .stepMode: ProfileValidation.toggleText(settings.stepMode),
+            .hints: settings.hintVerbosity.rawValue, .stepMode: ProfileValidation.toggleText(settings.stepMode),
             .lineFocus: settings.aids.lineFocus.rawValue, .syllables: ProfileValidation.toggleText(settings.aids.syllables),
             .spacing: settings.aids.spacing.rawValue,
             .language: settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? "automatic",
@@ -249,7 +249,8 @@ public struct ProfileForm: Sendable, Hashable {
         case .textSize: return .size(try ProfileValidation.textSize(text))
         case .motion: return .motion(try ProfileValidation.motion(text))
         case .theme: return .theme(try ProfileValidation.theme(text))
-        case .hints, .stepMode, .syllables: return .toggle(try ProfileValidation.toggle(text, field: field))
+        case .hints: return .text(try ProfileValidation.hintVerbosity(text).rawValue)
+        case .stepMode, .syllables: return .toggle(try ProfileValidation.toggle(text, field: field))
         case .lineFocus: return .lineFocus(try ProfileValidation.lineFocus(text))
         case .spacing: return .spacing(try ProfileValidation.spacing(text))
         case .language: return .text(try ProfileValidation.language(text))
@@ -275,9 +276,7 @@ public struct ProfileForm: Sendable, Hashable {
         settings.textSize = try ProfileValidation.textSize(text(of: .textSize))
         settings.motion = try ProfileValidation.motion(text(of: .motion))
         settings.theme = try ProfileValidation.theme(text(of: .theme))
-        settings.hints = try ProfileValidation.toggle(text(of: .hints), field: .hints)
-        // The form says on or off; on keeps how many hints the child had (short stays short).
-        if settings.hints, let kept = original?.settings.hintVerbosity, kept != .off { settings.hintVerbosity = kept }
+        settings.hintVerbosity = try ProfileValidation.hintVerbosity(text(of: .hints))
         settings.stepMode = try ProfileValidation.toggle(text(of: .stepMode), field: .stepMode)
         settings.aids = ReadingAids(
             lineFocus: try ProfileValidation.lineFocus(text(of: .lineFocus)),

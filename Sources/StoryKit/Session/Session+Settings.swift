@@ -169,7 +169,7 @@ extension Session {
             profile.textSize = all[min(max(index + (up ? 1 : -1), 0), all.count - 1)]
         case .motion: profile.motion = cycle(MotionPreference.allCases, profile.motion)
         case .theme: profile.theme = cycle(ThemeName.allCases, profile.theme)
-        case .hints: profile.settings.hintVerbosity = cycle(HintVerbosity.allCases, profile.settings.hintVerbosity)
+        case .hints: profile.settings.hintVerbosity = cycle(HintVerbosity.fewestFirst, profile.settings.hintVerbosity)
         case .lineFocus: profile.settings.aids.lineFocus = cycle(LineFocus.allCases, profile.settings.aids.lineFocus)
         case .syllables: profile.settings.aids.syllables = cycle([false, true], profile.settings.aids.syllables)
         case .spacing: profile.settings.aids.spacing = cycle(TextSpacing.allCases, profile.settings.aids.spacing)
