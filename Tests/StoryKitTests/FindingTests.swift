@@ -76,6 +76,25 @@ import StoryKitTestSupport
         }
     }
 
+    /// A letter that changes neither the item found nor the count says nothing: the answer being
+    /// said goes on, rather than being cut off and started again (and captioned again) per letter.
+    @Test func aLetterThatChangesNothingSaysNothingAgain() throws {
+        var session = try mia()
+        var answers: [[String]] = []
+        for (index, letter) in "ligh".enumerated() {
+            _ = session.handle(.tick(100 + Double(index) * 0.2))
+            answers.append(spoken(session.handle(.key(.character(letter)))))
+        }
+        // "li" finds many, "lig" only the cat: said once, and "ligh" adds nothing to say.
+        #expect(answers[1].count == 1 && answers[1][0].hasPrefix("The Lighthouse Cat, 1 of "), "\(answers)")
+        #expect(answers[2] == ["The Lighthouse Cat, the only match, not read yet."], "\(answers)")
+        #expect(answers[3].isEmpty, "\(answers)")
+        #expect(focusedTitle(session) == "The Lighthouse Cat")
+        // A letter that finds nothing still says so.
+        _ = session.handle(.tick(100.8))
+        #expect(spoken(session.handle(.key(.character("z")))).first?.hasPrefix("Nothing matches") == true)
+    }
+
     /// The figure: keys to find "The Fox and the Grapes" among hundreds of stories.
     @Test func theFoxAndTheGrapesTakesFourLettersInsteadOfFiftyLetterJumps() throws {
         let count = try Self.library.get().entries.count

@@ -23,7 +23,8 @@ extension Session {
     /// One more letter of the search.
     mutating func typeAhead(_ letter: Character) -> [Effect] {
         var text = String(letter)
-        if let search = activeTypeAhead { text = search.text + String(letter) }
+        let previous = activeTypeAhead
+        if let previous { text = previous.text + String(letter) }
         state.typeAhead = TypeAhead(text: text, at: state.now, screen: state.route.focusKey)
         let engine = FocusEngine(screen: screen)
         let matches = Self.uniqueItems(NameMatch.ranked(engine.order, typed: text) { [FocusEngine.searchName(of: $0)] }
@@ -44,7 +45,10 @@ extension Session {
         let count = matches.count == 1 ? tr("the only match") : tr("{item} of {count} matches", ["item": String(position), "count": String(matches.count)])
         var said = FocusEngine.searchName(of: found) + ", " + count
         if let value = found.value, !value.isEmpty { said += ", " + value }
-        return [speak(SpokenForm.finish(said))]
+        let answer = SpokenForm.finish(said)
+        state.typeAhead?.answer = answer
+        if previous?.answer == answer { return [] }
+        return [speak(answer)]
     }
 
     /// Escape while a search is being typed clears it (and goes nowhere).

@@ -298,6 +298,9 @@ public struct TypeAhead: Sendable, Hashable {
     public var text: String
     public var at: TimeInterval
     public var screen: String
+    /// What the search last said: a letter that changes nothing ("ligh" after "li" still finds
+    /// only The Lighthouse Cat) says nothing again, rather than cutting it off to start it over.
+    public var answer: String?
 
     /// Letters further apart than this start a new search.
     public static let pause: TimeInterval = 1
