@@ -122,6 +122,9 @@ public final class VirtualBrailleDisplay: Sendable {
         process.waitUntilExit()
     }
 
+    /// Whether BRLTTY is running (it may have exited by itself: see `BrailleDisplayTests`).
+    public var isRunning: Bool { state.withLock { $0.process?.isRunning ?? false } }
+
     /// What BRLTTY wrote on its standard error.
     public var log: String { state.withLock { $0.log } }
 
