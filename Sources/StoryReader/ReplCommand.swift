@@ -32,7 +32,7 @@ struct ReplCommand: ParsableCommand {
         // The same database as the profile, pin, history and list commands. One that cannot be
         // written (a full disk, a read-only file) is read: the REPL starts and says why nothing
         // it does is kept.
-        let store = try StoreCommandSupport.openStore(global, readOnly: true)
+        let store = try StoreCommandSupport.openStore(global, readOnly: true, keepingReads: true)
         // Issue 13: a kiosk joined to a site syncs in the background; otherwise nothing starts.
         let backgroundSync = BackgroundSync.start(dataDirectory: global.dataDirectory(), store: store)
         defer { backgroundSync?.stop() }
@@ -61,7 +61,7 @@ struct ReplCommand: ParsableCommand {
         shell.braille = presentation.brailleDisplay(kiosk: false)
         let status = try shell.run { session in
             var effects = session.start()
-            if let notice = store.readOnlyNotice(session.state.messages) {
+            if let notice = store.readOnlyNotice(session.state.messages, keepingReads: true) {
                 effects.insert(.speak(Utterance(Sanitizer.sanitizeLine(notice), priority: .message)), at: min(1, effects.count))
             }
             return effects

@@ -31,7 +31,8 @@ enum StoreCommandSupport {
     /// The store of the data folder. `readOnly`: for a command that only reads, which still
     /// works when the database cannot be written (a read-only file or folder, a full disk, a
     /// damaged file): it is opened read-only and standard error says why.
-    static func openStore(_ global: GlobalOptions, readOnly: Bool = false) throws -> StoryStore {
+    /// `keepingReads`: for a reading session, whose reads are kept for later (the notice says so).
+    static func openStore(_ global: GlobalOptions, readOnly: Bool = false, keepingReads: Bool = false) throws -> StoryStore {
         let store: StoryStore
         do {
             // A new database's first profile is named in the parent's language ("Lector").
@@ -39,7 +40,7 @@ enum StoreCommandSupport {
         } catch {
             throw fail(error, global.messages)
         }
-        if let reason = store.readOnlyNotice(global.messages) {
+        if let reason = store.readOnlyNotice(global.messages, keepingReads: keepingReads) {
             FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(reason))\n".utf8))
         }
         // A row that cannot be read back is skipped where it is read, and said here once.

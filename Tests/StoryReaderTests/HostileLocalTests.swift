@@ -203,13 +203,61 @@ import StoryKitTestSupport
         let full = try StoryReaderProcess.run(arguments, input: script, dataDirectory: data)
         #expect(full.status == 0, "\(full.standardError)")
         #expect(!full.standardError.contains("disk I/O error"), "\(full.standardError)")
-        #expect(full.standardOutput.contains("opened read-only, nothing can be saved: \(data)/\(StoryStore.fileName) cannot be written: the disk is full (No space left on device)"),
+        #expect(full.standardOutput.contains("opened read-only: \(data)/\(StoryStore.fileName) cannot be written: the disk is full (No space left on device)"),
                 "\(full.standardOutput)\n\(full.standardError)")
         #expect(full.standardOutput.contains(foxLine), "the read made before is still shown")
         try? FileManager.default.removeItem(atPath: disk.path + "/filler")
         let history = try StoryReaderProcess.run(["history", "--data-dir", data, "--stories", fixture.stories], dataDirectory: data)
         #expect(history.status == 0, "\(history.standardError)")
         #expect(history.standardOutput.contains("Maya  The Tiny Fox"))
+    }
+
+    /// A story read to its end on a full disk is counted at once and said so; the read is kept
+    /// (in a memory-backed folder), counted by a second session on the still full disk, and
+    /// written by the next start with room, with the place left in The Big Owl: nothing is lost,
+    /// and nothing is counted twice.
+    @Test(.enabled(if: SmallDisk.unavailable == nil, Comment(rawValue: SmallDisk.unavailable ?? "")))
+    func aReadOnAFullDiskIsKeptAndSavedAtTheNextStartWithRoom() throws {
+        let fixture = try Self.fixture()
+        defer { fixture.remove() }
+        let disk = try SmallDisk()
+        defer { disk.unmount() }
+        let pending = try TemporaryFolder("pending")
+        defer { pending.remove() }
+        let data = disk.path + "/data"
+        try FileManager.default.copyItem(atPath: fixture.data, toPath: data)
+        let environment = ["STORYREADER_PENDING_DIR": pending.path]
+        let arguments = ["--no-audio", "--stories", fixture.stories, "--data-dir", data, "--profile", "Maya"]
+        disk.fill()
+
+        let full = try StoryReaderProcess.run(arguments, input: "read tiny fox\nwait\nread big owl\nstop\nquit\n",
+                                              environment: environment, dataDirectory: data)
+        #expect(full.status == 0, "\(full.standardError)")
+        #expect(full.standardOutput.contains("opened read-only: \(data)/\(StoryStore.fileName) cannot be written: the disk is full (No space left on device)"),
+                "\(full.standardOutput)")
+        #expect(full.standardOutput.contains("Reads, places and favourites are kept, and saved the next time storyreader starts with room."))
+        // Counted in this session already: the fixture's read and this one.
+        #expect(full.standardOutput.contains("The end. Maya, you have read The Tiny Fox 2 times."), "\(full.standardOutput)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: pending.path)
+        #expect(kept.count == 1, "one file of kept changes: \(kept)")
+
+        // Still full: a second session counts from what is kept, and keeps its own read too.
+        let stillFull = try StoryReaderProcess.run(arguments, input: "read tiny fox\nwait\nquit\n", environment: environment, dataDirectory: data)
+        #expect(stillFull.standardOutput.contains("The end. Maya, you have read The Tiny Fox 3 times."), "\(stillFull.standardOutput)")
+        let notYet = try StoryReaderProcess.run(["history", "--data-dir", data, "--stories", fixture.stories], environment: environment, dataDirectory: data)
+        #expect(notYet.standardOutput.components(separatedBy: "Maya  The Tiny Fox").count - 1 == 1, "not written yet: \(notYet.standardOutput)")
+
+        try FileManager.default.removeItem(atPath: disk.path + "/filler")
+        let history = try StoryReaderProcess.run(["history", "--data-dir", data, "--stories", fixture.stories], environment: environment, dataDirectory: data)
+        #expect(history.status == 0, "\(history.standardError)")
+        #expect(history.standardOutput.components(separatedBy: "Maya  The Tiny Fox").count - 1 == 3, "every read, once each:\n\(history.standardOutput)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pending.path).isEmpty, "the kept changes are forgotten once written")
+        let again = try StoryReaderProcess.run(["history", "--data-dir", data, "--stories", fixture.stories], environment: environment, dataDirectory: data)
+        #expect(again.standardOutput.components(separatedBy: "Maya  The Tiny Fox").count - 1 == 3, "written once, not at every start")
+        // The place in The Big Owl, kept while full, is where the next session goes on from.
+        let store = try StoryStore(dataDirectory: URL(fileURLWithPath: data), pinCost: .testing)
+        let maya = try #require(try store.profile(named: "Maya"))
+        #expect(try store.latestPosition(profileID: maya.id ?? 0) == "big-owl")
     }
 
     /// `import` on a full disk names the story it could not write and why, and leaves no

@@ -71,9 +71,11 @@ struct TmuxSession {
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
 
-    /// Waits (up to `seconds`) until the screen contains `text`; returns the screen.
+    /// Waits (up to `seconds`) until the screen contains `text`; returns the screen. The default
+    /// is generous: under the full suite's load (2 cores, a load of 13) a screen that takes a
+    /// moment at rest once took over 10 s to reach tmux.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 10) throws -> String {
+    func waitFor(_ text: String, seconds: Double = 30) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
@@ -200,6 +202,7 @@ struct ReplTmuxTests {
         let blockRows = screen.split(separator: "\n").filter { $0.contains("█") || $0.contains("▀") || $0.contains("▄") }
         #expect(blockRows.count >= 4, "the sentence is drawn in block letters after choosing Maya:\n\(screen)")
         try tmux.send("q")
+        try tmux.waitFor("» Stopped.")
         try tmux.command("settings")
         let settings = try tmux.waitFor("(for this run)")
         #expect(settings.contains("accessibility5") || settings.contains("Accessibility 5") || settings.contains("AX5"), "\(settings)")

@@ -503,6 +503,18 @@ public struct Session: Sendable {
             default:
                 return [speak(text + " " + tr("Your change is kept until you leave."), .important)]
             }
+        case .kept(let change, let message):
+            // Counted now, as the store will count it at the next start that can write.
+            if case .recordFinished(_, let storyID) = change { updateReading(storyID) { $0.readCount += 1 } }
+            var effects: [Effect] = []
+            if !state.toldChangesKept {
+                state.toldChangesKept = true
+                let text = tr("Not saved yet: {problem}", ["problem": SpokenForm.finish(message)]) + " "
+                    + tr("Reads, places and favourites are kept, and saved the next time storyreader starts with room.")
+                effects.append(speak(text, .important))
+            }
+            if case .recordFinished(_, let storyID) = change { effects += announceEnd(storyID) }
+            return effects
         }
     }
 

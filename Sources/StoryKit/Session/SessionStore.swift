@@ -60,6 +60,9 @@ public enum StoreReply: Sendable, Hashable {
     case readRecorded(story: String, count: Int)
     /// Nothing was saved: the store's message, which says what to do.
     case failed(StoreChange, message: String)
+    /// The database cannot be written now (the store's message says why), but the change is kept
+    /// and the next start that can write it will (see `PendingChanges`).
+    case kept(StoreChange, message: String)
 }
 
 extension SessionSnapshot {
@@ -124,7 +127,10 @@ extension StoryStore {
                 ReadingRecord(readCount: $0.readCount, isFavourite: $0.isFavourite, sentenceIndex: $0.sentenceIndex)
             }
         }
-        return SessionSnapshot(profiles: profiles, readings: readings, pinIsSet: try isPINSet(), inProgress: inProgress)
+        var snapshot = SessionSnapshot(profiles: profiles, readings: readings, pinIsSet: try isPINSet(), inProgress: inProgress)
+        // What is kept for a later start counts already (a second session on a full disk).
+        for (change, _) in pending.load() { snapshot.apply(change) }
+        return snapshot
     }
 
     /// Keeps a change the session asked for.
@@ -151,7 +157,11 @@ extension StoryStore {
             }
             return nil
         } catch {
-            return .failed(change, message: (error as? StoreError)?.description ?? "\(error)")
+            let message = (error as? StoreError)?.description ?? "\(error)"
+            if let error = error as? StoreError, Self.cannotWrite(error), pending.keep(change, at: clock.now()) {
+                return .kept(change, message: message)
+            }
+            return .failed(change, message: message)
         }
     }
 }

@@ -154,6 +154,9 @@ public struct State: Sendable, Hashable {
     /// this run, by ``State/heardKey(_:)``: a read counts only when the ending and most of the
     /// story were heard (`Session+Reader.swift`).
     public var heardSentences: [String: Set<Int>] = [:]
+    /// Whether the child was told that changes the database could not take are kept for later
+    /// (said once a session, not at every place kept).
+    public var toldChangesKept = false
     /// The shell's monotonic clock at the latest `Input.tick`, in seconds (type-ahead's pause).
     public var now: TimeInterval = 0
     /// Letters typed in a list in quick succession, searched for as one string.

@@ -7,8 +7,17 @@ import Glibc
 
 extension StoryStore {
     /// What to tell the user of a store opened read-only (nil when it can be written).
-    public func readOnlyNotice(_ messages: MessageCatalog) -> String? {
-        readOnlyReason.map { messages.tr("opened read-only, nothing can be saved: {reason}", ["reason": $0.localized(messages)]) }
+    ///
+    /// - Parameter keepingReads: for a reading session, whose finished reads, places and
+    ///   favourites are kept for a later start (``PendingChanges``) when that can be done.
+    public func readOnlyNotice(_ messages: MessageCatalog, keepingReads: Bool = false) -> String? {
+        guard let readOnlyReason else { return nil }
+        let reason = readOnlyReason.localized(messages)
+        guard keepingReads, pending.url != nil, Self.cannotWrite(readOnlyReason) else {
+            return messages.tr("opened read-only, nothing can be saved: {reason}", ["reason": reason])
+        }
+        return messages.tr("opened read-only: {reason}", ["reason": SpokenForm.finish(reason)]) + " "
+            + messages.tr("Reads, places and favourites are kept, and saved the next time storyreader starts with room.")
     }
 
     /// What the database holds, by table, as a parent names it: what a damaged file still reads.

@@ -28,6 +28,8 @@ public final class StoryStore: Sendable {
     public let readOnlyReason: StoreError?
     /// Rows that could not be read back (see ``DamagedRow``).
     let damagedRows = DamagedRowLog()
+    /// Reads, places and favourites kept while the database could not be written.
+    let pending: PendingChanges
 
     /// Opens (creating when needed) the database in `dataDirectory` and brings its schema up to date.
     ///
@@ -50,6 +52,7 @@ public final class StoryStore: Sendable {
         let folder = dataDirectory.standardizedFileURL
         let databaseURL = folder.appendingPathComponent(Self.fileName)
         self.databaseURL = databaseURL
+        self.pending = PendingChanges(databasePath: databaseURL.path)
         self.clock = clock
         self.pinCost = pinCost
         let path = databaseURL.path
@@ -96,6 +99,7 @@ public final class StoryStore: Sendable {
         }
         self.pool = pool
         readOnlyReason = nil
+        applyPendingChanges()
     }
 
     /// The data folder's database file path.
