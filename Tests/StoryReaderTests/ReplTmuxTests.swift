@@ -71,11 +71,9 @@ struct TmuxSession {
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
 
-    /// Waits (up to `seconds`) until the screen contains `text`; returns the screen. The default
-    /// is generous: under the full suite's load (2 cores, a load of 13) a screen that takes a
-    /// moment at rest once took over 10 s to reach tmux.
+    /// Waits (up to `seconds`) until the screen contains `text`; returns the screen.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 30) throws -> String {
+    func waitFor(_ text: String, seconds: Double = 10) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {

@@ -161,6 +161,9 @@ final class ReplShell {
     private func step() {
         let now = monotonicNanoseconds()
         advanceAnimation(now: now)
+        // What changed while the animation played is drawn as soon as its last frame is: the poll
+        // below may wait for the next key (it once left Settings undrawn behind a page reveal).
+        render()
         tickKiosk()
         pumpSpeech(now: now)
         pumpBraille()
