@@ -78,6 +78,21 @@ import StoryKitTestSupport
         #expect(form.problem(of: .narration)?.message.contains("not a narration") == true)
     }
 
+    /// config.toml's `[reading]`: the two settings as `--narration` and `--recording-tempo` take
+    /// them; a narration that is none is refused with its line.
+    @Test func configTomlHasAReadingSection() throws {
+        let file = try ConfigFile.parse("[reading]\nnarration = \"Synthetic\"\nrecording-tempo = 0.75\n", path: "/c/config.toml", home: "/home/ana")
+        #expect(file.values.map(\.setting.option) == ["--narration", "--recording-tempo"])
+        #expect(file.values.map(\.value) == [.string("synthetic"), .number(0.75)])
+        #expect(throws: ConfigError.self) { try ConfigFile.parse("[reading]\n\nnarration = \"loud\"\n", path: "/c/config.toml", home: "/home/ana") }
+        do {
+            _ = try ConfigFile.parse("[reading]\n\nnarration = \"loud\"\n", path: "/c/config.toml", home: "/home/ana")
+        } catch {
+            #expect(error.message.contains("'loud' is not a narration"), "\(error.message)")
+            #expect(error.line == 3)
+        }
+    }
+
     /// A child whose story has a recording: a catalog of one story naming a clip list (the
     /// Session never opens it; the shell does).
     func session(narration: NarrationSource, folder: TemporaryFolder) throws -> Session {
