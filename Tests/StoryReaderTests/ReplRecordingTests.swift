@@ -18,7 +18,8 @@ struct ReplRecordingTests {
         let speech: ServiceSpeech
         var session: Session
 
-        init(narration: NarrationSource) throws {
+        /// One sentence over the whole 3-second clip, or (`twoSentences`) two of 1.5 s each.
+        init(narration: NarrationSource, twoSentences: Bool = false) throws {
             folder = try TemporaryFolder("repl-clip")
             try folder.write("stories/pip.md", """
                 ---
@@ -26,10 +27,10 @@ struct ReplRecordingTests {
                 recording: pip.clips
                 ---
 
-                Pip woke up early and went out into the wet garden.
+                \(twoSentences ? "Pip woke up early. The garden was wet." : "Pip woke up early and went out into the wet garden.")
                 """)
             tone = try Chirp.write(folder.path + "/stories/tone.wav")
-            try folder.write("stories/pip.clips", "1\t*\ttone.wav\t0\t3s\n")
+            try folder.write("stories/pip.clips", twoSentences ? "1\t0-18\ttone.wav\t0\t1.5s\n1\t19-38\ttone.wav\t1.5s\t3s\n" : "1\t*\ttone.wav\t0\t3s\n")
             try EspeakEngine.shared.start()
             speech = ServiceSpeech(sink: sink)
             speech.prepareVoices(["en"])
@@ -106,6 +107,25 @@ struct ReplRecordingTests {
         reader.speech.service.flush()
         let heard = reader.sink.samples(from: before).prefix(2048)
         #expect(Chirp.place(of: heard, in: reader.tone) == 0)
+    }
+
+    /// `+` while the recording plays: the next sentence is played 1.25 times faster (its clip of
+    /// 1.5 s lasts 1.2 s), and the first is not cut.
+    @Test func plusQuickensTheRecordingFromTheNextSentence() throws {
+        var reader = try Reader(narration: .recording, twoSentences: true)
+        defer { reader.folder.remove() }
+        reader.handle(.command(.read("pip")))
+        reader.play(milliseconds: 200)
+        reader.handle(.command(.faster))
+        #expect(reader.session.state.profile.settings.recordingTempo == 1.25)
+        reader.play(milliseconds: 4000)
+        #expect(reader.session.state.reader?.status == .finished)
+        let rate = Double(SpeechAudioFormat.sampleRate)
+        let heard = Double(reader.sink.samplesWritten) / rate
+        print("1.5 s at 1x then 1.5 s at 1.25x: \(String(format: "%.3f", heard)) s heard")
+        #expect(abs(heard - (1.5 + 1.5 / 1.25)) <= 0.05)
+        // The first sentence is the recording at its own pace, sample for sample.
+        #expect(Array(reader.sink.samples(from: 0).prefix(Int(rate))) == Array(reader.tone.prefix(Int(rate))))
     }
 
     /// "Always the synthetic voice": the same story is synthesised, not played from its recording.
