@@ -48,6 +48,16 @@ struct PresentationOptions: ParsableArguments {
         valueName: "code"))
     var brailleCode: String?
 
+    @Option(help: ArgumentHelp(
+        helpMessages.tr("A story with its own recording: recording (the book's narrator) or synthetic (always eSpeak NG). Default: the profile's, else recording."),
+        valueName: "who"))
+    var narration: String?
+
+    @Option(name: [.customLong("recording-tempo"), .customLong("tempo")], help: ArgumentHelp(
+        helpMessages.tr("The tempo of a book's recording, 0.5–2 (1 is its own pace; the pitch is kept; + and - step it by 0.25 while it plays). Synthetic speech uses the rate. Default: the profile's, else 1."),
+        valueName: "x"))
+    var recordingTempo: Double?
+
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(helpMessages.tr("On the : command line, say each letter typed and deleted, as a screen reader does.")))
     var keyEcho = true
 
@@ -79,6 +89,12 @@ struct PresentationOptions: ParsableArguments {
         }
         if let brailleCode, BrailleCode(loose: brailleCode) == nil {
             throw ValidationError(helpMessages.tr("--braille-code {value} is not a braille code: use computer, grade-1 or grade-2", ["value": brailleCode]))
+        }
+        if let narration, NarrationSource(loose: narration) == nil {
+            throw ValidationError(helpMessages.tr("--narration {value} is not a choice: use recording or synthetic", ["value": narration]))
+        }
+        if let recordingTempo, !RecordingTempo.range.contains(recordingTempo) {
+            throw ValidationError(helpMessages.tr("--recording-tempo {value} is out of range: use a value from 0.5 to 2", ["value": String(recordingTempo)]))
         }
         if ColorChoice(rawValue: color.lowercased()) == nil {
             throw ValidationError(helpMessages.tr("--color {value} is not a choice: use auto, always or never", ["value": color]))
@@ -140,6 +156,7 @@ extension PresentationOptions {
             lineFocus: lineFocus.flatMap(LineFocus.init(name:)),
             syllables: syllables,
             spacing: spacing.flatMap { TextSpacing(rawValue: $0.lowercased()) })
+        session.overrideNarration(narration.flatMap(NarrationSource.init(loose:)), tempo: recordingTempo.map { ($0 * 100).rounded() / 100 })
     }
 
     /// The reading aids asked for, over `fallback` (the profile's).

@@ -34,6 +34,8 @@ struct ProfileFieldOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(helpMessages.tr("Show words split into syllables (but·ter·fly)."))) var syllables: Bool?
     @Option(help: ArgumentHelp(helpMessages.tr("Space between words and lines: normal or wide."))) var spacing: String?
     @Option(name: .customLong("braille-code"), help: ArgumentHelp(helpMessages.tr("Braille code on a braille display: computer, grade-1 (uncontracted) or grade-2 (contracted)."))) var brailleCode: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("A story with its own recording: recording (the book's narrator, the default) or synthetic (always eSpeak NG)."))) var narration: String?
+    @Option(name: .customLong("recording-tempo"), help: ArgumentHelp(helpMessages.tr("The tempo of a book's recording, 0.5–2 (1 is its own pace)."))) var recordingTempo: String?
 
     /// The flags given, by field.
     var values: [(ProfileField, String)] {
@@ -41,7 +43,7 @@ struct ProfileFieldOptions: ParsableArguments {
             (.name, name), (.age, age), (.interests, interests), (.voice, voice), (.rate, rate), (.pitch, pitch),
             (.volume, volume), (.textSize, textSize), (.motion, reducedMotion), (.theme, theme), (.hints, hints),
             (.stepMode, stepMode), (.lineFocus, lineFocus), (.syllables, syllables.map { $0 ? "on" : "off" }), (.spacing, spacing),
-            (.brailleCode, brailleCode),
+            (.brailleCode, brailleCode), (.narration, narration), (.recordingTempo, recordingTempo),
         ]
         return all.compactMap { field, value in value.map { (field, $0) } }
     }
@@ -53,6 +55,7 @@ struct ProfileFieldOptions: ParsableArguments {
         case .stepMode: "--step-mode"
         case .lineFocus: "--line-focus"
         case .brailleCode: "--braille-code"
+        case .recordingTempo: "--recording-tempo"
         default: "--\(field.rawValue)"
         }
     }

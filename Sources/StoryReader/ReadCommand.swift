@@ -22,7 +22,8 @@ struct ReadCommand: ParsableCommand {
                 helpMessages.tr("A sentence or word played from the story's recording also says its \"audio\" file and \"clipBegin\" and \"clipEnd\" in it (milliseconds)."),
                 #"  {"type":"end","ms":N}"#,
                 helpMessages.tr("\"kind\" tells a picture's description (an audio description) and a heading from the story's own sentences."),
-                helpMessages.tr("\"start\" and \"end\" are offsets in Unicode scalars into the story's plain text (the text 'storyreader show STORY --text' prints); \"ms\" is the time from the start of the story's audio. The times come from eSpeak NG, so the speech is synthesised (not played) even with --no-audio: about 1,000 short sentences a second here; for the words without times, 'storyreader show STORY --text' is instant.")),
+                helpMessages.tr("\"start\" and \"end\" are offsets in Unicode scalars into the story's plain text (the text 'storyreader show STORY --text' prints); \"ms\" is the time from the start of the story's audio. The times come from the story's recording where it has one (its clips are decoded, not played) and from eSpeak NG elsewhere (the speech is synthesised, not played), even with --no-audio: about 1,000 short sentences a second here; for the words without times, 'storyreader show STORY --text' is instant.")),
+            helpMessages.tr("A story with its own recording (a read-along EPUB's narration, see docs/story-format.md) is read by its narrator, unless --narration synthetic or the child's Narration setting asks for the synthetic voice always (--voice too, with --wav and --events). While the recording plays, + and - step its tempo by 0.25 from 0.5 to 2 instead of the speed, the pitch kept, and the child keeps it; --recording-tempo sets it for one run."),
             helpMessages.tr("Audio goes to the ALSA device 'default' (or --device, or $STORYREADER_AUDIO_DEVICE). When it cannot be opened, the story is read without sound at speaking pace, with one notice.")))
 
     @OptionGroup var global: GlobalOptions
@@ -63,9 +64,6 @@ struct ReadCommand: ParsableCommand {
     @Option(help: ArgumentHelp(helpMessages.tr("Start at this sentence (1 is the first)."), valueName: "sentence"))
     var from: Int?
 
-    @Option(help: ArgumentHelp(helpMessages.tr("The tempo of a recorded narration, 0.5–2 (1 is its own pace; the pitch is kept). Synthetic speech uses --rate."), valueName: "x"))
-    var tempo: Double?
-
     @Option(help: ArgumentHelp(helpMessages.tr("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default')."), valueName: "name"))
     var device: String?
 
@@ -80,9 +78,6 @@ struct ReadCommand: ParsableCommand {
         if let problem = settings().problems().first {
             throw ValidationError(helpMessages.tr("--{setting} {value} is out of range: use a value from {min} to {max}", [
                 "setting": problem.setting, "value": String(problem.value), "min": String(problem.range.lowerBound), "max": String(problem.range.upperBound)]))
-        }
-        if let tempo, !AudioClipDecoder.tempoRange.contains(tempo) {
-            throw ValidationError(helpMessages.tr("--tempo {value} is out of range: use a value from 0.5 to 2", ["value": String(tempo)]))
         }
         if let from, from < 1 { throw ValidationError(helpMessages.tr("--from {value}: sentences are numbered from 1", ["value": String(from)])) }
         if let voice, voice.isEmpty || voice.contains(where: { $0.isWhitespace || $0 == "/" }) {
@@ -197,7 +192,8 @@ struct ReadCommand: ParsableCommand {
                                          }
                                          printer?.print(event)
                                      }),
-                                     recording: try recording(story, narration: narration), tempo: tempo ?? 1)
+                                     recording: try recording(story, narration: narration, child: reader?.profile),
+                                     tempo: presentation.recordingTempo ?? reader?.profile.settings.recordingTempo ?? 1)
         // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
         TerminalMode.onStopSignal { player.send(.stop) }
         player.start(sentence: first)
@@ -261,10 +257,12 @@ struct ReadCommand: ParsableCommand {
         FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(message))\n".utf8))
     }
 
-    /// The story's recorded narration, unless a voice was asked for (--voice): then eSpeak NG
-    /// reads it all. A recording that cannot be used is said once, and eSpeak NG reads.
-    private func recording(_ story: Story, narration: Narration) throws -> NarrationRecording? {
-        guard voice == nil else { return nil }
+    /// The story's recorded narration, unless a voice was asked for (--voice) or the synthetic
+    /// voice (--narration synthetic, else the child's setting): then eSpeak NG reads it all. A
+    /// recording that cannot be used is said once, and eSpeak NG reads.
+    private func recording(_ story: Story, narration: Narration, child: ChildProfile?) throws -> NarrationRecording? {
+        let source = presentation.narration.flatMap(NarrationSource.init(loose:)) ?? child?.settings.narration ?? .recording
+        guard voice == nil, source == .recording else { return nil }
         do {
             return try StoryRecording.load(for: story, narration: narration)
         } catch {
@@ -313,10 +311,11 @@ final class EventPrinter: Sendable {
 
     /// `clip`: the recording's clip heard (`"source":"recording"` and its times in its file),
     /// or nil for synthetic speech (`"source":"synthesis"`).
-    static func object(type: String, text: String, range: TextRange, ms: Int, clip: SpeechService.RecordedClip? = nil) -> String {
+    static func object(type: String, text: String, range: TextRange, ms: Int, clip: NarrationRecording.Sentence? = nil) -> String {
         var source = ",\"source\":\"synthesis\""
         if let clip {
-            source = ",\"source\":\"recording\",\"audio\":\(jsonString((clip.audio as NSString).lastPathComponent)),\"clipBegin\":\(clip.begin),\"clipEnd\":\(clip.end)"
+            // The service fills in the end of a clip that runs to its file's end.
+            source = ",\"source\":\"recording\",\"audio\":\(jsonString((clip.audio as NSString).lastPathComponent)),\"clipBegin\":\(clip.begin),\"clipEnd\":\(clip.end ?? clip.begin)"
         }
         return "{\"type\":\"\(type)\",\"text\":\(jsonString(text)),\"start\":\(range.start),\"end\":\(range.end),\"ms\":\(ms)\(source)}"
     }

@@ -3,13 +3,15 @@ import ZIPFoundation
 
 /// Small EPUBs made by the tests themselves (no binaries in the repository).
 public enum EPUBFixtures {
-    /// Writes an EPUB of (path, text) files to `url`, with its mimetype and (unless told not to)
-    /// a container.xml naming `OEBPS/content.opf`, which is `opf`.
+    /// Writes an EPUB of (path, text) files and (path, data) files (audio made at test time) to
+    /// `url`, with its mimetype and (unless told not to) a container.xml naming
+    /// `OEBPS/content.opf`, which is `opf`.
     @discardableResult
-    public static func make(_ url: URL, opf: String, files: [(String, String)], container: Bool = true) throws -> URL {
+    public static func make(_ url: URL, opf: String, files: [(String, String)], data binaries: [(String, Data)] = [],
+                            container: Bool = true) throws -> URL {
         let archive = try Archive(url: url, accessMode: .create)
-        func add(_ path: String, _ text: String) throws {
-            let data = Data(text.utf8)
+        func add(_ path: String, _ text: String) throws { try add(path, Data(text.utf8)) }
+        func add(_ path: String, _ data: Data) throws {
             try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
@@ -21,6 +23,7 @@ public enum EPUBFixtures {
             """) }
         try add("OEBPS/content.opf", opf)
         for (path, text) in files { try add(path, text) }
+        for (path, data) in binaries { try add(path, data) }
         return url
     }
 

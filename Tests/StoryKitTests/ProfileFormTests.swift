@@ -7,7 +7,7 @@ import Testing
         let form = ProfileForm(editing: ChildProfile(id: 1, name: "Mia", age: 7, interests: ["space"]))
         #expect(form.fields.map(\.field) == [
             .name, .age, .interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
-            .lineFocus, .syllables, .spacing, .language, .brailleCode, .save, .cancel,
+            .lineFocus, .syllables, .spacing, .language, .brailleCode, .narration, .recordingTempo, .save, .cancel,
         ])
         #expect(form.fields.allSatisfy { !$0.label.isEmpty && !$0.hint.isEmpty && !$0.constraint.isEmpty })
         #expect(form.fields[0].hint == "the name shown and spoken to your child")
@@ -36,7 +36,7 @@ import Testing
             order.append(form.focus)
         }
         #expect(order == [.interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
-                          .lineFocus, .syllables, .spacing, .language, .brailleCode, .save])
+                          .lineFocus, .syllables, .spacing, .language, .brailleCode, .narration, .recordingTempo, .save])
     }
 
     @Test func saveReportsEveryProblemAndFocusesTheFirstInvalidField() {

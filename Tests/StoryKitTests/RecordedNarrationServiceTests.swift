@@ -12,19 +12,8 @@ import StoryKitTestSupport
 
     /// A 3-second rising tone (200 → 2,000 Hz) at the sink's format, written as a WAV file.
     static func chirp(_ folder: TemporaryFolder, seconds: Double = 3, constant: Double? = nil) throws -> (path: String, samples: [Int16]) {
-        let count = Int(seconds * Double(rate))
-        var phase = 0.0
-        let samples = (0..<count).map { index -> Int16 in
-            let t = Double(index) / Double(rate)
-            let frequency = constant ?? (200 + 1800 * t / seconds)
-            phase += 2 * Double.pi * frequency / Double(rate)
-            return Int16(12000 * sin(phase))
-        }
         let path = folder.path + "/tone.wav"
-        let sink = try WAVFileSink(path: path)
-        try samples.withUnsafeBufferPointer { _ = try sink.write($0) }
-        try sink.close()
-        return (path, samples)
+        return (path, try Chirp.write(path, seconds: seconds, constant: constant))
     }
 
     /// Upward zero crossings a second: the tone's frequency.
@@ -143,7 +132,7 @@ import StoryKitTestSupport
         let resumed = sink.samples(from: before).prefix(2048)
         #expect(resumed.count == 2048)
         // The tone never repeats: the resumed samples stand at one place in it.
-        let at = try #require((0..<(tone.samples.count - resumed.count)).first { tone.samples[$0..<($0 + resumed.count)].elementsEqual(resumed) })
+        let at = try #require(Chirp.place(of: resumed, in: tone.samples))
         let gap = abs(at - pausedAt) * 1000 / Self.rate
         print("paused at \(pausedAt * 1000 / Self.rate) ms, resumed at \(at * 1000 / Self.rate) ms of the clip: \(gap) ms apart")
         #expect(gap <= 50)
@@ -151,7 +140,7 @@ import StoryKitTestSupport
             guard case .story(let heard) = event, case .sentence = heard.kind else { return nil }
             return heard
         }.first
-        #expect(sentence?.clip == SpeechService.RecordedClip(audio: tone.path, begin: 0, end: 3000))
+        #expect(sentence?.clip == NarrationRecording.Sentence(audio: tone.path, begin: 0, end: 3000))
         #expect(recorder.storyKinds.contains(.paused(sentence: 0, word: 0)))
     }
 }

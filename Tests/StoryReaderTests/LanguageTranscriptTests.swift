@@ -83,8 +83,8 @@ import StoryKitTestSupport
     func createAProfileWithOneMistake(_ language: String, _ problem: String, _ saved: String) throws {
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
-        // Save is 15 items after Interests: voice … spacing, language, braille.
-        let toSave = String(repeating: "next\n", count: 15)
+        // Save is 17 items after Interests: voice … spacing, language, braille, narration, recording tempo.
+        let toSave = String(repeating: "next\n", count: 17)
         let script = "next\nactivate\ntype Ada\nnext\ntype 40\nnext\ntype animals\n" + toSave + "activate\ntype 6\nnext\n" + toSave
             + "activate\nwhere\nquit\n"
         let output = try scripted(script, fixture, language: language, golden: "create-profile-\(language).txt")
@@ -132,7 +132,7 @@ import StoryKitTestSupport
     func settingsInTheChildsLanguage(_ language: String, _ speed: String, _ textSize: String) throws {
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
-        let script = "activate\nsettings\n" + String(repeating: "next\n", count: 16) + "set rate 160\nset rate fast\nwhere\nback\nquit\n"
+        let script = "activate\nsettings\n" + String(repeating: "next\n", count: 18) + "set rate 160\nset rate fast\nwhere\nback\nquit\n"
         let output = try scripted(script, fixture, language: language, golden: "settings-\(language).txt")
         #expect(output.contains(speed), "\(output)")
         #expect(output.contains(textSize))

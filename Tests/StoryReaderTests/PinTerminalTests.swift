@@ -43,7 +43,8 @@ import StoryKitTestSupport
         try session.type("8")
         try session.waitFor("Interests,")
         try session.type("space, robots")
-        for label in ["Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,", "Syllables,", "Spacing,", "Language,", "Braille,"] {
+        for label in ["Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,", "Syllables,", "Spacing,", "Language,", "Braille,",
+                      "Narration,", "Recording tempo,"] {
             try session.waitFor(label)
             try session.type("")
         }
@@ -67,7 +68,8 @@ import StoryKitTestSupport
         try session.type("")
         try session.waitFor("Age,")
         try session.type("9")
-        for label in ["Interests,", "Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,", "Syllables,", "Spacing,", "Language,", "Braille,"] {
+        for label in ["Interests,", "Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,", "Syllables,", "Spacing,", "Language,", "Braille,",
+                      "Narration,", "Recording tempo,"] {
             try session.waitFor(label)
             try session.type("")
         }

@@ -190,7 +190,7 @@ import StoryKitTestSupport
         let (section, sectionFile) = try Self.configFolder("[sound]\n")
         defer { section.remove() }
         let noSection = try StoryReaderProcess.run(["list"], environment: ["XDG_CONFIG_HOME": section.path].merging(Self.german) { $1 })
-        #expect(noSection.standardError == "storyreader: \(sectionFile), Zeile 1: es gibt keinen Abschnitt [sound]: nimm [braille] oder [display] oder [kiosk] oder keinen\n")
+        #expect(noSection.standardError == "storyreader: \(sectionFile), Zeile 1: es gibt keinen Abschnitt [sound]: nimm [braille] oder [display] oder [kiosk] oder [reading] oder keinen\n")
     }
 
     // MARK: - Narration, speech and audio

@@ -12,6 +12,7 @@ public enum ChoiceNames {
         N_("default"), N_("dark"), N_("light"), N_("high-contrast-dark"), N_("high-contrast-light"),
         N_("auto"), N_("normal"), N_("wide"),
         N_("computer"), N_("grade-1"), N_("grade-2"),
+        N_("recording"), N_("synthetic"),
         N_("full"), N_("short"),
     ]
 

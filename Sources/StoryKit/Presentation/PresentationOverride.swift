@@ -14,6 +14,9 @@ public struct PresentationOverride: Sendable, Hashable {
     public var pitch: Int?
     public var volume: Int?
     public var voice: String?
+    /// `--narration` and `--recording-tempo` (`read --tempo`): a recording's use and tempo this run.
+    public var narration: NarrationSource?
+    public var recordingTempo: Double?
 
     public init(textSize: TextSizePreset? = nil, theme: ThemeName? = nil, motion: MotionPreference? = nil) {
         self.textSize = textSize
@@ -23,7 +26,7 @@ public struct PresentationOverride: Sendable, Hashable {
 
     public var isEmpty: Bool {
         textSize == nil && theme == nil && motion == nil && rate == nil && pitch == nil && volume == nil && voice == nil
-            && lineFocus == nil && syllables == nil && spacing == nil
+            && lineFocus == nil && syllables == nil && spacing == nil && narration == nil && recordingTempo == nil
     }
 
     /// The profile as shown this run.
@@ -39,6 +42,8 @@ public struct PresentationOverride: Sendable, Hashable {
         if let pitch { shown.speech.pitch = pitch }
         if let volume { shown.speech.volume = volume }
         if let voice { shown.speech.voice = voice }
+        if let narration { shown.settings.narration = narration }
+        if let recordingTempo { shown.settings.recordingTempo = recordingTempo }
         return shown
     }
 
@@ -56,6 +61,8 @@ public struct PresentationOverride: Sendable, Hashable {
         if pitch != nil { kept.speech.pitch = stored.speech.pitch }
         if volume != nil { kept.speech.volume = stored.speech.volume }
         if voice != nil { kept.speech.voice = stored.speech.voice }
+        if narration != nil { kept.settings.narration = stored.settings.narration }
+        if recordingTempo != nil { kept.settings.recordingTempo = stored.settings.recordingTempo }
         return kept
     }
 
@@ -72,6 +79,8 @@ public struct PresentationOverride: Sendable, Hashable {
         case .lineFocus: lineFocus != nil
         case .syllables: syllables != nil
         case .spacing: spacing != nil
+        case .narration: narration != nil
+        case .recordingTempo: recordingTempo != nil
         default: false
         }
     }
@@ -89,6 +98,8 @@ public struct PresentationOverride: Sendable, Hashable {
         case .lineFocus: lineFocus = nil
         case .syllables: syllables = nil
         case .spacing: spacing = nil
+        case .narration: narration = nil
+        case .recordingTempo: recordingTempo = nil
         default: break
         }
     }

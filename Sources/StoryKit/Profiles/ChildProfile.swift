@@ -66,6 +66,11 @@ public struct ReadingSettings: Sendable, Hashable, Codable {
     /// The braille code on a braille display: computer braille, or the story's language
     /// uncontracted (grade 1, the default) or contracted (grade 2).
     public var brailleCode: BrailleCode = .standard
+    /// A story with a recording: the book's recording (the default) or always the synthetic voice.
+    public var narration: NarrationSource = .recording
+    /// The tempo recordings play at (0.5–2; 1 is their own pace, pitch kept); the rate is for
+    /// synthetic speech only.
+    public var recordingTempo: Double = 1
 
     public init(
         speech: SpeechSettings = .storyDefaults, textSize: TextSizePreset = .default, motion: MotionPreference = .auto,

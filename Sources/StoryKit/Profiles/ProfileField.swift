@@ -7,6 +7,9 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
     case language
     /// The braille code on a braille display.
     case brailleCode
+    /// A story with a recording: the book's recording or always the synthetic voice; and the
+    /// recording's tempo (a picker of quarter steps).
+    case narration, recordingTempo
     case save, cancel
 
     /// The fields that hold a value (everything but the two buttons), in focus order.
@@ -34,6 +37,8 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .spacing: N_("Spacing")
         case .language: N_("Language")
         case .brailleCode: N_("Braille")
+        case .narration: N_("Narration")
+        case .recordingTempo: N_("Recording tempo")
         case .save: N_("Save")
         case .cancel: N_("Cancel")
         }
@@ -64,6 +69,8 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .spacing: N_("wide puts more space between words and a blank line between lines")
         case .language: N_("the language the screens speak to your child; automatic follows the voice, else the computer")
         case .brailleCode: N_("the braille code on a braille display: computer braille, or the story's language uncontracted (grade-1) or contracted (grade-2)")
+        case .narration: N_("who reads a story that has its own recording: the book's recording, or always the synthetic voice")
+        case .recordingTempo: N_("how fast a book's recording plays: 1 is its own pace, from 0.5 to 2, the voice's pitch kept")
         case .save: N_("saves the profile when every field is valid")
         case .cancel: N_("leaves the form without saving")
         }
@@ -97,7 +104,8 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .interests: N_("up to {most} words separated by commas")
         case .voice: N_("a language code with an optional variant, or empty")
         case .rate, .pitch, .volume: N_("{min} to {max}")
-        case .textSize, .theme, .language, .brailleCode: N_("one of {choices}")
+        case .textSize, .theme, .language, .brailleCode, .narration: N_("one of {choices}")
+        case .recordingTempo: N_("a number from 0.5 to 2")
         case .motion: N_("on, off or auto")
         case .hints: N_("full, short or off")
         case .stepMode, .syllables: N_("on or off")
@@ -126,6 +134,8 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .lineFocus: LineFocus.allCases.map(\.rawValue)
         case .spacing: TextSpacing.allCases.map(\.rawValue)
         case .brailleCode: BrailleCode.allCases.map(\.rawValue)
+        case .narration: NarrationSource.allCases.map(\.rawValue)
+        case .recordingTempo: RecordingTempo.steps.map(RecordingTempo.text)
         case .language: ["automatic"] + InterfaceLanguage.supported.compactMap { InterfaceLanguage.ownNames[$0] }
         default: nil
         }

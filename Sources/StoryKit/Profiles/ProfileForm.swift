@@ -98,6 +98,7 @@ public struct ProfileForm: Sendable, Hashable {
             .spacing: settings.aids.spacing.rawValue,
             .language: settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? "automatic",
             .brailleCode: settings.brailleCode.rawValue,
+            .narration: settings.narration.rawValue, .recordingTempo: RecordingTempo.text(settings.recordingTempo),
         ]
     }
 
@@ -255,6 +256,8 @@ public struct ProfileForm: Sendable, Hashable {
         case .spacing: return .spacing(try ProfileValidation.spacing(text))
         case .language: return .text(try ProfileValidation.language(text))
         case .brailleCode: return .braille(try ProfileValidation.brailleCode(text))
+        case .narration: return .text(try ProfileValidation.narration(text).rawValue)
+        case .recordingTempo: return .text(RecordingTempo.text(try ProfileValidation.recordingTempo(text)))
         case .save, .cancel: return .none
         }
     }
@@ -284,6 +287,8 @@ public struct ProfileForm: Sendable, Hashable {
             spacing: try ProfileValidation.spacing(text(of: .spacing)))
         settings.interfaceLanguage = try ProfileValidation.language(text(of: .language))
         settings.brailleCode = try ProfileValidation.brailleCode(text(of: .brailleCode))
+        settings.narration = try ProfileValidation.narration(text(of: .narration))
+        settings.recordingTempo = try ProfileValidation.recordingTempo(text(of: .recordingTempo))
         return ChildProfile(id: original?.id, name: name, age: age, interests: interests, settings: settings)
     }
 

@@ -150,6 +150,24 @@ public enum ProfileValidation {
         return code
     }
 
+    /// The book's recording or always the synthetic voice ("recording", "synthetic", "book", "espeak").
+    public static func narration(_ text: String) throws(ProfileProblem) -> NarrationSource {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let source = NarrationSource(loose: trimmed) else {
+            throw ProfileProblem(field: .narration, template: N_("{value} is not a narration: use recording or synthetic"), ["value": quoted(trimmed)])
+        }
+        return source
+    }
+
+    /// A recording's tempo from 0.5 to 2 ("1.25", also "1,25" and "1.25x"), kept to hundredths.
+    public static func recordingTempo(_ text: String) throws(ProfileProblem) -> Double {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let tempo = RecordingTempo.parse(trimmed) else {
+            throw ProfileProblem(field: .recordingTempo, template: N_("{value} is not a recording tempo: use a number from 0.5 to 2"), ["value": quoted(trimmed)])
+        }
+        return tempo
+    }
+
     /// How many hints: full, short or off (`on` is full, as the hints were once on or off).
     public static func hintVerbosity(_ text: String) throws(ProfileProblem) -> HintVerbosity {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()

@@ -13,6 +13,8 @@ public enum Effect: Sendable, Hashable {
     case stopNarration
     /// The reading speed changed while reading.
     case changeSpeech(SpeechSettings)
+    /// The tempo of the story's recording changed while reading (0.5–2, pitch kept).
+    case changeTempo(Double)
     /// Speak a sample with these settings (the settings screen's preview).
     case preview(SpeechSettings, text: String)
     /// Say this with these settings, captioned as it is (a story's word in the story's voice).

@@ -105,7 +105,7 @@ public struct KioskState: Sendable, Hashable {
 extension SettingName {
     /// What a child may change in a locked session.
     /// Reading comfort (text size, motion, theme, the reading aids) and the speed within limits.
-    public static let childSettings: Set<SettingName> = [.textSize, .motion, .theme, .rate, .lineFocus, .syllables, .spacing]
+    public static let childSettings: Set<SettingName> = [.textSize, .motion, .theme, .rate, .lineFocus, .syllables, .spacing, .recordingTempo]
 }
 
 extension SessionOptions {

@@ -382,6 +382,8 @@ public enum Screens {
         case .spacing: ChoiceNames.shown(profile.settings.aids.spacing.rawValue, messages)
         case .language: profile.settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? messages.tr("automatic")
         case .braille: ChoiceNames.shown(profile.settings.brailleCode.rawValue, messages)
+        case .narration: ChoiceNames.shown(profile.settings.narration.rawValue, messages)
+        case .recordingTempo: RecordingTempo.spoken(profile.settings.recordingTempo, messages)
         }
     }
 

@@ -220,6 +220,8 @@ extension Session {
     }
 
     /// Goes on reading from `word`: playing, it carries on from there; paused, it reads that sentence.
+    /// Either way the narration is stopped first: paused, the speech keeps where a recording's clip
+    /// was cut (to resume at the sample), and a move is a new place even onto the same word.
     mutating func jumpReading(to word: Int) -> [Effect] {
         guard var reader = state.reader else { return [] }
         let wasPlaying = reader.status == .playing
@@ -227,7 +229,7 @@ extension Session {
         reader.status = .playing
         reader.stopsAfterSentence = wasPlaying ? reader.stepMode : true
         state.reader = reader
-        return (wasPlaying ? [.stopNarration] : []) + [narrate()]
+        return [.stopNarration, narrate()]
     }
 
     mutating func toggleStepMode() -> [Effect] {
@@ -239,6 +241,10 @@ extension Session {
     }
 
     mutating func changeRate(faster: Bool) -> [Effect] {
+        // A story the book's recording reads: + and - step the recording's tempo, not the rate.
+        if let story = state.reader?.story, story.recording != nil, state.profile.settings.narration == .recording {
+            return changeRecordingTempo(faster: faster)
+        }
         var profile = state.profile
         // A speed given on the command line ends here: the child's choice wins from now on.
         if state.presentationOverride.holds(.rate) {
@@ -263,6 +269,36 @@ extension Session {
             effects.append(speak(faster ? tr("Faster: {rate} words per minute.", ["rate": rate]) : tr("Slower: {rate} words per minute.", ["rate": rate])))
         }
         if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
+        effects += saveSettings(state.storedProfile)
+        return effects
+    }
+
+    /// `+`/`-` while a recording reads: its tempo a quarter up or down (0.5–2), said, kept for
+    /// the child as the rate is (a kiosk keeps it for the session).
+    mutating func changeRecordingTempo(faster: Bool) -> [Effect] {
+        guard childMayChange(.recordingTempo) else { return refusedSetting() }
+        if state.presentationOverride.holds(.recordingTempo) {
+            // A tempo given on the command line ends here: the child's choice wins from now on.
+            let tempo = state.profile.settings.recordingTempo
+            state.presentationOverride.release(.recordingTempo)
+            var stored = state.storedProfile
+            stored.settings.recordingTempo = tempo
+            state.profile = stored
+        }
+        var profile = state.profile
+        let old = profile.settings.recordingTempo
+        profile.settings.recordingTempo = RecordingTempo.stepped(old, up: faster)
+        state.profile = profile
+        let tempo = profile.settings.recordingTempo
+        let value = RecordingTempo.spoken(tempo, state.messages)
+        var effects: [Effect] = []
+        if tempo == old {
+            effects.append(speak(faster ? tr("This is the fastest recording tempo: {tempo}.", ["tempo": value])
+                : tr("This is the slowest recording tempo: {tempo}.", ["tempo": value])))
+        } else {
+            effects.append(speak(tr("Recording tempo: {tempo}.", ["tempo": value])))
+        }
+        if state.reader?.status == .playing { effects.append(.changeTempo(tempo)) }
         effects += saveSettings(state.storedProfile)
         return effects
     }

@@ -23,6 +23,7 @@ extension Session {
         case .motion: MotionPreference.allCases.map(\.rawValue)
         case .spacing: TextSpacing.allCases.map(\.rawValue)
         case .braille: BrailleCode.allCases.map(\.rawValue)
+        case .narration: NarrationSource.allCases.map(\.rawValue)
         default: []
         }
         let word = ChoiceNames.typedName(value.trimmingCharacters(in: .whitespaces), among: choices, state.messages).lowercased()
@@ -98,6 +99,14 @@ extension Session {
                 return invalid(BrailleCode.allCases.map { ChoiceNames.shown($0.rawValue, state.messages) }.joined(separator: ", "))
             }
             profile.settings.brailleCode = code
+        case .narration:
+            guard let source = NarrationSource(loose: word) else {
+                return invalid(NarrationSource.allCases.map { ChoiceNames.shown($0.rawValue, state.messages) }.joined(separator: ", "))
+            }
+            profile.settings.narration = source
+        case .recordingTempo:
+            guard let tempo = RecordingTempo.parse(word) else { return invalid(tr("a number from {min} to {max}", ["min": "0.5", "max": "2"])) }
+            profile.settings.recordingTempo = tempo
         case .language:
             if ["auto", "automatic", "default", "system"].contains(word) {
                 profile.settings.interfaceLanguage = nil
@@ -175,6 +184,8 @@ extension Session {
         case .spacing: profile.settings.aids.spacing = cycle(TextSpacing.allCases, profile.settings.aids.spacing)
         case .language: profile.settings.interfaceLanguage = cycle(Screens.interfaceLanguages, profile.settings.interfaceLanguage)
         case .braille: profile.settings.brailleCode = cycle(BrailleCode.allCases, profile.settings.brailleCode)
+        case .narration: profile.settings.narration = cycle(NarrationSource.allCases, profile.settings.narration)
+        case .recordingTempo: profile.settings.recordingTempo = RecordingTempo.stepped(profile.settings.recordingTempo, up: up)
         }
         if setting == .rate, case let (rate, said?) = allowedRate(profile.speech.rate) {
             profile.speech.rate = rate
@@ -187,7 +198,7 @@ extension Session {
             if index == 0 { end = " " + tr("That is the smallest.") }
         } else if profile == before {
             // Any other setting at its end stays there and says so, as the form's pickers do.
-            end = " " + ([.rate, .pitch, .volume].contains(setting) ? (up ? tr("That is the largest.") : tr("That is the smallest."))
+            end = " " + ([.rate, .pitch, .volume, .recordingTempo].contains(setting) ? (up ? tr("That is the largest.") : tr("That is the smallest."))
                 : (up ? tr("That is the last.") : tr("That is the first.")))
         }
         return apply(profile, setting: setting, end: end)
@@ -363,7 +374,8 @@ extension ProfileField {
     init?(loose: String) {
         let folded = loose.lowercased().filter { $0 != "-" && $0 != "_" }
         guard let field = ProfileField.allCases.first(where: { $0.rawValue.lowercased() == folded })
-            ?? (["speed": .rate, "size": .textSize, "reducedmotion": .motion, "step": .stepMode, "braille": .brailleCode] as [String: ProfileField])[folded]
+            ?? (["speed": .rate, "size": .textSize, "reducedmotion": .motion, "step": .stepMode, "braille": .brailleCode, "tempo": .recordingTempo]
+                as [String: ProfileField])[folded]
         else { return nil }
         self = field
     }

@@ -26,6 +26,13 @@ public struct Session: Sendable {
         state.presentationOverride.voice = voice
     }
 
+    /// `--narration` and `--recording-tempo`: whether a book's recording reads, and its tempo,
+    /// for this run, never saved.
+    public mutating func overrideNarration(_ narration: NarrationSource?, tempo: Double?) {
+        state.presentationOverride.narration = narration
+        state.presentationOverride.recordingTempo = tempo
+    }
+
     public init(catalog: StoryCatalog, snapshot: SessionSnapshot, options: SessionOptions = SessionOptions(), profile: String? = nil,
                 languages: InterfaceLanguages = .englishOnly) {
         self.catalog = catalog

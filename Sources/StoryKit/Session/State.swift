@@ -261,6 +261,10 @@ public enum SettingName: String, Sendable, CaseIterable {
     case language
     /// The braille code on a braille display (a parent's setting, like the voice).
     case braille
+    /// The book's recording or always the synthetic voice (a parent's setting, like the voice).
+    case narration
+    /// The tempo of a book's recording (the child's, like the speed).
+    case recordingTempo = "recording-tempo"
 
     public init?(loose: String) {
         let folded = loose.lowercased().replacingOccurrences(of: "_", with: "-")
@@ -273,6 +277,8 @@ public enum SettingName: String, Sendable, CaseIterable {
         case "spacing", "space", "word-spacing": self = .spacing
         case "lang", "language", "interface-language": self = .language
         case "braille", "braille-code", "braillecode": self = .braille
+        case "narration", "narrator", "recording": self = .narration
+        case "recording-tempo", "recordingtempo", "tempo": self = .recordingTempo
         default: self.init(rawValue: folded)
         }
     }
@@ -292,6 +298,8 @@ public enum SettingName: String, Sendable, CaseIterable {
         case .spacing: N_("Spacing")
         case .language: N_("Language")
         case .braille: N_("Braille")
+        case .narration: N_("Narration")
+        case .recordingTempo: N_("Recording tempo")
         }
     }
 }

@@ -86,10 +86,11 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         }
         public var kind: Kind
         public var frame: Int
-        /// For a sentence or word played from the recording: the clip heard (nil: synthesised).
-        public var clip: RecordedClip?
+        /// For a sentence or word played from the recording: the clip heard, its end resolved
+        /// (nil: synthesised).
+        public var clip: NarrationRecording.Sentence?
 
-        public init(kind: Kind, frame: Int, clip: RecordedClip? = nil) {
+        public init(kind: Kind, frame: Int, clip: NarrationRecording.Sentence? = nil) {
             self.kind = kind
             self.frame = frame
             self.clip = clip
@@ -97,19 +98,6 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
 
         /// Milliseconds from the start of the sink's audio.
         public var milliseconds: Int { frame * 1000 / SpeechAudioFormat.sampleRate }
-    }
-
-    /// A clip of a recording, as heard: its file and its times in that file (milliseconds).
-    public struct RecordedClip: Sendable, Hashable {
-        public var audio: String
-        public var begin: Int
-        public var end: Int
-
-        public init(audio: String, begin: Int, end: Int) {
-            self.audio = audio
-            self.begin = begin
-            self.end = end
-        }
     }
 
     /// What the service tells.
@@ -201,7 +189,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
 
     private enum Scheduled: Sendable {
         /// With the clip heard, when played from the recording.
-        case story(StoryEvent.Kind, RecordedClip? = nil)
+        case story(StoryEvent.Kind, NarrationRecording.Sentence? = nil)
         case interfaceEnd(Utterance)
         /// The story's sound up to here is over: the end, a step, or a boundary where news waits.
         case storyBoundary
@@ -568,14 +556,16 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         let base = nextFrame(core)
         let rate = Double(SpeechAudioFormat.sampleRate)
         let end = recorded.end ?? start + Int((Double(samples.count) / rate * 1000 * tempo).rounded())
-        let clip = RecordedClip(audio: recorded.audio, begin: recorded.begin, end: end)
+        // The clip as heard: a clip to its file's end has its end filled in from what was decoded.
+        var clip = recorded
+        clip.end = end
         core.scheduled.append((base, .story(.sentence(sentence), clip), generation))
         // The word being heard where the clip starts, and those after it.
         let current = recorded.words.last { $0.begin <= start }
         let heardWords = recorded.words.filter { $0.begin > start || $0 == current }
         for word in heardWords {
             let frame = base + max(0, Int((Double(word.begin - start) / 1000 * rate / tempo).rounded()))
-            let wordClip = RecordedClip(audio: recorded.audio, begin: word.begin, end: recorded.words.first { $0.begin > word.begin }?.begin ?? end)
+            let wordClip = NarrationRecording.Sentence(audio: recorded.audio, begin: word.begin, end: recorded.words.first { $0.begin > word.begin }?.begin ?? end)
             core.scheduled.append((frame, .story(.word(sentence: sentence, word: word.word), wordClip), generation))
         }
         let stream = StreamingWrite(sink: sink)

@@ -125,6 +125,14 @@ enum StoreSchema {
             try db.execute(sql: "UPDATE profile SET hintVerbosity = 'off' WHERE hints = 0")
             try db.execute(sql: "PRAGMA user_version = 9")
         }
+        migrator.registerMigration("v10: recorded narration per child") { db in
+            // Existing profiles hear a book's recording where it has one, at its own pace.
+            try db.alter(table: "profile") { t in
+                t.add(column: "narration", .text).notNull().defaults(to: NarrationSource.recording.rawValue)
+                t.add(column: "recordingTempo", .double).notNull().defaults(to: 1.0)
+            }
+            try db.execute(sql: "PRAGMA user_version = 10")
+        }
         return migrator
     }
 }

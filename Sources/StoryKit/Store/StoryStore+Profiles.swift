@@ -92,7 +92,7 @@ extension StoryStore {
                     UPDATE profile SET name = :name, nameKey = :nameKey, age = :age, interests = :interests, voice = :voice,
                     rate = :rate, pitch = :pitch, volume = :volume, textSize = :textSize, motion = :motion, theme = :theme,
                     hints = :hints, hintVerbosity = :hintVerbosity, stepMode = :stepMode, lineFocus = :lineFocus, syllables = :syllables, spacing = :spacing,
-                    interfaceLanguage = :interfaceLanguage, brailleCode = :brailleCode, siteName = CASE WHEN name = :name THEN siteName END,
+                    interfaceLanguage = :interfaceLanguage, brailleCode = :brailleCode, narration = :narration, recordingTempo = :recordingTempo, siteName = CASE WHEN name = :name THEN siteName END,
                     updatedAt = :updatedAt WHERE id = :id
                     """, arguments: arguments)
             if db.changesCount == 0 { return .failure(.profileNotFound(name: profile.name)) }
@@ -162,6 +162,7 @@ extension StoryStore {
             "theme": settings.theme.rawValue, "hints": settings.hints, "hintVerbosity": settings.hintVerbosity.rawValue, "stepMode": settings.stepMode,
             "lineFocus": settings.aids.lineFocus.rawValue, "syllables": settings.aids.syllables, "spacing": settings.aids.spacing.rawValue,
             "interfaceLanguage": settings.interfaceLanguage, "brailleCode": settings.brailleCode.rawValue,
+            "narration": settings.narration.rawValue, "recordingTempo": settings.recordingTempo,
         ]
     }
 
@@ -172,9 +173,9 @@ extension StoryStore {
         try db.execute(
             sql: """
                 INSERT INTO profile (name, nameKey, age, interests, voice, rate, pitch, volume, textSize, motion, theme,
-                hints, hintVerbosity, stepMode, lineFocus, syllables, spacing, interfaceLanguage, brailleCode, createdAt, updatedAt) VALUES (:name, :nameKey, :age,
+                hints, hintVerbosity, stepMode, lineFocus, syllables, spacing, interfaceLanguage, brailleCode, narration, recordingTempo, createdAt, updatedAt) VALUES (:name, :nameKey, :age,
                 :interests, :voice, :rate, :pitch, :volume, :textSize, :motion, :theme, :hints, :hintVerbosity, :stepMode, :lineFocus, :syllables,
-                :spacing, :interfaceLanguage, :brailleCode, :createdAt, :updatedAt)
+                :spacing, :interfaceLanguage, :brailleCode, :narration, :recordingTempo, :createdAt, :updatedAt)
                 """, arguments: arguments)
         return db.lastInsertedRowID
     }
@@ -217,6 +218,9 @@ extension StoryStore {
             // A language no catalog knows (a hand-edited file) is no choice: the default applies.
             withLanguage.interfaceLanguage = field("interfaceLanguage", String?.none).flatMap(InterfaceLanguage.code(of:))
             withLanguage.brailleCode = BrailleCode(rawValue: field("brailleCode", String?.none) ?? "") ?? .standard
+            withLanguage.narration = NarrationSource(rawValue: field("narration", String?.none) ?? "") ?? .recording
+            // A tempo out of range (a hand-edited file) is no tempo: the recording's own pace.
+            withLanguage.recordingTempo = field("recordingTempo", Double?.none).flatMap { RecordingTempo.range.contains($0) ? $0 : nil } ?? 1
             return ChildProfile(id: id, name: name, age: field("age", defaults.age), interests: interests, settings: withLanguage)
         }
     }

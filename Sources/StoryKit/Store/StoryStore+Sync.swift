@@ -31,7 +31,7 @@ extension StoryStore {
     /// The profile columns that travel, each merged on its own (last writer wins per field).
     public static let syncedProfileFields = [
         "name", "age", "interests", "voice", "rate", "pitch", "volume", "textSize", "motion", "theme", "hints", "stepMode",
-        "lineFocus", "syllables", "spacing", "brailleCode", "hintVerbosity",
+        "lineFocus", "syllables", "spacing", "brailleCode", "hintVerbosity", "narration", "recordingTempo",
     ]
 
     // MARK: - Outbox

@@ -162,6 +162,9 @@ public struct StoryRecording: Sendable, Hashable {
 /// A recording resolved against a narration: for each sentence, the clip that says it (and the
 /// clip of each word, when the recording is by words).
 public struct NarrationRecording: Sendable, Hashable {
+    /// A sentence's clip: its file, its times in it and where its words start. The speech
+    /// service's events carry the same type for the clip heard (a word's has no words), with
+    /// `end` filled in where a clip runs to its file's end.
     public struct Sentence: Sendable, Hashable {
         /// The audio file's absolute path.
         public var audio: String

@@ -112,9 +112,11 @@ public enum SyncValidation {
                 "theme" where ThemeName(rawValue: value) == nil,
                 "lineFocus" where LineFocus(rawValue: value) == nil,
                 "spacing" where TextSpacing(rawValue: value) == nil,
-                "brailleCode" where BrailleCode(rawValue: value) == nil:
+                "brailleCode" where BrailleCode(rawValue: value) == nil,
+                "narration" where NarrationSource(rawValue: value) == nil:
                 return "profile field \(field): \(quoted(value)) is not one of its choices"
             case "hintVerbosity": _ = try ProfileValidation.hintVerbosity(value)
+            case "recordingTempo": _ = try ProfileValidation.recordingTempo(value)
             case "hints", "stepMode", "syllables":
                 if value != "0" && value != "1" { return "profile field \(field): \(quoted(value)) is not 0 or 1" }
             default:

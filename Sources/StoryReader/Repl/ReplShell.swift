@@ -424,17 +424,25 @@ final class ReplShell {
                 guard let story = session.state.reader?.story, story.id == storyID else { break }
                 Syllables.preload(story.language)
                 speech.messages = session.state.messages
-                if let notice = speech.narrate(story, fromWord: fromWord, settings: settings, stepMode: stepMode, input: inputCount) {
+                // The child's choice: the book's recording at their tempo, or always the synthetic voice.
+                let reading = session.state.profile.settings
+                let tempo = reading.narration == .recording ? reading.recordingTempo : nil
+                if let notice = speech.narrate(story, fromWord: fromWord, settings: settings, recordingTempo: tempo, stepMode: stepMode, input: inputCount) {
                     // A language without a voice (once per language), or nothing to say.
                     caption(notice)
                     speak(interfaceUtterance(notice, priority: .message))
                 }
-            case .pauseNarration, .stopNarration:
+            case .pauseNarration:
+                speech.pauseStory(atWord: session.state.reader?.wordIndex)
+                if waiting.active { waiting = (false, nil) }
+            case .stopNarration:
                 speech.stopStory()
                 if waiting.active { waiting = (false, nil) }
             case .changeSpeech(let settings):
                 // Rate, pitch and volume change from the next sentence; the voice stays.
                 speech.change(settings: settings)
+            case .changeTempo(let tempo):
+                speech.change(tempo: tempo)
             case .preview(let settings, let text):
                 caption(session.state.tr("Preview: {text}", ["text": text]))
                 speak(interfaceUtterance(text, priority: .text), settings: settings)

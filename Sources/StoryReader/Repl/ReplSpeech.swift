@@ -25,12 +25,17 @@ protocol ReplSpeech: AnyObject {
 
     /// Says an interface utterance (`settings`: the preview's own; nil: the interface's).
     func say(_ utterance: Utterance, settings: SpeechSettings?)
-    /// Reads `story` from word `fromWord`; returns a notice to show and say (a voice fallback).
-    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String?
-    /// The person paused or stopped: the story leaves (the Session narrates again to go on).
+    /// Reads `story` from word `fromWord`, its recording (if it has one) at `recordingTempo`
+    /// (nil: always the synthetic voice); returns a notice to show and say (a voice fallback).
+    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, input: Int) -> String?
+    /// The person stopped: the story leaves (the Session narrates again to go on).
     func stopStory()
+    /// The person paused at word `word` (the Session narrates again from it to go on).
+    func pauseStory(atWord word: Int?)
     /// Rate, pitch and volume change from the next sentence; the voice stays.
     func change(settings: SpeechSettings)
+    /// The recording's tempo changes from the next sentence.
+    func change(tempo: Double)
     /// Everything stops (leaving the program).
     func silence()
     /// Time passed: what is due happens. Returns the story's events to give the Session.
@@ -46,6 +51,13 @@ protocol ReplSpeech: AnyObject {
 
 extension ReplSpeech {
     func takeNotices() -> [String] { [] }
+    func pauseStory(atWord word: Int?) { stopStory() }
+    func change(tempo: Double) {}
+
+    /// The book's recording at its own pace, where the story has one.
+    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String? {
+        narrate(story, fromWord: fromWord, settings: settings, recordingTempo: 1, stepMode: stepMode, input: input)
+    }
 }
 
 /// Speech through the one `SpeechService`: its events come back through `wake` and are read on the
@@ -70,7 +82,15 @@ final class ServiceSpeech: ReplSpeech {
     private(set) var isStoryRunning = false
     /// The recording of the story last read (its file, and the clip list resolved): a pause and
     /// a move narrate again, and the clip list is read once.
-    private var recording: (path: String, recording: NarrationRecording?, rate: Int)?
+    private var recording: (path: String, recording: NarrationRecording?)?
+    /// The tempo of the recording being played; nil while the synthetic voice reads it all.
+    private var tempo: Double?
+    /// A recorded story paused inside the service (its file, the word the Session paused at, the
+    /// voice): narrated again from that word it resumes at the sample where it stopped, not at
+    /// the start of its sentence or word.
+    private var paused: (path: String, word: Int, voice: String?)?
+    /// The voice the story being read was resolved to.
+    private var resolvedStoryVoice: String?
     private var notices: [String] = []
 
     init(sink: any PCMSink, onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil) {
@@ -114,7 +134,24 @@ final class ServiceSpeech: ReplSpeech {
         service.send(.say(utterance, settings: spoken))
     }
 
-    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String? {
+    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, input: Int) -> String? {
+        let wasPaused = paused
+        paused = nil
+        if let wasPaused, wasPaused.path == story.path, wasPaused.word == fromWord, let recordingTempo, self.story != nil,
+           recording?.path == story.path, recording?.recording != nil, resolveVoice(settings.voice ?? story.language).voice == wasPaused.voice {
+            // The paused story goes on where it was heard, with what changed while it was paused.
+            var resolved = settings.clamped().settings
+            resolved.voice = wasPaused.voice
+            tempo = recordingTempo
+            isStoryLoaded = true
+            isStoryRunning = false
+            currentSentence = nil
+            service.send(.settings(resolved))
+            service.send(.tempo(recordingTempo))
+            service.send(.stepMode(stepMode ? .sentence : .off))
+            service.send(.resume, input: input)
+            return nil
+        }
         let narration: Narration
         do {
             narration = try Narration(story: story, announcingPages: true)
@@ -130,6 +167,7 @@ final class ServiceSpeech: ReplSpeech {
         let (voice, notice) = resolveVoice(settings.voice ?? story.language)
         var resolved = settings.clamped().settings
         resolved.voice = voice
+        resolvedStoryVoice = voice
         var firstWord: [Int] = []
         var count = 0
         for sentence in story.sentences {
@@ -145,18 +183,21 @@ final class ServiceSpeech: ReplSpeech {
         isStoryLoaded = true
         isStoryRunning = false
         var recordingNotice: String?
-        if recording?.path != story.path {
+        if recordingTempo != nil, recording?.path != story.path {
             do {
-                recording = (story.path, try StoryRecording.load(for: story, narration: narration), resolved.rate)
+                recording = (story.path, try StoryRecording.load(for: story, narration: narration))
             } catch {
-                recording = (story.path, nil, resolved.rate)
+                recording = (story.path, nil)
                 recordingNotice = messages.tr("{problem}: eSpeak NG reads the story", ["problem": error.localized(messages)])
             }
         }
+        // The child's setting "always the synthetic voice": the recording is not even read.
+        let played = recordingTempo == nil ? nil : recording?.recording
+        tempo = played == nil ? nil : recordingTempo
         service.send(.narrate(SpeechService.StoryRequest(
             narration: narration, sentence: item, word: max(0, word), settings: resolved,
-            stepMode: stepMode ? .sentence : .off, title: story.title, recording: recording?.recording,
-            tempo: tempo(for: resolved.rate))), input: input)
+            stepMode: stepMode ? .sentence : .off, title: story.title, recording: played,
+            tempo: recordingTempo ?? 1)), input: input)
         return [notice, recordingNotice].compactMap { $0 }.joined(separator: " ").nilIfEmpty
     }
 
@@ -166,27 +207,37 @@ final class ServiceSpeech: ReplSpeech {
     }
 
     func stopStory() {
-        guard isStoryLoaded else { return }
+        guard isStoryLoaded || paused != nil else { return }
+        paused = nil
         isStoryLoaded = false
         isStoryRunning = false
         story = nil
         service.send(.stop)
     }
 
-    func change(settings: SpeechSettings) {
-        service.send(.settings(settings))
-        if recording?.recording != nil { service.send(.tempo(tempo(for: settings.rate))) }
+    /// A story read from its recording is paused in the service, which keeps the sample heard
+    /// (synthesis goes on from the word either way, so it simply stops).
+    func pauseStory(atWord word: Int?) {
+        guard isStoryLoaded, tempo != nil, let word, let path = recording?.path else { return stopStory() }
+        paused = (path, word, resolvedStoryVoice)
+        isStoryLoaded = false
+        isStoryRunning = false
+        service.send(.pause)
     }
 
-    /// `+`/`-` step a recording's tempo as they step the rate: a recording starts at its own pace
-    /// (the rate when the story was opened), and each step quickens or slows it by as much.
-    private func tempo(for rate: Int) -> Double {
-        guard let base = recording?.rate, base > 0 else { return 1 }
-        return min(max(Double(rate) / Double(base), AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
+    func change(settings: SpeechSettings) {
+        service.send(.settings(settings))
+    }
+
+    func change(tempo: Double) {
+        guard self.tempo != nil else { return }
+        self.tempo = tempo
+        service.send(.tempo(tempo))
     }
 
     func silence() {
         isStoryLoaded = false
+        paused = nil
         story = nil
         service.send(.silence)
     }
@@ -214,6 +265,7 @@ final class ServiceSpeech: ReplSpeech {
                     notices.append(messages.tr("sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot", [
                         "sentence": String(sentence + 1), "problem": problem.localized(messages)]))
                 }
+                if case .sentence(let index) = heard.kind { trace?(Self.sourceLine(sentence: index, heard.clip)) }
                 out += storyEvents(heard)
             case .storyFailed:
                 // Said as the end of what could be read: the Session closes the story.
@@ -258,6 +310,14 @@ final class ServiceSpeech: ReplSpeech {
         return out
     }
 
+    /// The speech log's line for a sentence heard: "story sentence 3: recording book.mp3
+    /// 0:00:01.200-0:00:03.450" (its file and clip), or "story sentence 3: synthesis".
+    static func sourceLine(sentence: Int, _ clip: NarrationRecording.Sentence?) -> String {
+        guard let clip else { return "story sentence \(sentence + 1): synthesis" }
+        let file = Sanitizer.sanitizeLine((clip.audio as NSString).lastPathComponent)
+        return "story sentence \(sentence + 1): recording \(file) \(StoryRecording.clock(clip.begin))-\(StoryRecording.clock(clip.end ?? clip.begin))"
+    }
+
     private func log(_ command: SpeechCommand) {
         for line in command.logLines { trace?(line) }
     }
@@ -283,7 +343,7 @@ final class TimelineSpeech: ReplSpeech {
         perform(queue.submit(utterance))
     }
 
-    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String? {
+    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, input: Int) -> String? {
         narrator.stop()
         narrator.load(story: story, fromWord: fromWord, stepMode: stepMode)
         var utterance = Utterance.story(story.title)
