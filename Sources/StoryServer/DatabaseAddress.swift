@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the server's PostgreSQL is: `postgres://USER@HOST:PORT/DATABASE`. The password never comes
 /// from the command line: `PGPASSWORD`, then `~/.pgpass` (as libpq reads it), then a file of mode 0600.

@@ -2,9 +2,9 @@
 import Crypto
 import Foundation
 import Synchronization
-import Logging
-import PostgresNIO
-import StoryKit
+public import Logging
+public import PostgresNIO
+public import StoryKit
 
 /// A database call that did not answer in time (the kiosk gets 503 and retries later).
 public struct DeadlineExceeded: Error, CustomStringConvertible {

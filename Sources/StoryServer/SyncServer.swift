@@ -1,9 +1,11 @@
+import NIOFoundationEssentialsCompat
+import UnixSignals
 #if Server
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
-import PostgresNIO
+public import PostgresNIO
 import StoryKit
 
 /// `storyreader serve`: the `/v1/` JSON API in front of PostgreSQL (see ``SyncAPI``).

@@ -1,5 +1,5 @@
 import Foundation
-import StoryKit
+public import StoryKit
 
 /// The English messages the sources say through `tr`, `trn` and `N_` (what every catalog must
 /// translate), found by scanning `Sources/`.

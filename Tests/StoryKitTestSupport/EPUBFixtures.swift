@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import ZIPFoundation
 
 /// Small EPUBs made by the tests themselves (no binaries in the repository).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Runs any program (make, bash, man, systemd-analyze, the built storyreader) and collects what
 /// it printed; standard input gets `input` and is then closed.

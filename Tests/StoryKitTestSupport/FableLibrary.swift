@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StoryKit
 
 /// A library of hundreds, as a family has once Aesop's Fables are imported: the 284 fables of the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Processes as /proc shows them: for tests that must find a program's children (export workers)
 /// and check that none is left running.

@@ -1,5 +1,5 @@
-import Foundation
-import Testing
+public import Foundation
+public import Testing
 
 /// A program a test drives (espeak-ng, tmux, ffprobe, …). `make test` installs every one
 /// (`scripts/setup.sh --test`); a test that finds one missing FAILS, naming the command that

@@ -1,5 +1,5 @@
-import Foundation
-import Testing
+public import Foundation
+public import Testing
 
 /// The one golden-file check of the test suite: preview screens, command output, caption
 /// transcripts and block-letter glyphs are all compared with files in the repository by this.

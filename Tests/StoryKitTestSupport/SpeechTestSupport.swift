@@ -1,5 +1,5 @@
 import Foundation
-import StoryKit
+public import StoryKit
 import Synchronization
 
 /// A sink that plays in "real time" on a clock the test moves (`advance`): what a device would do,

@@ -1,4 +1,4 @@
-import StoryKit
+public import StoryKit
 
 /// Checks every story must pass, whatever its file said: each block, sentence, word and emphasis
 /// range lies inside `Story.text` and maps back to its own text, and `text` is the blocks joined

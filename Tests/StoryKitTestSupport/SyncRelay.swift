@@ -1,5 +1,5 @@
 import Foundation
-import StoryKit
+public import StoryKit
 
 /// The site's change log kept in memory, standing in for `serve` where a test is about the kiosk's
 /// merge rules, not the network: stores each change once by UUID, numbers them in arrival order,

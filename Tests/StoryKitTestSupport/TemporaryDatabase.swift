@@ -1,5 +1,5 @@
-import Foundation
-import StoryKit
+public import Foundation
+public import StoryKit
 
 /// A clock that tests move by hand.
 public final class TestClock: @unchecked Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import StoryKit
+public import Foundation
+public import StoryKit
 
 /// Where things are, for tests: the repository, its test fixtures, the built binary.
 public enum TestPaths {

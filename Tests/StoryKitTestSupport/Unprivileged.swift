@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A user that file permissions apply to, for tests of read-only files and folders. CI runs as
 /// root, which ignores permission bits: there the program runs as `nobody` through runuser; an

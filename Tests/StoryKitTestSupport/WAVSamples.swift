@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reading 16-bit mono PCM back for tests that listen to what was written.
 public enum WAVSamples {

@@ -1,3 +1,4 @@
+import Foundation
 /// How an element is spoken: label, value, traits, then the hint.
 ///
 /// "Story: The Lighthouse Cat, read 3 times, button. Press Enter to open."

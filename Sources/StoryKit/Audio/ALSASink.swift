@@ -1,5 +1,5 @@
 import CAlsa
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The audio device, through ALSA (`default` unless told otherwise).

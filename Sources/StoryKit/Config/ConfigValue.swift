@@ -1,3 +1,4 @@
+import Foundation
 /// A value in the configuration file: the part of TOML that defaults need (strings, numbers,
 /// booleans, one-line arrays). Kept small on purpose: a full TOML library would cost a C++ build
 /// for a file of a dozen lines.

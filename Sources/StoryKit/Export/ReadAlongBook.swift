@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A read-along book: EPUB 3 with Media Overlays. Each story is an XHTML document whose sentences
 /// (and, asked for, words) have ids; a SMIL document beside it pairs each id with its clip of one

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The one way a file is replaced (issue 31): written whole to a temporary file in the target's

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 import _CryptoExtras
 
 /// The parental PIN: 4–8 digits, kept only as a salted scrypt hash, compared in constant time.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Something the session asks the shell to do. Data only: tests assert on it.
 public enum Effect: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A monotonic clock in seconds. The shell reads it and feeds `Input.tick`; tests use

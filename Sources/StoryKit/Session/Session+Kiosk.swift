@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Kiosk mode: a locked session for a shared machine. Every input passes through these rules
 /// before the ordinary session handles it (the parent key and PIN, blocked keys and commands, the

@@ -1,3 +1,4 @@
+import Foundation
 /// Reading aloud, the one reader of the REPL, the kiosk and `storyreader read`: start, go on from
 /// the place, pause and resume at the word, moves by sentence, paragraph and page, speed, step
 /// mode, where am I, and the place said on pause, at page breaks and on coming back.

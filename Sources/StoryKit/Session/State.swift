@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A screen on the navigation stack.
 public enum Route: Sendable, Hashable {

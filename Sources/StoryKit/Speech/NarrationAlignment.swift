@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Measures how well the narration's word times follow the speech: for every word, whether it gets a

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Why the store could not open or could not do what was asked; each says what to do.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 
 /// One kiosk session, for parents: who used it, when, what was read, what was blocked.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 
 /// What `sync --status` shows a grown-up.

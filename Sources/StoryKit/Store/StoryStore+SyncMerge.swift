@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 
 /// Merging changes pulled from the server into the local tables, by the rules of ``SiteState``:

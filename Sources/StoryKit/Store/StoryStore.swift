@@ -1,4 +1,5 @@
-import Foundation
+import CoreFoundation
+public import Foundation
 import GRDB
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import CoreFoundation
 import Foundation
 
 /// A story file found on disk, with what the cache compares.

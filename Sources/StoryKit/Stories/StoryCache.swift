@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Parsed stories kept between runs, so a library of thousands of files opens quickly.
 ///

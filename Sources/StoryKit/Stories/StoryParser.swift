@@ -1,4 +1,5 @@
-import Foundation
+import CoreFoundation
+public import Foundation
 
 /// A story and the warnings its file gave (things ignored or repaired).
 public struct ParsedStory: Sendable {

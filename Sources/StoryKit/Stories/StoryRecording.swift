@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A story's recorded narration: its clip list (the file a story's `recording:` names), pairing
 /// stretches of the story's text with clips of audio files beside it.

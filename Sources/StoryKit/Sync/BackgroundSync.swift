@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Syncs a joined kiosk in the background while the REPL or the kiosk runs: at start, soon after
 /// each finished read (it notices the outbox filling, checked every few seconds with one SQLite

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A hybrid logical clock timestamp: wall-clock milliseconds, a counter for events within the same
 /// millisecond (or when the wall clock went backwards), and the node that made it, so that two

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The merge rules, as pure functions over a site's state. Applying the same set of changes in any
 /// order, any number of times, gives the same state: that is what makes kiosks converge.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One change a kiosk uploads, or the server hands out: the unit of the outbox and of the site's log.
 ///

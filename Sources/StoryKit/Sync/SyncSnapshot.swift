@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a child or a grown-up can see of a site, in a form two kiosks and the server can be compared
 /// by: read event ids, positions, favourites and profile fields, keyed by sync ids.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `/v1/` JSON API between kiosks and `storyreader serve`. Every request carries
 /// `Authorization: Bearer TOKEN`; every path names the site, which must be the token's.

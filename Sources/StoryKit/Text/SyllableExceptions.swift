@@ -1,3 +1,4 @@
+import Foundation
 /// Reading syllables for common children's words that the hyphenation patterns leave whole or
 /// split where a child would not (patterns are made to break lines, and keep short words whole).
 /// Each entry is written as a child sounds the word out; a test checks every one.

@@ -1,3 +1,4 @@
+import StoryKit
 import ArgumentParser
 import Foundation
 

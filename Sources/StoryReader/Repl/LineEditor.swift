@@ -1,3 +1,4 @@
+import Foundation
 import StoryKit
 
 /// The `:` command line on a terminal: editing, history (Up/Down) and completion (Tab).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An EPUB (2 or 3) read as stories: the spine's documents in order (see `XHTMLReader` for what
 /// is read), chapter and work names from the book's navigation when the text has no heading, and

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Project Gutenberg plain-text book turned into stories: the header and the licence stripped by
 /// their START/END markers, "Produced by" notes and the table of contents dropped, and a collection
