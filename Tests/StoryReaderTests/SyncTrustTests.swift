@@ -189,7 +189,7 @@ struct SyncTrustTests {
         let reader = try a.store.profiles()[0].id!
         try a.store.recordFinishedRead(profileID: reader, storyID: "before")
         try await a.client.round(a.store)
-        for text in ["not json", #"{"id":"#, #"{"a":1}}"#, "[1,]", "\u{1B}[2J"] { try plant(body: text, site: "not-json") }
+        for text in ["not json", #"{"id":"#, #"{"a":1}}"#, "[1 2]", "\u{1B}[2J"] { try plant(body: text, site: "not-json") }
         try plant(body: #"{"neither":"a change"}"#, site: "not-json")
         try a.store.recordFinishedRead(profileID: reader, storyID: "after")
         try await a.client.round(a.store)

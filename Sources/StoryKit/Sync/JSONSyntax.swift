@@ -1,4 +1,5 @@
-/// Whether bytes are one JSON value (RFC 8259), checked by syntax alone: nothing is built.
+/// Whether bytes are one JSON value (RFC 8259, and a trailing comma as Foundation's parser
+/// allows), checked by syntax alone: nothing is built.
 ///
 /// The site server hands out the bodies of its log as they are stored (each was encoded by the
 /// server itself after its checks), so a pull costs no decoding and encoding per change; only a row
@@ -59,7 +60,7 @@ public enum JSONSyntax {
             }
         }
 
-        /// An object or an array: members separated by commas, no trailing comma.
+        /// An object or an array: members separated by commas (one after the last allowed).
         mutating func container(close: UInt8, keyed: Bool, depth: Int) -> Bool {
             index += 1
             skipSpace()
@@ -76,6 +77,8 @@ public enum JSONSyntax {
                 if take(close) { return true }
                 guard take(UInt8(ascii: ",")) else { return false }
                 skipSpace()
+                // A comma before the end, as the kiosks' parser (Foundation's) takes it.
+                if take(close) { return true }
             }
         }
 
