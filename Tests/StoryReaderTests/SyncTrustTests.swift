@@ -66,11 +66,16 @@ struct SyncTrustTests {
     /// Puts a change in the site's log as a server before this fix (or one whose database was
     /// written by hand) would have stored it, bypassing the server's checks.
     func plant(_ change: SyncChange, site name: String) throws {
-        let body = String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self).replacingOccurrences(of: "'", with: "''")
+        try plant(body: String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self), id: change.id, hlc: change.hlc.description, site: name)
+    }
+
+    /// Puts any text in the site's log as a change's body.
+    func plant(body text: String, id: UUID = UUID(), hlc: String = "0000000000000:000000:x", site name: String) throws {
+        let body = text.replacingOccurrences(of: "'", with: "''")
         _ = try site.postgres.psql(
             """
             WITH s AS (UPDATE site SET counter = counter + 1 WHERE name = '\(name)' RETURNING id, counter)
-            INSERT INTO change (site_id, id, seq, hlc, body) SELECT id, '\(change.id.uuidString)', counter, '\(change.hlc.description)', '\(body)' FROM s
+            INSERT INTO change (site_id, id, seq, hlc, body) SELECT id, '\(id.uuidString)', counter, '\(hlc)', '\(body)' FROM s
             """)
     }
 
@@ -171,6 +176,37 @@ struct SyncTrustTests {
         try await b.client.round(b.store)
         #expect(try b.store.history().contains { $0.storyID == "later" })
         #expect(try b.store.syncStatus().lastError == nil)
+    }
+
+    /// The server hands out its log's bodies as stored (issue 32): a row that is not JSON at all (a
+    /// log written by hand) is left out of the page, one that is JSON but no change is set aside by
+    /// the kiosk, and the valid changes around them arrive in order, page after page.
+    @Test func aLogRowThatIsNotJSONIsLeftOutOfThePage() async throws {
+        let token = try addSite("not-json")
+        let a = try kiosk("not-json-a", token: token), b = try kiosk("not-json-b", token: token)
+        defer { a.folder.remove(); b.folder.remove() }
+        try await a.client.round(a.store)
+        let reader = try a.store.profiles()[0].id!
+        try a.store.recordFinishedRead(profileID: reader, storyID: "before")
+        try await a.client.round(a.store)
+        for text in ["not json", #"{"id":"#, #"{"a":1}}"#, "[1 2]", "\u{1B}[2J"] { try plant(body: text, site: "not-json") }
+        try plant(body: #"{"neither":"a change"}"#, site: "not-json")
+        try a.store.recordFinishedRead(profileID: reader, storyID: "after")
+        try await a.client.round(a.store)
+
+        // Pages of two: the rows left out do not stop the cursor.
+        let small = SyncClient(settings: b.client.settings, batchSize: 2)
+        let round = try await small.round(b.store)
+        #expect(Set(try b.store.history().map(\.storyID)).isSuperset(of: ["before", "after"]))
+        #expect(round.setAside == 1, "\(round)")
+        #expect(try b.store.syncStatus().lastError == nil)
+        // The raw page: JSON, the cursor past every row, the bad ones not in it.
+        let answer = try await RawHTTP.send("GET", changesURL("not-json") + "?after=0&limit=1000", token: token)
+        #expect(answer.status == 200)
+        let page = try JSONDecoder.sync.decode(PullResponse.self, from: answer.body)
+        #expect(page.cursor == Int64(try serverRows("not-json")))
+        #expect(page.unreadable.count == 1)
+        #expect(!String(decoding: answer.body, as: UTF8.self).contains("not json"))
     }
 
     // MARK: - Item 3

@@ -77,6 +77,30 @@ public struct PullResponse: Sendable, Codable {
         serverMillis = try container.decode(Int64.self, forKey: .serverMillis)
     }
 
+    /// A page as the server sends it, its changes spliced in as the log stores them (JSON of a
+    /// change each, written by ``JSONEncoder/sync``): decoding and encoding every change of every
+    /// page was most of a pull's work. A body that is not JSON at all is left out (it would spoil
+    /// the page for every kiosk) and passed to `skipped`; one that is JSON but not a change reaches
+    /// the kiosk, which sets it aside.
+    public static func json(
+        bodies: some Sequence<(seq: Int64, body: String)>, cursor: Int64, more: Bool, serverMillis: Int64,
+        skipped: (Int64) -> Void = { _ in }
+    ) -> [UInt8] {
+        var out = Array(#"{"changes":["#.utf8)
+        var first = true
+        for row in bodies {
+            guard JSONSyntax.isValue(row.body) else {
+                skipped(row.seq)
+                continue
+            }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(contentsOf: row.body.utf8)
+        }
+        out.append(contentsOf: #"],"cursor":\#(cursor),"more":\#(more),"serverMillis":\#(serverMillis)}"#.utf8)
+        return out
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(changes, forKey: .changes)

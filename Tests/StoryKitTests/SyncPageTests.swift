@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import StoryKitTestSupport
+@testable import StoryKit
+
+/// The server's pull page spliced from stored bodies (issue 32): the same page a kiosk decodes
+/// from the encoder's, and a syntax check that agrees with a real JSON parser.
+struct SyncPageTests {
+    static let changes: [SyncChange] = [
+        SyncChange(hlc: HLCTimestamp(millis: 1_800_000_000_000, node: "a"), body: .read(profile: UUID(), story: "lighthouse", finishedAt: Date(timeIntervalSince1970: 1_800_000_000))),
+        SyncChange(hlc: HLCTimestamp(millis: 1_800_000_000_001, counter: 3, node: "b"), body: .profileField(profile: UUID(), field: "name", value: "Zoë \"the\" \\ reader\n")),
+        SyncChange(hlc: HLCTimestamp(millis: 1_800_000_000_002, node: "c"), body: .position(profile: UUID(), story: "s", sentence: nil)),
+        SyncChange(hlc: HLCTimestamp(millis: 1_800_000_000_003, node: "d"), body: .kioskSession(session: UUID(), kiosk: "k", record: #"{"id":1}"#)),
+    ]
+
+    @Test func aSplicedPageDecodesAsTheEncodedOne() throws {
+        let bodies = try Self.changes.enumerated().map { (seq: Int64($0.offset + 1), body: String(decoding: try JSONEncoder.sync.encode($0.element), as: UTF8.self)) }
+        let spliced = try JSONDecoder.sync.decode(PullResponse.self, from: Data(PullResponse.json(bodies: bodies, cursor: 4, more: true, serverMillis: 1_800_000_000_500)))
+        let encoded = try JSONDecoder.sync.decode(
+            PullResponse.self, from: try JSONEncoder.sync.encode(PullResponse(changes: Self.changes, cursor: 4, more: true, serverMillis: 1_800_000_000_500)))
+        #expect(spliced.changes == Self.changes)
+        #expect(spliced.changes == encoded.changes)
+        #expect((spliced.cursor, spliced.more, spliced.serverMillis) == (encoded.cursor, encoded.more, encoded.serverMillis))
+        #expect(spliced.unreadable.isEmpty)
+
+        let empty = try JSONDecoder.sync.decode(PullResponse.self, from: Data(PullResponse.json(bodies: [], cursor: 7, more: false, serverMillis: 1)))
+        #expect(empty.changes.isEmpty && empty.cursor == 7 && !empty.more)
+    }
+
+    /// A body that is not JSON is left out and named; one that is JSON but no change reaches the
+    /// kiosk as unreadable (set aside there), and the rest of the page still reads.
+    @Test func aBodyThatIsNotJSONIsLeftOutOfThePage() throws {
+        let good = try Self.changes.map { String(decoding: try JSONEncoder.sync.encode($0), as: UTF8.self) }
+        let rows: [(seq: Int64, body: String)] = [
+            (1, good[0]), (2, "not json"), (3, #"{"id":"#), (4, #"{"neither":"a change"}"#), (5, good[1]), (6, "{}}"), (7, good[2]),
+        ]
+        var skipped: [Int64] = []
+        let page = try JSONDecoder.sync.decode(
+            PullResponse.self, from: Data(PullResponse.json(bodies: rows, cursor: 7, more: false, serverMillis: 1) { skipped.append($0) }))
+        #expect(skipped == [2, 3, 6])
+        #expect(page.changes == Array(Self.changes.prefix(3)))
+        #expect(page.unreadable.count == 1)
+        #expect(page.cursor == 7)
+    }
+
+    /// The check says yes exactly when Foundation's parser reads the text as one value: on
+    /// hand-picked edge cases, and on every prefix and many one-byte mutations of real changes.
+    @Test func theSyntaxCheckAgreesWithAParser() throws {
+        var cases = [
+            "{}", "[]", "0", "-0", "1.5e+10", "-1E-2", "\"\\u00e9\\n\"", "true", "null", " { \"a\" : [1, {\"b\": null}] } ",
+            "", " ", "01", "1.", ".5", "1e", "+1", "[1,]", "{\"a\":1,}", "{\"a\"}", "{a:1}", "\"\\x\"", "\"\\u12\"", "\"a\u{1}\"",
+            "tru", "nul", "[1 2]", "{} {}", "\"unterminated", "[[[[]]]]", "{\"a\":1}}", "-", "--1", "1e+",
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        ]
+        var random = SeededGenerator(seed: 32)
+        for change in Self.changes {
+            let text = String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self)
+            let bytes = Array(text.utf8)
+            for end in 0...bytes.count { cases.append(String(decoding: bytes[..<end], as: UTF8.self)) }
+            let alphabet = Array("{}[]\",:0123456789.-+eE \\ntfu".utf8)
+            for _ in 0..<300 {
+                var mutated = bytes
+                mutated[Int.random(in: 0..<mutated.count, using: &random)] = alphabet.randomElement(using: &random)!
+                cases.append(String(decoding: mutated, as: UTF8.self))
+            }
+        }
+        for text in cases {
+            let parsed = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
+            // Foundation has no depth limit of ours; past it the check refuses on purpose.
+            let expected = parsed && !text.hasPrefix(String(repeating: "[", count: JSONSyntax.maximumDepth + 1))
+            #expect(JSONSyntax.isValue(text) == expected, "\(text.prefix(120).debugDescription)")
+        }
+    }
+}
