@@ -133,8 +133,11 @@ let warningsAsErrors = Context.environment["STORYREADER_WARNINGS_AS_ERRORS"] == 
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    // A module used in a public declaration is imported `public`: what a target exposes is said.
+    // (MemberImportVisibility is left off: on Linux it ties a Glibc struct's fields, `stat`'s
+    // `st_mode`, to whichever clang module loaded the header first — CoreFoundation in one build,
+    // CDispatch in the next — so a file's imports would pass or fail with the build order.)
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
-    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     if warningsAsErrors { settings.append(.unsafeFlags(["-warnings-as-errors"])) }
     target.swiftSettings = settings
 }

@@ -1,4 +1,3 @@
-import CoreFoundation
 import Crypto
 import Foundation
 

@@ -1,4 +1,3 @@
-import CoreFoundation
 public import Foundation
 import GRDB
 

@@ -1,4 +1,3 @@
-import CoreFoundation
 import Foundation
 
 /// A story file found on disk, with what the cache compares.

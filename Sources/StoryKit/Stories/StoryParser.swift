@@ -1,4 +1,3 @@
-import CoreFoundation
 public import Foundation
 
 /// A story and the warnings its file gave (things ignored or repaired).
