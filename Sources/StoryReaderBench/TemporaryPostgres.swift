@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import StoryReader
 import StoryServer
 
 #if canImport(Glibc)
