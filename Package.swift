@@ -122,6 +122,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `bench import` writes a large EPUB to measure.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // `bench sync` starts the tests' temporary PostgreSQL when given no database.
+                "StoryKitTestSupport",
             ]
         ),
         .target(
