@@ -9,13 +9,19 @@ import Testing
 @Suite struct StoryImporterTests {
     static let story = "---\ntitle: The Owl\nages: 4-7\n---\n\nThe owl said hoo. Then she slept.\n"
 
+    /// An importer into `destination` with an empty library, its problems kept off standard error.
+    static func importer(_ destination: URL, dryRun: Bool = false) -> StoryImporter {
+        var importer = StoryImporter(destination: destination, existing: StoryLibrary.load(folders: []), replace: false, dryRun: dryRun, split: nil)
+        importer.reportsProblems = false
+        return importer
+    }
+
     @Test func aStoryFileIsCheckedAndCopiedAndASecondWithItsIdIsRefused() throws {
         let folder = try TemporaryFolder("importer")
         defer { folder.remove() }
         let source = try folder.write("mine/owl.md", Self.story)
         let destination = folder.url.appendingPathComponent("stories")
-        var importer = StoryImporter(destination: destination, existing: StoryLibrary.load(folders: []), replace: false, dryRun: false, split: nil)
-        importer.reportsProblems = false
+        var importer = Self.importer(destination)
         try importer.importFile(source.path)
         #expect(importer.results.map(\.status) == [.imported])
         #expect(importer.results.first?.title == "The Owl")
@@ -33,8 +39,7 @@ import Testing
         defer { folder.remove() }
         let source = try folder.write("owl.md", Self.story)
         let destination = folder.url.appendingPathComponent("stories")
-        var importer = StoryImporter(destination: destination, existing: StoryLibrary.load(folders: []), replace: false, dryRun: true, split: nil)
-        importer.reportsProblems = false
+        var importer = Self.importer(destination, dryRun: true)
         try importer.importFile(source.path)
         try importer.importFile(folder.url.appendingPathComponent("story.pdf").path)
         #expect(importer.results.map(\.status) == [.wouldImport, .refused])
@@ -50,8 +55,7 @@ import Testing
         // A file where the stories folder should be: no folder can be made there (even as root).
         let blocker = try folder.write("data", "not a folder")
         let destination = blocker.appendingPathComponent("stories")
-        var importer = StoryImporter(destination: destination, existing: StoryLibrary.load(folders: []), replace: false, dryRun: false, split: nil)
-        importer.reportsProblems = false
+        var importer = Self.importer(destination)
         let failure = try #require(throws: ImportFailure.self) { try importer.importFile(source.path) }
         #expect(failure.message.hasPrefix("could not copy \(source.path) into \(destination.path): "), "\(failure.message)")
         #expect(importer.results.isEmpty)
