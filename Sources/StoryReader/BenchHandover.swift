@@ -14,7 +14,9 @@ struct BenchHandover: ParsableCommand {
     )
 
     /// The benchmark and its options, handed over as typed.
-    @Argument(parsing: .captureForPassthrough) var words: [String] = []
+    @Argument(parsing: .captureForPassthrough,
+              help: ArgumentHelp(helpMessages.tr("The benchmark and its options ('storyreader bench --help' lists them).")))
+    var words: [String] = []
 
     func run() throws {
         try Self.exec(words)
