@@ -61,13 +61,15 @@ test: setup-test
 	$(SWIFT) build --build-tests --traits Server
 	$(SWIFT) test --skip-build --traits Server
 
+# The benchmarks are a program of their own, storyreader-bench, built beside storyreader (which
+# they run) and never installed; `storyreader bench …` runs it with the same words.
 bench: setup-test
 	$(SWIFT) build -c release
-	.build/release/storyreader bench library
-	.build/release/storyreader bench speech
-	.build/release/storyreader bench store
-	.build/release/storyreader bench repl
-	.build/release/storyreader bench completion
+	.build/release/storyreader-bench library
+	.build/release/storyreader-bench speech
+	.build/release/storyreader-bench store
+	.build/release/storyreader-bench repl
+	.build/release/storyreader-bench completion
 
 clean:
 	rm -rf .build
@@ -82,5 +84,5 @@ server: setup
 # (`bench sync` starts a temporary PostgreSQL 15 itself when no --database is given).
 bench-sync: setup-test
 	$(SWIFT) build -c release --traits Server
-	.build/release/storyreader bench sync
-	.build/release/storyreader bench sync-server
+	.build/release/storyreader-bench sync
+	.build/release/storyreader-bench sync-server

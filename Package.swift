@@ -4,7 +4,10 @@ import PackageDescription
 let package = Package(
     name: "storyreader",
     products: [
-        .executable(name: "storyreader", targets: ["StoryReader"]),
+        .executable(name: "storyreader", targets: ["StoryReaderMain"]),
+        // The benchmarks, a program of their own so that the shipped one carries none of them
+        // (`storyreader bench …` hands over to it; `make bench`; not installed).
+        .executable(name: "storyreader-bench", targets: ["StoryReaderBench"]),
         .library(name: "StoryKit", targets: ["StoryKit"]),
     ],
     // The sync server (`storyreader serve`) is built only with `--traits Server` (make server, make
@@ -96,14 +99,31 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Server"])),
             ]
         ),
-        .executableTarget(
+        // The command line (every command, the REPL, the kiosk), a library that the program and
+        // the benchmarks share; the program itself is StoryReaderMain.
+        .target(
             name: "StoryReader",
             dependencies: [
                 "StoryKit",
                 "StoryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "StoryReaderMain",
+            dependencies: ["StoryReader"]
+        ),
+        .executableTarget(
+            name: "StoryReaderBench",
+            dependencies: [
+                "StoryReader",
+                "StoryKit",
+                "StoryServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `bench import` writes a large EPUB to measure.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // `bench sync` starts the tests' temporary PostgreSQL when given no database.
+                "StoryKitTestSupport",
             ]
         ),
         .target(

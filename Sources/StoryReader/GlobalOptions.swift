@@ -4,11 +4,11 @@ import StoryKit
 import Synchronization
 
 /// Options every command takes: where stories and data live.
-struct GlobalOptions: ParsableArguments {
+package struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("stories"), help: ArgumentHelp(
         helpMessages.tr("A folder of stories (repeatable). Default: the folders in config.toml's 'stories', else the bundled stories plus your own folder, <data-dir>/stories."),
         valueName: "dir"), completion: .directory)
-    var storyFolders: [String] = []
+    package var storyFolders: [String] = []
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(
         helpMessages.tr("Where profiles, reading progress and your own stories are kept. Default: $STORYREADER_DATA_DIR, else config.toml's 'data-dir', else $XDG_DATA_HOME/storyreader, else ~/.local/share/storyreader."),
@@ -20,7 +20,9 @@ struct GlobalOptions: ParsableArguments {
         valueName: "language"))
     var lang: String?
 
-    mutating func validate() throws {
+    package init() {}
+
+    package mutating func validate() throws {
         if let lang, InterfaceLanguage.code(of: lang) == nil {
             throw ValidationError(helpMessages.tr("no interface in '{language}': choose {languages}", [
                 "language": Sanitizer.sanitizeLine(lang), "languages": InterfaceLanguage.supported.joined(separator: ", ")]))
@@ -47,7 +49,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The catalog of this run's command-line messages.
-    var messages: MessageCatalog { Catalogs.catalog(messageLanguage) }
+    package var messages: MessageCatalog { Catalogs.catalog(messageLanguage) }
 
     /// The data folder (not created here).
     func dataDirectory() -> URL {
@@ -74,7 +76,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Loads the library; problems go to standard error, one line each.
-    func loadLibrary(reportProblems: Bool = true) -> StoryLibrary {
+    package func loadLibrary(reportProblems: Bool = true) -> StoryLibrary {
         let (library, named) = readLibrary()
         if reportProblems {
             for problem in library.problems {
@@ -98,7 +100,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The whole story called `name` (an id, a title, or a unique prefix of either).
-    func resolveStory(_ name: String, in library: StoryLibrary? = nil) throws -> Story {
+    package func resolveStory(_ name: String, in library: StoryLibrary? = nil) throws -> Story {
         let library = library ?? loadLibrary()
         switch library.resolve(name) {
         case .success(let entry):
@@ -115,7 +117,7 @@ struct GlobalOptions: ParsableArguments {
 
 /// The catalog of `--help` and of argument errors: ArgumentParser reads the help texts before
 /// `--lang` is parsed, so they follow the environment only (LC_ALL, LC_MESSAGES, LANG, LANGUAGE).
-let helpMessages: MessageCatalog = Catalogs.catalog(InterfaceLanguage.fromEnvironment(ProcessInfo.processInfo.environment))
+package let helpMessages: MessageCatalog = Catalogs.catalog(InterfaceLanguage.fromEnvironment(ProcessInfo.processInfo.environment))
 
 /// The interface's catalogs (`po/*.po`), found as the bundled stories are and read once a run.
 enum Catalogs {
@@ -169,7 +171,7 @@ enum Catalogs {
 }
 
 /// Finds the stories that come with the program.
-enum BundledStories {
+package enum BundledStories {
     /// `$STORYREADER_STORIES_DIR`, else `../share/storyreader/stories` beside the executable (an
     /// install: `/usr/local/bin/storyreader` → `/usr/local/share/storyreader/stories`), else
     /// `stories/` of the package the executable was built in (`.build/debug/storyreader` → `stories/`).
@@ -203,7 +205,13 @@ enum BundledStories {
             .appendingPathComponent("share/storyreader/" + name).standardizedFileURL
     }
 
-    static func executableURL() -> URL {
+    /// The program `name` beside this one (`storyreader` and `storyreader-bench` are built side
+    /// by side).
+    package static func sibling(_ name: String) -> URL {
+        executableURL().deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    package static func executableURL() -> URL {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return URL(fileURLWithPath: path)
         }

@@ -3,7 +3,7 @@
 /// examples stay as typed between them.
 
 /// Paragraphs, separated by a blank line.
-func helpParagraphs(_ paragraphs: String...) -> String { paragraphs.joined(separator: "\n\n") }
+package func helpParagraphs(_ paragraphs: String...) -> String { paragraphs.joined(separator: "\n\n") }
 
 /// Lines of one paragraph (a heading and its examples), one under the other.
-func helpLines(_ lines: String...) -> String { lines.joined(separator: "\n") }
+package func helpLines(_ lines: String...) -> String { lines.joined(separator: "\n") }

@@ -50,10 +50,10 @@ struct ImportCommand: ParsableCommand {
         let existing = dryRun ? StoryLibrary.load(folders: global.storyFolderPaths().0) : global.loadLibrary(reportProblems: false)
         var importer = StoryImporter(destination: global.userStoriesFolder(), existing: existing,
                                      replace: replace, dryRun: dryRun, split: asOne ? false : (split ? true : nil))
-        importer.showsProgress = !json && StatusLine.isShown
+        if !json && StatusLine.isShown { importer.showStatus = StatusLine.show }
         importer.messages = global.messages
         for file in files {
-            try importer.importFile(file)
+            do { try importer.importFile(file) } catch let failure as ImportFailure { throw UserFailure(message: failure.message) }
         }
         let results = importer.results
         if json {

@@ -56,33 +56,20 @@ struct KioskCommand: ParsableCommand {
             throw StoreCommandSupport.fail(error, messages)
         }
         let library = global.loadLibrary()
-        let snapshot: SessionSnapshot
-        do {
-            snapshot = try database.sessionSnapshot()
-        } catch {
-            throw StoreCommandSupport.fail(error, messages)
-        }
-        if let profile, !snapshot.profiles.contains(where: { $0.name.lowercased() == profile.lowercased() }) {
-            let names = snapshot.profiles.map(\.name)
+        let runner = try SessionRunner(global: global, presentation: presentation, store: database)
+        if let profile, !runner.snapshot.profiles.contains(where: { $0.name.lowercased() == profile.lowercased() }) {
+            let names = runner.snapshot.profiles.map(\.name)
             let values = ["name": Sanitizer.sanitizeLine(profile), "names": names.joined(separator: ", ")]
             throw UserFailure(message: names.isEmpty ? messages.tr("there is no profile called {name}: make one first in storyreader", values)
                                                      : messages.tr("there is no profile called {name}: choose one of {names}", values))
         }
-        let size = TerminalMode.size()
-        let capabilities = TerminalCapabilities.detect()
-        var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
-                              options: global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling)),
-                              profile: profile, languages: Catalogs.languages)
-        presentation.apply(to: &session)
+        var session = runner.session(library: library, profile: profile)
         let clock = SystemKioskClock()
         session.startKiosk(KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),
                            now: clock.now())
         // Spoken like the REPL: the audio device ($STORYREADER_AUDIO_DEVICE, else 'default'), paced silence with one notice.
-        let shell = ReplShell(session: session, store: database, interactive: true,
-                              presentation: presentation, scaling: capabilities.scaling,
-                              audio: try ReplCommand.openAudio(noAudio: noAudio, device: nil, messages: session.state.messages))
+        let shell = try runner.shell(session, noAudio: noAudio, device: nil, kiosk: true, messages: session.state.messages)
         shell.kiosk = KioskHooks(clock: clock)
-        shell.braille = presentation.brailleDisplay(kiosk: true)
 
         // The log for parents: a row now, completed at the end (a killed kiosk leaves it open).
         let logID = try? database.beginKioskSession(profile: session.state.profileName ?? ChildProfile.guest.name)

@@ -112,28 +112,12 @@ struct ReadCommand: ParsableCommand {
     /// announcements, the place kept, the read counted), opened on this story; leaving it ends
     /// the program. Without a terminal it takes the REPL's commands, one a line.
     private func listen(_ story: Story, narration: Narration, library: StoryLibrary) throws {
-        let store = try StoreCommandSupport.openStore(global)
-        let snapshot: SessionSnapshot
-        do {
-            snapshot = try store.sessionSnapshot()
-        } catch {
-            throw StoreCommandSupport.fail(error, global.messages)
-        }
-        let child = try childProfile(in: snapshot)
-        let interactive = TerminalMode.isInteractive()
-        let size = TerminalMode.size()
-        let capabilities = interactive ? TerminalCapabilities.detect() : .none
-        var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
-                              options: global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling)),
-                              profile: child?.name, languages: Catalogs.languages)
-        presentation.apply(to: &session)
+        let runner = try SessionRunner(global: global, presentation: presentation, store: try StoreCommandSupport.openStore(global))
+        let child = try childProfile(in: runner.snapshot)
+        var session = runner.session(library: library, profile: child?.name)
         let voiceChoice = try resolvedVoice(story, over: child?.settings.speech)
         session.overrideSpeech(rate: rate, pitch: pitch, volume: volume, voice: voiceChoice)
-        let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
-        let audio = clock == .virtual ? nil : try ReplCommand.openAudio(noAudio: noAudio, device: device, messages: global.messages, warn: warn)
-        let shell = ReplShell(session: session, store: store, interactive: interactive,
-                              presentation: presentation, scaling: capabilities.scaling, audio: audio)
-        shell.braille = presentation.brailleDisplay(kiosk: false)
+        let shell = try runner.shell(session, noAudio: noAudio, device: device, messages: global.messages, warn: warn)
         let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
         let status = try shell.run { session in session.startReadingAlone(story.id, fromSentence: sentence) }
         if let child, shell.session.state.reader?.status == .finished {

@@ -30,35 +30,17 @@ struct ReplCommand: ParsableCommand {
     func run() throws {
         let library = global.loadLibrary()
         // The same database as the profile, pin, history and list commands. One that cannot be
-        // written (a full disk, a read-only file) is read: the REPL starts and says why nothing
-        // it does is kept.
+        // written (a full disk, a read-only file) is read: the REPL starts, says why, and keeps
+        // the child's reads, places and favourites for the next start that can write them.
         let store = try StoreCommandSupport.openStore(global, readOnly: true, keepingReads: true)
         // Issue 13: a kiosk joined to a site syncs in the background; otherwise nothing starts.
         let backgroundSync = BackgroundSync.start(dataDirectory: global.dataDirectory(), store: store)
         defer { backgroundSync?.stop() }
-        let snapshot: SessionSnapshot
-        do {
-            snapshot = try store.sessionSnapshot()
-        } catch {
-            throw StoreCommandSupport.fail(error, global.messages)
-        }
-        let interactive = TerminalMode.isInteractive()
-        let size = TerminalMode.size()
-        // Asked once, before raw mode: what the terminal can draw large (never under tmux/screen).
-        let capabilities = interactive ? TerminalCapabilities.detect() : .none
-        var options = global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling))
+        let runner = try SessionRunner(global: global, presentation: presentation, store: store)
         // The profile form's Voice picker offers the voices installed (of the child's languages).
-        options.voices = ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector)
-        var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
-                              options: options, profile: profile, languages: Catalogs.languages)
-        presentation.apply(to: &session)
-        // Speech through eSpeak NG onto the audio device (or paced silence); --no-audio on a
-        // terminal: paced silence; --no-audio without a terminal: virtual time (scripts, transcripts).
-        let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
-        let audio = clock == .virtual ? nil : try Self.openAudio(noAudio: noAudio, device: device, messages: session.state.messages)
-        let shell = ReplShell(session: session, store: store, interactive: interactive,
-                              presentation: presentation, scaling: capabilities.scaling, audio: audio)
-        shell.braille = presentation.brailleDisplay(kiosk: false)
+        let session = runner.session(library: library, profile: profile,
+                                     voices: ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector))
+        let shell = try runner.shell(session, noAudio: noAudio, device: device, messages: session.state.messages)
         let status = try shell.run { session in
             var effects = session.start()
             if let notice = store.readOnlyNotice(session.state.messages, keepingReads: true) {

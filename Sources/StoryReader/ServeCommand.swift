@@ -32,7 +32,7 @@ struct DatabaseOptions: ParsableArguments {
 }
 
 /// Says how to get the server when this build has none.
-func requireServerBuild() throws {
+package func requireServerBuild() throws {
     if !serverIsBuiltIn {
         throw StoreCommandSupport.fail(
             helpMessages.tr("this storyreader was built without the sync server: build it with 'make server' (swift build --traits Server) and run .build/debug/storyreader serve"))

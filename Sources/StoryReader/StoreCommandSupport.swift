@@ -4,9 +4,9 @@ import StoryKit
 
 /// What the profile, PIN, history and log commands share: opening the store, asking for the
 /// parental PIN, reporting a user error (exit 1) with a message that says what to do.
-enum StoreCommandSupport {
+package enum StoreCommandSupport {
     /// A user error: `storyreader: message` on standard error, exit code 1.
-    static func fail(_ message: String) -> UserFailure {
+    package static func fail(_ message: String) -> UserFailure {
         UserFailure(message: message)
     }
 
@@ -23,7 +23,7 @@ enum StoreCommandSupport {
     }
 
     /// A user error for `error`, in the language of `messages`.
-    static func fail(_ error: any Error, _ messages: MessageCatalog) -> UserFailure {
+    package static func fail(_ error: any Error, _ messages: MessageCatalog) -> UserFailure {
         if let failure = error as? UserFailure { return failure }
         return UserFailure(message: describe(error, messages))
     }
@@ -32,7 +32,7 @@ enum StoreCommandSupport {
     /// works when the database cannot be written (a read-only file or folder, a full disk, a
     /// damaged file): it is opened read-only and standard error says why.
     /// `keepingReads`: for a reading session, whose reads are kept for later (the notice says so).
-    static func openStore(_ global: GlobalOptions, readOnly: Bool = false, keepingReads: Bool = false) throws -> StoryStore {
+    package static func openStore(_ global: GlobalOptions, readOnly: Bool = false, keepingReads: Bool = false) throws -> StoryStore {
         let store: StoryStore
         do {
             // A new database's first profile is named in the parent's language ("Lector").

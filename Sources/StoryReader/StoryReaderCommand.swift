@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import StoryKit
 
-@main
 struct StoryReaderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storyreader",
@@ -19,16 +18,34 @@ struct StoryReaderCommand: AsyncParsableCommand {
             helpMessages.tr("Defaults for options (stories folders, the data folder, the sound device, display and kiosk settings) can be kept in $XDG_CONFIG_HOME/storyreader/config.toml; options typed win. 'man storyreader' has every command; docs/config.md the file."),
             helpMessages.tr("Exit status: 0 ok, 1 user error (a story not found, a bad file), 2 bad invocation (an unknown option, a value out of range).")),
         version: StoryKitInfo.version,
-        subcommands: [ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, ExportCommand.self, ExportWorkerCommand.self, VoicesCommand.self, ImportCommand.self, PreviewCommand.self, BenchCommand.self,
-                      ProfileCommand.self, PinCommand.self, HistoryCommand.self, LogCommand.self, KioskCommand.self,
+        subcommands: [ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, ExportCommand.self, ExportWorkerCommand.self, VoicesCommand.self, ImportCommand.self, PreviewCommand.self, BenchHandover.self,
+                      ProfileCommand.self, PinCommand.self, HistoryCommand.self, KioskCommand.self,
                       ManualCommand.self, SyncCommand.self, ServeCommand.self],
         defaultSubcommand: ReplCommand.self
     )
 
-    /// Runs the command line with the documented exit codes: 0 ok, 1 user error, 2 bad invocation.
+    /// The program: `bench …` goes to the benchmarks' program; anything else is parsed with
+    /// config.toml's defaults and run.
     static func main() async {
+        await CommandLineProgram.run(StoryReaderCommand.self) {
+            let words = Array(CommandLine.arguments.dropFirst())
+            if words.first == BenchHandover.configuration.commandName { try BenchHandover.exec(Array(words.dropFirst())) }
+            return try parseAsRoot(try ConfigArguments.applyToProcess())
+        }
+    }
+}
+
+/// Both programs' way of running a command line (`storyreader`, `storyreader-bench`), with the
+/// documented exit codes: 0 ok, 1 user error, 2 bad invocation.
+package enum CommandLineProgram {
+    /// The program `storyreader`.
+    package static func storyreader() async { await StoryReaderCommand.main() }
+
+    /// Runs the command `parse` returns; its errors are said as `root`'s (prefixed with its name).
+    package static func run(_ root: any ParsableCommand.Type, parse: () throws -> any ParsableCommand) async {
+        let name = root.configuration.commandName ?? "storyreader"
         do {
-            var command = try parseAsRoot(try ConfigArguments.applyToProcess())
+            var command = try parse()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -36,23 +53,23 @@ struct StoryReaderCommand: AsyncParsableCommand {
             }
         } catch let failure as ConfigError {
             // A bad configuration starts nothing: what was meant cannot be guessed.
-            FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(failure.localized(configMessages())))\n".utf8))
+            FileHandle.standardError.write(Data("\(name): \(Sanitizer.visibleLines(failure.localized(configMessages())))\n".utf8))
             Foundation.exit(1)
         } catch let failure as UserFailure {
-            FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(failure.message))\n".utf8))
+            FileHandle.standardError.write(Data("\(name): \(Sanitizer.visibleLines(failure.message))\n".utf8))
             Foundation.exit(failure.code)
         } catch {
-            let code = exitCode(for: error)
+            let code = root.exitCode(for: error)
             if code == .success {
                 // --help and --version
-                print(fullMessage(for: error))
+                print(root.fullMessage(for: error))
                 Foundation.exit(0)
             }
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                FileHandle.standardError.write(Data((root.fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
-            let message = Sanitizer.visibleLines(fullMessage(for: error))
+            let message = Sanitizer.visibleLines(root.fullMessage(for: error))
             if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
             Foundation.exit(code.rawValue == 0 ? 0 : 1)
         }
@@ -76,7 +93,12 @@ func configMessages(_ arguments: [String] = CommandLine.arguments) -> MessageCat
 }
 
 /// A problem the person using the program can fix; exits with `code` (1 unless said otherwise).
-struct UserFailure: Error {
-    var message: String
-    var code: Int32 = 1
+package struct UserFailure: Error {
+    package var message: String
+    package var code: Int32 = 1
+
+    package init(message: String, code: Int32 = 1) {
+        self.message = message
+        self.code = code
+    }
 }

@@ -46,6 +46,12 @@ public enum TestPaths {
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
     }
+
+    /// The benchmarks' program, `storyreader-bench`, built beside `storyreader` (where
+    /// `storyreader bench …` looks for it).
+    public static var benchBinary: URL {
+        binary.deletingLastPathComponent().appendingPathComponent("storyreader-bench")
+    }
 }
 
 /// A folder under the system's temporary folder, removed when the value is released by `remove()`.

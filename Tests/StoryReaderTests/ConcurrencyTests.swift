@@ -8,7 +8,7 @@ import StoryKitTestSupport
     @Test func twoProcessesRecordingFiveHundredReadsEachEndWithExactlyOneThousand() async throws {
         let folder = try TemporaryFolder("concurrency")
         defer { folder.remove() }
-        let arguments = ["log", "record-read", "--profile", "Reader", "--story", "the-lighthouse-cat", "--count", "500"]
+        let arguments = ["bench", "log", "record-read", "--profile", "Reader", "--story", "the-lighthouse-cat", "--count", "500"]
         // Both start on a fresh folder: opening and migrating race too.
         async let first = Task.detached { try StoryReaderProcess.run(arguments, dataDirectory: folder.path) }.value
         async let second = Task.detached { try StoryReaderProcess.run(arguments, dataDirectory: folder.path) }.value
@@ -41,7 +41,8 @@ import StoryKitTestSupport
         let folder = try TemporaryFolder("concurrency")
         defer { folder.remove() }
         let process = Process()
-        process.executableURL = TestPaths.binary
+        // The test-only `log` commands are the bench program's.
+        process.executableURL = TestPaths.benchBinary
         process.arguments = ["log", "record-read", "--profile", "Reader", "--story", "fox", "--count", "1000000", "--progress",
                              "--data-dir", folder.path]
         let output = Pipe()

@@ -62,13 +62,11 @@ import Testing
             case ["import"]: ["a.md"]
             case ["preview"]: ["library"]
             case ["profile", "show"], ["profile", "edit"], ["profile", "remove"]: ["Maya"]
-            case ["log", "record-read"], ["log", "favourite"]: ["--profile", "Maya", "--story", "fox"]
-            case ["bench", "sync"], ["serve", "run"]: ["--database", "postgres://stories@localhost/stories"]
+            case ["serve", "run"]: ["--database", "postgres://stories@localhost/stories"]
             case ["serve", "site", "add"], ["serve", "site", "revoke"]: ["branch1", "--database", "postgres://stories@localhost/stories"]
             case ["sync", "join"]: ["https://stories.library.example"]
             case ["export"]: ["fox", "--to", "fox.wav"]
             case ["export-worker"]: ["fox", "--first", "0", "--end", "1", "--rate", "175", "--pitch", "50", "--volume", "100", "--voice", "en"]
-            case ["bench", "sync-kiosk"]: ["--url", "http://127.0.0.1:8750", "--site", "branch1", "--data", "kiosk", "--reads", "10", "--burst", "5"]
             default: []
             }
             let (arguments, _) = try ConfigArguments.apply(to: path + required, environment: ["XDG_CONFIG_HOME": config.path])

@@ -10,7 +10,7 @@ import StoryKitTestSupport
     @Test func historyWritesTheDateTheLanguagesWay() throws {
         let folder = try TemporaryFolder("history-dates")
         defer { folder.remove() }
-        let recorded = try StoryReaderProcess.run(["log", "record-read", "--profile", "Reader", "--story", "the-lighthouse-cat"],
+        let recorded = try StoryReaderProcess.run(["bench", "log", "record-read", "--profile", "Reader", "--story", "the-lighthouse-cat"],
                                                   dataDirectory: folder.url.path)
         #expect(recorded.status == 0, "\(recorded.standardError)")
         func firstLine(_ environment: [String: String]) throws -> String {

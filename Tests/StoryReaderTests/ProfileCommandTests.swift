@@ -108,7 +108,7 @@ import StoryKitTestSupport
         #expect(shown.hasPrefix("Name: Mia\nAge: 9\nInterests: music\n"))
         #expect(shown.contains("Theme: dark\n"))
 
-        _ = try run(["log", "record-read", "--profile", "Mia", "--story", "fox", "--count", "2"], in: folder)
+        _ = try run(["bench", "log", "record-read", "--profile", "Mia", "--story", "fox", "--count", "2"], in: folder)
         let declined = try run(["profile", "remove", "Mia"], input: "no\n", in: folder)
         #expect(declined.standardOutput == "Not removed: Mia is kept.\n")
         let removed = try run(["profile", "remove", "Mia"], input: "yes\n", in: folder)
@@ -124,8 +124,8 @@ import StoryKitTestSupport
         let folder = try TemporaryFolder("profile-cli")
         defer { folder.remove() }
         _ = try run(["profile", "add", "--name", "Mia", "--age", "7"], in: folder)
-        _ = try run(["log", "record-read", "--profile", "Mia", "--story", "fox"], in: folder)
-        _ = try run(["log", "record-read", "--profile", "Reader", "--story", "the-lighthouse-cat"], in: folder)
+        _ = try run(["bench", "log", "record-read", "--profile", "Mia", "--story", "fox"], in: folder)
+        _ = try run(["bench", "log", "record-read", "--profile", "Reader", "--story", "the-lighthouse-cat"], in: folder)
         let text = try run(["history"], in: folder).standardOutput.split(separator: "\n")
         #expect(text.count == 2)
         #expect(text[0].hasSuffix("  Reader  The Lighthouse Cat"))
@@ -142,8 +142,8 @@ import StoryKitTestSupport
     @Test func listWithAProfileShowsReadCountsAndFavourites() throws {
         let folder = try TemporaryFolder("profile-cli")
         defer { folder.remove() }
-        _ = try run(["log", "record-read", "--profile", "Reader", "--story", "bedtime-for-bear", "--count", "3"], in: folder)
-        _ = try run(["log", "favourite", "--profile", "Reader", "--story", "bedtime-for-bear"], in: folder)
+        _ = try run(["bench", "log", "record-read", "--profile", "Reader", "--story", "bedtime-for-bear", "--count", "3"], in: folder)
+        _ = try run(["bench", "log", "favourite", "--profile", "Reader", "--story", "bedtime-for-bear"], in: folder)
         let json = try run(["list", "--profile", "reader", "--json"], in: folder)
         #expect(json.status == 0, "\(json.standardError)")
         let stories = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])

@@ -25,7 +25,7 @@ enum ConfigArguments {
         }
         let (command, path) = CommandInfo.root().leaf(for: arguments)
         // Benchmarks measure with their own settings (and `bench store --stories` is a count).
-        if path.first == BenchCommand.configuration.commandName { return (arguments, [:]) }
+        if path.first == BenchHandover.configuration.commandName { return (arguments, [:]) }
         let accepted = command.optionSpellings
         let added = file.defaults(given: arguments, environment: environment) { setting in
             accepted.contains(setting.option) && (setting.command == nil || setting.command == path.first)

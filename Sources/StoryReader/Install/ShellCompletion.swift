@@ -5,16 +5,16 @@ import StoryKit
 /// Completions that know the library: story ids and titles, and profile names. The shell scripts
 /// (`--generate-completion-script`) call the program back with the words typed so far; the
 /// answer comes from the story cache, so it stays quick for a big library.
-enum ShellCompletion {
+package enum ShellCompletion {
     /// Story ids, then titles, that begin with what was typed (case does not matter).
-    static let stories = CompletionKind.custom { words, _, prefix in
+    package static let stories = CompletionKind.custom { words, _, prefix in
         let library = options(from: words).readLibrary().library
         return storyCandidates(library.entries, prefix: prefix)
     }
 
     /// Profile names that begin with what was typed; nothing when there is no database yet (a
     /// completion never creates one).
-    static let profiles = CompletionKind.custom { words, _, prefix in
+    package static let profiles = CompletionKind.custom { words, _, prefix in
         let directory = options(from: words).dataDirectory()
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(StoryStore.fileName).path),
               let store = try? StoryStore(dataDirectory: directory, readOnlyFallback: true),

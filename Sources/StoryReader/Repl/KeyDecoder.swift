@@ -2,16 +2,18 @@ import StoryKit
 
 /// Turns terminal bytes into keys. A lone Escape is told apart from the start of an arrow key's
 /// sequence by time: the shell calls `flush()` when no byte followed within `escapeDelay`.
-struct KeyDecoder {
+package struct KeyDecoder {
     /// How long to wait after ESC for the rest of a sequence (terminals send it in one write).
     static let escapeDelayMilliseconds: Int32 = 40
     private var buffer: [UInt8] = []
+
+    package init() {}
 
     /// Whether bytes are waiting (an ESC that may start a sequence, or half a UTF-8 character).
     var hasPending: Bool { !buffer.isEmpty }
 
     /// Decodes what it can; an incomplete sequence waits for more bytes or `flush()`.
-    mutating func feed(_ bytes: [UInt8]) -> [Key] {
+    package mutating func feed(_ bytes: [UInt8]) -> [Key] {
         buffer += bytes
         var keys: [Key] = []
         while !buffer.isEmpty {

@@ -2,7 +2,7 @@ import Foundation
 import StoryKit
 
 /// Monotonic time in nanoseconds.
-func monotonicNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+package func monotonicNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
 /// Reads a story as a timeline of narration events, without speech: `--no-audio` without a
 /// terminal, where time passes only when the script says `wait` (no clock: transcripts are the same

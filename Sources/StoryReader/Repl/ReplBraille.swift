@@ -2,7 +2,7 @@ import Foundation
 import StoryKit
 
 /// `--braille`: whether to use a braille display through BRLTTY.
-enum BrailleMode: String, CaseIterable {
+package enum BrailleMode: String, CaseIterable {
     /// Use one when BRLTTY runs; say nothing when it does not.
     case auto
     /// Use one, and say so once when there is none.
@@ -18,7 +18,7 @@ enum BrailleMode: String, CaseIterable {
 /// child's braille code with the word being heard marked with dots 7–8; announcements for
 /// BRLTTY's message time, then what was there before (sooner when the voice goes back to the
 /// story: braille follows the voice).
-final class ReplBraille {
+package final class ReplBraille {
     /// How long an announcement stays (BRLTTY's own default message time, 4 s).
     static let messageNanoseconds: UInt64 = 4_000_000_000
 
@@ -28,9 +28,9 @@ final class ReplBraille {
     private let inbox = LockedValue<[BrailleDisplay.Event]>([])
     private var display: BrailleDisplay?
     /// The display's cells (nil: not connected).
-    private(set) var cells: Int?
+    package private(set) var cells: Int?
     /// The cells last handed to the display.
-    private(set) var shown: [UInt8] = []
+    package private(set) var shown: [UInt8] = []
 
     /// Where the line on the display came from.
     enum Source: Hashable {
@@ -46,7 +46,7 @@ final class ReplBraille {
     private var failedTables: Set<String> = []
 
     /// - Parameter address: where BrlAPI is (by default `$BRLAPI_HOST`, else the local BRLTTY).
-    init(mode: BrailleMode, takesEveryKey: Bool, address: BrailleDisplay.Address = BrailleDisplay.Address()) {
+    package init(mode: BrailleMode, takesEveryKey: Bool, address: BrailleDisplay.Address = BrailleDisplay.Address()) {
         self.mode = mode
         guard mode != .off else { return }
         let inbox = self.inbox, wake = self.wake
@@ -60,7 +60,7 @@ final class ReplBraille {
     }
 
     /// What the display's thread reported since the last call (the loop's thread).
-    func takeEvents() -> [BrailleDisplay.Event] {
+    package func takeEvents() -> [BrailleDisplay.Event] {
         wake.drain()
         let events = inbox.take(leaving: [])
         for event in events {
@@ -78,13 +78,13 @@ final class ReplBraille {
     }
 
     /// The story's voice went on (a word heard): an announcement gives the display back to it.
-    func storyHeard() { message = nil }
+    package func storyHeard() { message = nil }
 
     /// When the loop must look again (an announcement's end), if nothing else comes.
     var deadline: UInt64? { message?.until }
 
     /// Gives the display back (leaving the program).
-    func stop() { display?.stop() }
+    package func stop() { display?.stop() }
 
     /// Shows an announcement for a while, in `table` (the interface's language).
     /// - Returns: the table, when it could not be loaded (once per table).
@@ -105,7 +105,7 @@ final class ReplBraille {
     /// The display follows the session: the reader's sentence and word, or the focused element.
     /// - Parameter code: the child's braille code.
     /// - Returns: the table, when it could not be loaded (once per table).
-    func follow(_ session: Session, code: BrailleCode, now: UInt64) -> String? {
+    package func follow(_ session: Session, code: BrailleCode, now: UInt64) -> String? {
         guard let cells, display != nil else { return nil }
         if let shown = message, now < shown.until { return nil }
         message = nil

@@ -62,16 +62,16 @@ extension ReplSpeech {
 
 /// Speech through the one `SpeechService`: its events come back through `wake` and are read on the
 /// loop's thread by `tick`.
-final class ServiceSpeech: ReplSpeech {
+package final class ServiceSpeech: ReplSpeech {
     let clock = Narrator.Clock.paced
     let isAudible = true
-    let wake: WakePipe
+    package let wake: WakePipe
     private(set) var service: SpeechService!
     private let inbox = LockedValue<[SpeechService.Event]>([])
     var messages: MessageCatalog = .english
     var trace: ((String) -> Void)?
     /// The settings interface speech uses now (the profile's; its voice when one is chosen).
-    var interfaceSettings: () -> SpeechSettings = { SpeechSettings() }
+    package var interfaceSettings: () -> SpeechSettings = { SpeechSettings() }
     /// Voices already resolved (with their notice, said once per language).
     private var voices: [String: VoiceCatalog.Resolution] = [:]
     private var noticed: Set<String> = []
@@ -93,7 +93,7 @@ final class ServiceSpeech: ReplSpeech {
     private var resolvedStoryVoice: String?
     private var notices: [String] = []
 
-    init(sink: any PCMSink, onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil) {
+    package init(sink: any PCMSink, onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil) {
         let wake = WakePipe()
         self.wake = wake
         let inbox = self.inbox
@@ -104,7 +104,7 @@ final class ServiceSpeech: ReplSpeech {
     }
 
     /// Resolves the voices of `languages` now, once, so that no utterance waits for it later.
-    func prepareVoices(_ languages: [String]) {
+    package func prepareVoices(_ languages: [String]) {
         for language in languages { _ = resolution(for: language) }
     }
 
@@ -127,14 +127,14 @@ final class ServiceSpeech: ReplSpeech {
 
     var isBusy: Bool { service.isBusy }
 
-    func say(_ utterance: Utterance, settings: SpeechSettings?) {
+    package func say(_ utterance: Utterance, settings: SpeechSettings?) {
         var spoken = settings ?? interfaceSettings()
         // No voice chosen: the interface's own language speaks the interface.
         spoken.voice = resolution(for: spoken.voice ?? utterance.language ?? "en").voice
         service.send(.say(utterance, settings: spoken))
     }
 
-    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, input: Int) -> String? {
+    package func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, input: Int) -> String? {
         let wasPaused = paused
         paused = nil
         if let wasPaused, wasPaused.path == story.path, wasPaused.word == fromWord, let recordingTempo, self.story != nil,
@@ -206,7 +206,7 @@ final class ServiceSpeech: ReplSpeech {
         return notices
     }
 
-    func stopStory() {
+    package func stopStory() {
         guard isStoryLoaded || paused != nil else { return }
         paused = nil
         isStoryLoaded = false
@@ -235,7 +235,7 @@ final class ServiceSpeech: ReplSpeech {
         service.send(.tempo(tempo))
     }
 
-    func silence() {
+    package func silence() {
         isStoryLoaded = false
         paused = nil
         story = nil
@@ -245,7 +245,7 @@ final class ServiceSpeech: ReplSpeech {
     func takeVirtualEvent() -> NarrationEvent? { nil }
     var deadline: UInt64? { nil }
 
-    func tick(now: UInt64) -> [NarrationEvent] {
+    package func tick(now: UInt64) -> [NarrationEvent] {
         wake.drain()
         let events = inbox.take(leaving: [])
         var out: [NarrationEvent] = []

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 
-/// `storyreader log …`: hidden maintenance commands for the reading log, used by the reliability
-/// tests (two processes recording at once, a process killed while writing). Not for children or
-/// parents; not shown in help.
+/// `storyreader-bench log …` (`storyreader bench log …`): hidden maintenance commands for the
+/// reading log, used by the reliability tests (two processes recording at once, a process killed
+/// while writing). Not for children or parents: not in the program they run; not shown in help.
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",

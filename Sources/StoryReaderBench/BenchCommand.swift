@@ -1,14 +1,17 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 
-/// `storyreader bench …`: benchmarks that print figures (build with -c release for real numbers).
+/// `storyreader-bench …` (also run as `storyreader bench …`): benchmarks that print figures
+/// (build with -c release for real numbers), a program of their own beside `storyreader`.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "storyreader-bench",
         abstract: helpMessages.tr("Run a benchmark and print its figures (use a release build)."),
         subcommands: [LibraryBenchmark.self, ReplBenchmark.self, StoreBenchmark.self, SpeechBenchmark.self, CompletionBenchmark.self, ImportBenchmark.self, ExportBenchmark.self,
-                      SyncBenchmark.self, SyncServerBenchmark.self, SyncKioskBenchmark.self, BrailleBenchmark.self, RecordingBenchmark.self]
+                      SyncBenchmark.self, SyncServerBenchmark.self, SyncKioskBenchmark.self, BrailleBenchmark.self, RecordingBenchmark.self,
+                      LogCommand.self]
     )
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 import ZIPFoundation
 
 /// `storyreader bench import`: how long an import takes and how much memory it needs, on the
@@ -35,7 +36,7 @@ struct ImportBenchmark: ParsableCommand {
             books = [generated.path]
         }
         print("import benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(runs) runs, each `storyreader import` a whole process timed from outside")
-        let binary = BundledStories.executableURL().path
+        let binary = BundledStories.sibling("storyreader").path
         for book in books {
             let bytes = ((try? FileManager.default.attributesOfItem(atPath: book))?[.size] as? Int) ?? 0
             var samples: [ExportBenchmark.Sample] = []

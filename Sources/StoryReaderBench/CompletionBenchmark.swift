@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 
 /// `storyreader bench completion`: how long a Tab takes, measured as the shell does it: a new
 /// `storyreader ---completion …` process per Tab, on a generated library, with the story cache.
@@ -27,7 +28,7 @@ struct CompletionBenchmark: ParsableCommand {
         let typed = "story-99"
         let completion = ["---completion", "show", "--", "positional@0", "4", "\(typed.count)",
                           "storyreader", "show", "--stories", stories.path, typed]
-        let executable = BundledStories.executableURL()
+        let executable = BundledStories.sibling("storyreader")
         var candidates = 0
         let cold = try Clock.measure { candidates = try Self.lines(executable, completion, environment) }
         var warm: [Double] = []

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 import Synchronization
 
 /// `storyreader bench recording`: how soon a recorded narration is heard after a key: the time

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 import StoryServer
 
 /// `storyreader bench sync-server`: what the site server alone sustains. The server runs as its
@@ -124,7 +125,8 @@ final class ServerProcess {
     private let output = Pipe()
 
     init(database: String, passwordFile: String? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        // `serve` is the program's, beside this one.
+        process.executableURL = BundledStories.sibling("storyreader")
         process.arguments = ["serve", "run", "--database", database, "--listen", "127.0.0.1:0"] + (passwordFile.map { ["--password-file", $0] } ?? [])
         var environment = ProcessInfo.processInfo.environment
         environment["LANG"] = "C.UTF-8"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 
 /// `storyreader bench export`: the export against `espeak-ng -w` on the same text and rate, runs
 /// interleaved (this machine is shared and noisy), best and median of each, CPU time and peak
@@ -44,7 +45,7 @@ struct ExportBenchmark: ParsableCommand {
             try lines[run].joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
             shares.append(file)
         }
-        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let me = BundledStories.sibling("storyreader").path
         let voice = chosen.language
         let espeak = ["/usr/bin/espeak-ng"].first(where: FileManager.default.isExecutableFile(atPath:))
         let stories = global.storyFolders.flatMap { ["--stories", $0] }

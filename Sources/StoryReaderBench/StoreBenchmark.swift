@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 
 /// `storyreader bench store`: the reading log's speed, on a fresh database in a temporary folder.
 struct StoreBenchmark: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 import Synchronization
 
 /// `storyreader bench speech`: the read-aloud engine's figures, each beside its anchor.
@@ -207,8 +208,9 @@ struct SpeechBenchmark: ParsableCommand {
         return nil
     }
 
+    /// The program that reads stories (`storyreader`, beside this one).
     private func executablePath() -> String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        BundledStories.sibling("storyreader").path
     }
 
     private func timeProcess(_ path: String, _ arguments: [String], discardOutput: Bool = true) throws -> Double {

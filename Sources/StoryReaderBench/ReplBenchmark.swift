@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 import Synchronization
 
 /// `storyreader bench repl`: from a key's bytes arriving to the first PCM sample of the newly
@@ -72,8 +73,8 @@ struct ReplBenchmark: ParsableCommand {
     /// SIGTERM while a story is read aloud (paced silence: a device's timing) → the process gone,
     /// its place saved: what a systemd stop or a shutdown waits for.
     private func signalToExit(_ library: StoryLibrary) throws {
-        guard let entry = library.entries.max(by: { $0.sentences < $1.sentences }),
-              let executable = Bundle.main.executableURL else { return }
+        guard let entry = library.entries.max(by: { $0.sentences < $1.sentences }) else { return }
+        let executable = BundledStories.sibling("storyreader")
         var times: [Double] = []
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("storyreader-bench-signal-\(getpid())")
         defer { try? FileManager.default.removeItem(at: data) }

@@ -1,29 +1,28 @@
 import Foundation
-import StoryKit
 
 /// What `import` did (or, in a dry run, would do) with one story.
-struct ImportResult: Encodable {
-    enum Status: String, Encodable {
+public struct ImportResult: Encodable, Sendable {
+    public enum Status: String, Encodable, Sendable {
         case imported, wouldImport = "would-import", refused
     }
 
-    var file: String
-    var status: Status
-    var id: String?
-    var title: String?
-    var author: String?
-    var language: String?
-    var words: Int?
+    public var file: String
+    public var status: Status
+    public var id: String?
+    public var title: String?
+    public var author: String?
+    public var language: String?
+    public var words: Int?
     /// The pictures' spoken descriptions.
-    var pictures: [String]?
+    public var pictures: [String]?
     /// The book a story comes from (an EPUB or Project Gutenberg book), and its kind.
-    var book: String?
-    var kind: String?
-    var warnings: [String] = []
+    public var book: String?
+    public var kind: String?
+    public var warnings: [String] = []
     /// Why it was refused.
-    var message: String?
+    public var message: String?
 
-    init(file: String, status: Status, story: Story? = nil, book: String? = nil, kind: String? = nil, warnings: [String] = [], message: String? = nil) {
+    public init(file: String, status: Status, story: Story? = nil, book: String? = nil, kind: String? = nil, warnings: [String] = [], message: String? = nil) {
         self.file = file
         self.status = status
         self.id = story?.id
@@ -41,7 +40,7 @@ struct ImportResult: Encodable {
 
     /// The lines printed for people: each story a dry run would import (with its pictures), and
     /// what was imported, a book in one line.
-    static func summary(_ results: [ImportResult], dryRun: Bool, destination: String, messages: MessageCatalog = .english) -> [String] {
+    public static func summary(_ results: [ImportResult], dryRun: Bool, destination: String, messages: MessageCatalog = .english) -> [String] {
         var lines: [String] = []
         var booksSaid = Set<String>()
         for result in results where result.status != .refused {
@@ -73,7 +72,7 @@ struct ImportResult: Encodable {
 
     /// The dry run's last line: what the listed stories come to ("In all: 284 stories, 51,230
     /// words, 3 pictures, 2 warnings"), so a long list need not be counted by hand.
-    static func dryRunTotal(_ results: [ImportResult], messages: MessageCatalog = .english) -> String {
+    public static func dryRunTotal(_ results: [ImportResult], messages: MessageCatalog = .english) -> String {
         let stories = results.filter { $0.status == .wouldImport }
         let words = stories.reduce(0) { $0 + ($1.words ?? 0) }
         let pictures = stories.reduce(0) { $0 + ($1.pictures?.count ?? 0) }
@@ -89,21 +88,23 @@ struct ImportResult: Encodable {
 /// Imports files into the user's stories folder: a story file is checked and copied with its
 /// pictures; a book (EPUB, Project Gutenberg) is turned into stories of our own format, each
 /// checked by the story parser before it is written. Nothing is written in a dry run.
-struct StoryImporter {
-    let destination: URL
-    let existing: StoryLibrary
-    let replace: Bool
-    let dryRun: Bool
+public struct StoryImporter {
+    public let destination: URL
+    public let existing: StoryLibrary
+    public let replace: Bool
+    public let dryRun: Bool
     /// For EPUBs: nil guesses, true splits a collection, false keeps one story.
-    let split: Bool?
-    var showsProgress = false
+    public let split: Bool?
+    /// Shows a progress line, rewritten in place ("" clears it); nil shows none (the command
+    /// sets it only for a person at a terminal).
+    public var showStatus: ((String) -> Void)?
     /// Refusals and warnings on standard error (a benchmark keeps quiet).
-    var reportsProblems = true
+    public var reportsProblems = true
     /// The language of the refusals and of the summary.
-    var messages: MessageCatalog = .english
-    private(set) var results: [ImportResult] = []
+    public var messages: MessageCatalog = .english
+    public private(set) var results: [ImportResult] = []
 
-    init(destination: URL, existing: StoryLibrary, replace: Bool, dryRun: Bool, split: Bool?) {
+    public init(destination: URL, existing: StoryLibrary, replace: Bool, dryRun: Bool, split: Bool?) {
         self.destination = destination
         self.existing = existing
         self.replace = replace
@@ -111,7 +112,8 @@ struct StoryImporter {
         self.split = split
     }
 
-    mutating func importFile(_ file: String) throws {
+    /// - Throws: `ImportFailure` when a file cannot be written (what is refused is in `results`).
+    public mutating func importFile(_ file: String) throws {
         let name = (file as NSString).lastPathComponent
         let ext = (name as NSString).pathExtension.lowercased()
         var isFolder: ObjCBool = false
@@ -136,11 +138,12 @@ struct StoryImporter {
     private mutating func importEPUB(_ file: String) {
         let name = (file as NSString).lastPathComponent
         let messages = messages
-        let progress: ((Int, Int) -> Void)? = showsProgress ? { done, total in
+        let showStatus = showStatus
+        let progress: ((Int, Int) -> Void)? = showStatus.map { show in { done, total in
             // A big book must not look frozen; the line is cleared when done.
-            Self.status(done < total ? messages.tr("Reading {file}: {done} of {total} documents", [
+            show(done < total ? messages.tr("Reading {file}: {done} of {total} documents", [
                 "file": Sanitizer.sanitizeLine(name), "done": String(done), "total": String(total)]) : "")
-        } : nil
+        } }
         do {
             let book = try EPUBBook(url: URL(fileURLWithPath: file), split: split, progress: progress)
             let warnings = book.problems.map { $0.localized(messages) }
@@ -148,7 +151,7 @@ struct StoryImporter {
             importBook(book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: warnings,
                        audio: { path throws(BookProblem) in try book.audioData(path) })
         } catch {
-            if showsProgress { Self.status("") }
+            showStatus?("")
             refuse(file, messages.tr("{problem} (not imported)", ["problem": error.localized(messages)]), named: false)
         }
     }
@@ -320,8 +323,8 @@ struct StoryImporter {
             }
             try copyRecording(of: parsed.story, from: file)
         } catch {
-            if let error = error as? ImportWriteError, error.isDiskFull { throw UserFailure(message: Self.writeFailure(error.path, error, messages)) }
-            throw UserFailure(message: messages.tr("could not copy {file} into {folder}: {reason}. Check that the folder is writable, or choose another with --data-dir", [
+            if let error = error as? ImportWriteError, error.isDiskFull { throw ImportFailure(message: Self.writeFailure(error.path, error, messages)) }
+            throw ImportFailure(message: messages.tr("could not copy {file} into {folder}: {reason}. Check that the folder is writable, or choose another with --data-dir", [
                 "file": Sanitizer.sanitizeLine(file), "folder": destination.path, "reason": ImportWriteError.reason(error)]))
         }
         results.append(ImportResult(file: file, status: .imported, story: parsed.story, warnings: warnings))
@@ -337,12 +340,9 @@ struct StoryImporter {
         FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(line))\n".utf8))
     }
 
-    /// A progress line on standard error, rewritten in place ("" clears it).
-    private static func status(_ text: String) { StatusLine.show(text) }
-
     /// What to say when writing `path` failed: a full disk says so (nothing half-written was left
     /// behind); other reasons, that the folder must be writable.
-    static func writeFailure(_ path: String, _ error: any Error, _ messages: MessageCatalog) -> String {
+    public static func writeFailure(_ path: String, _ error: any Error, _ messages: MessageCatalog) -> String {
         let values = ["path": Sanitizer.sanitizeLine(path), "reason": ImportWriteError.reason(error)]
         if (error as? ImportWriteError)?.isDiskFull == true {
             return messages.tr("could not write {path}: {reason}; nothing half-written was left behind: free some space and import again, or choose another folder with --data-dir", values)
@@ -359,6 +359,12 @@ struct StoryImporter {
     private static func copyReplacing(_ source: URL, to target: URL) throws {
         do { try AtomicFile.copy(source, to: target) } catch { throw ImportWriteError(path: target.path, error) }
     }
+}
+
+/// A story could not be written into the stories folder: the message says which and why (in the
+/// importer's language); nothing half-written is left.
+public struct ImportFailure: Error, Sendable {
+    public var message: String
 }
 
 /// Writing an imported file failed: the file it was for, and the system's reason.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 import Synchronization
 #if canImport(Glibc)
 import Glibc

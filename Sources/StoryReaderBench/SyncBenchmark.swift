@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoryKit
+import StoryReader
 import StoryServer
 
 /// `storyreader bench sync`: many kiosks (data folders in a temporary folder) syncing finished reads
@@ -71,7 +72,7 @@ struct SyncBenchmark: AsyncParsableCommand {
     }
 }
 
-/// One simulated kiosk of `bench sync`: `bench sync-kiosk` in a process of its own, which prints
+/// One simulated kiosk of `bench sync`: `storyreader-bench sync-kiosk` in a process of its own, which prints
 /// the milliseconds of each of its rounds, a line each.
 final class SyncKioskProcess {
     private let process = Process()
@@ -79,7 +80,7 @@ final class SyncKioskProcess {
 
     init(settings: SyncSettings, data: URL, reads: Int, burst: Int) throws {
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["bench", "sync-kiosk", "--url", settings.url, "--site", settings.site, "--data", data.path,
+        process.arguments = ["sync-kiosk", "--url", settings.url, "--site", settings.site, "--data", data.path,
                              "--reads", String(reads), "--burst", String(burst)]
         // The token stays out of the process list.
         process.environment = ProcessInfo.processInfo.environment.merging(["STORYREADER_BENCH_TOKEN": settings.token]) { $1 }
@@ -99,7 +100,7 @@ final class SyncKioskProcess {
     }
 }
 
-/// `storyreader bench sync-kiosk` (hidden): one kiosk of `bench sync`.
+/// `storyreader-bench sync-kiosk` (hidden): one kiosk of `bench sync`.
 struct SyncKioskBenchmark: AsyncParsableCommand {
     /// The milliseconds of one round that went through. A failed round (the server busy past its
     /// deadline) is tried again, as a kiosk's background sync does: each failure is printed

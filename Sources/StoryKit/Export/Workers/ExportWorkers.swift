@@ -1,6 +1,4 @@
-import ArgumentParser
 import Foundation
-import StoryKit
 import Synchronization
 
 /// Exporting in parallel: eSpeak NG is one engine per process, so more cores means more
@@ -8,9 +6,11 @@ import Synchronization
 /// export says the first run itself, and each other run goes to a worker, this program
 /// (`export-worker`, hidden), which sends its PCM and word events back over its standard output.
 /// The export then joins them in order, shifting the times, while the later ones still synthesise.
-enum ExportWorkers {
+/// Here: the records a worker sends (`RecordSink`) and their reading back (`collect`); starting
+/// the worker processes is the program's (`ExportWorkers.start`, `export-worker`).
+public enum ExportWorkers {
     /// Contiguous runs of `items` of about equal expected audio (see `ExportShares`).
-    static func split(_ narration: Narration, jobs: Int) -> [Range<Int>] { ExportShares.split(narration, jobs: jobs) }
+    public static func split(_ narration: Narration, jobs: Int) -> [Range<Int>] { ExportShares.split(narration, jobs: jobs) }
 
     /// One worker's output, read as it arrives. What arrives is kept in a temporary file (unlinked
     /// at once), not in memory: the parent reads a later worker's output only when the workers
@@ -18,8 +18,8 @@ enum ExportWorkers {
     /// front a megabyte at a time, a memmove of everything behind each megabyte.
     /// Unchecked: the counts, `finished` and `failure` are read and written only while
     /// `condition` is locked; `process` and `fd` are set once in `init`.
-    final class Stream: @unchecked Sendable {
-        let process: Process
+    public final class Stream: @unchecked Sendable {
+        public let process: Process
         private let condition = NSCondition()
         private let fd: Int32
         /// Bytes in the file, and bytes of it already read.
@@ -28,11 +28,11 @@ enum ExportWorkers {
         private var finished = false
         private var failure: String?
 
-        init(process: Process, pipe: Pipe) throws {
+        public init(process: Process, pipe: Pipe) throws {
             self.process = process
             var template = Array((NSTemporaryDirectory() + "/storyreader-export-XXXXXX").utf8CString)
             let fd = mkstemp(&template)
-            guard fd >= 0 else { throw UserFailure(message: "cannot make a temporary file for an export worker: \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw ExportWorkerFailure(message: "cannot make a temporary file for an export worker: \(String(cString: strerror(errno)))") }
             // Unlinked at once: the file lives as long as the descriptor, and a killed export leaves none.
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             self.fd = fd
@@ -64,7 +64,7 @@ enum ExportWorkers {
         private var windowStart = 0
 
         /// Exactly `count` bytes, waiting for them; nil at the end of the stream.
-        func read(_ count: Int) throws -> Data? {
+        public func read(_ count: Int) throws -> Data? {
             condition.lock()
             while stored - consumed < count, !finished { condition.wait() }
             let available = stored - consumed >= count
@@ -73,14 +73,14 @@ enum ExportWorkers {
             if available { consumed += count }
             let failure = failure
             condition.unlock()
-            if let failure { throw UserFailure(message: failure) }
+            if let failure { throw ExportWorkerFailure(message: failure) }
             guard available else { return nil }
             // Records are small: the file is read a quarter of a megabyte at a time.
             if offset < windowStart || offset + count > windowStart + window.count {
                 let length = min(max(count, 1 << 18), end - offset)
                 window = [UInt8](repeating: 0, count: length)
                 let got = window.withUnsafeMutableBytes { pread(fd, $0.baseAddress, length, off_t(offset)) }
-                guard got == length else { throw UserFailure(message: "cannot read an export worker's output back: \(String(cString: strerror(errno)))") }
+                guard got == length else { throw ExportWorkerFailure(message: "cannot read an export worker's output back: \(String(cString: strerror(errno)))") }
                 windowStart = offset
             }
             let from = offset - windowStart
@@ -88,45 +88,14 @@ enum ExportWorkers {
         }
     }
 
-    /// Starts a worker for each run (each begins synthesising at once).
-    /// `encode`: what the workers send instead of samples (`--opus BITRATE`: their share as Opus
-    /// packets, encoded on their own core).
-    static func start(storyArguments: [String], narration: Narration, runs: [Range<Int>], settings: SpeechSettings,
-                      encode: [String] = []) throws -> [Stream] {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var streams: [Stream] = []
-        do {
-            for run in runs {
-                let process = Process()
-                process.executableURL = executable
-                process.arguments = ["export-worker"] + storyArguments + [
-                    "--first", "\(run.lowerBound)", "--end", "\(run.upperBound)",
-                    "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)",
-                    "--voice", settings.voice ?? narration.language,
-                ] + encode
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = FileHandle.standardError
-                try process.run()
-                // The parent's copy of the write end goes, so the stream ends when the worker does.
-                try? pipe.fileHandleForWriting.close()
-                streams.append(try Stream(process: process, pipe: pipe))
-            }
-        } catch {
-            stop(streams)
-            throw error
-        }
-        return streams
-    }
-
     /// Ends the workers still running (a stop, or a failure elsewhere).
-    static func stop(_ streams: [Stream]) {
+    public static func stop(_ streams: [Stream]) {
         for stream in streams where stream.process.isRunning { stream.process.terminate() }
     }
 
     /// Writes the workers' audio to `sink` in order, after what it holds; their events, shifted
     /// to the file's time. `runs` are the workers' runs, for the message if one fails.
-    static func collect(_ streams: [Stream], runs: [Range<Int>], sink: any PCMFileSink, stopped: StopToken,
+    public static func collect(_ streams: [Stream], runs: [Range<Int>], sink: any PCMFileSink, stopped: StopToken,
                         onWord: () -> Void = {}) throws -> [NarrationPlayer.Event] {
         defer { stop(streams) }
         var events: [NarrationPlayer.Event] = []
@@ -161,13 +130,13 @@ enum ExportWorkers {
                     guard let frame = try stream.read(8).map(Self.u64) else { break }
                     if index == streams.count - 1 { events.append(NarrationPlayer.Event(kind: .end, frame: offset + frame)) }
                 default:
-                    throw UserFailure(message: "an export worker sent something unreadable")
+                    throw ExportWorkerFailure(message: "an export worker sent something unreadable")
                 }
             }
             if stopped.isStopped { return events }
             stream.process.waitUntilExit()
             if stream.process.terminationStatus != 0 || stream.process.terminationReason != .exit {
-                throw UserFailure(message: "an export worker stopped (sentences \(runs[index].lowerBound + 1)–\(runs[index].upperBound)), status \(stream.process.terminationStatus)")
+                throw ExportWorkerFailure(message: "an export worker stopped (sentences \(runs[index].lowerBound + 1)–\(runs[index].upperBound)), status \(stream.process.terminationStatus)")
             }
         }
         return events
@@ -177,80 +146,8 @@ enum ExportWorkers {
     static func u64(_ data: Data) -> Int { Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }.littleEndian) }
 }
 
-/// `storyreader export-worker` (hidden): one run of sentences of one story, synthesised as the
-/// serial export would, sent as records on standard output.
-struct ExportWorkerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export-worker", shouldDisplay: false)
-
-    @OptionGroup var global: GlobalOptions
-    @Argument var story: String
-    @Option var first: Int
-    @Option var end: Int
-    @Option var rate: Int
-    @Option var pitch: Int
-    @Option var volume: Int
-    @Option var voice: String
-    /// Send the share encoded as Opus at this bitrate (bit/s) rather than as samples.
-    @Option var opus: Int?
-
-    func run() throws {
-        Self.endWithParent()
-        let library = global.loadLibrary()
-        let story = try global.resolveStory(self.story, in: library)
-        let whole: Narration
-        do { whole = try Narration(story: story) } catch { throw UserFailure(message: error.description) }
-        guard first >= 0, first < end, end <= whole.items.count else { throw UserFailure(message: "no such run of sentences") }
-        let settings = SpeechSettings(rate: rate, pitch: pitch, volume: volume, voice: voice)
-        var part = whole
-        if first > 0 {
-            // The engine nearer to where the serial export left it: the sentence before this run
-            // said first. Measured on The Lighthouse Cat: the whole comes out 1.7 ms from one
-            // process's with it, 34 ms without. eSpeak NG's state spans every sentence said before
-            // (on The Cat That Walked by Himself 1, 5 or 30 sentences of warm-up still differ;
-            // all of them match byte for byte), so it stays one: the rest is bounded in the tests.
-            part.items = Array(whole.items[..<first])
-            let warmUp = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: DiscardingSink(), settings: settings)
-            warmUp.start(sentence: first - 1)
-            _ = warmUp.wait()
-        }
-        part.items = Array(whole.items[..<end])
-        let output = RecordSink()
-        let share = try opus.map { try OpusShareSink(bitrate: $0) }
-        // The one call into the synthesis: the samples go out as records, or to this core's encoder.
-        let sink: any PCMFileSink = share.map { $0 as any PCMFileSink } ?? output
-        let player = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: sink, settings: settings,
-                                     hooks: NarrationPlayer.Hooks(onEvent: { output.record($0) }))
-        player.start(sentence: first)
-        let state = player.wait()
-        guard state == .finished else { throw ExitCode(1) }
-        if let share { try output.send(try share.finish()) }
-        try output.flush()
-    }
-}
-
-extension ExportWorkerCommand {
-    /// A worker lives no longer than the export that started it. A killed parent closes the
-    /// pipe's reading end, which a worker learns only when it next writes, and an Opus worker
-    /// writes nothing until its whole share is encoded: it went on for seconds, an orphan at 100 %
-    /// of a core. A thread waits on standard output for the reader to go (poll reports POLLERR
-    /// or POLLHUP on a pipe with no reader) and ends the process at once. Not PR_SET_PDEATHSIG:
-    /// that follows the parent *thread* that started the worker, not the parent process.
-    static func endWithParent() {
-        var status = stat()
-        guard fstat(STDOUT_FILENO, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
-        Thread {
-            var watched = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
-            while true {
-                let ready = poll(&watched, 1, -1)
-                if ready < 0, errno == EINTR { continue }
-                if ready < 0 || watched.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { _exit(1) }
-            }
-        }.start()
-    }
-}
-
 /// Samples and events as records on standard output.
-final class RecordSink: PCMFileSink {
+public final class RecordSink: PCMFileSink {
     private struct State {
         var written = 0
         /// Records not yet sent: written out 64 KiB at a time, not one system call a record.
@@ -259,7 +156,9 @@ final class RecordSink: PCMFileSink {
     private let state = Mutex(State())
     private let out = FileHandle.standardOutput
 
-    func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
+    public init() {}
+
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
         try state.withLock { state in
             state.pending.append(UInt8(ascii: "P"))
             withUnsafeBytes(of: UInt32(samples.count).littleEndian) { state.pending.append(contentsOf: $0) }
@@ -270,7 +169,7 @@ final class RecordSink: PCMFileSink {
         }
     }
 
-    func record(_ event: NarrationPlayer.Event) {
+    public func record(_ event: NarrationPlayer.Event) {
         state.withLock { state in
             func u32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { state.pending.append(contentsOf: $0) } }
             func u64(_ value: Int) { withUnsafeBytes(of: UInt64(value).littleEndian) { state.pending.append(contentsOf: $0) } }
@@ -291,7 +190,7 @@ final class RecordSink: PCMFileSink {
     }
 
     /// A share encoded here: its packets, then its length in the file and in samples given.
-    func send(_ share: EncodedShare) throws {
+    public func send(_ share: EncodedShare) throws {
         try state.withLock { state in
             for packet in share.packets {
                 state.pending.append(UInt8(ascii: "O"))
@@ -306,9 +205,16 @@ final class RecordSink: PCMFileSink {
     }
 
     /// Sends what is left (at the end of the run).
-    func flush() throws { try state.withLock { try send(&$0, whole: true) } }
+    public func flush() throws { try state.withLock { try send(&$0, whole: true) } }
 
-    var framesWritten: Int { state.withLock { $0.written } }
-    func close() throws { try flush() }
-    func discard() {}
+    public var framesWritten: Int { state.withLock { $0.written } }
+    public func close() throws { try flush() }
+    public func discard() {}
+}
+
+/// An export worker's output could not be kept, read or understood, or the worker failed: the
+/// message says which (the export names the story and stops).
+public struct ExportWorkerFailure: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 }

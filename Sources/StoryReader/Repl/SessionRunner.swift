@@ -1,0 +1,55 @@
+import Foundation
+import StoryKit
+
+/// The one way a session is set up for the REPL, the kiosk and `read`: the store's snapshot,
+/// the terminal asked what it can draw, the Session in the run's languages with the presentation
+/// options applied, and the shell that runs it with its audio and braille display. Each command
+/// adds only what is its own (the kiosk's lock, `read`'s story and speech overrides).
+struct SessionRunner {
+    let global: GlobalOptions
+    let presentation: PresentationOptions
+    let store: StoryStore
+    let snapshot: SessionSnapshot
+    /// A terminal on both ends (else commands come one a line and captions are printed).
+    let interactive: Bool
+    let capabilities: TerminalCapabilities
+
+    /// Reads `store`'s snapshot (a failure is the user's error, in the run's language) and, on a
+    /// terminal, asks it once, before raw mode, what it can draw large (never under tmux/screen).
+    init(global: GlobalOptions, presentation: PresentationOptions, store: StoryStore) throws {
+        self.global = global
+        self.presentation = presentation
+        self.store = store
+        do {
+            snapshot = try store.sessionSnapshot()
+        } catch {
+            throw StoreCommandSupport.fail(error, global.messages)
+        }
+        interactive = TerminalMode.isInteractive()
+        capabilities = interactive ? TerminalCapabilities.detect() : .none
+    }
+
+    /// The session on `library`, as `profile` (nil: the session chooses), sized to the terminal.
+    func session(library: StoryLibrary, profile: String?, voices: [String] = []) -> Session {
+        let size = TerminalMode.size()
+        var options = global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling))
+        options.voices = voices
+        var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
+                              options: options, profile: profile, languages: Catalogs.languages)
+        presentation.apply(to: &session)
+        return session
+    }
+
+    /// The shell that runs `session`. Speech through eSpeak NG onto the audio device (or paced
+    /// silence); --no-audio on a terminal: paced silence; --no-audio without a terminal: virtual
+    /// time (scripts, transcripts). `warn`: where the audio's notice goes besides the session.
+    func shell(_ session: Session, noAudio: Bool, device: String?, kiosk: Bool = false,
+               messages: MessageCatalog, warn: ((String) -> Void)? = nil) throws -> ReplShell {
+        let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
+        let audio = clock == .virtual ? nil : try ReplCommand.openAudio(noAudio: noAudio, device: device, messages: messages, warn: warn)
+        let shell = ReplShell(session: session, store: store, interactive: interactive,
+                              presentation: presentation, scaling: capabilities.scaling, audio: audio)
+        shell.braille = presentation.brailleDisplay(kiosk: kiosk)
+        return shell
+    }
+}
