@@ -1,6 +1,6 @@
-import ArgumentParser
-import Foundation
-import StoryKit
+package import ArgumentParser
+package import Foundation
+package import StoryKit
 import Synchronization
 
 /// Options every command takes: where stories and data live.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StoryKit
+package import StoryKit
 
 /// What the profile, PIN, history and log commands share: opening the store, asking for the
 /// parental PIN, reporting a user error (exit 1) with a message that says what to do.

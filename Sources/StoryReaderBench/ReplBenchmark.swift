@@ -116,7 +116,7 @@ struct ReplBenchmark: ParsableCommand {
                 guard case .narrate(_, let fromWord, let settings, let stepMode) = effect, let story = session.state.reader?.story else { continue }
                 // From the cut on, samples are the new sentence's.
                 sink.arm()
-                _ = speech.narrate(story, fromWord: fromWord, settings: settings, stepMode: stepMode, input: input)
+                _ = speech.narrate(story, fromWord: fromWord, settings: settings, recordingTempo: 1, stepMode: stepMode, input: input)
             }
         }
         perform(session.handle(.command(.read(entry.id))))

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What `import` did (or, in a dry run, would do) with one story.
 public struct ImportResult: Encodable, Sendable {

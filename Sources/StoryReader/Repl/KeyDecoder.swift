@@ -1,4 +1,4 @@
-import StoryKit
+package import StoryKit
 
 /// Turns terminal bytes into keys. A lone Escape is told apart from the start of an arrow key's
 /// sequence by time: the shell calls `flush()` when no byte followed within `escapeDelay`.

@@ -1,5 +1,5 @@
 import Foundation
-import StoryKit
+package import StoryKit
 
 /// `--braille`: whether to use a braille display through BRLTTY.
 package enum BrailleMode: String, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import StoryKit
+package import StoryKit
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Exporting in parallel: eSpeak NG is one engine per process, so more cores means more
