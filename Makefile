@@ -13,7 +13,7 @@ BIN ?= $(RELEASE_BIN)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: run test build setup setup-test setup-deb bench clean release install uninstall deb server bench-sync
+.PHONY: run test build setup setup-test setup-deb bench clean release install uninstall deb server bench-sync format lint
 
 setup:
 	@scripts/setup.sh
@@ -70,6 +70,13 @@ bench: setup-test
 	.build/release/storyreader-bench store
 	.build/release/storyreader-bench repl
 	.build/release/storyreader-bench completion
+
+# The formatter the toolchain ships, with .swift-format's settings; CI runs `lint`.
+format:
+	$(SWIFT) format format --in-place --recursive Sources Tests
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests
 
 clean:
 	rm -rf .build

@@ -10,12 +10,15 @@ struct BenchHandover: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: helpMessages.tr("Run a benchmark and print its figures (use a release build)."),
-        discussion: helpMessages.tr("The benchmarks are a program of their own, storyreader-bench, built beside storyreader with 'make bench' (not installed); 'storyreader bench …' runs it with the same words.")
+        discussion: helpMessages.tr(
+            "The benchmarks are a program of their own, storyreader-bench, built beside storyreader with 'make bench' (not installed); 'storyreader bench …' runs it with the same words."
+        )
     )
 
     /// The benchmark and its options, handed over as typed.
-    @Argument(parsing: .captureForPassthrough,
-              help: ArgumentHelp(helpMessages.tr("The benchmark and its options ('storyreader bench --help' lists them).")))
+    @Argument(
+        parsing: .captureForPassthrough,
+        help: ArgumentHelp(helpMessages.tr("The benchmark and its options ('storyreader bench --help' lists them).")))
     var words: [String] = []
 
     func run() throws {
@@ -29,12 +32,13 @@ struct BenchHandover: ParsableCommand {
     static func exec(_ words: [String]) throws -> Never {
         let path = program.path
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw UserFailure(message: helpMessages.tr("the benchmarks are a program of their own, {path}, which is not there: build it with 'make bench'", ["path": path]))
+            throw UserFailure(
+                message: helpMessages.tr("the benchmarks are a program of their own, {path}, which is not there: build it with 'make bench'", ["path": path]))
         }
         let argv = ([path] + words).map { strdup($0) } + [nil]
         execv(path, argv)
         let reason = String(cString: strerror(errno))
-        argv.forEach { free($0) }
+        for argument in argv { free(argument) }
         throw UserFailure(message: helpMessages.tr("cannot start {path}: {reason}", ["path": path, "reason": reason]))
     }
 }

@@ -7,8 +7,10 @@ extension ExportCommand {
     /// One story into `sink` (after whatever it already holds), through the narration player
     /// that reads aloud, by one process or by several: its narration and what was said when, in
     /// milliseconds from the start of the file.
-    func speak(_ story: Story, into sink: any PCMFileSink, settings base: SpeechSettings,
-               progress: ExportProgress) throws -> (Narration, TimedNarration) {
+    func speak(
+        _ story: Story, into sink: any PCMFileSink, settings base: SpeechSettings,
+        progress: ExportProgress
+    ) throws -> (Narration, TimedNarration) {
         let messages = global.messages
         // "“The Tiny Fox”: …", French "« … » : …".
         func aboutStory(_ problem: String) -> String { messages.tr("“{title}”: {problem}", ["title": story.title, "problem": problem]) }
@@ -38,24 +40,31 @@ extension ExportCommand {
             var first = narration
             first.items = Array(narration.items[..<runs[0].upperBound])
             let heard = Mutex<[NarrationPlayer.Event]>([])
-            let player = NarrationPlayer(narration: first, engine: EspeakEngine.shared, sink: sink, settings: settings,
-                                         hooks: NarrationPlayer.Hooks(onEvent: { event in
-                                             heard.withLock { $0.append(event) }
-                                             if case .word = event.kind { progress.word() }
-                                         }))
-            TerminalMode.onStopSignal { stop.stop(); player.send(.stop) }
+            let player = NarrationPlayer(
+                narration: first, engine: EspeakEngine.shared, sink: sink, settings: settings,
+                hooks: NarrationPlayer.Hooks(onEvent: { event in
+                    heard.withLock { $0.append(event) }
+                    if case .word = event.kind { progress.word() }
+                }))
+            TerminalMode.onStopSignal {
+                stop.stop()
+                player.send(.stop)
+            }
             do {
                 // An Opus file's workers encode their own shares (on their own cores).
                 let encode = (sink as? OpusExportFile).map { ["--opus", String($0.bitrate)] } ?? []
-                let streams = try ExportWorkers.start(storyArguments: storyArguments, narration: narration, runs: Array(runs.dropFirst()),
-                                                      settings: settings, encode: encode)
+                let streams = try ExportWorkers.start(
+                    storyArguments: storyArguments, narration: narration, runs: Array(runs.dropFirst()),
+                    settings: settings, encode: encode)
                 defer { ExportWorkers.stop(streams) }
                 player.start()
                 let state = player.wait()
                 if case .failed(let message) = state { throw UserFailure(message: player.failure(in: messages) ?? message) }
                 guard state == .finished, !stop.isStopped else { throw ExitCode(130) }
                 // The first run's end is not the story's: the workers' last one is.
-                events = try heard.withLock { $0 }.filter { $0.kind != .end } + ExportWorkers.collect(streams, runs: Array(runs.dropFirst()), sink: sink, stopped: stop, onWord: { progress.word() })
+                events =
+                    try heard.withLock { $0 }.filter { $0.kind != .end }
+                    + ExportWorkers.collect(streams, runs: Array(runs.dropFirst()), sink: sink, stopped: stop, onWord: { progress.word() })
             } catch let exit as ExitCode {
                 throw exit
             } catch {
@@ -67,16 +76,21 @@ extension ExportCommand {
             let heard = Mutex<[NarrationPlayer.Event]>([])
             let quiet = quiet
             let title = story.title
-            let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,
-                                         hooks: NarrationPlayer.Hooks(onEvent: { event in
-                                             heard.withLock { $0.append(event) }
-                                             if case .word = event.kind { progress.word() }
-                                             if case .recordingUnavailable(let sentence, let problem) = event.kind, !quiet {
-                                                 let notice = messages.tr("sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot", [
-                                                     "sentence": String(sentence + 1), "problem": problem.localized(messages)])
-                                                 FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(messages.tr("“{title}”: {problem}", ["title": title, "problem": notice])))\n".utf8))
-                                             }
-                                         }), recording: recording)
+            let player = NarrationPlayer(
+                narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,
+                hooks: NarrationPlayer.Hooks(onEvent: { event in
+                    heard.withLock { $0.append(event) }
+                    if case .word = event.kind { progress.word() }
+                    if case .recordingUnavailable(let sentence, let problem) = event.kind, !quiet {
+                        let notice = messages.tr(
+                            "sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot",
+                            [
+                                "sentence": String(sentence + 1), "problem": problem.localized(messages),
+                            ])
+                        FileHandle.standardError.write(
+                            Data("storyreader: \(Sanitizer.visibleLines(messages.tr("“{title}”: {problem}", ["title": title, "problem": notice])))\n".utf8))
+                    }
+                }), recording: recording)
             // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
             TerminalMode.onStopSignal { player.send(.stop) }
             player.start()

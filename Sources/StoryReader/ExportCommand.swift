@@ -10,15 +10,25 @@ struct ExportCommand: ParsableCommand {
         abstract: helpMessages.tr("Save stories as audio files with captions, or as read-along books."),
         discussion: helpParagraphs(
             helpLines(
-                helpMessages.tr("Each story is read by eSpeak NG as it is read aloud (the child's voice settings with --profile, or --rate, --pitch, --volume and --voice) and written as:"),
+                helpMessages.tr(
+                    "Each story is read by eSpeak NG as it is read aloud (the child's voice settings with --profile, or --rate, --pitch, --volume and --voice) and written as:"
+                ),
                 "  wav   " + helpMessages.tr("16-bit mono, 22050 Hz, about 2.6 MB a minute"),
                 "  opus  " + helpMessages.tr("Ogg Opus at 24 kbit/s (see --bitrate): a tenth of the size"),
                 "  mp3   " + helpMessages.tr("48 kbit/s, for older players and audio boxes"),
                 "  epub  " + helpMessages.tr("a read-along book (EPUB 3 with Media Overlays)"),
-                helpMessages.tr("The format comes from --format, else from the file's extension. Audio files are tagged with the title, the author as artist, the album and the language. A read-along book highlights its text sentence by sentence (word by word with --overlay words) as its audio plays, in Thorium, Apple Books, Kobo and other reading apps.")),
-            helpMessages.tr("One story: --to names the file. Several: --to names a folder and each story gets a file named by its id; or, with --one-file, --to names one file with a chapter for each story (Ogg chapter comments, ID3 CHAP frames, the EPUB's table of contents; a WAV file has no chapters)."),
-            helpMessages.tr("--captions writes the words beside the audio, timed from the speech itself: vtt (WebVTT, a cue per sentence with each word's time), srt (SubRip, a cue per sentence) or lrc (enhanced LRC, each word's time, as children's audio players show lyrics). Picture descriptions go to their own track, NAME.descriptions.vtt."),
-            helpMessages.tr("Long stories are made by several processes at once (--jobs, one eSpeak NG each). A file is written beside its target and renamed when whole: a stopped export (Ctrl-C) leaves nothing. An existing file is kept unless --force is given. On a terminal a progress line shows how far it is."),
+                helpMessages.tr(
+                    "The format comes from --format, else from the file's extension. Audio files are tagged with the title, the author as artist, the album and the language. A read-along book highlights its text sentence by sentence (word by word with --overlay words) as its audio plays, in Thorium, Apple Books, Kobo and other reading apps."
+                )),
+            helpMessages.tr(
+                "One story: --to names the file. Several: --to names a folder and each story gets a file named by its id; or, with --one-file, --to names one file with a chapter for each story (Ogg chapter comments, ID3 CHAP frames, the EPUB's table of contents; a WAV file has no chapters)."
+            ),
+            helpMessages.tr(
+                "--captions writes the words beside the audio, timed from the speech itself: vtt (WebVTT, a cue per sentence with each word's time), srt (SubRip, a cue per sentence) or lrc (enhanced LRC, each word's time, as children's audio players show lyrics). Picture descriptions go to their own track, NAME.descriptions.vtt."
+            ),
+            helpMessages.tr(
+                "Long stories are made by several processes at once (--jobs, one eSpeak NG each). A file is written beside its target and renamed when whole: a stopped export (Ctrl-C) leaves nothing. An existing file is kept unless --force is given. On a terminal a progress line shows how far it is."
+            ),
             helpLines(
                 helpMessages.tr("Examples:"),
                 #"  storyreader export "The Lighthouse Cat" --to lighthouse.opus --captions vtt"#,
@@ -47,7 +57,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp(helpMessages.tr("The title of a file of several stories (--one-file). Default: from the stories' titles."), valueName: "title"))
     var title: String?
 
-    @Option(help: ArgumentHelp(helpMessages.tr("Bitrate in kbit/s: Opus 6 to 256 (default 24, about 180 KB a minute), MP3 and EPUB 8 to 160 (default 48)."), valueName: "kbit/s"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr("Bitrate in kbit/s: Opus 6 to 256 (default 24, about 180 KB a minute), MP3 and EPUB 8 to 160 (default 48)."), valueName: "kbit/s"))
     var bitrate: Int?
 
     @Option(help: ArgumentHelp(helpMessages.tr("Captions beside the audio: vtt, srt or lrc."), valueName: "format"))
@@ -56,7 +68,11 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp(helpMessages.tr("What a read-along book highlights: sentences (default) or words."), valueName: "sentences|words"))
     var overlay: String?
 
-    @Option(help: ArgumentHelp(helpMessages.tr("Processes to synthesise with at once (eSpeak NG is one engine a process), each taking a run of sentences. Default: the cores of this machine ({cores}) for stories of {words} words or more, else 1. Words then come within 0.15 s of where one process puts them.", ["cores": String(ProcessInfo.processInfo.activeProcessorCount), "words": String(ExportCommand.wordsForJobs)]), valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "Processes to synthesise with at once (eSpeak NG is one engine a process), each taking a run of sentences. Default: the cores of this machine ({cores}) for stories of {words} words or more, else 1. Words then come within 0.15 s of where one process puts them.",
+                ["cores": String(ProcessInfo.processInfo.activeProcessorCount), "words": String(ExportCommand.wordsForJobs)]), valueName: "n"))
     var jobs: Int?
 
     @Flag(help: ArgumentHelp(helpMessages.tr("Replace files that already exist.")))
@@ -65,16 +81,30 @@ struct ExportCommand: ParsableCommand {
     @Flag(name: [.customShort("q"), .long], help: ArgumentHelp(helpMessages.tr("Print nothing but errors (no progress line, no summary).")))
     var quiet = false
 
-    @Option(help: ArgumentHelp(helpMessages.tr("Read with this child's voice settings (see 'storyreader profile list')."), valueName: "name"), completion: ShellCompletion.profiles)
+    @Option(
+        help: ArgumentHelp(helpMessages.tr("Read with this child's voice settings (see 'storyreader profile list')."), valueName: "name"),
+        completion: ShellCompletion.profiles)
     var profile: String?
 
-    @Option(help: ArgumentHelp(helpMessages.tr("Words per minute, {min}–{max}.", ["min": String(SpeechSettings.rateRange.lowerBound), "max": String(SpeechSettings.rateRange.upperBound)]), valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "Words per minute, {min}–{max}.", ["min": String(SpeechSettings.rateRange.lowerBound), "max": String(SpeechSettings.rateRange.upperBound)]),
+            valueName: "n"))
     var rate: Int?
-    @Option(help: ArgumentHelp(helpMessages.tr("Pitch, {min}–{max}.", ["min": String(SpeechSettings.pitchRange.lowerBound), "max": String(SpeechSettings.pitchRange.upperBound)]), valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr("Pitch, {min}–{max}.", ["min": String(SpeechSettings.pitchRange.lowerBound), "max": String(SpeechSettings.pitchRange.upperBound)]),
+            valueName: "n"))
     var pitch: Int?
-    @Option(help: ArgumentHelp(helpMessages.tr("Volume, {min}–{max}.", ["min": String(SpeechSettings.volumeRange.lowerBound), "max": String(SpeechSettings.volumeRange.upperBound)]), valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "Volume, {min}–{max}.", ["min": String(SpeechSettings.volumeRange.lowerBound), "max": String(SpeechSettings.volumeRange.upperBound)]),
+            valueName: "n"))
     var volume: Int?
-    @Option(help: ArgumentHelp(helpMessages.tr("Voice: a language with an optional variant (en, fr, en+f3). Default: the story's language."), valueName: "voice"))
+    @Option(
+        help: ArgumentHelp(helpMessages.tr("Voice: a language with an optional variant (en, fr, en+f3). Default: the story's language."), valueName: "voice"))
     var voice: String?
 
     static let formats = ["wav", "opus", "mp3", "epub"]
@@ -84,13 +114,17 @@ struct ExportCommand: ParsableCommand {
     static let chapterGap = 1.0
 
     func validate() throws {
-        if stories.isEmpty, book == nil { throw ValidationError(helpMessages.tr("name at least one story to export (see 'storyreader list'), or a book with --book")) }
+        if stories.isEmpty, book == nil {
+            throw ValidationError(helpMessages.tr("name at least one story to export (see 'storyreader list'), or a book with --book"))
+        }
         if let format, !Self.formats.contains(format.lowercased()) {
             throw ValidationError(helpMessages.tr("--format {format} is not a format this build writes: use wav, opus, mp3 or epub", ["format": format]))
         }
         let ext = URL(fileURLWithPath: to).pathExtension.lowercased()
         if (stories.count == 1 && book == nil) || oneFile, format == nil, !ext.isEmpty, !Self.formats.contains(ext) {
-            throw ValidationError(helpMessages.tr("--to {path}: .{extension} is not a format this build writes: use a .wav, .opus, .mp3 or .epub file", ["path": to, "extension": ext]))
+            throw ValidationError(
+                helpMessages.tr(
+                    "--to {path}: .{extension} is not a format this build writes: use a .wav, .opus, .mp3 or .epub file", ["path": to, "extension": ext]))
         }
         if let jobs, !(1...64).contains(jobs) {
             throw ValidationError(helpMessages.tr("--jobs {value} is out of range: use 1 to 64", ["value": String(jobs)]))
@@ -106,7 +140,13 @@ struct ExportCommand: ParsableCommand {
         }
         let settings = SpeechSettings(rate: rate ?? 175, pitch: pitch ?? 50, volume: volume ?? 100, voice: nil)
         if let problem = settings.problems().first {
-            throw ValidationError(helpMessages.tr("--{setting} {value} is out of range: use a value from {min} to {max}", ["setting": problem.setting, "value": String(problem.value), "min": String(problem.range.lowerBound), "max": String(problem.range.upperBound)]))
+            throw ValidationError(
+                helpMessages.tr(
+                    "--{setting} {value} is out of range: use a value from {min} to {max}",
+                    [
+                        "setting": problem.setting, "value": String(problem.value), "min": String(problem.range.lowerBound),
+                        "max": String(problem.range.upperBound),
+                    ]))
         }
     }
 
@@ -137,8 +177,12 @@ struct ExportCommand: ParsableCommand {
         let exists = FileManager.default.fileExists(atPath: named.path, isDirectory: &isFolder)
         let intoFolder = !oneFile && (chosen.count > 1 || (exists && isFolder.boolValue))
         if oneFile, exists, isFolder.boolValue {
-            throw UserFailure(message: messages.tr("--one-file: {path} is a folder; name the file to write, such as {example}", [
-                "path": named.path, "example": named.appendingPathComponent("stories.opus").path]))
+            throw UserFailure(
+                message: messages.tr(
+                    "--one-file: {path} is a folder; name the file to write, such as {example}",
+                    [
+                        "path": named.path, "example": named.appendingPathComponent("stories.opus").path,
+                    ]))
         }
         if intoFolder, !exists {
             do { try FileManager.default.createDirectory(at: named, withIntermediateDirectories: true) } catch {
@@ -146,8 +190,10 @@ struct ExportCommand: ParsableCommand {
             }
         }
         let kind = format?.lowercased() ?? (intoFolder || named.pathExtension.isEmpty ? "wav" : named.pathExtension.lowercased())
-        var targets = intoFolder ? chosen.map { Target(stories: [$0], file: named.appendingPathComponent($0.id + "." + kind), related: []) }
-                                 : [Target(stories: chosen, file: named, related: [])]
+        var targets =
+            intoFolder
+            ? chosen.map { Target(stories: [$0], file: named.appendingPathComponent($0.id + "." + kind), related: []) }
+            : [Target(stories: chosen, file: named, related: [])]
         for index in targets.indices {
             if let captionFormat {
                 targets[index].related = [Self.sidecar(targets[index].file, captionFormat.rawValue), Self.sidecar(targets[index].file, "descriptions.vtt")]
@@ -182,8 +228,10 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// One file (and its captions): the summary line.
-    private func export(_ target: Target, format: String, captions: CaptionFormat?, settings base: SpeechSettings,
-                        progress: ExportProgress) throws -> String {
+    private func export(
+        _ target: Target, format: String, captions: CaptionFormat?, settings base: SpeechSettings,
+        progress: ExportProgress
+    ) throws -> String {
         let stories = target.stories
         let tags = Self.tags(of: stories, title: title)
         let book = format == "epub"
@@ -221,9 +269,10 @@ struct ExportCommand: ParsableCommand {
         var written = [target.file.path]
         if book {
             defer { try? FileManager.default.removeItem(at: audioFile) }
-            let readAlong = ReadAlongBook(title: tags.title, author: tags.artist, chapters: chapters,
-                                          granularity: overlay.flatMap { ReadAlongBook.Granularity(rawValue: $0.lowercased()) } ?? .sentences,
-                                          audioDuration: duration)
+            let readAlong = ReadAlongBook(
+                title: tags.title, author: tags.artist, chapters: chapters,
+                granularity: overlay.flatMap { ReadAlongBook.Granularity(rawValue: $0.lowercased()) } ?? .sentences,
+                audioDuration: duration)
             do { try readAlong.write(to: target.file, audio: audioFile) } catch { throw UserFailure(message: global.messages.describe(error)) }
         }
         if let captions {
@@ -240,7 +289,9 @@ struct ExportCommand: ParsableCommand {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: target.file.path)[.size] as? Int) ?? 0
         let messages = global.messages
-        let what = stories.count == 1 ? "“\(stories[0].title)”"
+        let what =
+            stories.count == 1
+            ? "“\(stories[0].title)”"
             : messages.trn("“{title}” ({count} story)", "“{title}” ({count} stories)", stories.count, ["title": tags.title])
         return "\(what): \(Self.duration(duration)), \(ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file)) → "
             + written.joined(separator: ", ")
@@ -260,8 +311,9 @@ struct ExportCommand: ParsableCommand {
         // The album is the book the stories come from, when they all come from one.
         let books = Set(stories.map { $0.book ?? "" })
         let album = books.count == 1 ? stories.first?.book.map(Sanitizer.sanitizeLine) : nil
-        var tags = AudioTags(title: Sanitizer.sanitizeLine(name), artist: authors.isEmpty ? nil : Sanitizer.sanitizeLine(authors.prefix(3).joined(separator: ", ")),
-                             album: album ?? "Magical Stories", language: stories.first?.language ?? "en")
+        var tags = AudioTags(
+            title: Sanitizer.sanitizeLine(name), artist: authors.isEmpty ? nil : Sanitizer.sanitizeLine(authors.prefix(3).joined(separator: ", ")),
+            album: album ?? "Magical Stories", language: stories.first?.language ?? "en")
         let licences = Set(stories.map { $0.licence ?? "" })
         if licences.count == 1, let licence = stories.first?.licence { tags.licence = Sanitizer.sanitizeLine(licence) }
         if stories.count > 1 { tags.chapters = stories.map { AudioChapter(title: Sanitizer.sanitizeLine($0.title)) } }

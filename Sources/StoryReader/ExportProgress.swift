@@ -38,7 +38,8 @@ final class ExportProgress: Sendable {
             state.drawn = now
             state.shown = true
             let left = elapsed / Double(state.done) * Double(max(0, total - state.done))
-            return "Exporting \(state.title): \(state.done * 100 / total) % (\(Self.grouped(state.done)) of \(Self.grouped(total)) words), about \(Self.seconds(left)) left"
+            return
+                "Exporting \(state.title): \(state.done * 100 / total) % (\(Self.grouped(state.done)) of \(Self.grouped(total)) words), about \(Self.seconds(left)) left"
         }
         if let line { StatusLine.show(line) }
     }

@@ -6,19 +6,22 @@ extension ExportWorkers {
     /// Starts a worker for each run (each begins synthesising at once).
     /// `encode`: what the workers send instead of samples (`--opus BITRATE`: their share as Opus
     /// packets, encoded on their own core).
-    static func start(storyArguments: [String], narration: Narration, runs: [Range<Int>], settings: SpeechSettings,
-                      encode: [String] = []) throws -> [Stream] {
+    static func start(
+        storyArguments: [String], narration: Narration, runs: [Range<Int>], settings: SpeechSettings,
+        encode: [String] = []
+    ) throws -> [Stream] {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var streams: [Stream] = []
         do {
             for run in runs {
                 let process = Process()
                 process.executableURL = executable
-                process.arguments = ["export-worker"] + storyArguments + [
-                    "--first", "\(run.lowerBound)", "--end", "\(run.upperBound)",
-                    "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)",
-                    "--voice", settings.voice ?? narration.language,
-                ] + encode
+                process.arguments =
+                    ["export-worker"] + storyArguments + [
+                        "--first", "\(run.lowerBound)", "--end", "\(run.upperBound)",
+                        "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)",
+                        "--voice", settings.voice ?? narration.language,
+                    ] + encode
                 let pipe = Pipe()
                 process.standardOutput = pipe
                 process.standardError = FileHandle.standardError
@@ -76,8 +79,9 @@ struct ExportWorkerCommand: ParsableCommand {
         let share = try opus.map { try OpusShareSink(bitrate: $0) }
         // The one call into the synthesis: the samples go out as records, or to this core's encoder.
         let sink: any PCMFileSink = share.map { $0 as any PCMFileSink } ?? output
-        let player = NarrationPlayer(narration: part, engine: EspeakEngine.shared, sink: sink, settings: settings,
-                                     hooks: NarrationPlayer.Hooks(onEvent: { output.record($0) }))
+        let player = NarrationPlayer(
+            narration: part, engine: EspeakEngine.shared, sink: sink, settings: settings,
+            hooks: NarrationPlayer.Hooks(onEvent: { output.record($0) }))
         player.start(sentence: first)
         let state = player.wait()
         guard state == .finished else { throw ExitCode(1) }

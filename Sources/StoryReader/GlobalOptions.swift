@@ -5,27 +5,42 @@ import Synchronization
 
 /// Options every command takes: where stories and data live.
 package struct GlobalOptions: ParsableArguments {
-    @Option(name: .customLong("stories"), help: ArgumentHelp(
-        helpMessages.tr("A folder of stories (repeatable). Default: the folders in config.toml's 'stories', else the bundled stories plus your own folder, <data-dir>/stories."),
-        valueName: "dir"), completion: .directory)
+    @Option(
+        name: .customLong("stories"),
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "A folder of stories (repeatable). Default: the folders in config.toml's 'stories', else the bundled stories plus your own folder, <data-dir>/stories."
+            ),
+            valueName: "dir"), completion: .directory)
     package var storyFolders: [String] = []
 
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        helpMessages.tr("Where profiles, reading progress and your own stories are kept. Default: $STORYREADER_DATA_DIR, else config.toml's 'data-dir', else $XDG_DATA_HOME/storyreader, else ~/.local/share/storyreader."),
-        valueName: "dir"), completion: .directory)
+    @Option(
+        name: .customLong("data-dir"),
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "Where profiles, reading progress and your own stories are kept. Default: $STORYREADER_DATA_DIR, else config.toml's 'data-dir', else $XDG_DATA_HOME/storyreader, else ~/.local/share/storyreader."
+            ),
+            valueName: "dir"), completion: .directory)
     var dataDir: String?
 
-    @Option(name: .customLong("lang"), help: ArgumentHelp(
-        helpMessages.tr("The language of the interface and of these messages: en, es, fr or de. Default: each profile's own, else $LC_ALL, $LC_MESSAGES or $LANG."),
-        valueName: "language"))
+    @Option(
+        name: .customLong("lang"),
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "The language of the interface and of these messages: en, es, fr or de. Default: each profile's own, else $LC_ALL, $LC_MESSAGES or $LANG."),
+            valueName: "language"))
     var lang: String?
 
     package init() {}
 
     package mutating func validate() throws {
         if let lang, InterfaceLanguage.code(of: lang) == nil {
-            throw ValidationError(helpMessages.tr("no interface in '{language}': choose {languages}", [
-                "language": Sanitizer.sanitizeLine(lang), "languages": InterfaceLanguage.supported.joined(separator: ", ")]))
+            throw ValidationError(
+                helpMessages.tr(
+                    "no interface in '{language}': choose {languages}",
+                    [
+                        "language": Sanitizer.sanitizeLine(lang), "languages": InterfaceLanguage.supported.joined(separator: ", "),
+                    ]))
         }
     }
 
@@ -84,8 +99,9 @@ package struct GlobalOptions: ParsableArguments {
             }
         }
         if !named, BundledStories.folder() == nil, library.entries.isEmpty {
-            let message = messages.tr("the bundled stories folder was not found (looked for {path}): reinstall with 'make install', set STORYREADER_STORIES_DIR or use --stories DIR",
-                                      ["path": BundledStories.installedFolder().path])
+            let message = messages.tr(
+                "the bundled stories folder was not found (looked for {path}): reinstall with 'make install', set STORYREADER_STORIES_DIR or use --stories DIR",
+                ["path": BundledStories.installedFolder().path])
             FileHandle.standardError.write(Data("storyreader: \(message)\n".utf8))
         }
         return library
@@ -154,9 +170,13 @@ enum Catalogs {
     /// only language left), since the interface would otherwise be English without a word why.
     static func sayMissing(_ language: String) {
         guard language != "en", saidMissing.withLock({ $0.insert(language).inserted }) else { return }
-        let message = folder().map { MessageCatalog.english.tr("no catalog for '{language}' in {folder}: the interface is in English", ["language": language, "folder": $0]) }
-            ?? MessageCatalog.english.tr("no catalog for '{language}' was found (set STORYREADER_PO_DIR to the folder of the .po files): the interface is in English",
-                                         ["language": language])
+        let message =
+            folder().map {
+                MessageCatalog.english.tr("no catalog for '{language}' in {folder}: the interface is in English", ["language": language, "folder": $0])
+            }
+            ?? MessageCatalog.english.tr(
+                "no catalog for '{language}' was found (set STORYREADER_PO_DIR to the folder of the .po files): the interface is in English",
+                ["language": language])
         FileHandle.standardError.write(Data("storyreader: \(message)\n".utf8))
     }
 
@@ -190,7 +210,8 @@ package enum BundledStories {
         for _ in 0..<5 {
             let candidate = directory.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
-               isDirectory(candidate.path) {
+                isDirectory(candidate.path)
+            {
                 return candidate.path
             }
             directory.deleteLastPathComponent()

@@ -51,13 +51,16 @@ struct HistoryCommand: ParsableCommand {
                 for entry in global.loadLibrary(reportProblems: false).entries { titles[entry.id] = entry.title }
             }
             let entries = records.map {
-                Entry(profile: StoreCommandSupport.safe($0.profileName), story: StoreCommandSupport.safe($0.storyID),
-                      title: titles[$0.storyID].map(StoreCommandSupport.safe), finishedAt: $0.finishedAt)
+                Entry(
+                    profile: StoreCommandSupport.safe($0.profileName), story: StoreCommandSupport.safe($0.storyID),
+                    title: titles[$0.storyID].map(StoreCommandSupport.safe), finishedAt: $0.finishedAt)
             }
             if json { return try StoreCommandSupport.printJSON(entries) }
             if entries.isEmpty {
-                print(profile == nil ? messages.tr("No story has been finished yet.")
-                      : messages.tr("{name} has not finished a story yet.", ["name": StoreCommandSupport.safe(profile ?? "")]))
+                print(
+                    profile == nil
+                        ? messages.tr("No story has been finished yet.")
+                        : messages.tr("{name} has not finished a story yet.", ["name": StoreCommandSupport.safe(profile ?? "")]))
             }
             let formatter = Self.dateFormatter(messages)
             for entry in entries {
@@ -77,13 +80,18 @@ struct HistoryCommand: ParsableCommand {
         do {
             let sessions = try store.kioskSessions(profile: profile, limit: limit)
             if json {
-                return try StoreCommandSupport.printJSON(sessions.map {
-                    KioskEntry(profiles: $0.profiles.map(StoreCommandSupport.safe), startedAt: $0.startedAt, endedAt: $0.endedAt,
-                               storiesRead: $0.storiesRead.map(StoreCommandSupport.safe), blockedKeyPresses: $0.blockedKeys,
-                               endReason: $0.endReason, kiosk: $0.kiosk.map(StoreCommandSupport.safe))
-                })
+                return try StoreCommandSupport.printJSON(
+                    sessions.map {
+                        KioskEntry(
+                            profiles: $0.profiles.map(StoreCommandSupport.safe), startedAt: $0.startedAt, endedAt: $0.endedAt,
+                            storiesRead: $0.storiesRead.map(StoreCommandSupport.safe), blockedKeyPresses: $0.blockedKeys,
+                            endReason: $0.endReason, kiosk: $0.kiosk.map(StoreCommandSupport.safe))
+                    })
             }
-            if sessions.isEmpty { print(global.messages.tr("No kiosk session yet.")); return }
+            if sessions.isEmpty {
+                print(global.messages.tr("No kiosk session yet."))
+                return
+            }
             printKiosk(sessions)
         } catch let error as StoreError {
             throw StoreCommandSupport.fail(error, global.messages)
@@ -111,11 +119,17 @@ struct HistoryCommand: ParsableCommand {
         let sited = sessions.contains { $0.kiosk != nil }
         for session in sessions {
             let end = session.endedAt.map { time.string(from: $0) } ?? messages.tr("(not ended)")
-            let place = !sited ? "" : "  " + (session.kiosk.map { messages.tr("kiosk {kiosk}", ["kiosk": StoreCommandSupport.safe($0)]) }
-                                                ?? messages.tr("this kiosk"))
+            let place =
+                !sited
+                ? ""
+                : "  "
+                    + (session.kiosk.map { messages.tr("kiosk {kiosk}", ["kiosk": StoreCommandSupport.safe($0)]) }
+                        ?? messages.tr("this kiosk"))
             let stories = session.storiesRead.isEmpty ? messages.tr("no stories") : session.storiesRead.map(StoreCommandSupport.safe).joined(separator: ", ")
             let blocked = messages.trn("{count} blocked key press", "{count} blocked key presses", session.blockedKeys)
-            print("\(formatter.string(from: session.startedAt))–\(end)\(place)  \(session.profiles.map(StoreCommandSupport.safe).joined(separator: ", "))  \(stories)  \(blocked)")
+            print(
+                "\(formatter.string(from: session.startedAt))–\(end)\(place)  \(session.profiles.map(StoreCommandSupport.safe).joined(separator: ", "))  \(stories)  \(blocked)"
+            )
         }
     }
 }

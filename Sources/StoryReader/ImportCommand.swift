@@ -7,10 +7,18 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: helpMessages.tr("Copy your own stories, EPUBs and Project Gutenberg books into your stories folder."),
         discussion: helpParagraphs(
-            helpMessages.tr("Each FILE (.md, .markdown or .txt; see docs/story-format.md) is checked first: a file with errors is refused with its message and the good ones are still copied, together with the picture files they name. A story whose file name or id is already in your folder is refused unless you pass --replace. Exit status 1 when any file was refused."),
-            helpMessages.tr("A Project Gutenberg .txt file (UTF-8 or Latin-1) is recognised by its START marker: its header and licence are left out, and a collection becomes one story per tale (found from its contents list), with the book's title, author and language."),
-            helpMessages.tr("An EPUB (2 or 3) is read in its reading order without its title page, imprint, licence, footnotes or page numbers; a picture's alt text becomes its spoken description. A novel becomes one story with its chapters as headings on their own pages; a collection (several works with their own titles) one story per work, which --as-one and --split decide instead. A chapter that cannot be read is named and skipped, the rest imported."),
-            helpMessages.tr("--dry-run lists what would be imported (title, id, language, words, pictures with their descriptions, warnings) and writes nothing; --json prints the same as JSON."),
+            helpMessages.tr(
+                "Each FILE (.md, .markdown or .txt; see docs/story-format.md) is checked first: a file with errors is refused with its message and the good ones are still copied, together with the picture files they name. A story whose file name or id is already in your folder is refused unless you pass --replace. Exit status 1 when any file was refused."
+            ),
+            helpMessages.tr(
+                "A Project Gutenberg .txt file (UTF-8 or Latin-1) is recognised by its START marker: its header and licence are left out, and a collection becomes one story per tale (found from its contents list), with the book's title, author and language."
+            ),
+            helpMessages.tr(
+                "An EPUB (2 or 3) is read in its reading order without its title page, imprint, licence, footnotes or page numbers; a picture's alt text becomes its spoken description. A novel becomes one story with its chapters as headings on their own pages; a collection (several works with their own titles) one story per work, which --as-one and --split decide instead. A chapter that cannot be read is named and skipped, the rest imported."
+            ),
+            helpMessages.tr(
+                "--dry-run lists what would be imported (title, id, language, words, pictures with their descriptions, warnings) and writes nothing; --json prints the same as JSON."
+            ),
             helpLines(
                 helpMessages.tr("Examples:"),
                 "  storyreader import --dry-run tales.txt",
@@ -48,8 +56,9 @@ struct ImportCommand: ParsableCommand {
         // hidden behind it (or hide it).
         // A dry run writes nothing, not even the library's cache.
         let existing = dryRun ? StoryLibrary.load(folders: global.storyFolderPaths().0) : global.loadLibrary(reportProblems: false)
-        var importer = StoryImporter(destination: global.userStoriesFolder(), existing: existing,
-                                     replace: replace, dryRun: dryRun, split: asOne ? false : (split ? true : nil))
+        var importer = StoryImporter(
+            destination: global.userStoriesFolder(), existing: existing,
+            replace: replace, dryRun: dryRun, split: asOne ? false : (split ? true : nil))
         if !json && StatusLine.isShown { importer.showStatus = StatusLine.show }
         importer.messages = global.messages
         for file in files {
@@ -66,8 +75,10 @@ struct ImportCommand: ParsableCommand {
             let done = results.count - refused
             let messages = global.messages
             let values = ["done": String(done), "refused": messages.trn("{count} refused", "{count} refused", refused)]
-            throw UserFailure(message: dryRun ? messages.trn("{count} would be imported, {refused}", "{count} would be imported, {refused}", done, values)
-                                              : messages.trn("{count} imported, {refused}", "{count} imported, {refused}", done, values))
+            throw UserFailure(
+                message: dryRun
+                    ? messages.trn("{count} would be imported, {refused}", "{count} would be imported, {refused}", done, values)
+                    : messages.trn("{count} imported, {refused}", "{count} imported, {refused}", done, values))
         }
     }
 }

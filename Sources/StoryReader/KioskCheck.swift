@@ -15,7 +15,8 @@ enum KioskCheck {
     /// to type, file names and settings stay as they are typed.
     static func report(_ items: [KioskLockCheck.Item], messages: MessageCatalog = .english) -> String {
         var text = messages.tr("What this machine locks for the kiosk (docs/kiosk.md explains each):") + "\n"
-        let lockedWord = messages.tr("locked"), openWord = messages.tr("OPEN")
+        let lockedWord = messages.tr("locked")
+        let openWord = messages.tr("OPEN")
         let width = max(DisplayWidth.of(lockedWord), DisplayWidth.of(openWord))
         func padded(_ word: String) -> String { word + String(repeating: " ", count: width - DisplayWidth.of(word)) }
         let indent = String(repeating: " ", count: width + 2)
@@ -25,8 +26,10 @@ enum KioskCheck {
             if let fix = item.remedy { text += indent + messages.tr("fix: {fix}", ["fix": fix.localized(messages)]) + "\n" }
         }
         let locked = items.filter { $0.state == .locked }.count
-        text += (locked == items.count ? messages.trn("All {count} locked.", "All {count} locked.", items.count)
-                 : messages.tr("{locked} of {count} locked.", ["locked": String(locked), "count": String(items.count)])) + "\n"
+        text +=
+            (locked == items.count
+                ? messages.trn("All {count} locked.", "All {count} locked.", items.count)
+                : messages.tr("{locked} of {count} locked.", ["locked": String(locked), "count": String(items.count)])) + "\n"
         return text
     }
 
@@ -66,8 +69,10 @@ enum KioskCheck {
         var pid = getppid()
         while pid > 1, result.count < 32 {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { break }
-            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
+                let close = stat.lastIndex(of: ")")
+            else { break }
+            let name =
+                (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             let commandLine = (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data())
                 .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }

@@ -7,8 +7,12 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: helpMessages.tr("List the stories."),
         discussion: helpParagraphs(
-            helpMessages.tr("On a terminal: a table. Otherwise one story a line, fields separated by tabs: id, title, author, language, ages, words, tags (comma-separated). With --json: an array of objects with id, title, author, language, ages, tags, words, summary, pages, pictures and path."),
-            helpMessages.tr("With --profile NAME each story also shows that child's progress: the read count and whether it is a favourite (two more tab-separated fields, `readCount` and `favourite` in JSON)."),
+            helpMessages.tr(
+                "On a terminal: a table. Otherwise one story a line, fields separated by tabs: id, title, author, language, ages, words, tags (comma-separated). With --json: an array of objects with id, title, author, language, ages, tags, words, summary, pages, pictures and path."
+            ),
+            helpMessages.tr(
+                "With --profile NAME each story also shows that child's progress: the read count and whether it is a favourite (two more tab-separated fields, `readCount` and `favourite` in JSON)."
+            ),
             helpMessages.tr("Problems with story files are reported on standard error; the exit status is 0 when at least one story loaded."))
     )
 
@@ -38,7 +42,8 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let library = global.loadLibrary()
         if library.entries.isEmpty {
-            throw UserFailure(message: global.messages.tr("no stories were found: add stories with 'storyreader import FILE' or name a folder with --stories DIR"))
+            throw UserFailure(
+                message: global.messages.tr("no stories were found: add stories with 'storyreader import FILE' or name a folder with --stories DIR"))
         }
         let stories = library.search(words: search, age: age, tag: tag)
         let progress = try profile.map { try profileProgress(named: $0) }
@@ -91,15 +96,18 @@ enum StoryListing {
 
     static func listed(_ entry: StoryEntry, progress: [String: StoryProgress]? = nil) -> Listed {
         let mine = progress.map { $0[entry.id] ?? StoryProgress() }
-        return Listed(id: entry.id, title: entry.title, author: entry.author, language: entry.language,
-                      ages: entry.ages?.description, tags: entry.tags, words: entry.words, summary: entry.summary,
-                      pages: entry.pages, pictures: entry.pictures, path: entry.path,
-                      book: entry.book, part: entry.part, recording: recording(entry), readCount: mine?.readCount, favourite: mine?.isFavourite)
+        return Listed(
+            id: entry.id, title: entry.title, author: entry.author, language: entry.language,
+            ages: entry.ages?.description, tags: entry.tags, words: entry.words, summary: entry.summary,
+            pages: entry.pages, pictures: entry.pictures, path: entry.path,
+            book: entry.book, part: entry.part, recording: recording(entry), readCount: mine?.readCount, favourite: mine?.isFavourite)
     }
 
     /// The recording of a story that names one, read from its file (only those stories are read).
     static func recording(_ entry: StoryEntry) -> StoryDetails.Recording? {
-        guard entry.recording != nil, let story = try? StoryParser.parse(contentsOf: URL(fileURLWithPath: entry.path), path: entry.path).story else { return nil }
+        guard entry.recording != nil, let story = try? StoryParser.parse(contentsOf: URL(fileURLWithPath: entry.path), path: entry.path).story else {
+            return nil
+        }
         return StoryDetails.recording(story, messages: .english)
     }
 
@@ -108,8 +116,10 @@ enum StoryListing {
     }
 
     static func line(_ entry: StoryEntry, progress: [String: StoryProgress]? = nil) -> String {
-        var fields = [entry.id, entry.title, entry.author ?? "", entry.language, entry.ages?.description ?? "",
-                      String(entry.words), entry.tags.joined(separator: ",")]
+        var fields = [
+            entry.id, entry.title, entry.author ?? "", entry.language, entry.ages?.description ?? "",
+            String(entry.words), entry.tags.joined(separator: ","),
+        ]
         if let progress {
             let mine = progress[entry.id] ?? StoryProgress()
             fields += [String(mine.readCount), mine.isFavourite ? "favourite" : ""]

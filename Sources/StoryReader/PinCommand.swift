@@ -8,8 +8,12 @@ struct PinCommand: ParsableCommand {
         commandName: "pin",
         abstract: helpMessages.tr("Set, change or clear the parental PIN (4 to 8 digits)."),
         discussion: helpParagraphs(
-            helpMessages.tr("On a kiosk joined to a site (storyreader sync join) the PIN is the site's: setting, changing and clearing it need the site's server, and every kiosk of the site takes it at its next sync."),
-            helpMessages.tr("On a terminal the PIN is typed without being shown, and a new PIN is asked twice. From a pipe each PIN is one line of standard input: `set` reads the new PIN; `change` the current PIN then the new one; `clear` the current PIN. After 5 wrong tries the PIN is locked for 30 seconds, then 1, 2, 4 … minutes after each further wrong try.")),
+            helpMessages.tr(
+                "On a kiosk joined to a site (storyreader sync join) the PIN is the site's: setting, changing and clearing it need the site's server, and every kiosk of the site takes it at its next sync."
+            ),
+            helpMessages.tr(
+                "On a terminal the PIN is typed without being shown, and a new PIN is asked twice. From a pipe each PIN is one line of standard input: `set` reads the new PIN; `change` the current PIN then the new one; `clear` the current PIN. After 5 wrong tries the PIN is locked for 30 seconds, then 1, 2, 4 … minutes after each further wrong try."
+            )),
         subcommands: [Set.self, Change.self, Clear.self]
     )
 

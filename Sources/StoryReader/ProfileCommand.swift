@@ -7,7 +7,9 @@ struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
         abstract: helpMessages.tr("Add, list, show, edit and remove child profiles."),
-        discussion: helpMessages.tr("A profile holds a child's name, age, interests and reading settings. While a parental PIN is set (`storyreader pin set`), adding, editing and removing a profile asks for it."),
+        discussion: helpMessages.tr(
+            "A profile holds a child's name, age, interests and reading settings. While a parental PIN is set (`storyreader pin set`), adding, editing and removing a profile asks for it."
+        ),
         subcommands: [Add.self, List.self, Show.self, Edit.self, Remove.self]
     )
 }
@@ -17,7 +19,10 @@ struct ProfileCommand: ParsableCommand {
 struct ProfileFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp(helpMessages.tr("The child's name, 1 to 40 characters."))) var name: String?
     @Option(help: ArgumentHelp(helpMessages.tr("The child's age, 2 to 12."))) var age: String?
-    @Option(help: ArgumentHelp(helpMessages.tr("Up to 10 interests separated by commas (animals, space, friendship, magic, nature, bedtime, funny, adventure, or your own words).")))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr("Up to 10 interests separated by commas (animals, space, friendship, magic, nature, bedtime, funny, adventure, or your own words).")
+        ))
     var interests: String?
     @Option(help: ArgumentHelp(helpMessages.tr("The eSpeak voice (en, en-us, es, fr, de, en+f3); empty for each story's language."))) var voice: String?
     @Option(help: ArgumentHelp(helpMessages.tr("Words per minute, 80 to 450."))) var rate: String?
@@ -29,13 +34,21 @@ struct ProfileFieldOptions: ParsableArguments {
     @Option(help: "default, dark, light, high-contrast-dark, high-contrast-light.") var theme: String?
     @Option(help: ArgumentHelp(helpMessages.tr("Spoken hints: on or off."))) var hints: String?
     @Option(name: .customLong("step-mode"), help: ArgumentHelp(helpMessages.tr("Wait for a key after each sentence: on or off."))) var stepMode: String?
-    @Option(name: .customLong("line-focus"), help: ArgumentHelp(helpMessages.tr("Lines shown in full around the word being read, the others dimmed: off, 1, 3 or 5."))) var lineFocus: String?
+    @Option(
+        name: .customLong("line-focus"),
+        help: ArgumentHelp(helpMessages.tr("Lines shown in full around the word being read, the others dimmed: off, 1, 3 or 5."))) var lineFocus: String?
     // A flag, as the display option and config.toml's `syllables = true` spell it.
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(helpMessages.tr("Show words split into syllables (but·ter·fly)."))) var syllables: Bool?
     @Option(help: ArgumentHelp(helpMessages.tr("Space between words and lines: normal or wide."))) var spacing: String?
-    @Option(name: .customLong("braille-code"), help: ArgumentHelp(helpMessages.tr("Braille code on a braille display: computer, grade-1 (uncontracted) or grade-2 (contracted)."))) var brailleCode: String?
-    @Option(help: ArgumentHelp(helpMessages.tr("A story with its own recording: recording (the book's narrator, the default) or synthetic (always eSpeak NG)."))) var narration: String?
-    @Option(name: .customLong("recording-tempo"), help: ArgumentHelp(helpMessages.tr("The tempo of a book's recording, 0.5–2 (1 is its own pace)."))) var recordingTempo: String?
+    @Option(
+        name: .customLong("braille-code"),
+        help: ArgumentHelp(helpMessages.tr("Braille code on a braille display: computer, grade-1 (uncontracted) or grade-2 (contracted)."))) var brailleCode:
+        String?
+    @Option(
+        help: ArgumentHelp(helpMessages.tr("A story with its own recording: recording (the book's narrator, the default) or synthetic (always eSpeak NG).")))
+    var narration: String?
+    @Option(name: .customLong("recording-tempo"), help: ArgumentHelp(helpMessages.tr("The tempo of a book's recording, 0.5–2 (1 is its own pace).")))
+    var recordingTempo: String?
 
     /// The flags given, by field.
     var values: [(ProfileField, String)] {
@@ -64,8 +77,10 @@ struct ProfileFieldOptions: ParsableArguments {
 /// Fills a form the three ways: from flags, field by field on a terminal, one line per field from a pipe.
 enum ProfileFormDriver {
     /// Runs the form and returns the profile to save, or `nil` when the parent cancelled.
-    static func run(_ form: inout ProfileForm, flags: ProfileFieldOptions, prompter: Prompter,
-                    messages: MessageCatalog = .english) throws -> ChildProfile? {
+    static func run(
+        _ form: inout ProfileForm, flags: ProfileFieldOptions, prompter: Prompter,
+        messages: MessageCatalog = .english
+    ) throws -> ChildProfile? {
         let given = flags.values
         if !given.isEmpty {
             for (field, value) in given { form.setText(value, for: field) }
@@ -73,13 +88,18 @@ enum ProfileFormDriver {
             case .valid(let profile): return profile
             case .invalid(let problems):
                 let lines = problems.map {
-                    messages.tr("{field} ({flag}): {problem}", ["field": messages.tr($0.field.label), "flag": ProfileFieldOptions.flag(for: $0.field),
-                                                                "problem": $0.message(in: messages)])
+                    messages.tr(
+                        "{field} ({flag}): {problem}",
+                        [
+                            "field": messages.tr($0.field.label), "flag": ProfileFieldOptions.flag(for: $0.field),
+                            "problem": $0.message(in: messages),
+                        ])
                 }
                 throw StoreCommandSupport.fail(messages.tr("nothing was saved:") + "\n" + lines.joined(separator: "\n"))
             }
         }
-        return prompter.isTerminal ? try interactive(&form, prompter: prompter, messages: messages)
+        return prompter.isTerminal
+            ? try interactive(&form, prompter: prompter, messages: messages)
             : try piped(&form, prompter: prompter, messages: messages)
     }
 
@@ -93,8 +113,12 @@ enum ProfileFormDriver {
             form.focus(on: field)
             form.enter(line)
             if case .moved(_, let problem?) = form.submit() {
-                throw StoreCommandSupport.fail(messages.tr("nothing was saved: line {line} ({field}): {problem}", [
-                    "line": String(index + 1), "field": messages.tr(field.label), "problem": problem.message(in: messages)]))
+                throw StoreCommandSupport.fail(
+                    messages.tr(
+                        "nothing was saved: line {line} ({field}): {problem}",
+                        [
+                            "line": String(index + 1), "field": messages.tr(field.label), "problem": problem.message(in: messages),
+                        ]))
             }
         }
         switch form.save() {
@@ -113,8 +137,13 @@ enum ProfileFormDriver {
             let field = form.focus
             if field.isInput {
                 let current = form.text(of: field)
-                let prompt = messages.tr("{field}, {hint} ({rule})", ["field": messages.tr(field.label), "hint": field.hint(in: messages),
-                                                                      "rule": field.constraint(in: messages)])
+                let prompt =
+                    messages.tr(
+                        "{field}, {hint} ({rule})",
+                        [
+                            "field": messages.tr(field.label), "hint": field.hint(in: messages),
+                            "rule": field.constraint(in: messages),
+                        ])
                     + (current.isEmpty ? "" : " [\(StoreCommandSupport.safe(current))]") + ": "
                 guard let answer = prompter.ask(prompt) else { return nil }
                 if !answer.isEmpty { form.enter(answer) }
@@ -194,7 +223,9 @@ extension ProfileCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: helpMessages.tr("Add a child profile."),
-            discussion: helpMessages.tr("With --name, --age and other flags it saves without asking. Without flags on a terminal it runs the profile form field by field; from a pipe it reads one answer per line in focus order (name, age, interests, voice, rate, pitch, volume, text size, reduced motion, theme, hints, step mode; an empty line keeps the default). While a PIN is set, the PIN comes first."))
+            discussion: helpMessages.tr(
+                "With --name, --age and other flags it saves without asking. Without flags on a terminal it runs the profile form field by field; from a pipe it reads one answer per line in focus order (name, age, interests, voice, rate, pitch, volume, text size, reduced motion, theme, hints, step mode; an empty line keeps the default). While a PIN is set, the PIN comes first."
+            ))
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fields: ProfileFieldOptions
 
@@ -272,7 +303,8 @@ extension ProfileCommand {
             abstract: helpMessages.tr("Edit a child profile and its reading settings."),
             discussion: helpMessages.tr("The same three ways as `profile add`: flags, the form on a terminal, or one line per field from a pipe."))
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp(helpMessages.tr("The profile's name (case does not matter).")), completion: ShellCompletion.profiles) var profileName: String
+        @Argument(help: ArgumentHelp(helpMessages.tr("The profile's name (case does not matter).")), completion: ShellCompletion.profiles) var profileName:
+            String
         @OptionGroup var fields: ProfileFieldOptions
 
         func run() throws {
@@ -312,8 +344,11 @@ extension ProfileCommand {
                 let authorization = try StoreCommandSupport.authorize(store, prompter: prompter, messages: global.messages)
                 let summary = try store.removalSummary(of: profile)
                 let messages = global.messages
-                if !yes, !prompter.confirm(messages.tr("Remove {what}? Nothing of {name} is kept", ["what": summary.localized(messages), "name": profile.name]),
-                                            messages: messages) {
+                if !yes,
+                    !prompter.confirm(
+                        messages.tr("Remove {what}? Nothing of {name} is kept", ["what": summary.localized(messages), "name": profile.name]),
+                        messages: messages)
+                {
                     print(messages.tr("Not removed: {name} is kept.", ["name": profile.name]))
                     return
                 }

@@ -2,7 +2,7 @@ import Foundation
 import StoryKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads answers and PINs: on a terminal with a prompt (a PIN without echo, through `TerminalMode`); from

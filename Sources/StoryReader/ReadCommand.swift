@@ -11,20 +11,31 @@ struct ReadCommand: ParsableCommand {
         abstract: helpMessages.tr("Read a story aloud, with the word being heard highlighted."),
         discussion: helpParagraphs(
             helpLines(
-                helpMessages.tr("This is the same reader as the REPL's and the kiosk's: the same screen, keys, announcements and kept place; leaving it (q, or the end of the story) ends the program. A story this child left midway goes on from its place (--from-start starts again). On a terminal the word being heard is highlighted. Keys while reading:"),
+                helpMessages.tr(
+                    "This is the same reader as the REPL's and the kiosk's: the same screen, keys, announcements and kept place; leaving it (q, or the end of the story) ends the program. A story this child left midway goes on from its place (--from-start starts again). On a terminal the word being heard is highlighted. Keys while reading:"
+                ),
                 readingKeysHelp()),
-            helpMessages.tr("Without a terminal it takes the REPL's commands, one a line (pause, resume, sentence next, paragraph prev, page next, where, stop, wait N…), and prints every utterance and every sentence heard as a caption line; at the end of the input the story is read to its end."),
+            helpMessages.tr(
+                "Without a terminal it takes the REPL's commands, one a line (pause, resume, sentence next, paragraph prev, page next, where, stop, wait N…), and prints every utterance and every sentence heard as a caption line; at the end of the input the story is read to its end."
+            ),
             helpLines(
                 helpMessages.tr("--events json prints one JSON object per line on standard output, when heard:"),
                 #"  {"type":"page","page":N,"of":N,"ms":N}   "# + helpMessages.tr("(a new page starts)"),
                 #"  {"type":"sentence","kind":"story"|"heading"|"picture","text":"…","start":N,"end":N,"ms":N,"source":"recording"|"synthesis"}"#,
                 #"  {"type":"word","text":"…","start":N,"end":N,"ms":N,"source":"recording"|"synthesis"}"#,
-                helpMessages.tr("A sentence or word played from the story's recording also says its \"audio\" file and \"clipBegin\" and \"clipEnd\" in it (milliseconds)."),
+                helpMessages.tr(
+                    "A sentence or word played from the story's recording also says its \"audio\" file and \"clipBegin\" and \"clipEnd\" in it (milliseconds)."),
                 #"  {"type":"end","ms":N}"#,
                 helpMessages.tr("\"kind\" tells a picture's description (an audio description) and a heading from the story's own sentences."),
-                helpMessages.tr("\"start\" and \"end\" are offsets in Unicode scalars into the story's plain text (the text 'storyreader show STORY --text' prints); \"ms\" is the time from the start of the story's audio. The times come from the story's recording where it has one (its clips are decoded, not played) and from eSpeak NG elsewhere (the speech is synthesised, not played), even with --no-audio: about 1,000 short sentences a second here; for the words without times, 'storyreader show STORY --text' is instant.")),
-            helpMessages.tr("A story with its own recording (a read-along EPUB's narration, see docs/story-format.md) is read by its narrator, unless --narration synthetic or the child's Narration setting asks for the synthetic voice always (--voice too, with --wav and --events). While the recording plays, + and - step its tempo by 0.25 from 0.5 to 2 instead of the speed, the pitch kept, and the child keeps it; --recording-tempo sets it for one run."),
-            helpMessages.tr("Audio goes to the ALSA device 'default' (or --device, or $STORYREADER_AUDIO_DEVICE). When it cannot be opened, the story is read without sound at speaking pace, with one notice.")))
+                helpMessages.tr(
+                    "\"start\" and \"end\" are offsets in Unicode scalars into the story's plain text (the text 'storyreader show STORY --text' prints); \"ms\" is the time from the start of the story's audio. The times come from the story's recording where it has one (its clips are decoded, not played) and from eSpeak NG elsewhere (the speech is synthesised, not played), even with --no-audio: about 1,000 short sentences a second here; for the words without times, 'storyreader show STORY --text' is instant."
+                )),
+            helpMessages.tr(
+                "A story with its own recording (a read-along EPUB's narration, see docs/story-format.md) is read by its narrator, unless --narration synthetic or the child's Narration setting asks for the synthetic voice always (--voice too, with --wav and --events). While the recording plays, + and - step its tempo by 0.25 from 0.5 to 2 instead of the speed, the pitch kept, and the child keeps it; --recording-tempo sets it for one run."
+            ),
+            helpMessages.tr(
+                "Audio goes to the ALSA device 'default' (or --device, or $STORYREADER_AUDIO_DEVICE). When it cannot be opened, the story is read without sound at speaking pace, with one notice."
+            )))
 
     @OptionGroup var global: GlobalOptions
 
@@ -33,29 +44,61 @@ struct ReadCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(helpMessages.tr("The story: its id, its title, or a unique prefix of either.")), completion: ShellCompletion.stories)
     var story: String
 
-    @Option(help: ArgumentHelp(helpMessages.tr("Words per minute, {min}–{max}. Default: the profile's, else {default}.", [
-        "min": String(SpeechSettings.rateRange.lowerBound), "max": String(SpeechSettings.rateRange.upperBound), "default": String(SpeechSettings.storyDefaults.rate)]), valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "Words per minute, {min}–{max}. Default: the profile's, else {default}.",
+                [
+                    "min": String(SpeechSettings.rateRange.lowerBound), "max": String(SpeechSettings.rateRange.upperBound),
+                    "default": String(SpeechSettings.storyDefaults.rate),
+                ]), valueName: "n"))
     var rate: Int?
 
-    @Option(help: ArgumentHelp(helpMessages.tr("Pitch, {min}–{max}. Default: the profile's, else {default}.", [
-        "min": String(SpeechSettings.pitchRange.lowerBound), "max": String(SpeechSettings.pitchRange.upperBound), "default": String(SpeechSettings.storyDefaults.pitch)]), valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "Pitch, {min}–{max}. Default: the profile's, else {default}.",
+                [
+                    "min": String(SpeechSettings.pitchRange.lowerBound), "max": String(SpeechSettings.pitchRange.upperBound),
+                    "default": String(SpeechSettings.storyDefaults.pitch),
+                ]), valueName: "n"))
     var pitch: Int?
 
-    @Option(help: ArgumentHelp(helpMessages.tr("Volume, {min}–{max} (100 is eSpeak's normal). Default: the profile's, else {default}.", [
-        "min": String(SpeechSettings.volumeRange.lowerBound), "max": String(SpeechSettings.volumeRange.upperBound), "default": String(SpeechSettings.storyDefaults.volume)]), valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "Volume, {min}–{max} (100 is eSpeak's normal). Default: the profile's, else {default}.",
+                [
+                    "min": String(SpeechSettings.volumeRange.lowerBound), "max": String(SpeechSettings.volumeRange.upperBound),
+                    "default": String(SpeechSettings.storyDefaults.volume),
+                ]), valueName: "n"))
     var volume: Int?
 
-    @Option(help: ArgumentHelp(helpMessages.tr("Voice: a language with an optional variant (en, en-us, fr, de, es, en+f3). Default: the profile's, else the story's language. See 'storyreader voices'."), valueName: "voice"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "Voice: a language with an optional variant (en, en-us, fr, de, es, en+f3). Default: the profile's, else the story's language. See 'storyreader voices'."
+            ), valueName: "voice"))
     var voice: String?
 
-    @Option(help: ArgumentHelp(helpMessages.tr("Read as this child: their voice settings, and the finished read and the position are recorded for them (see 'storyreader profile list'). Without --from, a story left midway resumes at its sentence."), valueName: "name"), completion: ShellCompletion.profiles)
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "Read as this child: their voice settings, and the finished read and the position are recorded for them (see 'storyreader profile list'). Without --from, a story left midway resumes at its sentence."
+            ), valueName: "name"), completion: ShellCompletion.profiles)
     var profile: String?
 
-    @Option(help: ArgumentHelp(helpMessages.tr("Write the whole story's speech to this WAV file (16-bit mono, 22050 Hz) and exit; nothing is played."), valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr("Write the whole story's speech to this WAV file (16-bit mono, 22050 Hz) and exit; nothing is played."), valueName: "file"))
     var wav: String?
 
-    @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
-          help: ArgumentHelp(helpMessages.tr("Play nothing (--no-speech: for your own screen reader): on a terminal the words are shown at speaking pace; otherwise time does not wait (scripts and tests).")))
+    @Flag(
+        name: [.customLong("no-audio"), .customLong("no-speech")],
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "Play nothing (--no-speech: for your own screen reader): on a terminal the words are shown at speaking pace; otherwise time does not wait (scripts and tests)."
+            )))
     var noAudio = false
 
     @Option(help: ArgumentHelp(helpMessages.tr("Print timed events on standard output: 'json' (see above)."), valueName: "format"))
@@ -76,8 +119,13 @@ struct ReadCommand: ParsableCommand {
 
     func validate() throws {
         if let problem = settings().problems().first {
-            throw ValidationError(helpMessages.tr("--{setting} {value} is out of range: use a value from {min} to {max}", [
-                "setting": problem.setting, "value": String(problem.value), "min": String(problem.range.lowerBound), "max": String(problem.range.upperBound)]))
+            throw ValidationError(
+                helpMessages.tr(
+                    "--{setting} {value} is out of range: use a value from {min} to {max}",
+                    [
+                        "setting": problem.setting, "value": String(problem.value), "min": String(problem.range.lowerBound),
+                        "max": String(problem.range.upperBound),
+                    ]))
         }
         if let from, from < 1 { throw ValidationError(helpMessages.tr("--from {value}: sentences are numbered from 1", ["value": String(from)])) }
         if let voice, voice.isEmpty || voice.contains(where: { $0.isWhitespace || $0 == "/" }) {
@@ -98,8 +146,10 @@ struct ReadCommand: ParsableCommand {
             throw UserFailure(message: error.localized(global.messages))
         }
         if let from, from > narration.items.count {
-            throw UserFailure(message: global.messages.trn("--from {value}: '{title}' has {count} sentence", "--from {value}: '{title}' has {count} sentences",
-                                                           narration.items.count, ["value": String(from), "title": story.title]))
+            throw UserFailure(
+                message: global.messages.trn(
+                    "--from {value}: '{title}' has {count} sentence", "--from {value}: '{title}' has {count} sentences",
+                    narration.items.count, ["value": String(from), "title": story.title]))
         }
         if wav != nil || events != nil {
             try export(story, narration: narration)
@@ -149,11 +199,16 @@ struct ReadCommand: ParsableCommand {
         if let from {
             first = from - 1
         } else if let reader, wav == nil, !fromStart,
-                  let saved = try? reader.store.position(profileID: reader.id, storyID: story.id),
-                  let item = narration.item(forStorySentence: saved), item > 0 {
+            let saved = try? reader.store.position(profileID: reader.id, storyID: story.id),
+            let item = narration.item(forStorySentence: saved), item > 0
+        {
             first = item
-            warn(global.messages.tr("resuming {name}'s place at sentence {sentence} of {count} (--from 1 starts again)", [
-                "name": reader.profile.name, "sentence": String(item + 1), "count": String(narration.items.count)]))
+            warn(
+                global.messages.tr(
+                    "resuming {name}'s place at sentence {sentence} of {count} (--from 1 starts again)",
+                    [
+                        "name": reader.profile.name, "sentence": String(item + 1), "count": String(narration.items.count),
+                    ]))
         }
         var resolved = settings(over: reader?.profile.settings.speech ?? .storyDefaults)
         resolved.voice = try resolvedVoice(story, over: reader?.profile.settings.speech) ?? story.language
@@ -168,16 +223,21 @@ struct ReadCommand: ParsableCommand {
         }
         let printer = events == .json ? EventPrinter(narration: narration) : nil
         let messages = global.messages
-        let player = NarrationPlayer(narration: narration, engine: EspeakEngine.shared, sink: sink, settings: resolved,
-                                     hooks: NarrationPlayer.Hooks(onEvent: { event in
-                                         if case .recordingUnavailable(let sentence, let error) = event.kind {
-                                             ReadCommand.warn(messages.tr("sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot", [
-                                                 "sentence": String(sentence + 1), "problem": error.localized(messages)]))
-                                         }
-                                         printer?.print(event)
-                                     }),
-                                     recording: try recording(story, narration: narration, child: reader?.profile),
-                                     tempo: presentation.recordingTempo ?? reader?.profile.settings.recordingTempo ?? 1)
+        let player = NarrationPlayer(
+            narration: narration, engine: EspeakEngine.shared, sink: sink, settings: resolved,
+            hooks: NarrationPlayer.Hooks(onEvent: { event in
+                if case .recordingUnavailable(let sentence, let error) = event.kind {
+                    ReadCommand.warn(
+                        messages.tr(
+                            "sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot",
+                            [
+                                "sentence": String(sentence + 1), "problem": error.localized(messages),
+                            ]))
+                }
+                printer?.print(event)
+            }),
+            recording: try recording(story, narration: narration, child: reader?.profile),
+            tempo: presentation.recordingTempo ?? reader?.profile.settings.recordingTempo ?? 1)
         // The one self-pipe for signals: SIGINT, SIGTERM or SIGHUP stop it.
         TerminalMode.onStopSignal { player.send(.stop) }
         player.start(sentence: first)
@@ -195,8 +255,9 @@ struct ReadCommand: ParsableCommand {
                     let count = try reader.store.recordFinishedRead(profileID: reader.id, storyID: story.id)
                     warn(hasRead(reader.profile.name, story.title, count))
                 } else if player.position.sentence < narration.items.count {
-                    try reader.store.setPosition(profileID: reader.id, storyID: story.id,
-                                                 sentenceIndex: narration.items[player.position.sentence].storySentenceIndex)
+                    try reader.store.setPosition(
+                        profileID: reader.id, storyID: story.id,
+                        sentenceIndex: narration.items[player.position.sentence].storySentenceIndex)
                 }
             } catch {
                 warn(global.messages.tr("could not record the read: {problem}", ["problem": StoreCommandSupport.describe(error, global.messages)]))
@@ -272,11 +333,12 @@ final class EventPrinter: Sendable {
         switch event.kind {
         case .sentence(let index):
             let item = narration.items[index]
-            let kind = switch item.kind {
-            case .paragraph: "story"
-            case .heading: "heading"
-            case .picture: "picture"
-            }
+            let kind =
+                switch item.kind {
+                case .paragraph: "story"
+                case .heading: "heading"
+                case .picture: "picture"
+                }
             var line = Self.object(type: "sentence", text: item.text, range: item.range, ms: event.milliseconds, clip: event.clip)
                 .replacingOccurrences(of: "{\"type\":\"sentence\",", with: "{\"type\":\"sentence\",\"kind\":\"\(kind)\",")
             if index > 0, narration.items[index - 1].pageIndex != item.pageIndex {
@@ -299,7 +361,8 @@ final class EventPrinter: Sendable {
         var source = ",\"source\":\"synthesis\""
         if let clip {
             // The service fills in the end of a clip that runs to its file's end.
-            source = ",\"source\":\"recording\",\"audio\":\(jsonString((clip.audio as NSString).lastPathComponent)),\"clipBegin\":\(clip.begin),\"clipEnd\":\(clip.end ?? clip.begin)"
+            source =
+                ",\"source\":\"recording\",\"audio\":\(jsonString((clip.audio as NSString).lastPathComponent)),\"clipBegin\":\(clip.begin),\"clipEnd\":\(clip.end ?? clip.begin)"
         }
         return "{\"type\":\"\(type)\",\"text\":\(jsonString(text)),\"start\":\(range.start),\"end\":\(range.end),\"ms\":\(ms)\(source)}"
     }

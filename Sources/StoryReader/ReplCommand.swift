@@ -8,20 +8,34 @@ struct ReplCommand: ParsableCommand {
         commandName: "repl",
         abstract: helpMessages.tr("Browse, choose and listen, with every step spoken and captioned (the default)."),
         discussion: helpParagraphs(
-            helpMessages.tr("On a terminal: arrows or Tab move, Enter or Space choose, Escape goes back, h jumps to the next heading, a letter to the next item starting with it, ? opens help, and : opens a command line (Up for history, Tab to complete)."),
-            helpMessages.tr("Without a terminal (a pipe, a script, or TERM=dumb): one command per line, with or without ':' — next, prev, activate, back, home, heading, where, read STORY, pause, resume, stop, faster, slower, set NAME VALUE, profile NAME, help, learn, quit; and wait [N] to let the story go on (to its end, or N sentences). Every utterance is printed as one caption line; at the end of the input a story being read finishes."),
-            helpMessages.tr("With a braille display through BRLTTY (--braille): the focused item, or the sentence being read in the child's braille code with the word being heard marked by dots 7 and 8; a routing key on a word goes on reading from it, and the pan keys move through the sentence and on to the next."))
+            helpMessages.tr(
+                "On a terminal: arrows or Tab move, Enter or Space choose, Escape goes back, h jumps to the next heading, a letter to the next item starting with it, ? opens help, and : opens a command line (Up for history, Tab to complete)."
+            ),
+            helpMessages.tr(
+                "Without a terminal (a pipe, a script, or TERM=dumb): one command per line, with or without ':' — next, prev, activate, back, home, heading, where, read STORY, pause, resume, stop, faster, slower, set NAME VALUE, profile NAME, help, learn, quit; and wait [N] to let the story go on (to its end, or N sentences). Every utterance is printed as one caption line; at the end of the input a story being read finishes."
+            ),
+            helpMessages.tr(
+                "With a braille display through BRLTTY (--braille): the focused item, or the sentence being read in the child's braille code with the word being heard marked by dots 7 and 8; a routing key on a word goes on reading from it, and the pan keys move through the sentence and on to the next."
+            ))
     )
 
     @OptionGroup var global: GlobalOptions
 
     @OptionGroup var presentation: PresentationOptions
 
-    @Flag(name: [.customLong("no-audio"), .customLong("no-speech")],
-          help: ArgumentHelp(helpMessages.tr("No sound (--no-speech: for your own screen reader or braille display): speech is captions only, the cursor on the focus, paced in real time on a terminal; without a terminal, time passes only at 'wait'.")))
+    @Flag(
+        name: [.customLong("no-audio"), .customLong("no-speech")],
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "No sound (--no-speech: for your own screen reader or braille display): speech is captions only, the cursor on the focus, paced in real time on a terminal; without a terminal, time passes only at 'wait'."
+            )))
     var noAudio = false
 
-    @Option(help: ArgumentHelp(helpMessages.tr("ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default'). Without one, reading goes on silently at speaking pace, with one notice."), valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr(
+                "ALSA device to play on (default: $STORYREADER_AUDIO_DEVICE, else 'default'). Without one, reading goes on silently at speaking pace, with one notice."
+            ), valueName: "name"))
     var device: String?
 
     @Option(help: ArgumentHelp(helpMessages.tr("Start as this profile."), valueName: "name"))
@@ -38,8 +52,9 @@ struct ReplCommand: ParsableCommand {
         defer { backgroundSync?.stop() }
         let runner = try SessionRunner(global: global, presentation: presentation, store: store)
         // The profile form's Voice picker offers the voices installed (of the child's languages).
-        let session = runner.session(library: library, profile: profile,
-                                     voices: ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector))
+        let session = runner.session(
+            library: library, profile: profile,
+            voices: ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector))
         let shell = try runner.shell(session, noAudio: noAudio, device: device, messages: session.state.messages)
         let status = try shell.run { session in
             var effects = session.start()

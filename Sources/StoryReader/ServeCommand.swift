@@ -9,7 +9,9 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: helpMessages.tr("Run the sync server that a site's kiosks share (PostgreSQL behind an HTTP API)."),
         discussion: helpParagraphs(
-            helpMessages.tr("The server owns its PostgreSQL schema (created and migrated at start). Kiosks never hold database credentials: each gets a token from 'serve site add'. The password comes from PGPASSWORD, ~/.pgpass or --password-file (mode 0600), never from the command line. Put it behind a TLS proxy when kiosks reach it over a network (docs/sites.md)."),
+            helpMessages.tr(
+                "The server owns its PostgreSQL schema (created and migrated at start). Kiosks never hold database credentials: each gets a token from 'serve site add'. The password comes from PGPASSWORD, ~/.pgpass or --password-file (mode 0600), never from the command line. Put it behind a TLS proxy when kiosks reach it over a network (docs/sites.md)."
+            ),
             helpLines(
                 helpMessages.tr("Examples:"),
                 "  storyreader serve --database postgres://stories@localhost/stories --listen 127.0.0.1:8750",
@@ -35,7 +37,9 @@ struct DatabaseOptions: ParsableArguments {
 package func requireServerBuild() throws {
     if !serverIsBuiltIn {
         throw StoreCommandSupport.fail(
-            helpMessages.tr("this storyreader was built without the sync server: build it with 'make server' (swift build --traits Server) and run .build/debug/storyreader serve"))
+            helpMessages.tr(
+                "this storyreader was built without the sync server: build it with 'make server' (swift build --traits Server) and run .build/debug/storyreader serve"
+            ))
     }
 }
 
@@ -44,11 +48,14 @@ struct ServeRunCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: ArgumentHelp(helpMessages.tr("Address and port to listen on."))) var listen = "127.0.0.1:8750"
     @Option(help: ArgumentHelp(helpMessages.tr("Seconds each database call may take before the kiosk is told 503 (try later)."))) var deadline = 5.0
-    @Option(name: .customLong("idle-timeout"),
-            help: ArgumentHelp(helpMessages.tr("Seconds a connection may stay silent, or take to send its headers, before it is closed (a body gets four times as long).")))
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp(
+            helpMessages.tr("Seconds a connection may stay silent, or take to send its headers, before it is closed (a body gets four times as long).")))
     var idleTimeout = 30.0
-    @Option(name: .customLong("max-connections"),
-            help: ArgumentHelp(helpMessages.tr("The most connections served at once (default: what the open-file limit allows); more wait their turn.")))
+    @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp(helpMessages.tr("The most connections served at once (default: what the open-file limit allows); more wait their turn.")))
     var maxConnections: Int?
 
     func run() async throws {
@@ -64,17 +71,17 @@ struct ServeRunCommand: AsyncParsableCommand {
             throw ValidationError(helpMessages.tr("--max-connections must be 1 or more (it was {value})", ["value": String(maxConnections)]))
         }
         #if Server
-        let options = SyncServer.Options(
-            database: try database.address(), host: String(parts[0]), port: port, callDeadline: deadline, idleTimeout: idleTimeout,
-            maximumConnections: maxConnections)
-        do {
-            try await SyncServer.run(options) { address in
-                FileHandle.standardOutput.write(Data((helpMessages.tr("storyreader serve: listening on {address}", ["address": "\(address)"]) + "\n").utf8))
+            let options = SyncServer.Options(
+                database: try database.address(), host: String(parts[0]), port: port, callDeadline: deadline, idleTimeout: idleTimeout,
+                maximumConnections: maxConnections)
+            do {
+                try await SyncServer.run(options) { address in
+                    FileHandle.standardOutput.write(Data((helpMessages.tr("storyreader serve: listening on {address}", ["address": "\(address)"]) + "\n").utf8))
+                }
+                FileHandle.standardOutput.write(Data((helpMessages.tr("storyreader serve: stopped") + "\n").utf8))
+            } catch {
+                throw StoreCommandSupport.fail("serve: \(error)")
             }
-            FileHandle.standardOutput.write(Data((helpMessages.tr("storyreader serve: stopped") + "\n").utf8))
-        } catch {
-            throw StoreCommandSupport.fail("serve: \(error)")
-        }
         #endif
     }
 }
@@ -92,22 +99,23 @@ struct ServeSiteCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
-                throw ValidationError(helpMessages.tr("site name '{name}': use lower-case letters, digits and '-' (at most 40)", ["name": Sanitizer.sanitizeLine(name)]))
+                throw ValidationError(
+                    helpMessages.tr("site name '{name}': use lower-case letters, digits and '-' (at most 40)", ["name": Sanitizer.sanitizeLine(name)]))
             }
         }
 
         func run() async throws {
             try requireServerBuild()
             #if Server
-            let site = name
-            do {
-                let token = try await SyncServer.withDatabase(try database.address()) { try await $0.addSite(site) }
-                print(token)
-            } catch let failure as UserFailure {
-                throw failure
-            } catch {
-                throw StoreCommandSupport.fail("site add: \(error)")
-            }
+                let site = name
+                do {
+                    let token = try await SyncServer.withDatabase(try database.address()) { try await $0.addSite(site) }
+                    print(token)
+                } catch let failure as UserFailure {
+                    throw failure
+                } catch {
+                    throw StoreCommandSupport.fail("site add: \(error)")
+                }
             #endif
         }
     }
@@ -120,15 +128,15 @@ struct ServeSiteCommand: AsyncParsableCommand {
         func run() async throws {
             try requireServerBuild()
             #if Server
-            let site = name
-            do {
-                let count = try await SyncServer.withDatabase(try database.address()) { try await $0.revokeSite(site) }
-                print(helpMessages.trn("Revoked {count} token of {site}.", "Revoked {count} tokens of {site}.", count, ["site": site]))
-            } catch let failure as UserFailure {
-                throw failure
-            } catch {
-                throw StoreCommandSupport.fail("site revoke: \(error)")
-            }
+                let site = name
+                do {
+                    let count = try await SyncServer.withDatabase(try database.address()) { try await $0.revokeSite(site) }
+                    print(helpMessages.trn("Revoked {count} token of {site}.", "Revoked {count} tokens of {site}.", count, ["site": site]))
+                } catch let failure as UserFailure {
+                    throw failure
+                } catch {
+                    throw StoreCommandSupport.fail("site revoke: \(error)")
+                }
             #endif
         }
     }

@@ -7,14 +7,19 @@ struct ShowCommand: ParsableCommand {
         commandName: "show",
         abstract: helpMessages.tr("Show one story's details, or its text."),
         discussion: helpParagraphs(
-            helpMessages.tr("STORY is a story's id, its title, or a unique beginning of either ('lighthouse' for 'The Lighthouse Cat'). An unknown or ambiguous name exits with status 1 and lists the closest matches."),
-            helpMessages.tr("--text prints the story's plain text: the text that is spoken and highlighted. The offsets in --json and in 'read --events json' count Unicode scalars in this text."))
+            helpMessages.tr(
+                "STORY is a story's id, its title, or a unique beginning of either ('lighthouse' for 'The Lighthouse Cat'). An unknown or ambiguous name exits with status 1 and lists the closest matches."
+            ),
+            helpMessages.tr(
+                "--text prints the story's plain text: the text that is spoken and highlighted. The offsets in --json and in 'read --events json' count Unicode scalars in this text."
+            ))
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp(helpMessages.tr("The story: an id, a title, or a unique beginning of either."), valueName: "story"),
-              completion: ShellCompletion.stories)
+    @Argument(
+        help: ArgumentHelp(helpMessages.tr("The story: an id, a title, or a unique beginning of either."), valueName: "story"),
+        completion: ShellCompletion.stories)
     var story: String
 
     @Flag(help: ArgumentHelp(helpMessages.tr("Print JSON: the details, and every page, block and sentence with its offsets.")))
@@ -96,19 +101,26 @@ struct StoryDetails: Encodable {
         text = includeText ? story.text : nil
         recording = Self.recording(story, messages: messages)
         pages = story.pages.map { page in
-            Page(index: page.index, blocks: page.blocks.map { block in
-                var kind = "paragraph"
-                var level: Int?
-                var file: String?
-                switch block.kind {
-                case .heading(let headingLevel): kind = "heading"; level = headingLevel
-                case .paragraph: break
-                case .picture(let pictureFile): kind = "picture"; file = pictureFile
-                }
-                return Block(kind: kind, level: level, file: file, text: block.text, start: block.range.start,
-                             end: block.range.end, line: block.line,
-                             sentences: block.sentences.map { SentenceDetails(text: $0.text, start: $0.range.start, end: $0.range.end, words: $0.words.count) })
-            })
+            Page(
+                index: page.index,
+                blocks: page.blocks.map { block in
+                    var kind = "paragraph"
+                    var level: Int?
+                    var file: String?
+                    switch block.kind {
+                    case .heading(let headingLevel):
+                        kind = "heading"
+                        level = headingLevel
+                    case .paragraph: break
+                    case .picture(let pictureFile):
+                        kind = "picture"
+                        file = pictureFile
+                    }
+                    return Block(
+                        kind: kind, level: level, file: file, text: block.text, start: block.range.start,
+                        end: block.range.end, line: block.line,
+                        sentences: block.sentences.map { SentenceDetails(text: $0.text, start: $0.range.start, end: $0.range.end, words: $0.words.count) })
+                })
         }
     }
 
@@ -116,8 +128,9 @@ struct StoryDetails: Encodable {
         guard let clips = story.recording, let narration = try? Narration(story: story) else { return nil }
         do {
             let resolved = try StoryRecording.load(for: story, narration: narration)
-            return Recording(clips: clips, sentences: resolved?.recordedCount ?? 0, of: narration.items.count,
-                             milliseconds: resolved?.durationMilliseconds ?? 0)
+            return Recording(
+                clips: clips, sentences: resolved?.recordedCount ?? 0, of: narration.items.count,
+                milliseconds: resolved?.durationMilliseconds ?? 0)
         } catch {
             return Recording(clips: clips, sentences: 0, of: narration.items.count, milliseconds: 0, problem: error.localized(messages))
         }
@@ -140,9 +153,13 @@ struct StoryDetails: Encodable {
             if let problem = recording.problem {
                 lines.append(messages.tr("Recording: not used ({problem}); eSpeak NG reads it", ["problem": problem]))
             } else {
-                lines.append(messages.trn("Recording: {duration}, {count} sentence of {total} (the rest is read by eSpeak NG)",
-                                          "Recording: {duration}, {count} sentences of {total} (the rest is read by eSpeak NG)", recording.sentences, [
-                                              "duration": ExportCommand.duration(recording.milliseconds), "total": String(recording.of)]))
+                lines.append(
+                    messages.trn(
+                        "Recording: {duration}, {count} sentence of {total} (the rest is read by eSpeak NG)",
+                        "Recording: {duration}, {count} sentences of {total} (the rest is read by eSpeak NG)", recording.sentences,
+                        [
+                            "duration": ExportCommand.duration(recording.milliseconds), "total": String(recording.of),
+                        ]))
             }
         }
         if let summary = story.summary { lines += ["", summary] }
@@ -155,8 +172,10 @@ struct StoryDetails: Encodable {
             lines += ["", messages.tr("Pictures:")]
             lines += pictures.map { "  • \($0.text)" }
         }
-        lines += ["", messages.tr("Read it: {command}", ["command": "storyreader read \(story.id)"]),
-                  messages.tr("File: {path}", ["path": Sanitizer.sanitizeLine(story.path)])]
+        lines += [
+            "", messages.tr("Read it: {command}", ["command": "storyreader read \(story.id)"]),
+            messages.tr("File: {path}", ["path": Sanitizer.sanitizeLine(story.path)]),
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 }

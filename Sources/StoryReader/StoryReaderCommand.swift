@@ -7,20 +7,28 @@ struct StoryReaderCommand: AsyncParsableCommand {
         commandName: "storyreader",
         abstract: helpMessages.tr("Reads children's stories aloud, with the word being heard highlighted."),
         discussion: helpParagraphs(
-            helpMessages.tr("Magical Stories reads stories aloud with eSpeak NG in a terminal. Everything it shows it can also say, and everything it says it also shows."),
-            helpMessages.tr("Stories come from the bundled stories folder and your own folder ($XDG_DATA_HOME/storyreader/stories; add stories there with 'storyreader import'), or from the folders you name with --stories."),
+            helpMessages.tr(
+                "Magical Stories reads stories aloud with eSpeak NG in a terminal. Everything it shows it can also say, and everything it says it also shows."),
+            helpMessages.tr(
+                "Stories come from the bundled stories folder and your own folder ($XDG_DATA_HOME/storyreader/stories; add stories there with 'storyreader import'), or from the folders you name with --stories."
+            ),
             helpLines(
                 helpMessages.tr("Examples:"),
                 "  storyreader list                      " + helpMessages.tr("the stories, as a table"),
                 "  storyreader list --age 5 --tag space  " + helpMessages.tr("stories for a 5-year-old who likes space"),
                 "  storyreader show lighthouse           " + helpMessages.tr("one story's details (a unique prefix is enough)"),
                 "  storyreader import my-story.md        " + helpMessages.tr("add your own story")),
-            helpMessages.tr("Defaults for options (stories folders, the data folder, the sound device, display and kiosk settings) can be kept in $XDG_CONFIG_HOME/storyreader/config.toml; options typed win. 'man storyreader' has every command; docs/config.md the file."),
+            helpMessages.tr(
+                "Defaults for options (stories folders, the data folder, the sound device, display and kiosk settings) can be kept in $XDG_CONFIG_HOME/storyreader/config.toml; options typed win. 'man storyreader' has every command; docs/config.md the file."
+            ),
             helpMessages.tr("Exit status: 0 ok, 1 user error (a story not found, a bad file), 2 bad invocation (an unknown option, a value out of range).")),
         version: StoryKitInfo.version,
-        subcommands: [ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, ExportCommand.self, ExportWorkerCommand.self, VoicesCommand.self, ImportCommand.self, PreviewCommand.self, BenchHandover.self,
-                      ProfileCommand.self, PinCommand.self, HistoryCommand.self, KioskCommand.self,
-                      ManualCommand.self, SyncCommand.self, ServeCommand.self],
+        subcommands: [
+            ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, ExportCommand.self, ExportWorkerCommand.self, VoicesCommand.self,
+            ImportCommand.self, PreviewCommand.self, BenchHandover.self,
+            ProfileCommand.self, PinCommand.self, HistoryCommand.self, KioskCommand.self,
+            ManualCommand.self, SyncCommand.self, ServeCommand.self,
+        ],
         defaultSubcommand: ReplCommand.self
     )
 

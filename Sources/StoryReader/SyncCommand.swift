@@ -8,7 +8,9 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: helpMessages.tr("Share profiles, read counts, places and kiosk logs with a site's server."),
         discussion: helpParagraphs(
-            helpMessages.tr("A site (a library, a classroom) runs one 'storyreader serve'; each kiosk joins it once with the token the server printed, and then syncs by itself in the background (at start, after each finished read, every 60 s). Without a server, nothing changes: the kiosk keeps everything in its own data folder and starts no network code."),
+            helpMessages.tr(
+                "A site (a library, a classroom) runs one 'storyreader serve'; each kiosk joins it once with the token the server printed, and then syncs by itself in the background (at start, after each finished read, every 60 s). Without a server, nothing changes: the kiosk keeps everything in its own data folder and starts no network code."
+            ),
             helpLines(
                 helpMessages.tr("Examples:"),
                 "  storyreader sync join https://stories.library.example --token branch1.Q2x…   " + helpMessages.tr("join a site"),
@@ -25,9 +27,12 @@ struct SyncRoundCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "now", abstract: helpMessages.tr("Run one sync round (the default), or show the status with --status."))
     @OptionGroup var global: GlobalOptions
-    @Flag(help: ArgumentHelp(helpMessages.tr("Show the last successful sync, the changes waiting to be sent and the last error; sync nothing."))) var status = false
+    @Flag(help: ArgumentHelp(helpMessages.tr("Show the last successful sync, the changes waiting to be sent and the last error; sync nothing."))) var status =
+        false
     @Flag(help: ArgumentHelp(helpMessages.tr("With --status: print JSON."))) var json = false
-    @Option(help: ArgumentHelp(helpMessages.tr("How many times to try when the server cannot be reached or does not answer (waiting 1 s, then 2 s, 4 s … between tries).")))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr("How many times to try when the server cannot be reached or does not answer (waiting 1 s, then 2 s, 4 s … between tries).")))
     var attempts = 3
 
     struct StatusReport: Encodable {
@@ -67,14 +72,20 @@ struct SyncRoundCommand: AsyncParsableCommand {
             if let error = state.lastError { print(messages.tr("Last error: {error}", ["error": StoreCommandSupport.safe(error)])) }
             if let warning = state.clockWarning { print(messages.tr("Warning: {warning}", ["warning": StoreCommandSupport.safe(messages.text(warning))])) }
             if state.setAside > 0 {
-                print(messages.trn("Set aside as invalid: {count} change (the last because {reason})", "Set aside as invalid: {count} changes (the last because {reason})",
-                                   state.setAside, ["reason": StoreCommandSupport.safe(state.lastSetAside ?? "")]))
+                print(
+                    messages.trn(
+                        "Set aside as invalid: {count} change (the last because {reason})", "Set aside as invalid: {count} changes (the last because {reason})",
+                        state.setAside, ["reason": StoreCommandSupport.safe(state.lastSetAside ?? "")]))
             }
             if let last = state.pinFailures.first {
                 let count = state.pinFailures.count
-                print(messages.tr("Wrong PIN tries on the site: {count} (the last on kiosk {kiosk}, {time}; each kiosk locks only itself)",
-                                  ["count": String(count), "kiosk": StoreCommandSupport.safe(last.kiosk),
-                                   "time": last.at.formatted(date: .abbreviated, time: .standard)]))
+                print(
+                    messages.tr(
+                        "Wrong PIN tries on the site: {count} (the last on kiosk {kiosk}, {time}; each kiosk locks only itself)",
+                        [
+                            "count": String(count), "kiosk": StoreCommandSupport.safe(last.kiosk),
+                            "time": last.at.formatted(date: .abbreviated, time: .standard),
+                        ]))
             }
             return
         }
@@ -94,14 +105,18 @@ struct SyncRoundCommand: AsyncParsableCommand {
             }
             print(messages.tr("Synced with {site}: {summary}.", ["site": settings.site, "summary": round.summary(messages)]))
             if round.setAside > 0 {
-                print(messages.trn("{count} invalid change was set aside (see 'storyreader sync --status').",
-                                   "{count} invalid changes were set aside (see 'storyreader sync --status').", round.setAside))
+                print(
+                    messages.trn(
+                        "{count} invalid change was set aside (see 'storyreader sync --status').",
+                        "{count} invalid changes were set aside (see 'storyreader sync --status').", round.setAside))
             }
             if let warning = round.clockWarning { print(messages.tr("Warning: {warning}", ["warning": StoreCommandSupport.safe(messages.text(warning))])) }
         } catch {
             let reason = (error as? SyncFailure)?.localized(messages) ?? String(describing: error)
-            throw StoreCommandSupport.fail(messages.tr("sync with {url} failed: {reason} (the changes wait here for the next try)",
-                                                       ["url": settings.url, "reason": reason]))
+            throw StoreCommandSupport.fail(
+                messages.tr(
+                    "sync with {url} failed: {reason} (the changes wait here for the next try)",
+                    ["url": settings.url, "reason": reason]))
         }
     }
 }
@@ -111,7 +126,8 @@ struct SyncJoinCommand: AsyncParsableCommand {
         commandName: "join", abstract: helpMessages.tr("Join this kiosk to a site's server (saves the address and token, mode 0600)."))
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp(helpMessages.tr("The server's address, https://… (plain http:// only to this machine, or with --insecure)."))) var url: String
-    @Option(help: ArgumentHelp(helpMessages.tr("The kiosk token from 'storyreader serve site add SITE' (read from standard input when not given)."))) var token: String?
+    @Option(help: ArgumentHelp(helpMessages.tr("The kiosk token from 'storyreader serve site add SITE' (read from standard input when not given)."))) var token:
+        String?
     @Flag(help: ArgumentHelp(helpMessages.tr("Allow plain http:// to another machine (the token crosses the network readable)."))) var insecure = false
 
     func run() async throws {
@@ -133,8 +149,10 @@ struct SyncJoinCommand: AsyncParsableCommand {
             try SyncClient.save(settings, in: global.dataDirectory())
             try store.markJoined()
         } catch {
-            throw StoreCommandSupport.fail(messages.tr("could not save the server in {folder}: {reason}",
-                                                       ["folder": global.dataDirectory().path, "reason": String(describing: error)]))
+            throw StoreCommandSupport.fail(
+                messages.tr(
+                    "could not save the server in {folder}: {reason}",
+                    ["folder": global.dataDirectory().path, "reason": String(describing: error)]))
         }
         print(messages.tr("Joined site {site} at {url}. Everything on this machine will be shared with it.", ["site": site, "url": url]))
         do {

@@ -18,16 +18,19 @@ struct TerminalCapabilities: Sendable, Hashable {
     static let none = TerminalCapabilities(scaling: .none, reason: "not a terminal")
 
     /// Detects, asking the terminal only when the environment does not say.
-    static func detect(environment: [String: String] = ProcessInfo.processInfo.environment,
-                       isTTY: Bool = isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1,
-                       timeoutMilliseconds: Int = 250) -> TerminalCapabilities {
+    static func detect(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        isTTY: Bool = isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1,
+        timeoutMilliseconds: Int = 250
+    ) -> TerminalCapabilities {
         switch fromEnvironment(environment, isTTY: isTTY) {
         case .decided(let capabilities):
             return capabilities
         case .kittyCandidate(let reason):
             let moved = Probe.kittyTextSizingWorks(timeoutMilliseconds: timeoutMilliseconds)
-            return moved ? TerminalCapabilities(scaling: .kittyTextSizing, reason: reason + ", OSC 66 probe passed")
-                         : TerminalCapabilities(scaling: .none, reason: reason + ", OSC 66 probe failed")
+            return moved
+                ? TerminalCapabilities(scaling: .kittyTextSizing, reason: reason + ", OSC 66 probe passed")
+                : TerminalCapabilities(scaling: .none, reason: reason + ", OSC 66 probe failed")
         case .ask:
             guard let replies = Probe.query(timeoutMilliseconds: timeoutMilliseconds) else {
                 return TerminalCapabilities(scaling: .none, reason: "no answer from the terminal within \(timeoutMilliseconds) ms")
@@ -64,7 +67,8 @@ struct TerminalCapabilities: Sendable, Hashable {
         switch environment["TERM_PROGRAM"] ?? "" {
         case "WezTerm": return .decided(TerminalCapabilities(scaling: .decDoubleSize, reason: "WezTerm (TERM_PROGRAM)"))
         case "Apple_Terminal": return .decided(TerminalCapabilities(scaling: .decDoubleSize, reason: "Terminal.app (TERM_PROGRAM)"))
-        case "vscode", "ghostty", "Hyper", "tabby": return .decided(TerminalCapabilities(scaling: .none, reason: "\(environment["TERM_PROGRAM"]!) has no double-size lines"))
+        case "vscode", "ghostty", "Hyper", "tabby":
+            return .decided(TerminalCapabilities(scaling: .none, reason: "\(environment["TERM_PROGRAM"]!) has no double-size lines"))
         case "tmux": return .decided(TerminalCapabilities(scaling: .none, reason: "tmux (TERM_PROGRAM)"))
         default: break
         }
@@ -127,7 +131,10 @@ struct TerminalCapabilities: Sendable, Hashable {
 
     /// Talking to the terminal: raw mode on `/dev/tty`, a deadline, the old modes restored.
     enum Probe {
-        struct Replies { var xtversion: String?; var da2: String? }
+        struct Replies {
+            var xtversion: String?
+            var da2: String?
+        }
 
         static func query(timeoutMilliseconds: Int) -> Replies? {
             exchange("\u{1B}[>0q\u{1B}[>c\u{1B}[c", timeoutMilliseconds: timeoutMilliseconds, done: { parseReplies($0).sawDA1 }).map {
@@ -139,7 +146,10 @@ struct TerminalCapabilities: Sendable, Hashable {
         /// Writes a space with OSC 66 width 2 at column 1 and asks where the cursor went: kitty moves it two columns.
         static func kittyTextSizingWorks(timeoutMilliseconds: Int) -> Bool {
             let request = "\r\u{1B}]66;w=2; \u{07}\u{1B}[6n"
-            guard let reply = exchange(request, timeoutMilliseconds: timeoutMilliseconds, done: { String(decoding: $0, as: UTF8.self).contains("R") }, cleanup: "\r\u{1B}[K") else {
+            guard
+                let reply = exchange(
+                    request, timeoutMilliseconds: timeoutMilliseconds, done: { String(decoding: $0, as: UTF8.self).contains("R") }, cleanup: "\r\u{1B}[K")
+            else {
                 return false
             }
             let text = String(decoding: reply, as: UTF8.self)

@@ -9,9 +9,12 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storyreader-bench",
         abstract: helpMessages.tr("Run a benchmark and print its figures (use a release build)."),
-        subcommands: [LibraryBenchmark.self, ReplBenchmark.self, StoreBenchmark.self, SpeechBenchmark.self, CompletionBenchmark.self, ImportBenchmark.self, ExportBenchmark.self,
-                      SyncBenchmark.self, SyncServerBenchmark.self, SyncKioskBenchmark.self, BrailleBenchmark.self, RecordingBenchmark.self,
-                      LogCommand.self]
+        subcommands: [
+            LibraryBenchmark.self, ReplBenchmark.self, StoreBenchmark.self, SpeechBenchmark.self, CompletionBenchmark.self, ImportBenchmark.self,
+            ExportBenchmark.self,
+            SyncBenchmark.self, SyncServerBenchmark.self, SyncKioskBenchmark.self, BrailleBenchmark.self, RecordingBenchmark.self,
+            LogCommand.self,
+        ]
     )
 }
 
@@ -47,8 +50,10 @@ struct LibraryBenchmark: ParsableCommand {
                 warm.append(Clock.measure { loaded = StoryLibrary.load(folders: [folder.path], cache: cache).entries.count })
             }
             let none = Clock.measure { _ = StoryLibrary.load(folders: [folder.path]) }
-            print(String(format: "%6d stories (%d loaded): cold %.1f ms (no cache file, writes it), warm %.1f ms (cache), parse only %.1f ms; peak RSS %.1f MB",
-                         total, loaded, Percentile.median(cold), Percentile.median(warm), none, Memory.peakResidentMegabytes()))
+            print(
+                String(
+                    format: "%6d stories (%d loaded): cold %.1f ms (no cache file, writes it), warm %.1f ms (cache), parse only %.1f ms; peak RSS %.1f MB",
+                    total, loaded, Percentile.median(cold), Percentile.median(warm), none, Memory.peakResidentMegabytes()))
         }
     }
 }
@@ -76,8 +81,10 @@ enum Memory {
 
 /// Writes generated stories for benchmarks.
 enum StoryGenerator {
-    static let vocabulary = ["the", "fox", "ran", "over", "a", "little", "hill", "and", "saw", "moon", "said", "“Hello,”",
-                             "Pip’s", "bright", "star-shaped", "kite", "under", "sky", "café", "3,000", "whispered", "owl"]
+    static let vocabulary = [
+        "the", "fox", "ran", "over", "a", "little", "hill", "and", "saw", "moon", "said", "“Hello,”",
+        "Pip’s", "bright", "star-shaped", "kite", "under", "sky", "café", "3,000", "whispered", "owl",
+    ]
 
     static func write(count: Int, words: Int, into folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -91,7 +98,8 @@ enum StoryGenerator {
             }
             let subfolder = folder.appendingPathComponent("shelf-\(index / 500)")
             if index % 500 == 0 { try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true) }
-            let text = "---\ntitle: Generated Story \(index)\nauthor: Bench\nages: 4-8\ntags: animals, space\nsummary: A generated story.\n---\n\n# Chapter\n\n\(body)\n"
+            let text =
+                "---\ntitle: Generated Story \(index)\nauthor: Bench\nages: 4-8\ntags: animals, space\nsummary: A generated story.\n---\n\n# Chapter\n\n\(body)\n"
             try Data(text.utf8).write(to: subfolder.appendingPathComponent("story-\(index).md"))
         }
     }

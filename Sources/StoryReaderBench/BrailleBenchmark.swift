@@ -3,8 +3,9 @@ import Foundation
 import StoryKit
 import StoryReader
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `storyreader bench braille`: from a word heard to its cells marked on a braille display, along
@@ -41,9 +42,11 @@ struct BrailleBenchmark: ParsableCommand {
         let brlapi = "127.0.0.1:\(20_000 + Int(getpid() % 20_000))"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: brltty)
-        process.arguments = ["-n", "-e", "-b", "vr", "-d", "client:" + display.path, "-x", "no", "-s", "no",
-                             "-A", "host=\(brlapi),auth=none", "-M", "10", "-f", "/dev/null", "-F", "/dev/null",
-                             "-Z", "-W", folder.path, "--start-message=", "--stop-message="]
+        process.arguments = [
+            "-n", "-e", "-b", "vr", "-d", "client:" + display.path, "-x", "no", "-s", "no",
+            "-A", "host=\(brlapi),auth=none", "-M", "10", "-f", "/dev/null", "-F", "/dev/null",
+            "-Z", "-W", folder.path, "--start-message=", "--stop-message=",
+        ]
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -82,7 +85,8 @@ struct BrailleBenchmark: ParsableCommand {
                     if case .word = event { braille.storyHeard() }
                     _ = session.handle(.narration(event))
                     if event == .finished { reading = false }
-                    let before = display.received, old = braille.shown
+                    let before = display.received
+                    let old = braille.shown
                     _ = braille.follow(session, code: .grade2, now: heard)
                     // Timed when the word changed the cells (the first word is marked as its sentence starts).
                     guard case .word = event, braille.shown != old, let arrived = display.waitForLine(after: before) else { continue }
@@ -91,9 +95,13 @@ struct BrailleBenchmark: ParsableCommand {
             }
             speech.stopStory()
         }
-        print("braille benchmark: \(samples.count) words heard (paced silence, \(profile.settings.speech.rate) words a minute), a \(cells)-cell display played by BRLTTY's Virtual driver, English grade 2")
-        print(String(format: "word heard → its cells marked on the display:  p50 %.3f ms  p99 %.3f ms  max %.3f ms",
-                     Percentile.of(samples, 0.5), Percentile.of(samples, 0.99), samples.max() ?? 0))
+        print(
+            "braille benchmark: \(samples.count) words heard (paced silence, \(profile.settings.speech.rate) words a minute), a \(cells)-cell display played by BRLTTY's Virtual driver, English grade 2"
+        )
+        print(
+            String(
+                format: "word heard → its cells marked on the display:  p50 %.3f ms  p99 %.3f ms  max %.3f ms",
+                Percentile.of(samples, 0.5), Percentile.of(samples, 0.99), samples.max() ?? 0))
     }
 }
 

@@ -22,12 +22,16 @@ struct CompletionBenchmark: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: root) }
         let stories = root.appendingPathComponent("stories")
         try StoryGenerator.write(count: count, words: 200, into: stories)
-        let environment = ["STORYREADER_DATA_DIR": root.appendingPathComponent("data").path, "HOME": root.path,
-                           "XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin"]
+        let environment = [
+            "STORYREADER_DATA_DIR": root.appendingPathComponent("data").path, "HOME": root.path,
+            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
+        ]
         // What bash passes for `storyreader show --stories DIR story-99<Tab>`.
         let typed = "story-99"
-        let completion = ["---completion", "show", "--", "positional@0", "4", "\(typed.count)",
-                          "storyreader", "show", "--stories", stories.path, typed]
+        let completion = [
+            "---completion", "show", "--", "positional@0", "4", "\(typed.count)",
+            "storyreader", "show", "--stories", stories.path, typed,
+        ]
         let executable = BundledStories.sibling("storyreader")
         var candidates = 0
         let cold = try Clock.measure { candidates = try Self.lines(executable, completion, environment) }
@@ -39,8 +43,11 @@ struct CompletionBenchmark: ParsableCommand {
         }
         warm.sort()
         startup.sort()
-        print(String(format: "completion of '%@' in %d stories (%d candidates): first %.1f ms (no cache: parses and writes it), then median %.1f ms, slowest %.1f ms; the program starting alone (--version): median %.1f ms",
-                     typed, count, candidates, cold, Percentile.ofSorted(warm, 0.5), warm.last ?? 0, Percentile.ofSorted(startup, 0.5)))
+        print(
+            String(
+                format:
+                    "completion of '%@' in %d stories (%d candidates): first %.1f ms (no cache: parses and writes it), then median %.1f ms, slowest %.1f ms; the program starting alone (--version): median %.1f ms",
+                typed, count, candidates, cold, Percentile.ofSorted(warm, 0.5), warm.last ?? 0, Percentile.ofSorted(startup, 0.5)))
     }
 
     /// Runs the program as a shell does (posix_spawn, no descriptor sweep: Foundation's Process
@@ -56,7 +63,7 @@ struct CompletionBenchmark: ParsableCommand {
         posix_spawn_file_actions_addclose(&actions, pipe[1])
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
         close(pipe[1])

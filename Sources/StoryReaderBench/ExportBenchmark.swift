@@ -10,8 +10,11 @@ struct ExportBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: helpMessages.tr("Time exporting a story (WAV, Opus, MP3; 1 and N jobs) against espeak-ng -w on its text."),
-        discussion: helpMessages.tr("Each run is a whole process, timed from outside (wall clock, and user + system CPU and peak memory from the kernel). The kinds of run take turns, --runs rounds, and the best and the median of each are printed. The limit is one espeak-ng -w per core, each on its share of the text, all at once. Example: {command}", [
-            "command": #"storyreader bench export --stories Tests/Fixtures/corpus "The Cat That Walked by Himself""#]))
+        discussion: helpMessages.tr(
+            "Each run is a whole process, timed from outside (wall clock, and user + system CPU and peak memory from the kernel). The kinds of run take turns, --runs rounds, and the best and the median of each are printed. The limit is one espeak-ng -w per core, each on its share of the text, all at once. Example: {command}",
+            [
+                "command": #"storyreader bench export --stories Tests/Fixtures/corpus "The Cat That Walked by Himself""#
+            ]))
 
     @OptionGroup var global: GlobalOptions
 
@@ -21,12 +24,18 @@ struct ExportBenchmark: ParsableCommand {
     @Option(help: ArgumentHelp(helpMessages.tr("Rounds of runs (best and median shown).")))
     var runs = 5
 
-    struct Sample { var wall: Double; var cpu: Double; var rss: Int }
+    struct Sample {
+        var wall: Double
+        var cpu: Double
+        var rss: Int
+    }
 
     func run() throws {
         let library = global.loadLibrary()
         let chosen: Story
-        if let story { chosen = try global.resolveStory(story, in: library) } else {
+        if let story {
+            chosen = try global.resolveStory(story, in: library)
+        } else {
             guard let longest = library.entries.max(by: { $0.words < $1.words }) else { throw UserFailure(message: "no stories") }
             chosen = try global.resolveStory(longest.id, in: library)
         }
@@ -55,9 +64,13 @@ struct ExportBenchmark: ParsableCommand {
         var kinds: [(String, [[String]])] = []
         if let espeak {
             kinds.append(("espeak-ng -w, whole", [[espeak, "-v", voice, "-s", "175", "-f", whole.path, "-w", root.appendingPathComponent("e.wav").path]]))
-            kinds.append(("espeak-ng -w, one per core (the limit)", shares.enumerated().map { index, file in
-                [espeak, "-v", voice, "-s", "175", "-f", file.path, "-w", root.appendingPathComponent("e\(index).wav").path]
-            }))
+            kinds.append(
+                (
+                    "espeak-ng -w, one per core (the limit)",
+                    shares.enumerated().map { index, file in
+                        [espeak, "-v", voice, "-s", "175", "-f", file.path, "-w", root.appendingPathComponent("e\(index).wav").path]
+                    }
+                ))
         }
         kinds.append(("export WAV, --jobs 1", [export("a.wav", ["--jobs", "1"])]))
         kinds.append(("export WAV, --jobs \(cores)", [export("b.wav", ["--jobs", "\(cores)"])]))
@@ -68,20 +81,32 @@ struct ExportBenchmark: ParsableCommand {
         // One worker alone on the first share, for its own peak memory (a parent's peak from wait4
         // counts its workers' too).
         let firstShare = ExportWorkers.split(narration, jobs: cores).first ?? 0..<narration.items.count
-        kinds.append(("one export worker (its share)", [[me, "export-worker"] + stories + [chosen.id, "--first", "\(firstShare.lowerBound)",
-            "--end", "\(firstShare.upperBound)", "--rate", "175", "--pitch", "55", "--volume", "80", "--voice", voice]]))
+        kinds.append(
+            (
+                "one export worker (its share)",
+                [
+                    [me, "export-worker"] + stories + [
+                        chosen.id, "--first", "\(firstShare.lowerBound)",
+                        "--end", "\(firstShare.upperBound)", "--rate", "175", "--pitch", "55", "--volume", "80", "--voice", voice,
+                    ]
+                ]
+            ))
         var samples = Array(repeating: [Sample](), count: kinds.count)
         for _ in 0..<runs {
             for (index, kind) in kinds.enumerated() { samples[index].append(try Self.time(kind.1)) }
         }
-        print("export benchmark: “\(chosen.title)”, \(narration.items.reduce(0) { $0 + $1.words.count }) words, rate 175, \(cores) cores, \(runs) rounds, interleaved")
+        print(
+            "export benchmark: “\(chosen.title)”, \(narration.items.reduce(0) { $0 + $1.words.count }) words, rate 175, \(cores) cores, \(runs) rounds, interleaved"
+        )
         for (index, kind) in kinds.enumerated() {
             let wall = samples[index].map(\.wall).sorted()
             let cpu = samples[index].map(\.cpu).sorted()
             let rss = samples[index].map(\.rss).max() ?? 0
             let name = kind.0.padding(toLength: 40, withPad: " ", startingAt: 0)
-            print(String(format: "  %@ wall best %.3f s, median %.3f s · CPU best %.3f s, median %.3f s · peak RSS %d MB",
-                         name as NSString, wall[0], Percentile.ofSorted(wall, 0.5), cpu[0], Percentile.ofSorted(cpu, 0.5), rss / 1024))
+            print(
+                String(
+                    format: "  %@ wall best %.3f s, median %.3f s · CPU best %.3f s, median %.3f s · peak RSS %d MB",
+                    name as NSString, wall[0], Percentile.ofSorted(wall, 0.5), cpu[0], Percentile.ofSorted(cpu, 0.5), rss / 1024))
         }
         // Words a second by jobs, from the best wall times: what more cores would give.
         let words = Double(narration.items.reduce(0) { $0 + $1.words.count })
@@ -98,7 +123,7 @@ struct ExportBenchmark: ParsableCommand {
         for command in commands {
             var pid: pid_t = 0
             let argv = command.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
+            defer { for argument in argv { free(argument) } }
             var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)

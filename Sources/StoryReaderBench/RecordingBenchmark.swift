@@ -64,9 +64,10 @@ struct RecordingBenchmark: ParsableCommand {
         let text = (0..<seconds).map { "Sentence number \($0 + 1) of the bench is read from its clip." }.joined(separator: " ")
         let story = try StoryParser.parse(text: "---\ntitle: Bench\n---\n\n" + text, path: root.appendingPathComponent("bench.md").path).story
         let narration = try Narration(story: story)
-        let recording = NarrationRecording(sentences: narration.items.indices.map {
-            NarrationRecording.Sentence(audio: audio, begin: $0 * 1000, end: $0 * 1000 + 1000)
-        })
+        let recording = NarrationRecording(
+            sentences: narration.items.indices.map {
+                NarrationRecording.Sentence(audio: audio, begin: $0 * 1000, end: $0 * 1000 + 1000)
+            })
         let sink = FirstSampleSink()
         let service = SpeechService(sink: sink) { _ in }
         var latencies: [Double] = []
@@ -75,15 +76,22 @@ struct RecordingBenchmark: ParsableCommand {
             let sentence = Int(generator.next() % UInt64(narration.items.count))
             sink.reset()
             let asked = ContinuousClock.now
-            service.send(.narrate(SpeechService.StoryRequest(narration: narration, sentence: sentence, settings: SpeechSettings(voice: "en"),
-                                                              recording: recording)))
+            service.send(
+                .narrate(
+                    SpeechService.StoryRequest(
+                        narration: narration, sentence: sentence, settings: SpeechSettings(voice: "en"),
+                        recording: recording)))
             while sink.first == nil { usleep(50) }
             latencies.append(Double((sink.first! - asked).components.attoseconds) / 1e15 + Double((sink.first! - asked).components.seconds) * 1000)
             service.send(.stop)
             service.flush()
         }
-        print("recording benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, a \(minutes)-minute MP3, \(narration.items.count) one-second clips, \(runs) starts")
-        print(String(format: "key → first recorded sample: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                     Percentile.of(latencies, 0.5), Percentile.of(latencies, 0.99), latencies.max() ?? 0))
+        print(
+            "recording benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, a \(minutes)-minute MP3, \(narration.items.count) one-second clips, \(runs) starts"
+        )
+        print(
+            String(
+                format: "key → first recorded sample: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                Percentile.of(latencies, 0.5), Percentile.of(latencies, 0.99), latencies.max() ?? 0))
     }
 }

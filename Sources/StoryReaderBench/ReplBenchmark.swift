@@ -27,14 +27,16 @@ struct ReplBenchmark: ParsableCommand {
         let speech = ServiceSpeech(sink: PacedSilenceSink(), onFirstSamples: firstSamples.record)
         speech.interfaceSettings = { SpeechSettings(voice: "en") }
         speech.prepareVoices(["en"])
-        var session = Session(catalog: StoryCatalog(library: library),
-                              snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Bench", age: 6, interests: ["animals", "space"])]),
-                              profile: "Bench")
+        var session = Session(
+            catalog: StoryCatalog(library: library),
+            snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Bench", age: 6, interests: ["animals", "space"])]),
+            profile: "Bench")
         _ = session.start()
         var decoder = KeyDecoder()
         var toFirstSample: [Double] = []
         var turns: [Double] = []
-        let down = Array("\u{1B}[B".utf8), up = Array("\u{1B}[A".utf8)
+        let down = Array("\u{1B}[B".utf8)
+        let up = Array("\u{1B}[A".utf8)
         var goingDown = true
         var input = 0
         for _ in 0..<keys + 50 {
@@ -61,12 +63,18 @@ struct ReplBenchmark: ParsableCommand {
         }
         toFirstSample.removeFirst(min(50, toFirstSample.count))
         turns.removeFirst(min(50, turns.count))
-        print("repl benchmark: \(toFirstSample.count) key presses (Down/Up through a library of \(library.entries.count) stories), the REPL's speech path: Session → speech service → eSpeak NG → sink")
-        print(String(format: "key → first PCM sample:     p50 %.3f ms  p99 %.3f ms  (aim: p50 ≤ 1 ms, p99 ≤ 5 ms)",
-                     Percentile.of(toFirstSample, 0.5), Percentile.of(toFirstSample, 0.99)))
+        print(
+            "repl benchmark: \(toFirstSample.count) key presses (Down/Up through a library of \(library.entries.count) stories), the REPL's speech path: Session → speech service → eSpeak NG → sink"
+        )
+        print(
+            String(
+                format: "key → first PCM sample:     p50 %.3f ms  p99 %.3f ms  (aim: p50 ≤ 1 ms, p99 ≤ 5 ms)",
+                Percentile.of(toFirstSample, 0.5), Percentile.of(toFirstSample, 0.99)))
         try readingKeys(library, turns: &turns)
-        print(String(format: "longest loop turn (a key decoded, handled and its effects handed over): %.3f ms; p99 %.3f ms",
-                     turns.max() ?? 0, Percentile.of(turns, 0.99)))
+        print(
+            String(
+                format: "longest loop turn (a key decoded, handled and its effects handed over): %.3f ms; p99 %.3f ms",
+                turns.max() ?? 0, Percentile.of(turns, 0.99)))
         try signalToExit(library)
     }
 
@@ -95,8 +103,10 @@ struct ReplBenchmark: ParsableCommand {
             times.append(milliseconds(start.duration(to: .now)))
         }
         print("SIGTERM while reading “\(entry.title)” (paced silence) → exit, place saved: \(times.count) runs")
-        print(String(format: "SIGTERM → exit:             p50 %.1f ms  max %.1f ms  (aim: under 1,000 ms)",
-                     Percentile.of(times, 0.5), times.max() ?? 0))
+        print(
+            String(
+                format: "SIGTERM → exit:             p50 %.1f ms  max %.1f ms  (aim: under 1,000 ms)",
+                Percentile.of(times, 0.5), times.max() ?? 0))
     }
 
     /// While a story is read: → (next sentence) from its bytes to the first PCM sample of that
@@ -107,8 +117,9 @@ struct ReplBenchmark: ParsableCommand {
         let sink = FirstWriteSink(PacedSilenceSink())
         let speech = ServiceSpeech(sink: sink)
         speech.prepareVoices([entry.language])
-        var session = Session(catalog: StoryCatalog(library: library),
-                              snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Bench", age: 6)]), profile: "Bench")
+        var session = Session(
+            catalog: StoryCatalog(library: library),
+            snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Bench", age: 6)]), profile: "Bench")
         _ = session.start()
         var input = 0
         func perform(_ effects: [Effect]) {
@@ -121,7 +132,8 @@ struct ReplBenchmark: ParsableCommand {
         }
         perform(session.handle(.command(.read(entry.id))))
         var decoder = KeyDecoder()
-        let right = Array("\u{1B}[C".utf8), home = Array("\u{1B}[H".utf8)
+        let right = Array("\u{1B}[C".utf8)
+        let home = Array("\u{1B}[H".utf8)
         var times: [Double] = []
         let presses = min(keys, 300)
         for _ in 0..<presses + 10 {
@@ -140,8 +152,10 @@ struct ReplBenchmark: ParsableCommand {
         speech.silence()
         times.removeFirst(min(10, times.count))
         print("reading keys: \(times.count) presses of → (next sentence) while reading “\(entry.title)”: Session → speech service → eSpeak NG → sink")
-        print(String(format: "key → first PCM sample:     p50 %.3f ms  p99 %.3f ms  (aim: p50 ≤ 3 ms)",
-                     Percentile.of(times, 0.5), Percentile.of(times, 0.99)))
+        print(
+            String(
+                format: "key → first PCM sample:     p50 %.3f ms  p99 %.3f ms  (aim: p50 ≤ 3 ms)",
+                Percentile.of(times, 0.5), Percentile.of(times, 0.99)))
     }
 
     private func milliseconds(_ duration: Duration) -> Double {
@@ -168,7 +182,10 @@ final class FirstSamples: Sendable {
 /// A sink that notes when the first samples after `arm()` and the cut that follows it arrive,
 /// and passes everything on.
 final class FirstWriteSink: PCMSink {
-    private enum Watch { case idle, waitingForCut, waitingForWrite, wrote(ContinuousClock.Instant) }
+    private enum Watch {
+        case idle, waitingForCut, waitingForWrite
+        case wrote(ContinuousClock.Instant)
+    }
     private let inner: any PCMSink
     private let watch = Mutex(Watch.idle)
 

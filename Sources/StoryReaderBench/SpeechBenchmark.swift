@@ -9,7 +9,8 @@ struct SpeechBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "speech",
         abstract: helpMessages.tr("Time the speech engine: first audio, stopping, WAV export against espeak-ng, peak memory, word alignment."),
-        discussion: helpMessages.tr("Build with -c release for real figures. Needs Tests/Fixtures/corpus (or --corpus) and the espeak-ng command for the anchors."))
+        discussion: helpMessages.tr(
+            "Build with -c release for real figures. Needs Tests/Fixtures/corpus (or --corpus) and the espeak-ng command for the anchors."))
 
     @Option(help: ArgumentHelp(helpMessages.tr("The corpus folder (default: Tests/Fixtures/corpus of the package).")))
     var corpus: String?
@@ -33,7 +34,9 @@ struct SpeechBenchmark: ParsableCommand {
             throw UserFailure(message: "no story '\(story)' in \(corpus)")
         }
         let espeak = ["/usr/bin/espeak-ng", "/usr/local/bin/espeak-ng"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        print("speech benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(stories.count) corpus stories, eSpeak buffer \(EspeakEngine.bufferMilliseconds) ms")
+        print(
+            "speech benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(stories.count) corpus stories, eSpeak buffer \(EspeakEngine.bufferMilliseconds) ms"
+        )
 
         // 1. Peak RSS and wall time of `read --wav` on the longest story, in a child process (first,
         //    so that RUSAGE_CHILDREN's peak is that child's).
@@ -45,8 +48,10 @@ struct SpeechBenchmark: ParsableCommand {
         let firstRead = try timeProcess(executablePath(), readArguments)
         var usage = rusage()
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        print(String(format: "peak RSS of 'storyreader read %@ --wav' (%d words): %.1f MB (aim ≤ 40 MB)",
-                     story, longest.wordCount, Double(usage.ru_maxrss) / 1024))
+        print(
+            String(
+                format: "peak RSS of 'storyreader read %@ --wav' (%d words): %.1f MB (aim ≤ 40 MB)",
+                story, longest.wordCount, Double(usage.ru_maxrss) / 1024))
         let noAudioArguments = ["read", "--stories", corpus, story, "--no-audio", "--events", "json"]
         _ = try timeProcess(executablePath(), noAudioArguments, discardOutput: true)
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
@@ -72,13 +77,17 @@ struct SpeechBenchmark: ParsableCommand {
             }
             let oursMedian = Percentile.median(ours)
             let theirsMedian = Percentile.median(theirs)
-            print(String(format: "read --wav CPU time (user+sys): %.3f s; espeak-ng -w -f: %.3f s; ratio %.2f (less sensitive to other load than wall time)",
-                         Percentile.median(oursCPU), Percentile.median(theirsCPU), Percentile.median(oursCPU) / Percentile.median(theirsCPU)))
+            print(
+                String(
+                    format: "read --wav CPU time (user+sys): %.3f s; espeak-ng -w -f: %.3f s; ratio %.2f (less sensitive to other load than wall time)",
+                    Percentile.median(oursCPU), Percentile.median(theirsCPU), Percentile.median(oursCPU) / Percentile.median(theirsCPU)))
             let ourSize = (try? FileManager.default.attributesOfItem(atPath: ourWAV)[.size] as? Int) ?? 0
             let theirSize = (try? FileManager.default.attributesOfItem(atPath: referenceWAV)[.size] as? Int) ?? 0
-            print(String(format: "read --wav: %.3f s; espeak-ng -w -f: %.3f s; ratio %.2f (aim ≤ 1.1); audio %.1f s vs %.1f s",
-                         oursMedian, theirsMedian, oursMedian / theirsMedian,
-                         Double(ourSize - 44) / 2 / 22050, Double(theirSize - 44) / 2 / 22050))
+            print(
+                String(
+                    format: "read --wav: %.3f s; espeak-ng -w -f: %.3f s; ratio %.2f (aim ≤ 1.1); audio %.1f s vs %.1f s",
+                    oursMedian, theirsMedian, oursMedian / theirsMedian,
+                    Double(ourSize - 44) / 2 / 22050, Double(theirSize - 44) / 2 / 22050))
         } else {
             print("read --wav against espeak-ng: skipped (no espeak-ng command)")
         }
@@ -100,15 +109,19 @@ struct SpeechBenchmark: ParsableCommand {
             }
             if let first = firstSample.withLock({ $0 }) { latencies.append(milliseconds(first - start)) }
         }
-        print(String(format: "request → first PCM sample over %d utterances: p50 %.3f ms, p99 %.3f ms (aim p50 ≤ 2 ms, p99 ≤ 10 ms)",
-                     latencies.count, Percentile.of(latencies, 0.5), Percentile.of(latencies, 0.99)))
+        print(
+            String(
+                format: "request → first PCM sample over %d utterances: p50 %.3f ms, p99 %.3f ms (aim p50 ≤ 2 ms, p99 ≤ 10 ms)",
+                latencies.count, Percentile.of(latencies, 0.5), Percentile.of(latencies, 0.99)))
         if let espeak {
             var spawns: [Double] = []
             for index in 0..<20 {
                 spawns.append(try timeToFirstByte(espeak, ["--stdout", "-s", "140", "-v", "en", sentences[index % sentences.count]]))
             }
-            print(String(format: "anchor: spawning espeak-ng → first audio byte on stdout: p50 %.1f ms, p99 %.1f ms (20 spawns)",
-                         Percentile.of(spawns, 0.5), Percentile.of(spawns, 0.99)))
+            print(
+                String(
+                    format: "anchor: spawning espeak-ng → first audio byte on stdout: p50 %.1f ms, p99 %.1f ms (20 spawns)",
+                    Percentile.of(spawns, 0.5), Percentile.of(spawns, 0.99)))
         }
 
         // 4. Stop request → synthesis stopped (callback returns 1), on a whole story as one utterance.
@@ -143,21 +156,26 @@ struct SpeechBenchmark: ParsableCommand {
                 extraSamples.append(samplesAfter.load(ordering: .relaxed))
             }
         }
-        print(String(format: "stop request → synthesis stopped (espeak_Synth returned): p50 %.3f ms, p99 %.3f ms; samples delivered after the request: max %d (aim ≤ 1 ms)",
-                     Percentile.of(stopLatencies, 0.5), Percentile.of(stopLatencies, 0.99), extraSamples.max() ?? 0))
+        print(
+            String(
+                format:
+                    "stop request → synthesis stopped (espeak_Synth returned): p50 %.3f ms, p99 %.3f ms; samples delivered after the request: max %d (aim ≤ 1 ms)",
+                Percentile.of(stopLatencies, 0.5), Percentile.of(stopLatencies, 0.99), extraSamples.max() ?? 0))
 
         // 5. Stop request → silence at the device, through the player.
         let narration = try Narration(story: longest)
         let output = AudioOutput.open(device: ALSASink.deviceName(option: nil))
-        let deviceName = output.sink is ALSASink ? "ALSA device '\(ALSASink.deviceName(option: nil))'" : "paced silence (no audio device: \(output.notice ?? ""))"
+        let deviceName =
+            output.sink is ALSASink ? "ALSA device '\(ALSASink.deviceName(option: nil))'" : "paced silence (no audio device: \(output.notice ?? ""))"
         output.sink.drop()
         var silenceLatencies: [Double] = []
         var heardAfter: [Double] = []
         for round in 0..<5 {
             let sink = output.sink
             let heard = Atomic<Int>(0)
-            let player = NarrationPlayer(narration: narration, engine: engine, sink: sink, settings: settings,
-                                         hooks: .init(onEvent: { event in if case .word = event.kind { heard.add(1, ordering: .relaxed) } }))
+            let player = NarrationPlayer(
+                narration: narration, engine: engine, sink: sink, settings: settings,
+                hooks: .init(onEvent: { event in if case .word = event.kind { heard.add(1, ordering: .relaxed) } }))
             player.start(sentence: round * 3)
             while heard.load(ordering: .relaxed) < 4 { usleep(1_000) }
             usleep(UInt32(50_000 + round * 37_000))
@@ -168,9 +186,12 @@ struct SpeechBenchmark: ParsableCommand {
             silenceLatencies.append(milliseconds(.now - start))
             heardAfter.append(Double(sink.framesPlayed - playedAtRequest) / Double(max(1, sink.bufferFrames)))
         }
-        print(String(format: "stop request → silence at the device (%@, buffer %d frames = %.0f ms): p50 %.2f ms; audio heard after the request: max %.2f buffers (aim ≤ 1)",
-                     deviceName, output.sink.bufferFrames, Double(output.sink.bufferFrames) * 1000 / 22050,
-                     Percentile.of(silenceLatencies, 0.5), heardAfter.max() ?? 0))
+        print(
+            String(
+                format:
+                    "stop request → silence at the device (%@, buffer %d frames = %.0f ms): p50 %.2f ms; audio heard after the request: max %.2f buffers (aim ≤ 1)",
+                deviceName, output.sink.bufferFrames, Double(output.sink.bufferFrames) * 1000 / 22050,
+                Percentile.of(silenceLatencies, 0.5), heardAfter.max() ?? 0))
         try? output.sink.close()
 
         // 6. Word alignment over the whole corpus.
@@ -200,7 +221,8 @@ struct SpeechBenchmark: ParsableCommand {
         for _ in 0..<6 {
             let candidate = directory.appendingPathComponent("Tests/Fixtures/corpus")
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
-               FileManager.default.fileExists(atPath: candidate.path) {
+                FileManager.default.fileExists(atPath: candidate.path)
+            {
                 return candidate.path
             }
             directory.deleteLastPathComponent()
@@ -255,4 +277,3 @@ private func childCPUSeconds() -> Double {
 private func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) * 1e-15
 }
-

@@ -57,17 +57,21 @@ struct StoreBenchmark: ParsableCommand {
 
         print("store benchmark (\(Self.buildKind))")
         print(String(format: "open and migrate a new database: %.2f ms", openMilliseconds))
-        print(String(format: "record a finished read (%d reads): p50 %.3f ms, p99 %.3f ms, max %.3f ms",
-                     reads, Percentile.of(samples, 0.50), Percentile.of(samples, 0.99), samples.last ?? 0))
-        print(String(format: "list %d stories with read counts and favourites, %d reads in history (%d counted): p50 %.3f ms, p99 %.3f ms",
-                     stories, history, listed, Percentile.of(listing, 0.50), Percentile.of(listing, 0.99)))
+        print(
+            String(
+                format: "record a finished read (%d reads): p50 %.3f ms, p99 %.3f ms, max %.3f ms",
+                reads, Percentile.of(samples, 0.50), Percentile.of(samples, 0.99), samples.last ?? 0))
+        print(
+            String(
+                format: "list %d stories with read counts and favourites, %d reads in history (%d counted): p50 %.3f ms, p99 %.3f ms",
+                stories, history, listed, Percentile.of(listing, 0.50), Percentile.of(listing, 0.99)))
     }
 
     static var buildKind: String {
         #if DEBUG
-        "debug build: use `swift build -c release` for real figures"
+            "debug build: use `swift build -c release` for real figures"
         #else
-        "release build"
+            "release build"
         #endif
     }
 

@@ -11,14 +11,18 @@ struct SyncBenchmark: AsyncParsableCommand {
         commandName: "sync",
         abstract: helpMessages.tr("Time sync rounds of many simulated kiosks against one server (needs a PostgreSQL)."),
         discussion: helpParagraphs(
-            helpMessages.tr("Each kiosk finishes its reads in bursts and syncs after each burst, all kiosks at once. Prints the p50 and p99 of a sync round and checks that the server counted every read."),
+            helpMessages.tr(
+                "Each kiosk finishes its reads in bursts and syncs after each burst, all kiosks at once. Prints the p50 and p99 of a sync round and checks that the server counted every read."
+            ),
             helpMessages.tr("Without --database it starts a temporary PostgreSQL 15 of its own (as the tests do) and removes it at the end."),
             helpLines(
                 helpMessages.tr("Examples:"),
                 "  storyreader bench sync",
                 "  storyreader bench sync --database postgres://postgres@127.0.0.1:5432/postgres")))
 
-    @Option(help: ArgumentHelp(helpMessages.tr("The PostgreSQL database: postgres://USER@HOST:PORT/DATABASE (no password here); without it a temporary PostgreSQL is started.")))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr("The PostgreSQL database: postgres://USER@HOST:PORT/DATABASE (no password here); without it a temporary PostgreSQL is started.")))
     var database: String?
     @Option(help: ArgumentHelp(helpMessages.tr("A file (mode 0600) holding the database password.")), completion: .file()) var passwordFile: String?
     @Option(help: ArgumentHelp(helpMessages.tr("Simulated kiosks."))) var kiosks = 20
@@ -28,46 +32,53 @@ struct SyncBenchmark: AsyncParsableCommand {
     func run() async throws {
         try requireServerBuild()
         #if Server
-        let (url, address, temporary) = try TemporaryPostgres.orGiven(database, passwordFile: passwordFile)
-        defer { temporary?.stop() }
-        let site = "bench-\(UUID().uuidString.prefix(8).lowercased())"
-        let token = try await SyncServer.withDatabase(address) { try await $0.addSite(site) }
-        // The server in its own process, as a site runs it: its threads do not share this
-        // process's with the simulated kiosks.
-        let server = try ServerProcess(database: url, passwordFile: passwordFile)
-        defer { server.stop() }
-        let settings = SyncSettings(url: "http://\(server.address)", site: site, token: token)
+            let (url, address, temporary) = try TemporaryPostgres.orGiven(database, passwordFile: passwordFile)
+            defer { temporary?.stop() }
+            let site = "bench-\(UUID().uuidString.prefix(8).lowercased())"
+            let token = try await SyncServer.withDatabase(address) { try await $0.addSite(site) }
+            // The server in its own process, as a site runs it: its threads do not share this
+            // process's with the simulated kiosks.
+            let server = try ServerProcess(database: url, passwordFile: passwordFile)
+            defer { server.stop() }
+            let settings = SyncSettings(url: "http://\(server.address)", site: site, token: token)
 
-        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-sync-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: root) }
-        // Each kiosk its own process, as on a site: its own SQLite writes, threads and
-        // connections. Simulated as tasks of one process, 20 kiosks shared two threads of Swift's
-        // pool, and one kiosk's fsyncs held up every other's round (a p99 of 17 s, most of it
-        // waiting for a thread).
-        let started = ContinuousClock.now
-        let children = try (0..<kiosks).map { index in
-            try SyncKioskProcess(settings: settings, data: root.appendingPathComponent("kiosk\(index)"), reads: reads, burst: burst)
-        }
-        var samples: [Double] = []
-        var failed = 0
-        var firsts: [Double] = []
-        for child in children {
-            let rounds = try child.roundTimes()
-            samples += rounds.times
-            firsts += rounds.first.map { [$0] } ?? []
-            failed += rounds.failed
-        }
-        samples.sort()
-        firsts.sort()
-        let total = ContinuousClock.now - started
-        let snapshot = try await SyncClient(settings: settings).siteSnapshot()
-        print("bench sync: \(kiosks) kiosks x \(reads) reads, \(samples.count) sync rounds in \(total)")
-        print(String(format: "  sync round p50 %.1f ms, p99 %.1f ms, max %.1f ms", Percentile.ofSorted(samples, 0.5), Percentile.ofSorted(samples, 0.99), samples.last ?? 0))
-        print(String(format: "  each kiosk's first round (its process starting, before any read; not above): p50 %.1f ms, max %.1f ms",
-                     Percentile.ofSorted(firsts, 0.5), firsts.last ?? 0))
-        print("  failed rounds (tried again): \(failed)")
-        print("  reads counted by the server: \(snapshot.reads.count) of \(kiosks * reads)")
-        if snapshot.reads.count != kiosks * reads { throw StoreCommandSupport.fail("the server counted \(snapshot.reads.count) reads, not \(kiosks * reads)") }
+            let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-sync-\(UUID().uuidString.prefix(8))")
+            defer { try? FileManager.default.removeItem(at: root) }
+            // Each kiosk its own process, as on a site: its own SQLite writes, threads and
+            // connections. Simulated as tasks of one process, 20 kiosks shared two threads of Swift's
+            // pool, and one kiosk's fsyncs held up every other's round (a p99 of 17 s, most of it
+            // waiting for a thread).
+            let started = ContinuousClock.now
+            let children = try (0..<kiosks).map { index in
+                try SyncKioskProcess(settings: settings, data: root.appendingPathComponent("kiosk\(index)"), reads: reads, burst: burst)
+            }
+            var samples: [Double] = []
+            var failed = 0
+            var firsts: [Double] = []
+            for child in children {
+                let rounds = try child.roundTimes()
+                samples += rounds.times
+                firsts += rounds.first.map { [$0] } ?? []
+                failed += rounds.failed
+            }
+            samples.sort()
+            firsts.sort()
+            let total = ContinuousClock.now - started
+            let snapshot = try await SyncClient(settings: settings).siteSnapshot()
+            print("bench sync: \(kiosks) kiosks x \(reads) reads, \(samples.count) sync rounds in \(total)")
+            print(
+                String(
+                    format: "  sync round p50 %.1f ms, p99 %.1f ms, max %.1f ms", Percentile.ofSorted(samples, 0.5), Percentile.ofSorted(samples, 0.99),
+                    samples.last ?? 0))
+            print(
+                String(
+                    format: "  each kiosk's first round (its process starting, before any read; not above): p50 %.1f ms, max %.1f ms",
+                    Percentile.ofSorted(firsts, 0.5), firsts.last ?? 0))
+            print("  failed rounds (tried again): \(failed)")
+            print("  reads counted by the server: \(snapshot.reads.count) of \(kiosks * reads)")
+            if snapshot.reads.count != kiosks * reads {
+                throw StoreCommandSupport.fail("the server counted \(snapshot.reads.count) reads, not \(kiosks * reads)")
+            }
         #endif
     }
 }
@@ -80,8 +91,10 @@ final class SyncKioskProcess {
 
     init(settings: SyncSettings, data: URL, reads: Int, burst: Int) throws {
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["sync-kiosk", "--url", settings.url, "--site", settings.site, "--data", data.path,
-                             "--reads", String(reads), "--burst", String(burst)]
+        process.arguments = [
+            "sync-kiosk", "--url", settings.url, "--site", settings.site, "--data", data.path,
+            "--reads", String(reads), "--burst", String(burst),
+        ]
         // The token stays out of the process list.
         process.environment = ProcessInfo.processInfo.environment.merging(["STORYREADER_BENCH_TOKEN": settings.token]) { $1 }
         process.standardOutput = output

@@ -12,15 +12,20 @@ import StoryServer
 struct SyncServerBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync-server",
-        abstract: helpMessages.tr("Measure the sync server alone: uploads and pulls a second with their p50 and p99, on one site and on ten (needs PostgreSQL)."),
+        abstract: helpMessages.tr(
+            "Measure the sync server alone: uploads and pulls a second with their p50 and p99, on one site and on ten (needs PostgreSQL)."),
         discussion: helpParagraphs(
-            helpMessages.tr("Starts 'serve' as its own process (and a temporary PostgreSQL 15 without --database), then for each number of sites sends uploads of --changes reads each from --connections kiosks at once for --seconds, then pulls of 100 changes. Last, the kiosk's side alone: applying pulled pages to a kiosk's database."),
+            helpMessages.tr(
+                "Starts 'serve' as its own process (and a temporary PostgreSQL 15 without --database), then for each number of sites sends uploads of --changes reads each from --connections kiosks at once for --seconds, then pulls of 100 changes. Last, the kiosk's side alone: applying pulled pages to a kiosk's database."
+            ),
             helpLines(
                 helpMessages.tr("Examples:"),
                 "  storyreader bench sync-server",
                 "  storyreader bench sync-server --connections 32 --seconds 10")))
 
-    @Option(help: ArgumentHelp(helpMessages.tr("The PostgreSQL database: postgres://USER@HOST:PORT/DATABASE (no password here); without it a temporary PostgreSQL is started.")))
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr("The PostgreSQL database: postgres://USER@HOST:PORT/DATABASE (no password here); without it a temporary PostgreSQL is started.")))
     var database: String?
     @Option(help: ArgumentHelp(helpMessages.tr("Simulated kiosks sending at once, each on its own connection."))) var connections = 16
     @Option(help: ArgumentHelp(helpMessages.tr("Seconds each measurement runs."))) var seconds = 5.0
@@ -35,29 +40,31 @@ struct SyncServerBenchmark: ParsableCommand {
     func run() throws {
         try requireServerBuild()
         #if Server
-        let (url, address, temporary) = try TemporaryPostgres.orGiven(database, passwordFile: nil)
-        defer { temporary?.stop() }
-        let run = UUID().uuidString.prefix(6).lowercased()
-        let sites: [(name: String, token: String)] = try (0..<10).map { index in
-            let name = "bench-\(run)-\(index)"
-            let token = try Self.blocking { try await SyncServer.withDatabase(address) { try await $0.addSite(name) } }
-            return (name, token)
-        }
-        let server = try ServerProcess(database: url)
-        defer { server.stop() }
-        print("bench sync-server: serve (pid \(server.pid)) on \(server.address); \(connections) kiosks at once, uploads of \(changes) reads, \(seconds) s each")
-        for siteCount in [1, 10] {
-            let chosen = Array(sites.prefix(siteCount))
-            let uploads = try SyncLoad(address: server.address, sites: chosen, connections: connections, seconds: seconds)
-                .run { site, kiosk, index in Self.uploadRequest(site: site, kiosk: kiosk, index: index, reads: changes) }
-            print(uploads.line(label: "\(siteCount) site\(siteCount == 1 ? "" : "s"): uploads", perSecondOf: changes, unit: "reads"))
-            let pulls = try SyncLoad(address: server.address, sites: chosen, connections: connections, seconds: seconds)
-                .run { site, _, index in
-                    SyncLoad.Request(method: "GET", path: SyncAPI.changesPath(site: site) + "?after=\((index * 977) % 2000)&limit=100", body: nil)
-                }
-            print(pulls.line(label: "\(siteCount) site\(siteCount == 1 ? "" : "s"): pulls of 100", perSecondOf: 100, unit: "changes"))
-        }
-        try Self.kioskSide(pageSize: 1000)
+            let (url, address, temporary) = try TemporaryPostgres.orGiven(database, passwordFile: nil)
+            defer { temporary?.stop() }
+            let run = UUID().uuidString.prefix(6).lowercased()
+            let sites: [(name: String, token: String)] = try (0..<10).map { index in
+                let name = "bench-\(run)-\(index)"
+                let token = try Self.blocking { try await SyncServer.withDatabase(address) { try await $0.addSite(name) } }
+                return (name, token)
+            }
+            let server = try ServerProcess(database: url)
+            defer { server.stop() }
+            print(
+                "bench sync-server: serve (pid \(server.pid)) on \(server.address); \(connections) kiosks at once, uploads of \(changes) reads, \(seconds) s each"
+            )
+            for siteCount in [1, 10] {
+                let chosen = Array(sites.prefix(siteCount))
+                let uploads = try SyncLoad(address: server.address, sites: chosen, connections: connections, seconds: seconds)
+                    .run { site, kiosk, index in Self.uploadRequest(site: site, kiosk: kiosk, index: index, reads: changes) }
+                print(uploads.line(label: "\(siteCount) site\(siteCount == 1 ? "" : "s"): uploads", perSecondOf: changes, unit: "reads"))
+                let pulls = try SyncLoad(address: server.address, sites: chosen, connections: connections, seconds: seconds)
+                    .run { site, _, index in
+                        SyncLoad.Request(method: "GET", path: SyncAPI.changesPath(site: site) + "?after=\((index * 977) % 2000)&limit=100", body: nil)
+                    }
+                print(pulls.line(label: "\(siteCount) site\(siteCount == 1 ? "" : "s"): pulls of 100", perSecondOf: 100, unit: "changes"))
+            }
+            try Self.kioskSide(pageSize: 1000)
         #endif
     }
 
@@ -66,8 +73,9 @@ struct SyncServerBenchmark: ParsableCommand {
         let now = HybridLogicalClock.millis(Date())
         let profile = UUID()
         let changes = (0..<reads).map { number in
-            SyncChange(hlc: HLCTimestamp(millis: now, counter: number, node: "bench\(kiosk)"),
-                       body: .read(profile: profile, story: "story-\((index + number) % 40)", finishedAt: Date(timeIntervalSince1970: Double(now / 1000))))
+            SyncChange(
+                hlc: HLCTimestamp(millis: now, counter: number, node: "bench\(kiosk)"),
+                body: .read(profile: profile, story: "story-\((index + number) % 40)", finishedAt: Date(timeIntervalSince1970: Double(now / 1000))))
         }
         let body = (try? JSONEncoder.sync.encode(UploadRequest(changes: changes, kioskMillis: now))) ?? Data()
         return SyncLoad.Request(method: "POST", path: SyncAPI.changesPath(site: site), body: body)
@@ -82,11 +90,15 @@ struct SyncServerBenchmark: ParsableCommand {
         let now = HybridLogicalClock.millis(Date())
         let profiles = (0..<20).map { _ in UUID() }
         var log: [SyncChange] = profiles.enumerated().map { index, profile in
-            SyncChange(hlc: HLCTimestamp(millis: now, counter: index, node: "other\(index)"), body: .profileField(profile: profile, field: "name", value: "Child \(index)"))
+            SyncChange(
+                hlc: HLCTimestamp(millis: now, counter: index, node: "other\(index)"),
+                body: .profileField(profile: profile, field: "name", value: "Child \(index)"))
         }
         for number in 0..<(pageSize * 10) {
-            log.append(SyncChange(hlc: HLCTimestamp(millis: now, counter: number % 1000, node: "other\(number % 20)"),
-                                  body: .read(profile: profiles[number % 20], story: "story-\(number % 40)", finishedAt: Date(timeIntervalSince1970: Double(now / 1000)))))
+            log.append(
+                SyncChange(
+                    hlc: HLCTimestamp(millis: now, counter: number % 1000, node: "other\(number % 20)"),
+                    body: .read(profile: profiles[number % 20], story: "story-\(number % 40)", finishedAt: Date(timeIntervalSince1970: Double(now / 1000)))))
         }
         var times: [Double] = []
         var cursor: Int64 = 0
@@ -95,9 +107,11 @@ struct SyncServerBenchmark: ParsableCommand {
             cursor += Int64(changes.count)
             times.append(try Clock.measure { _ = try store.applyPulled(changes, cursor: cursor) })
         }
-        print(String(format: "kiosk side: a pulled page of %d changes applied to SQLite: p50 %.1f ms, p99 %.1f ms (%d pages, %.0f changes/s)",
-                     pageSize, Percentile.median(times), Percentile.of(times, 0.99), times.count,
-                     Double(log.count) / (times.reduce(0, +) / 1000)))
+        print(
+            String(
+                format: "kiosk side: a pulled page of %d changes applied to SQLite: p50 %.1f ms, p99 %.1f ms (%d pages, %.0f changes/s)",
+                pageSize, Percentile.median(times), Percentile.of(times, 0.99), times.count,
+                Double(log.count) / (times.reduce(0, +) / 1000)))
     }
 
     /// An async call made from this synchronous command.
@@ -116,45 +130,45 @@ struct SyncServerBenchmark: ParsableCommand {
 }
 
 #if Server
-/// `storyreader serve` as its own process on a free loopback port.
-final class ServerProcess {
-    let process = Process()
-    let address: String
-    var pid: Int32 { process.processIdentifier }
-    /// Kept open for the server's life: a closed pipe would end it at its next line (SIGPIPE).
-    private let output = Pipe()
+    /// `storyreader serve` as its own process on a free loopback port.
+    final class ServerProcess {
+        let process = Process()
+        let address: String
+        var pid: Int32 { process.processIdentifier }
+        /// Kept open for the server's life: a closed pipe would end it at its next line (SIGPIPE).
+        private let output = Pipe()
 
-    init(database: String, passwordFile: String? = nil) throws {
-        // `serve` is the program's, beside this one.
-        process.executableURL = BundledStories.sibling("storyreader")
-        process.arguments = ["serve", "run", "--database", database, "--listen", "127.0.0.1:0"] + (passwordFile.map { ["--password-file", $0] } ?? [])
-        var environment = ProcessInfo.processInfo.environment
-        environment["LANG"] = "C.UTF-8"
-        environment["LANGUAGE"] = nil
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // "storyreader serve: listening on HOST:PORT"
-        var line = Data()
-        let reader = output.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        init(database: String, passwordFile: String? = nil) throws {
+            // `serve` is the program's, beside this one.
+            process.executableURL = BundledStories.sibling("storyreader")
+            process.arguments = ["serve", "run", "--database", database, "--listen", "127.0.0.1:0"] + (passwordFile.map { ["--password-file", $0] } ?? [])
+            var environment = ProcessInfo.processInfo.environment
+            environment["LANG"] = "C.UTF-8"
+            environment["LANGUAGE"] = nil
+            process.environment = environment
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // "storyreader serve: listening on HOST:PORT"
+            var line = Data()
+            let reader = output.fileHandleForReading
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            guard let text = String(data: line, encoding: .utf8), let word = text.split(separator: " ").last, word.contains(":") else {
+                process.terminate()
+                throw StoreCommandSupport.fail("the server did not start: \(String(decoding: line, as: UTF8.self))")
+            }
+            address = word.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        guard let text = String(data: line, encoding: .utf8), let word = text.split(separator: " ").last, word.contains(":") else {
-            process.terminate()
-            throw StoreCommandSupport.fail("the server did not start: \(String(decoding: line, as: UTF8.self))")
-        }
-        address = word.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
 
-    func stop() {
-        if process.isRunning { process.interrupt() }
-        process.waitUntilExit()
+        func stop() {
+            if process.isRunning { process.interrupt() }
+            process.waitUntilExit()
+        }
     }
-}
 #endif
 
 /// Light HTTP load: a thread per connection, blocking sockets, HTTP/1.1 kept alive, nothing but
@@ -174,8 +188,9 @@ struct SyncLoad {
         func line(label: String, perSecondOf items: Int, unit: String) -> String {
             let rate = Double(latencies.count) / seconds
             return "  \(label): " + String(format: "%.0f/s (%.0f ", rate, rate * Double(items)) + unit
-                + String(format: "/s), p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d failed",
-                         Percentile.median(latencies), Percentile.of(latencies, 0.99), latencies.max() ?? 0, failures)
+                + String(
+                    format: "/s), p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d failed",
+                    Percentile.median(latencies), Percentile.of(latencies, 0.99), latencies.max() ?? 0, failures)
         }
     }
 
@@ -226,7 +241,10 @@ struct SyncLoad {
                     }
                     index += 1
                 }
-                results.withLock { $0.latencies += latencies; $0.failures += failures }
+                results.withLock {
+                    $0.latencies += latencies
+                    $0.failures += failures
+                }
             }.start()
         }
         group.wait()

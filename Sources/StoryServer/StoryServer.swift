@@ -1,6 +1,6 @@
 /// Whether this build contains the sync server (built with `swift build --traits Server`).
 #if Server
-public let serverIsBuiltIn = true
+    public let serverIsBuiltIn = true
 #else
-public let serverIsBuiltIn = false
+    public let serverIsBuiltIn = false
 #endif

@@ -16,8 +16,10 @@ public enum DatabaseDamage {
         var configuration = Configuration()
         configuration.readonly = true
         let found = try DatabaseQueue(path: path, configuration: configuration).read { db in
-            (try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = ?", arguments: [table]),
-             try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
+            (
+                try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = ?", arguments: [table]),
+                try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+            )
         }
         guard let page = found.0 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path]) }
         let size = found.1

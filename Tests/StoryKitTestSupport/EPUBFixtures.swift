@@ -7,8 +7,10 @@ public enum EPUBFixtures {
     /// `url`, with its mimetype and (unless told not to) a container.xml naming
     /// `OEBPS/content.opf`, which is `opf`.
     @discardableResult
-    public static func make(_ url: URL, opf: String, files: [(String, String)], data binaries: [(String, Data)] = [],
-                            container: Bool = true) throws -> URL {
+    public static func make(
+        _ url: URL, opf: String, files: [(String, String)], data binaries: [(String, Data)] = [],
+        container: Bool = true
+    ) throws -> URL {
         let archive = try Archive(url: url, accessMode: .create)
         func add(_ path: String, _ text: String) throws { try add(path, Data(text.utf8)) }
         func add(_ path: String, _ data: Data) throws {
@@ -17,10 +19,14 @@ public enum EPUBFixtures {
             }
         }
         try add("mimetype", "application/epub+zip")
-        if container { try add("META-INF/container.xml", """
-            <?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
-            <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
-            """) }
+        if container {
+            try add(
+                "META-INF/container.xml",
+                """
+                <?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+                <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>
+                """)
+        }
         try add("OEBPS/content.opf", opf)
         for (path, text) in files { try add(path, text) }
         for (path, data) in binaries { try add(path, data) }

@@ -8,9 +8,11 @@ public enum ExternalProcess {
     ///   - timeout: a child still running after this many seconds is stopped (SIGTERM, then SIGKILL
     ///     5 s later) and the result says so: a hung child fails its test instead of holding the
     ///     whole run until CI's limit.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String],
-                           currentDirectory: URL = TestPaths.repository, input: String? = nil,
-                           timeout: Double = 900) throws -> ProcessResult {
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String],
+        currentDirectory: URL = TestPaths.repository, input: String? = nil,
+        timeout: Double = 900
+    ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -46,9 +48,10 @@ public enum ExternalProcess {
         if collected.wasStopped {
             standardError += "\n[test support: \(executable.lastPathComponent) was still running after \(Int(timeout)) s and was stopped]\n"
         }
-        return ProcessResult(status: collected.wasStopped ? -1 : process.terminationStatus,
-                             standardOutput: String(decoding: collected.output, as: UTF8.self),
-                             standardError: standardError)
+        return ProcessResult(
+            status: collected.wasStopped ? -1 : process.terminationStatus,
+            standardOutput: String(decoding: collected.output, as: UTF8.self),
+            standardError: standardError)
     }
 
     /// A program found on `PATH` (`/usr/bin/env NAME` would hide "not found" in an exit status).
@@ -61,8 +64,16 @@ public enum ExternalProcess {
         private let lock = NSLock()
         private(set) var output = Data()
         private(set) var error = Data()
-        func setOutput(_ data: Data) { lock.lock(); output = data; lock.unlock() }
-        func setError(_ data: Data) { lock.lock(); error = data; lock.unlock() }
+        func setOutput(_ data: Data) {
+            lock.lock()
+            output = data
+            lock.unlock()
+        }
+        func setError(_ data: Data) {
+            lock.lock()
+            error = data
+            lock.unlock()
+        }
 
         private var running = true
         private var stopped = false

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A TCP listener on a free loopback port for the tests' own scripted servers: once `acceptEach`

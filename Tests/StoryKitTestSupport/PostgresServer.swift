@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real PostgreSQL 15 started by the tests in a temporary folder, on a free loopback port.

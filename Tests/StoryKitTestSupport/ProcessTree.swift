@@ -12,7 +12,8 @@ public enum ProcessTree {
     /// The parent of `pid`, from /proc/PID/stat (the field after the command's closing parenthesis).
     public static func parent(of pid: Int32) -> Int32? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return fields.count > 1 ? Int32(fields[1]) : nil
     }
@@ -48,4 +49,3 @@ public enum ProcessTree {
         }
     }
 }
-

@@ -7,15 +7,19 @@ public import Testing
 public enum RequiredTool {
     /// `/usr/bin/NAME` (or the first `NAME` on PATH), or nil with a failure recorded that says
     /// what installs it. `package` is the Debian package holding it.
-    public static func find(_ name: String, package: String, for what: String,
-                            sourceLocation: SourceLocation = #_sourceLocation) -> URL? {
+    public static func find(
+        _ name: String, package: String, for what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> URL? {
         findAll([(name, package)], for: what, sourceLocation: sourceLocation)?.first
     }
 
     /// Every one of `tools` (each with its Debian package), in order, or nil with one failure
     /// naming all those missing.
-    public static func findAll(_ tools: [(name: String, package: String)], for what: String,
-                               sourceLocation: SourceLocation = #_sourceLocation) -> [URL]? {
+    public static func findAll(
+        _ tools: [(name: String, package: String)], for what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [URL]? {
         var found: [URL] = []
         var absent: [(name: String, package: String)] = []
         for tool in tools {

@@ -15,8 +15,10 @@ public enum Snapshot {
     public static let recording = ProcessInfo.processInfo.environment["UPDATE_SNAPSHOTS"] == "1"
 
     /// Compares `text` with the file `name` in `folder` (or writes it when recording).
-    public static func assertMatches(_ text: String, named name: String, in folder: URL,
-                                     sourceLocation: SourceLocation = #_sourceLocation) {
+    public static func assertMatches(
+        _ text: String, named name: String, in folder: URL,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let file = folder.appendingPathComponent(name)
         if recording {
             do {
@@ -28,18 +30,21 @@ public enum Snapshot {
             return
         }
         guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
-            Issue.record("no snapshot \(name) in \(folder.lastPathComponent)/: run UPDATE_SNAPSHOTS=1 swift test --filter … to make it",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "no snapshot \(name) in \(folder.lastPathComponent)/: run UPDATE_SNAPSHOTS=1 swift test --filter … to make it",
+                sourceLocation: sourceLocation)
             return
         }
         guard text != expected else { return }
         let actualLines = text.components(separatedBy: "\n")
         let expectedLines = expected.components(separatedBy: "\n")
-        let first = zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        let first =
+            zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             ?? min(actualLines.count, expectedLines.count)
         let got = first < actualLines.count ? actualLines[first] : "(end: \(actualLines.count) lines)"
         let wanted = first < expectedLines.count ? expectedLines[first] : "(end: \(expectedLines.count) lines)"
-        Issue.record("""
+        Issue.record(
+            """
             \(name) differs from its snapshot at line \(first + 1) (UPDATE_SNAPSHOTS=1 to accept a deliberate change):
               expected: \(wanted)
               actual:   \(got)

@@ -96,9 +96,11 @@ public enum StoryReaderProcess {
     /// `currentDirectory` is where relative paths in `arguments` start (default: the repository).
     /// `unprivileged`: as a user file permissions apply to (see ``Unprivileged``). `timeout`: a
     /// run still going after this many seconds is stopped and fails.
-    public static func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
-                           dataDirectory: String? = nil, currentDirectory: URL? = nil, unprivileged: Bool = false,
-                           timeout: Double = 900) throws -> ProcessResult {
+    public static func run(
+        _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
+        dataDirectory: String? = nil, currentDirectory: URL? = nil, unprivileged: Bool = false,
+        timeout: Double = 900
+    ) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
         environment["NO_COLOR"] = "1"
@@ -115,8 +117,9 @@ public enum StoryReaderProcess {
         environment["XDG_CONFIG_HOME"] = (dataDirectory ?? ownData ?? NSTemporaryDirectory()) + "/no-config-here"
         for (key, value) in extra { environment[key] = value }
         let (executable, prefix) = unprivileged ? Unprivileged.command : (TestPaths.binary, [])
-        return try ExternalProcess.run(executable, prefix + arguments, environment: environment,
-                                       currentDirectory: currentDirectory ?? TestPaths.repository, input: input, timeout: timeout)
+        return try ExternalProcess.run(
+            executable, prefix + arguments, environment: environment,
+            currentDirectory: currentDirectory ?? TestPaths.repository, input: input, timeout: timeout)
     }
 }
 
@@ -139,7 +142,9 @@ public struct ReplFixture: Sendable {
 
     public init(withProfiles: Bool) throws {
         folder = try TemporaryFolder("repl")
-        try folder.write("stories/tiny-fox.md", """
+        try folder.write(
+            "stories/tiny-fox.md",
+            """
             ---
             title: The Tiny Fox
             ages: 3-6
@@ -151,7 +156,9 @@ public struct ReplFixture: Sendable {
 
             The moon was in the pond. The fox said goodnight.
             """)
-        try folder.write("stories/big-owl.md", """
+        try folder.write(
+            "stories/big-owl.md",
+            """
             ---
             title: The Big Owl
             ages: 4-7
@@ -161,7 +168,9 @@ public struct ReplFixture: Sendable {
 
             The big owl could not sleep. So she counted stars.
             """)
-        try folder.write("stories/rocket-ride.md", """
+        try folder.write(
+            "stories/rocket-ride.md",
+            """
             ---
             title: Rocket Ride
             ages: 5-8

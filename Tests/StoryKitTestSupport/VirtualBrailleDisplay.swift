@@ -2,7 +2,7 @@ import Foundation
 public import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A braille display without hardware: a real BRLTTY whose Virtual driver (`-b vr`) connects to
@@ -44,8 +44,11 @@ public final class VirtualBrailleDisplay: Sendable {
     /// Starts BRLTTY and waits (up to 10 s) for its driver to connect. Nil (with a test failure
     /// naming the package to install) when brltty is missing.
     public init?(cells: Int = 40, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        guard let brltty = RequiredTool.locate("brltty") ?? ["/usr/sbin/brltty", "/sbin/brltty"].map(URL.init(fileURLWithPath:))
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        guard
+            let brltty = RequiredTool.locate("brltty")
+                ?? ["/usr/sbin/brltty", "/sbin/brltty"].map(URL.init(fileURLWithPath:))
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+        else {
             Issue.record(Comment(rawValue: RequiredTool.missing([("brltty", "brltty")], for: "the braille tests")), sourceLocation: sourceLocation)
             return nil
         }
@@ -57,7 +60,8 @@ public final class VirtualBrailleDisplay: Sendable {
         let (probe, port) = try LoopbackListener.open()
         LoopbackListener.close(probe)
         brlapiHost = "127.0.0.1:\(Int(port) - 4101)"
-        let state = self.state, cells = self.cells
+        let state = self.state
+        let cells = self.cells
         LoopbackListener.acceptEach(on: listener) { fd in
             let previous = state.withLock { s -> Int32 in
                 defer { s.connection = fd }
@@ -94,9 +98,11 @@ public final class VirtualBrailleDisplay: Sendable {
     public func startBRLTTY() throws {
         let process = Process()
         process.executableURL = brltty
-        process.arguments = ["-n", "-e", "-b", "vr", "-d", "client:127.0.0.1:\(driverPort)", "-x", "no", "-s", "no",
-                             "-A", "host=\(brlapiHost),auth=none", "-M", "10", "-f", "/dev/null", "-F", "/dev/null",
-                             "-Z", "-W", folder.path, "--start-message=", "--stop-message="]
+        process.arguments = [
+            "-n", "-e", "-b", "vr", "-d", "client:127.0.0.1:\(driverPort)", "-x", "no", "-s", "no",
+            "-A", "host=\(brlapiHost),auth=none", "-M", "10", "-f", "/dev/null", "-F", "/dev/null",
+            "-Z", "-W", folder.path, "--start-message=", "--stop-message=",
+        ]
         let log = Pipe()
         process.standardError = log
         process.standardOutput = log
@@ -117,7 +123,12 @@ public final class VirtualBrailleDisplay: Sendable {
 
     /// Kills BRLTTY (SIGKILL: as a crash, nothing said to its clients) and waits for it to end.
     public func stopBRLTTY() {
-        guard let process = state.withLock({ s -> Process? in defer { s.process = nil }; return s.process }) else { return }
+        guard
+            let process = state.withLock({ s -> Process? in
+                defer { s.process = nil }
+                return s.process
+            })
+        else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
@@ -161,7 +172,8 @@ public final class VirtualBrailleDisplay: Sendable {
     static func dots(fromBrailleLine line: String) -> [UInt8]? {
         let words = line.trimmingCharacters(in: .whitespaces)
         guard words.lowercased().hasPrefix("braille "), let open = words.firstIndex(of: "\""),
-              let close = words.lastIndex(of: "\""), open < close else { return nil }
+            let close = words.lastIndex(of: "\""), open < close
+        else { return nil }
         let inner = words[words.index(after: open)..<close]
         return inner.split(separator: "|", omittingEmptySubsequences: false).map { cell in
             cell.reduce(UInt8(0)) { dots, digit in

@@ -23,9 +23,13 @@ public enum WAVSamples {
                 x[(w * window)..<((w + 1) * window)].reduce(0.0) { $0 + abs(Double($1)) } / Double(window)
             }
         }
-        let ea = envelope(a), eb = envelope(b)
-        let ma = ea.reduce(0, +) / Double(count), mb = eb.reduce(0, +) / Double(count)
-        var covariance = 0.0, va = 0.0, vb = 0.0
+        let ea = envelope(a)
+        let eb = envelope(b)
+        let ma = ea.reduce(0, +) / Double(count)
+        let mb = eb.reduce(0, +) / Double(count)
+        var covariance = 0.0
+        var va = 0.0
+        var vb = 0.0
         for (x, y) in zip(ea, eb) {
             covariance += (x - ma) * (y - mb)
             va += (x - ma) * (x - ma)

@@ -1,15 +1,18 @@
-import Testing
-@testable import StoryKit
 import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
 
 @Suite struct AccessibilityAuditTests {
     @Test func flagsUnlabelledAndTraitlessElements() {
-        let screen = Screen(kind: .library, title: "Library", elements: [
-            AccessibilityElement(id: "ok", label: "Fine", traits: .button),
-            AccessibilityElement(id: "blank", label: " ", traits: .button),
-            AccessibilityElement(id: "bare", label: "Bare", traits: []),
-            AccessibilityElement(id: "deco", label: "", traits: [], isHidden: true),
-        ])
+        let screen = Screen(
+            kind: .library, title: "Library",
+            elements: [
+                AccessibilityElement(id: "ok", label: "Fine", traits: .button),
+                AccessibilityElement(id: "blank", label: " ", traits: .button),
+                AccessibilityElement(id: "bare", label: "Bare", traits: []),
+                AccessibilityElement(id: "deco", label: "", traits: [], isHidden: true),
+            ])
         #expect(AccessibilityAudit.problems(of: screen) == ["library: blank: no label", "library: bare: no trait"])
         #expect(AccessibilityAudit.entries(of: screen).count == 4)
     }
@@ -39,7 +42,7 @@ import StoryKitTestSupport
         screens.append(locked.screen)
         var guest = Session(catalog: SessionFixtures.catalog, snapshot: SessionSnapshot())
         _ = guest.start()
-        _ = guest.handle(.command(.activate))   // New profile
+        _ = guest.handle(.command(.activate))  // New profile
         #expect(guest.state.route == .profileForm)
         screens.append(guest.screen)
         _ = guest.handle(.command(.set(name: "age", value: "40")))
@@ -47,7 +50,7 @@ import StoryKitTestSupport
         _ = guest.handle(.command(.activate))
         #expect(guest.state.warning != nil)
         screens.append(guest.screen)
-        _ = guest.handle(.command(.back))   // unsaved changes: asks first
+        _ = guest.handle(.command(.back))  // unsaved changes: asks first
         #expect(guest.state.form?.isConfirmingCancel == true)
         screens.append(guest.screen)
         _ = session.handle(.command(.home))

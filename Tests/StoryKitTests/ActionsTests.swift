@@ -1,13 +1,15 @@
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// An item's actions are said with it and can be done: `a` (or Shift-F10, or `actions`) lists
 /// them as a screen of their own; Enter there, or `action NAME` anywhere, does one.
 @Suite struct ActionsTests {
     func libraryOnAStory() throws -> Session {
-        var session = Session(catalog: SessionFixtures.catalog,
-                              snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals"])]), profile: "Maya")
+        var session = Session(
+            catalog: SessionFixtures.catalog,
+            snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals"])]), profile: "Maya")
         _ = session.start()
         let story = try #require(FocusEngine(screen: session.screen).order.first { $0.id.hasSuffix("/pip-and-the-puddle") })
         session.state.focusedID = story.id
@@ -71,6 +73,8 @@ import StoryKitTestSupport
         for element in withActions {
             #expect(SpokenForm.describe(element, hints: true).contains("Press A for actions: "), "\(element.id)")
         }
-        #expect(KeyHelp.describe(.character("a"), route: .library, focused: withActions[0]) == "letter A: lists what you can do with the focused item, such as Read or Save to favourites.")
+        #expect(
+            KeyHelp.describe(.character("a"), route: .library, focused: withActions[0])
+                == "letter A: lists what you can do with the focused item, such as Read or Save to favourites.")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StoryKit
 
 @Suite struct AnnouncementQueueTests {
@@ -47,7 +48,8 @@ import Testing
             utterance.input = input
             return utterance
         }
-        let notice = stamped("No sound device.", .message, 0), greeting = stamped("Magical Stories.", .message, 0)
+        let notice = stamped("No sound device.", .message, 0)
+        let greeting = stamped("Magical Stories.", .message, 0)
         let error = stamped("The store is read-only.", .important, 0)
         _ = queue.submit(notice)
         _ = queue.submit(greeting)
@@ -71,7 +73,9 @@ import Testing
 
     @Test func aNewerFocusMoveReplacesAnOlderOne() {
         var queue = AnnouncementQueue()
-        let first = Utterance("One.", priority: .text), second = Utterance("Two.", priority: .text), third = Utterance("Three.", priority: .text)
+        let first = Utterance("One.", priority: .text)
+        let second = Utterance("Two.", priority: .text)
+        let third = Utterance("Three.", priority: .text)
         #expect(queue.submit(first) == [.start(first)])
         #expect(queue.submit(second) == [.interrupt(first), .start(second)])
         // Behind a message, a waiting focus move is replaced, not queued.
@@ -85,7 +89,8 @@ import Testing
 
     @Test func messagesWaitAndAreNeverDropped() {
         var queue = AnnouncementQueue()
-        let one = Utterance("One.", priority: .message), two = Utterance("Two.", priority: .message)
+        let one = Utterance("One.", priority: .message)
+        let two = Utterance("Two.", priority: .message)
         _ = queue.submit(one)
         #expect(queue.submit(two).isEmpty)
         #expect(queue.finished() == [.start(two)])
@@ -93,7 +98,8 @@ import Testing
 
     @Test func importantIsNotInterruptedByImportant() {
         var queue = AnnouncementQueue()
-        let one = Utterance("One.", priority: .important), two = Utterance("Two.", priority: .important)
+        let one = Utterance("One.", priority: .important)
+        let two = Utterance("Two.", priority: .important)
         _ = queue.submit(one)
         #expect(queue.submit(two).isEmpty)
         #expect(queue.finished() == [.start(two)])
@@ -103,7 +109,8 @@ import Testing
         var queue = AnnouncementQueue()
         let message = Utterance("Busy.", priority: .message)
         _ = queue.submit(message)
-        let p1 = Utterance("10 percent.", priority: .progress), p2 = Utterance("20 percent.", priority: .progress)
+        let p1 = Utterance("10 percent.", priority: .progress)
+        let p2 = Utterance("20 percent.", priority: .progress)
         _ = queue.submit(p1)
         #expect(queue.submit(p2) == [.drop(p1)])
         #expect(queue.finished() == [.start(p2)])

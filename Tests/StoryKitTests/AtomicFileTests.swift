@@ -1,6 +1,7 @@
 import Foundation
 import StoryKitTestSupport
 import Testing
+
 @testable import StoryKit
 
 /// The one way a file is replaced: whole or not at all, nothing left beside it, the permissions

@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
 import StoryKitTestSupport
+import Synchronization
 import Testing
+
 @testable import StoryKit
 
 /// Samples of a 16-bit mono WAV file (the 44-byte canonical header checked).
@@ -49,7 +50,10 @@ func fundamentalFrequency(_ samples: [Int16], sampleRate: Int = SpeechAudioForma
             for lag in minLag...maxLag {
                 var sum = 0.0
                 for i in 0..<frame { sum += window[i] * window[i + lag] }
-                if sum > best { best = sum; bestLag = lag }
+                if sum > best {
+                    best = sum
+                    bestLag = lag
+                }
             }
             if best > energy * 0.5 && bestLag > 0 { estimates.append(Double(sampleRate) / Double(bestLag)) }
         }

@@ -1,7 +1,8 @@
 import Foundation
+import StoryKitTestSupport
 import Synchronization
 import Testing
-import StoryKitTestSupport
+
 @testable import StoryKit
 
 @Suite struct AudioTests {
@@ -23,8 +24,10 @@ import StoryKitTestSupport
 
         try folder.write("stories/hen.txt", "Title: The Little Red Hen\nLanguage: en\n\n\(Self.text)\n")
         let ours = folder.url.appendingPathComponent("ours.wav").path
-        let export = try StoryReaderProcess.run(["read", "hen", "--stories", folder.path + "/stories", "--wav", ours,
-                                                 "--rate", "140", "--pitch", "55", "--volume", "80", "--voice", "en"])
+        let export = try StoryReaderProcess.run([
+            "read", "hen", "--stories", folder.path + "/stories", "--wav", ours,
+            "--rate", "140", "--pitch", "55", "--volume", "80", "--voice", "en",
+        ])
         #expect(export.status == 0, "\(export.standardError)")
         let actual = try wavSamples(ours)
         #expect(!expected.isEmpty)
@@ -61,7 +64,9 @@ import StoryKitTestSupport
         try sink.close()
         let actual = try wavSamples(ours)
         let countRatio = Double(actual.count) / Double(expected.count)
-        print("narrated WAV of \(story.id): \(actual.count) samples, espeak-ng -w -f \(expected.count) (ratio \(countRatio)), RMS ratio \(rms(actual) / rms(expected))")
+        print(
+            "narrated WAV of \(story.id): \(actual.count) samples, espeak-ng -w -f \(expected.count) (ratio \(countRatio)), RMS ratio \(rms(actual) / rms(expected))"
+        )
         #expect(abs(countRatio - 1) <= 0.01, "samples: ours \(actual.count), espeak-ng \(expected.count) (ratio \(countRatio))")
         let rmsRatio = rms(actual) / rms(expected)
         #expect(abs(rmsRatio - 1) <= 0.05, "RMS ratio \(rmsRatio)")
@@ -91,7 +96,9 @@ import StoryKitTestSupport
         let folder = try TemporaryFolder("alsa")
         defer { folder.remove() }
         let raw = folder.url.appendingPathComponent("device.raw").path
-        let config = try folder.write("asound.conf", """
+        let config = try folder.write(
+            "asound.conf",
+            """
             pcm.storytest {
                 type file
                 slave.pcm "null"

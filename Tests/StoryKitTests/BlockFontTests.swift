@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 @Suite struct BlockFontTests {
@@ -47,7 +48,8 @@ import StoryKitTestSupport
     @Test(arguments: ["compact", "tall"])
     func coversLettersDigitsPunctuationAndAccents(fontName: String) throws {
         let font = try #require(Self.fonts.first { $0.name == fontName }?.font)
-        let required = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.,!?¡¿'’“”\"-–—:;()&…«»ß"
+        let required =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.,!?¡¿'’“”\"-–—:;()&…«»ß"
             + "éóíúáñàèùâêîôûçëïüöäÉÓÍÚÁÑÀÇÜÖÄ"
         for character in required {
             #expect(font.covers(character), "\(fontName): no glyph for \(character)")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// The child's braille code through the real liblouis, and the display model: the word being
@@ -124,4 +125,3 @@ import StoryKitTestSupport
         #expect(throws: ProfileProblem.self) { try form.profile() }
     }
 }
-

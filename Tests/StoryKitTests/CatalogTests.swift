@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// The shipped catalogs (`po/*.po`) against the sources: every English message the code says
@@ -62,12 +63,16 @@ import StoryKitTestSupport
                 var expected = MessageCatalog.placeholders(english)
                 var actual = MessageCatalog.placeholders(form)
                 // A singular form may say its count in words ("once", "une fois").
-                if entry.pluralID != nil { expected.removeAll { $0 == "count" }; actual.removeAll { $0 == "count" } }
+                if entry.pluralID != nil {
+                    expected.removeAll { $0 == "count" }
+                    actual.removeAll { $0 == "count" }
+                }
                 #expect(actual == expected, "\(language).po: \(form) for \(english)")
             }
             if let plural = entry.pluralID, let last = entry.translations.last {
-                #expect(MessageCatalog.placeholders(last).contains("count") == MessageCatalog.placeholders(plural).contains("count"),
-                        "\(language).po: the plural of \(entry.id) must say {count}")
+                #expect(
+                    MessageCatalog.placeholders(last).contains("count") == MessageCatalog.placeholders(plural).contains("count"),
+                    "\(language).po: the plural of \(entry.id) must say {count}")
             }
         }
     }
@@ -75,8 +80,9 @@ import StoryKitTestSupport
     @Test(arguments: languages) func msgfmtChecksEveryFile(_ language: String) throws {
         let msgfmt = try #require(ExternalProcess.find("msgfmt"), "msgfmt is missing: scripts/setup.sh --test installs gettext")
         let path = LanguageFixtures.folder.appendingPathComponent(language + ".po").path
-        let result = try ExternalProcess.run(msgfmt, ["--check", "--statistics", "-o", "/dev/null", path],
-                                             environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"])
+        let result = try ExternalProcess.run(
+            msgfmt, ["--check", "--statistics", "-o", "/dev/null", path],
+            environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"])
         #expect(result.status == 0, "\(result.standardError)")
         // Every message translated: no fuzzy, no untranslated (msgfmt counts them on stderr).
         #expect(!result.standardError.contains("fuzzy") && !result.standardError.contains("untranslated"), "\(result.standardError)")
@@ -104,7 +110,8 @@ import StoryKitTestSupport
             #expect(said == forms, "\(language)")
         }
         let french = LanguageFixtures.languages.catalog("fr")
-        #expect([0, 1, 2, 5, 21].map { french.trn("read once", "read {count} times", $0) }
+        #expect(
+            [0, 1, 2, 5, 21].map { french.trn("read once", "read {count} times", $0) }
                 == ["lue une fois", "lue une fois", "lue 2 fois", "lue 5 fois", "lue 21 fois"])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StoryKit
 
 @Suite struct ColorSupportTests {

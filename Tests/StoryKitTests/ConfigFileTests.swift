@@ -18,8 +18,12 @@ struct ConfigFileTests {
 
     @Test func aFullFileGivesEverySettingInTheFormItsOptionTakes() throws {
         let file = try parse(ConfigFixtures.everySetting)
-        #expect(value(file, "stories") == .array([.string("/home/ana/Stories"), .string("/srv/stories"),
-                                                   .string("/home/ana/.config/storyreader/class")]))
+        #expect(
+            value(file, "stories")
+                == .array([
+                    .string("/home/ana/Stories"), .string("/srv/stories"),
+                    .string("/home/ana/.config/storyreader/class"),
+                ]))
         #expect(value(file, "data-dir") == .string("/var/lib/storyreader"))
         #expect(value(file, "device") == .string("plughw:1"))
         // Choices are spelled as the option spells them, whatever the case in the file.

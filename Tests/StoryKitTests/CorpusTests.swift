@@ -1,6 +1,7 @@
 import Foundation
 import StoryKitTestSupport
 import Testing
+
 @testable import StoryKit
 
 /// The 58 public-domain stories of `Tests/Fixtures/corpus`: each loads, and its title, language and

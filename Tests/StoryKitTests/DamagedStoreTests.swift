@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// A database that is damaged, empty or not a file: told apart from a foreign file, never written
@@ -28,7 +29,10 @@ import StoryKitTestSupport
         try DatabaseDamage.flipRootPage(of: "syncOutbox", in: database.databaseURL.path)
         let before = try Data(contentsOf: database.databaseURL)
         let error = try #require(throws: StoreError.self) { try database.open() }
-        guard case .damaged(let path, _, let readable, let unreadable) = error else { Issue.record("wrong error \(error)"); return }
+        guard case .damaged(let path, _, let readable, let unreadable) = error else {
+            Issue.record("wrong error \(error)")
+            return
+        }
         #expect(path == database.databaseURL.path)
         #expect(readable == ["profiles", "finished reads", "reading positions", "favourites", "the parental PIN", "kiosk sessions"])
         #expect(unreadable == ["changes waiting to sync"])
@@ -47,7 +51,10 @@ import StoryKitTestSupport
         try DatabaseDamage.flipRootPage(of: "syncOutbox", in: database.databaseURL.path)
         let before = try Data(contentsOf: database.databaseURL)
         let store = try StoryStore(dataDirectory: database.url, clock: database.clock.wallClock, pinCost: .testing, readOnlyFallback: true)
-        guard case .damaged = store.readOnlyReason else { Issue.record("not read-only: \(String(describing: store.readOnlyReason))"); return }
+        guard case .damaged = store.readOnlyReason else {
+            Issue.record("not read-only: \(String(describing: store.readOnlyReason))")
+            return
+        }
         #expect(store.readOnlyNotice(.english)?.hasPrefix("opened read-only, nothing can be saved: \(database.databaseURL.path) is damaged") == true)
         let maya = try #require(try store.profile(named: "Maya"))
         #expect(Set(try store.profiles().map(\.name)) == ["Reader", "Maya"])
@@ -58,7 +65,10 @@ import StoryKitTestSupport
             _ = try store.addProfile(ChildProfile(name: "Sam", age: 9), authorization: try store.authorize(pin: nil))
             Issue.record("a damaged store was written")
         } catch {
-            guard case .damaged = error else { Issue.record("wrong error \(error)"); return }
+            guard case .damaged = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
         }
         #expect(try Data(contentsOf: database.databaseURL) == before)
     }

@@ -1,7 +1,8 @@
 import Foundation
+import StoryKitTestSupport
 import Testing
 import ZIPFoundation
-import StoryKitTestSupport
+
 @testable import StoryKit
 
 /// EPUB books read as stories: real Standard Ebooks files, and small ones made here for each rule.
@@ -29,17 +30,23 @@ import StoryKitTestSupport
     @Test func theRulesOnASmallBook() throws {
         let folder = try TemporaryFolder("epub-rules")
         defer { folder.remove() }
-        let url = try Self.make(folder, "little.epub", opf: Self.opf, files: [
-            ("OEBPS/text/title.xhtml", Self.xhtml(#"<section epub:type="titlepage"><h1>The Little Book</h1><p>Published by Nobody</p></section>"#)),
-            ("OEBPS/text/one.xhtml", Self.xhtml(#"""
-                <h2>Chapter&nbsp;One</h2><p>It&rsquo;s a&nbsp;fine day.<a epub:type="noteref" href="notes.xhtml#n1">1</a></p>
-                <img src="../images/cat.png" alt="A grey cat on a wall"/><img src="../images/line.png" alt=""/>
-                <aside><p>A sidebar never read.</p></aside><p>The end of one.</p>
-                """#)),
-            ("OEBPS/text/two b.xhtml", Self.xhtml("<h2>Chapter Two</h2><p>Second &amp; last.</p>")),
-            ("OEBPS/text/notes.xhtml", Self.xhtml(#"<aside epub:type="footnote" id="n1"><p>A footnote.</p></aside>"#)),
-            ("OEBPS/toc.ncx", "<ncx/>"),
-        ])
+        let url = try Self.make(
+            folder, "little.epub", opf: Self.opf,
+            files: [
+                ("OEBPS/text/title.xhtml", Self.xhtml(#"<section epub:type="titlepage"><h1>The Little Book</h1><p>Published by Nobody</p></section>"#)),
+                (
+                    "OEBPS/text/one.xhtml",
+                    Self.xhtml(
+                        #"""
+                        <h2>Chapter&nbsp;One</h2><p>It&rsquo;s a&nbsp;fine day.<a epub:type="noteref" href="notes.xhtml#n1">1</a></p>
+                        <img src="../images/cat.png" alt="A grey cat on a wall"/><img src="../images/line.png" alt=""/>
+                        <aside><p>A sidebar never read.</p></aside><p>The end of one.</p>
+                        """#)
+                ),
+                ("OEBPS/text/two b.xhtml", Self.xhtml("<h2>Chapter Two</h2><p>Second &amp; last.</p>")),
+                ("OEBPS/text/notes.xhtml", Self.xhtml(#"<aside epub:type="footnote" id="n1"><p>A footnote.</p></aside>"#)),
+                ("OEBPS/toc.ncx", "<ncx/>"),
+            ])
         let book = try EPUBBook(url: url)
         #expect(book.title == "The Little Book")
         #expect(book.author == "Tom Writer", "the author, not the illustrator")
@@ -47,8 +54,11 @@ import StoryKitTestSupport
         #expect(book.works.count == 1)
         let blocks = book.works[0].blocks
         // &nbsp; keeps the words apart (FoundationXML alone would drop it: "Chapterone").
-        #expect(blocks == [.heading("Chapter One"), .paragraph("It’s a fine day."), .picture("A grey cat on a wall"),
-                           .paragraph("The end of one."), .page, .heading("Chapter Two"), .paragraph("Second & last.")])
+        #expect(
+            blocks == [
+                .heading("Chapter One"), .paragraph("It’s a fine day."), .picture("A grey cat on a wall"),
+                .paragraph("The end of one."), .page, .heading("Chapter Two"), .paragraph("Second & last."),
+            ])
         #expect(book.warnings.count == 1)
         #expect(book.warnings.first?.contains("text/missing.xhtml") == true, "the missing chapter is named")
         let story = try #require(book.stories(bookID: "little").first)
@@ -69,7 +79,11 @@ import StoryKitTestSupport
             }
         }
         try add("META-INF/container.xml", Data(#"<container><rootfiles><rootfile full-path="c.opf"/></rootfiles></container>"#.utf8))
-        try add("c.opf", Data(#"<package><metadata><title>Vieux</title></metadata><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>"#.utf8))
+        try add(
+            "c.opf",
+            Data(
+                #"<package><metadata><title>Vieux</title></metadata><manifest><item id="a" href="a.xhtml"/></manifest><spine><itemref idref="a"/></spine></package>"#
+                    .utf8))
         let chapter = #"<?xml version="1.0" encoding="windows-1252"?><html><body><p>Le caf&#233; et le th"# + "\u{E9}" + #" « chaud »</p></body></html>"#
         try add("a.xhtml", try #require(chapter.data(using: .windowsCP1252)))
         let book = try EPUBBook(url: url)
@@ -84,9 +98,11 @@ import StoryKitTestSupport
         let many = try Self.make(folder, "many.epub", opf: Self.opf, files: (0..<30).map { ("OEBPS/f\($0).txt", "") })
         #expect(throws: BookProblem.self) { try EPUBBook(url: many, limits: EPUBBook.Limits(entries: 20)) }
         let big = String(repeating: "All work and no play. ", count: 5_000)
-        let url = try Self.make(folder, "big.epub", opf: Self.opf, files: [
-            ("OEBPS/text/one.xhtml", Self.xhtml("<p>\(big)</p>")), ("OEBPS/text/two b.xhtml", Self.xhtml("<p>Small.</p>")),
-        ])
+        let url = try Self.make(
+            folder, "big.epub", opf: Self.opf,
+            files: [
+                ("OEBPS/text/one.xhtml", Self.xhtml("<p>\(big)</p>")), ("OEBPS/text/two b.xhtml", Self.xhtml("<p>Small.</p>")),
+            ])
         do {
             _ = try EPUBBook(url: url, limits: EPUBBook.Limits(totalBytes: 50_000))
             Issue.record("a book unpacking to more than the limit was read")
@@ -150,11 +166,18 @@ import StoryKitTestSupport
             <item id="b" href="./../Text/./chapter%C3%A9.xhtml" media-type="application/xhtml+xml"/></manifest>
             <spine><itemref idref="a"/><itemref idref="b"/></spine></package>
             """
-        let url = try EPUBFixtures.make(folder.url.appendingPathComponent("paths.epub"), opf: opf, files: [
-            ("nav/toc page.xhtml", EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol><li><a href="../Text/chapter%201.xhtml">The First</a></li><li><a href="../Text/chapter%C3%A9.xhtml#top">The Second</a></li></ol></nav>"#)),
-            ("Text/chapter 1.xhtml", EPUBFixtures.xhtml("<p>One fox ran.</p>")),
-            ("Text/chapteré.xhtml", EPUBFixtures.xhtml("<p>Two owls flew.</p>")),
-        ])
+        let url = try EPUBFixtures.make(
+            folder.url.appendingPathComponent("paths.epub"), opf: opf,
+            files: [
+                (
+                    "nav/toc page.xhtml",
+                    EPUBFixtures.xhtml(
+                        #"<nav epub:type="toc"><ol><li><a href="../Text/chapter%201.xhtml">The First</a></li><li><a href="../Text/chapter%C3%A9.xhtml#top">The Second</a></li></ol></nav>"#
+                    )
+                ),
+                ("Text/chapter 1.xhtml", EPUBFixtures.xhtml("<p>One fox ran.</p>")),
+                ("Text/chapteré.xhtml", EPUBFixtures.xhtml("<p>Two owls flew.</p>")),
+            ])
         let book = try EPUBBook(url: url)
         #expect(book.warnings.isEmpty, "\(book.warnings)")
         #expect(book.works.count == 1)
@@ -167,11 +190,17 @@ import StoryKitTestSupport
         let folder = try TemporaryFolder("epub-lang")
         defer { folder.remove() }
         for (documentLanguage, expected) in [("fr", "fr"), (nil, "en")] as [(String?, String)] {
-            let url = try EPUBFixtures.make(folder.url.appendingPathComponent("conte-\(expected).epub"),
+            let url = try EPUBFixtures.make(
+                folder.url.appendingPathComponent("conte-\(expected).epub"),
                 opf: EPUBFixtures.opf3(title: "Le Conte", author: "Ann Author", language: "en", documents: [("a", "a.xhtml"), ("b", "b.xhtml")]),
-                files: [("OEBPS/nav.xhtml", EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol><li><a href="a.xhtml">Un</a></li><li><a href="b.xhtml">Deux</a></li></ol></nav>"#)),
-                        ("OEBPS/a.xhtml", EPUBFixtures.xhtml("<h1>Un</h1><p>Il était une fois un renard.</p>", language: documentLanguage)),
-                        ("OEBPS/b.xhtml", EPUBFixtures.xhtml("<h1>Deux</h1><p>Le renard dormait.</p>", language: documentLanguage))])
+                files: [
+                    (
+                        "OEBPS/nav.xhtml",
+                        EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol><li><a href="a.xhtml">Un</a></li><li><a href="b.xhtml">Deux</a></li></ol></nav>"#)
+                    ),
+                    ("OEBPS/a.xhtml", EPUBFixtures.xhtml("<h1>Un</h1><p>Il était une fois un renard.</p>", language: documentLanguage)),
+                    ("OEBPS/b.xhtml", EPUBFixtures.xhtml("<h1>Deux</h1><p>Le renard dormait.</p>", language: documentLanguage)),
+                ])
             let book = try EPUBBook(url: url)
             #expect(book.language == expected)
             #expect(book.stories(bookID: "conte").map(\.language) == [expected])
@@ -184,21 +213,33 @@ import StoryKitTestSupport
     @Test func anEPUB3CollectionReadsItsWorksAsTheNavNamesThem() throws {
         let folder = try TemporaryFolder("epub3")
         defer { folder.remove() }
-        let url = try Self.make(folder, "tales.epub", opf: Self.opf3(#"<item id="t" href="tales.xhtml" media-type="application/xhtml+xml"/>"#,
-                                                                     spine: #"<itemref idref="t"/>"#), files: [
-            ("OEBPS/nav.xhtml", Self.xhtml(#"""
-                <nav epub:type="toc"><ol><li><a href="tales.xhtml#rain">The&nbsp;Rain <span>Song</span></a></li>
-                <li><a href="tales.xhtml#fox">Le Renard</a></li></ol></nav>
-                """#)),
-            ("OEBPS/tales.xhtml", Self.xhtml(#"""
-                <article id="rain" epub:type="z3998:poem"><p>Rain on the <em>roof</em> <strong>and</strong> the hill,<br/>
-                <span>rain on the window sill.</span></p>
-                <figure><img src="../img/rain.jpg" alt=""/><figcaption>The rain, drawn by Ann.</figcaption></figure></article>
-                <article id="fox" epub:type="z3998:fiction" xml:lang="fr"><p>Le <ruby>狐<rp>(</rp><rt>kitsune</rt><rp>)</rp></ruby> dort.<a href="#n1" epub:type="noteref">1</a>
-                Il rêve.<a href="notes.xhtml#n2"><sup>2</sup></a> Encore<sup>[3]</sup>.</p>
-                <p class="footnote">3. A note in an EPUB 2 way.</p><span epub:type="pagebreak" title="4">4</span></article>
-                """#)),
-        ])
+        let url = try Self.make(
+            folder, "tales.epub",
+            opf: Self.opf3(
+                #"<item id="t" href="tales.xhtml" media-type="application/xhtml+xml"/>"#,
+                spine: #"<itemref idref="t"/>"#),
+            files: [
+                (
+                    "OEBPS/nav.xhtml",
+                    Self.xhtml(
+                        #"""
+                        <nav epub:type="toc"><ol><li><a href="tales.xhtml#rain">The&nbsp;Rain <span>Song</span></a></li>
+                        <li><a href="tales.xhtml#fox">Le Renard</a></li></ol></nav>
+                        """#)
+                ),
+                (
+                    "OEBPS/tales.xhtml",
+                    Self.xhtml(
+                        #"""
+                        <article id="rain" epub:type="z3998:poem"><p>Rain on the <em>roof</em> <strong>and</strong> the hill,<br/>
+                        <span>rain on the window sill.</span></p>
+                        <figure><img src="../img/rain.jpg" alt=""/><figcaption>The rain, drawn by Ann.</figcaption></figure></article>
+                        <article id="fox" epub:type="z3998:fiction" xml:lang="fr"><p>Le <ruby>狐<rp>(</rp><rt>kitsune</rt><rp>)</rp></ruby> dort.<a href="#n1" epub:type="noteref">1</a>
+                        Il rêve.<a href="notes.xhtml#n2"><sup>2</sup></a> Encore<sup>[3]</sup>.</p>
+                        <p class="footnote">3. A note in an EPUB 2 way.</p><span epub:type="pagebreak" title="4">4</span></article>
+                        """#)
+                ),
+            ])
         let book = try EPUBBook(url: url)
         #expect(book.title == "Tales & Verses")
         #expect(book.author == "Ann Author")
@@ -218,24 +259,32 @@ import StoryKitTestSupport
     @Test func anNCXNamesAChapterWithoutAHeading() throws {
         let folder = try TemporaryFolder("epub-ncx")
         defer { folder.remove() }
-        let url = try Self.make(folder, "novel.epub", opf: Self.opf, files: [
-            ("OEBPS/text/title.xhtml", Self.xhtml("<p>Once there was a road.</p>")),
-            ("OEBPS/text/one.xhtml", Self.xhtml("<p>It went on.</p>")),
-            ("OEBPS/text/two b.xhtml", Self.xhtml("<h2>The End of the Road</h2><p>It stopped.</p>")),
-            ("OEBPS/toc.ncx", """
-                <?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/"><navMap>
-                <navPoint id="a"><navLabel><text>Beginning</text></navLabel><content src="text/title.xhtml"/></navPoint>
-                <navPoint id="b"><navLabel><text>The Middle</text></navLabel><content src="text/one.xhtml"/>
-                  <navPoint id="b1"><navLabel><text>A Part</text></navLabel><content src="text/one.xhtml#part"/></navPoint></navPoint>
-                <navPoint id="c"><navLabel><text>Ignored: the chapter has a heading</text></navLabel><content src="text/two%20b.xhtml"/></navPoint>
-                </navMap></ncx>
-                """),
-        ])
+        let url = try Self.make(
+            folder, "novel.epub", opf: Self.opf,
+            files: [
+                ("OEBPS/text/title.xhtml", Self.xhtml("<p>Once there was a road.</p>")),
+                ("OEBPS/text/one.xhtml", Self.xhtml("<p>It went on.</p>")),
+                ("OEBPS/text/two b.xhtml", Self.xhtml("<h2>The End of the Road</h2><p>It stopped.</p>")),
+                (
+                    "OEBPS/toc.ncx",
+                    """
+                    <?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/"><navMap>
+                    <navPoint id="a"><navLabel><text>Beginning</text></navLabel><content src="text/title.xhtml"/></navPoint>
+                    <navPoint id="b"><navLabel><text>The Middle</text></navLabel><content src="text/one.xhtml"/>
+                      <navPoint id="b1"><navLabel><text>A Part</text></navLabel><content src="text/one.xhtml#part"/></navPoint></navPoint>
+                    <navPoint id="c"><navLabel><text>Ignored: the chapter has a heading</text></navLabel><content src="text/two%20b.xhtml"/></navPoint>
+                    </navMap></ncx>
+                    """
+                ),
+            ])
         let book = try EPUBBook(url: url)
         #expect(book.works.count == 1)
-        #expect(book.works[0].blocks == [.heading("Beginning"), .paragraph("Once there was a road."), .page,
-                                         .heading("The Middle"), .paragraph("It went on."), .page,
-                                         .heading("The End of the Road"), .paragraph("It stopped.")])
+        #expect(
+            book.works[0].blocks == [
+                .heading("Beginning"), .paragraph("Once there was a road."), .page,
+                .heading("The Middle"), .paragraph("It went on."), .page,
+                .heading("The End of the Road"), .paragraph("It stopped."),
+            ])
     }
 
     /// A fixed-layout picture book: one page per document, its picture described, text in DOM
@@ -244,11 +293,19 @@ import StoryKitTestSupport
         let folder = try TemporaryFolder("epub-fxl")
         defer { folder.remove() }
         let pages = (1...3).map { number in
-            ("OEBPS/p\(number).xhtml", Self.xhtml(#"<div class="page"><img src="p\#(number).jpg" alt="Page \#(number): a bear in the snow."/><div style="position:absolute"><p>Bear walks, step \#(number).</p></div></div>"#))
+            (
+                "OEBPS/p\(number).xhtml",
+                Self.xhtml(
+                    #"<div class="page"><img src="p\#(number).jpg" alt="Page \#(number): a bear in the snow."/><div style="position:absolute"><p>Bear walks, step \#(number).</p></div></div>"#
+                )
+            )
         }
-        let manifest = (1...3).map { #"<item id="p\#($0)" href="p\#($0).xhtml" media-type="application/xhtml+xml" media-overlay="s\#($0)"/><item id="s\#($0)" href="p\#($0).smil" media-type="application/smil+xml"/>"# }.joined()
-        let opf = Self.opf3(manifest, spine: (1...3).map { #"<itemref idref="p\#($0)"/>"# }.joined(),
-                            metadata: #"<meta property="rendition:layout">pre-paginated</meta>"#)
+        let manifest = (1...3).map {
+            #"<item id="p\#($0)" href="p\#($0).xhtml" media-type="application/xhtml+xml" media-overlay="s\#($0)"/><item id="s\#($0)" href="p\#($0).smil" media-type="application/smil+xml"/>"#
+        }.joined()
+        let opf = Self.opf3(
+            manifest, spine: (1...3).map { #"<itemref idref="p\#($0)"/>"# }.joined(),
+            metadata: #"<meta property="rendition:layout">pre-paginated</meta>"#)
         let url = try Self.make(folder, "bear.epub", opf: opf, files: pages + [("OEBPS/nav.xhtml", Self.xhtml(""))])
         let book = try EPUBBook(url: url)
         #expect(book.fixedLayout)
@@ -267,16 +324,19 @@ import StoryKitTestSupport
     @Test func aBrokenChapterIsSkippedAndNamed() throws {
         let folder = try TemporaryFolder("epub-broken")
         defer { folder.remove() }
-        let url = try Self.make(folder, "broken.epub", opf: Self.opf, files: [
-            ("OEBPS/text/title.xhtml", Self.xhtml("<p>Whole.</p>")),
-            ("OEBPS/text/one.xhtml", Self.xhtml("<p a=>Broken.</p>")),
-            ("OEBPS/text/two b.xhtml", Self.xhtml("<p>Good <b>end.</p><p>Unclosed.</p>")),
-        ])
+        let url = try Self.make(
+            folder, "broken.epub", opf: Self.opf,
+            files: [
+                ("OEBPS/text/title.xhtml", Self.xhtml("<p>Whole.</p>")),
+                ("OEBPS/text/one.xhtml", Self.xhtml("<p a=>Broken.</p>")),
+                ("OEBPS/text/two b.xhtml", Self.xhtml("<p>Good <b>end.</p><p>Unclosed.</p>")),
+            ])
         let book = try EPUBBook(url: url)
         #expect(book.works[0].blocks == [.paragraph("Whole.")], "nothing of a chapter that is not well-formed is read")
         #expect(book.warnings.contains { $0.contains("broken.epub, OEBPS/text/one.xhtml") && $0.contains("chapter skipped") }, "\(book.warnings)")
-        #expect(book.warnings.contains { $0.contains("broken.epub, OEBPS/text/two b.xhtml: not well-formed XHTML (line 3)") && $0.contains("chapter skipped") },
-                "\(book.warnings)")
+        #expect(
+            book.warnings.contains { $0.contains("broken.epub, OEBPS/text/two b.xhtml: not well-formed XHTML (line 3)") && $0.contains("chapter skipped") },
+            "\(book.warnings)")
     }
 
     /// Entry names in CP437 (the zip default) and in UTF-8 without the zip's UTF-8 flag (what many
@@ -288,10 +348,12 @@ import StoryKitTestSupport
             <package><metadata><title>Noms</title></metadata><manifest><item id="a" href="caf%C3%A9.xhtml"/><item id="b" href="th%C3%A9.xhtml"/></manifest>
             <spine><itemref idref="a"/><itemref idref="b"/></spine></package>
             """#
-        let url = try Self.make(folder, "noms.epub", opf: opf, files: [
-            ("OEBPS/cafX.xhtml", Self.xhtml("<p>Un café.</p>")),
-            ("OEBPS/thé.xhtml", Self.xhtml("<p>Un thé.</p>")),
-        ])
+        let url = try Self.make(
+            folder, "noms.epub", opf: opf,
+            files: [
+                ("OEBPS/cafX.xhtml", Self.xhtml("<p>Un café.</p>")),
+                ("OEBPS/thé.xhtml", Self.xhtml("<p>Un thé.</p>")),
+            ])
         // Every name unflagged; "cafX" becomes "caf" + CP437 é (0x82), "thé" stays UTF-8 bytes.
         var bytes = [UInt8](try Data(contentsOf: url))
         for index in 0..<(bytes.count - 10) {

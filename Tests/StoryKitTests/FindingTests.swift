@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import StoryKit
 import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
 
 /// Finding a story among hundreds (issue 30, part A): type-ahead in lists, one matching rule for
 /// lookup and completion, Go on reading at hand after stopping, and read counts that were earned.
@@ -159,7 +160,8 @@ import StoryKitTestSupport
 
     /// Type-ahead is in every list: the profiles screen too.
     @Test func typeAheadWorksOnTheProfilesScreen() {
-        let snapshot = SessionSnapshot(profiles: ["Ada", "Mia", "Milo", "Sam"].enumerated().map { ChildProfile(id: Int64($0.offset + 1), name: $0.element, age: 6) })
+        let snapshot = SessionSnapshot(
+            profiles: ["Ada", "Mia", "Milo", "Sam"].enumerated().map { ChildProfile(id: Int64($0.offset + 1), name: $0.element, age: 6) })
         var session = Session(catalog: SessionFixtures.catalog, snapshot: snapshot)
         _ = session.start()
         let said = type("mil", &session)

@@ -1,12 +1,16 @@
 import Foundation
 import Testing
+
 @testable import StoryKit
 
 @Suite struct FocusEngineTests {
-    func element(_ id: String, _ traits: AccessibilityTraits = .button, priority: Double = 0,
-                 children: [AccessibilityElement] = [], combines: Bool = false, hidden: Bool = false) -> AccessibilityElement {
-        AccessibilityElement(id: id, label: id.capitalized, traits: traits, sortPriority: priority, isHidden: hidden,
-                             combinesChildren: combines, children: children)
+    func element(
+        _ id: String, _ traits: AccessibilityTraits = .button, priority: Double = 0,
+        children: [AccessibilityElement] = [], combines: Bool = false, hidden: Bool = false
+    ) -> AccessibilityElement {
+        AccessibilityElement(
+            id: id, label: id.capitalized, traits: traits, sortPriority: priority, isHidden: hidden,
+            combinesChildren: combines, children: children)
     }
 
     @Test func ordersByPriorityThenPosition() {

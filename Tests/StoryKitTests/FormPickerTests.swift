@@ -1,6 +1,7 @@
-import Testing
-@testable import StoryKit
 import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
 
 /// The profile form as a blind parent fills it in (issue 30, item 4): Speed, Pitch and Volume
 /// stepped like Settings with the value said, the Voice a picker of the installed voices of the

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// Project Gutenberg text files: the licence stripped, a collection split into its tales.
@@ -133,16 +134,17 @@ import StoryKitTestSupport
         #expect(book.author == "Ann Editor", "Various, edited by Ann Editor")
         #expect(book.language == "de")
         #expect(book.tales.map(\.title) == ["The First Tale", "The Second Tale"])
-        #expect(book.tales[0].blocks == [
-            .paragraph("Once upon a time a very small fox sat on a hill."),
-            .picture("The fox on the hill."),
-            .paragraph("Twinkle, twinkle, little star,\nHow I wonder what you are!"),
-            .page,
-            .paragraph("# Not a heading, 3 * 4 = 12."),
-            .page,
-            .heading("Part Two"),
-            .paragraph("The fox went home."),
-        ])
+        #expect(
+            book.tales[0].blocks == [
+                .paragraph("Once upon a time a very small fox sat on a hill."),
+                .picture("The fox on the hill."),
+                .paragraph("Twinkle, twinkle, little star,\nHow I wonder what you are!"),
+                .page,
+                .paragraph("# Not a heading, 3 * 4 = 12."),
+                .page,
+                .heading("Part Two"),
+                .paragraph("The fox went home."),
+            ])
         #expect(book.tales[1].paragraphs == ["A short second tale."], "the afterword after ***** is not a tale's")
         // Written as stories and read back, the text is the same: nothing is taken as Markdown.
         let stories = book.stories(bookID: "small-tales")

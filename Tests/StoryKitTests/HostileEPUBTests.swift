@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// EPUBs made to walk around the import's limits: each is refused or cut down with a message
@@ -22,11 +23,13 @@ import StoryKitTestSupport
     @Test func aChapterListedManyTimesInTheSpineIsReadOnce() throws {
         let folder = try TemporaryFolder("epub-repeat")
         defer { folder.remove() }
-        let url = try Self.make(folder, "repeat.epub", spine: ["a"] + Array(repeating: "big", count: 40) + ["b"], files: [
-            ("OEBPS/a.xhtml", EPUBFixtures.xhtml("<p>First.</p>")),
-            ("OEBPS/big.xhtml", EPUBFixtures.xhtml("<p>The big chapter.</p>")),
-            ("OEBPS/b.xhtml", EPUBFixtures.xhtml("<p>Last.</p>")),
-        ])
+        let url = try Self.make(
+            folder, "repeat.epub", spine: ["a"] + Array(repeating: "big", count: 40) + ["b"],
+            files: [
+                ("OEBPS/a.xhtml", EPUBFixtures.xhtml("<p>First.</p>")),
+                ("OEBPS/big.xhtml", EPUBFixtures.xhtml("<p>The big chapter.</p>")),
+                ("OEBPS/b.xhtml", EPUBFixtures.xhtml("<p>Last.</p>")),
+            ])
         let book = try EPUBBook(url: url)
         #expect(book.works.count == 1)
         #expect(book.works[0].blocks == [.paragraph("First."), .page, .paragraph("The big chapter."), .page, .paragraph("Last.")])
@@ -54,10 +57,12 @@ import StoryKitTestSupport
     @Test func aChapterOfTooManyElementsIsSkipped() throws {
         let folder = try TemporaryFolder("epub-elements")
         defer { folder.remove() }
-        let url = try Self.make(folder, "elements.epub", spine: ["many", "few"], files: [
-            ("OEBPS/many.xhtml", EPUBFixtures.xhtml(String(repeating: "<p>a</p>", count: 500))),
-            ("OEBPS/few.xhtml", EPUBFixtures.xhtml("<p>Few.</p>")),
-        ])
+        let url = try Self.make(
+            folder, "elements.epub", spine: ["many", "few"],
+            files: [
+                ("OEBPS/many.xhtml", EPUBFixtures.xhtml(String(repeating: "<p>a</p>", count: 500))),
+                ("OEBPS/few.xhtml", EPUBFixtures.xhtml("<p>Few.</p>")),
+            ])
         let book = try EPUBBook(url: url, limits: EPUBBook.Limits(documentElements: 100))
         #expect(book.works[0].blocks == [.paragraph("Few.")])
         #expect(book.warnings == ["elements.epub, OEBPS/many.xhtml: more than 100 elements, more than a book's chapter ever holds (chapter skipped)"])

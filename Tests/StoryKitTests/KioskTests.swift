@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import StoryKit
 import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
 
 /// The kiosk's rules, with time as an input: every test drives `Input.tick` or a `ManualKioskClock`.
 @Suite struct KioskTests {
@@ -9,8 +10,10 @@ import StoryKitTestSupport
 
     func kiosk(idle: TimeInterval? = 300, limit: TimeInterval? = nil, profile: String? = "Maya") -> Session {
         let snapshot = SessionSnapshot(
-            profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals"]),
-                       ChildProfile(id: 2, name: "Sam", age: 9, settings: ReadingSettings(speech: SpeechSettings(rate: 200)))],
+            profiles: [
+                ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals"]),
+                ChildProfile(id: 2, name: "Sam", age: 9, settings: ReadingSettings(speech: SpeechSettings(rate: 200))),
+            ],
             pinIsSet: true)
         var session = Session(catalog: SessionFixtures.catalog, snapshot: snapshot, profile: profile)
         session.startKiosk(KioskOptions(idleTimeout: idle, timeLimit: limit), now: Self.start)
@@ -52,8 +55,10 @@ import StoryKitTestSupport
         #expect(session.state.route != .profileForm)
     }
 
-    @Test(arguments: [Key.control("c"), .control("z"), .unknown("28"), .control("d"), .control("s"), .control("q"),
-                      .control("v"), .unknown("CSI 15~"), .unknown("ESC")])
+    @Test(arguments: [
+        Key.control("c"), .control("z"), .unknown("28"), .control("d"), .control("s"), .control("q"),
+        .control("v"), .unknown("CSI 15~"), .unknown("ESC"),
+    ])
     func controlKeysAndEscapeSequencesDoNothingAndAreCounted(key: Key) {
         var session = kiosk()
         _ = session.handle(.command(.nextHeading))
@@ -158,7 +163,7 @@ import StoryKitTestSupport
         #expect(field?.value == "3 digits entered")
         #expect(!(field.map { "\($0)" } ?? "").contains("739"))
         #expect(session.state.kiosk?.blockedKeys == 0)
-        #expect(session.handle(.key(.enter)) .contains(.checkPIN("739")))
+        #expect(session.handle(.key(.enter)).contains(.checkPIN("739")))
     }
 
     @Test func theRightPINOpensTheParentMenuAndLeaveExits() {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import StoryKit
 import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
 
 /// The kiosk's time-up, heard in Spanish, French and German: a golden caption transcript of the
 /// whole flow (the opening, asking the time, both warnings, time up, a child's keys, a wrong PIN,
@@ -14,8 +15,9 @@ import StoryKitTestSupport
     func transcript(_ language: String) -> String {
         var maya = ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals"])
         maya.settings.interfaceLanguage = language
-        var session = Session(catalog: SessionFixtures.catalog, snapshot: SessionSnapshot(profiles: [maya], pinIsSet: true),
-                              profile: "Maya", languages: LanguageFixtures.languages)
+        var session = Session(
+            catalog: SessionFixtures.catalog, snapshot: SessionSnapshot(profiles: [maya], pinIsSet: true),
+            profile: "Maya", languages: LanguageFixtures.languages)
         session.startKiosk(KioskOptions(idleTimeout: nil, timeLimit: 600), now: Self.start)
         var lines: [String] = []
         var route = session.state.route

@@ -1,21 +1,25 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// French and German run about 30 % longer than English (the pseudo-language 40 %): every
 /// screen still fits at 80×24 and 40×24, at every text size, in every language.
 @Suite struct LanguageLayoutTests {
-    static let languages = InterfaceLanguages(catalogs: [LanguageFixtures.languages.catalog("es"), LanguageFixtures.languages.catalog("fr"),
-                                                         LanguageFixtures.languages.catalog("de"), PseudoLanguageTests.catalog])
+    static let languages = InterfaceLanguages(catalogs: [
+        LanguageFixtures.languages.catalog("es"), LanguageFixtures.languages.catalog("fr"),
+        LanguageFixtures.languages.catalog("de"), PseudoLanguageTests.catalog,
+    ])
 
     @Test(arguments: ["es", "fr", "de", "qps"], [80, 40])
     func everyScreenFitsAtEveryTextSize(_ language: String, _ width: Int) throws {
         let catalog = SessionFixtures.catalog
         let story = try #require(catalog.story(id: "the-lighthouse-cat"))
         for kind in SessionPreview.Kind.allCases {
-            let built = SessionPreview.screen(kind, catalog: catalog, story: story, columns: width, rows: 24, language: language,
-                                              languages: Self.languages)
+            let built = SessionPreview.screen(
+                kind, catalog: catalog, story: story, columns: width, rows: 24, language: language,
+                languages: Self.languages)
             // The screen really is in that language (its title is not English).
             let english = SessionPreview.screen(kind, catalog: catalog, story: story, columns: width, rows: 24)
             if kind != .story { #expect(built.screen.title != english.screen.title, "\(language) \(kind): \(built.screen.title)") }

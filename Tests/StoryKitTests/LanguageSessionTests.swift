@@ -1,7 +1,8 @@
 import Foundation
+import StoryKitTestSupport
 import Synchronization
 import Testing
-import StoryKitTestSupport
+
 @testable import StoryKit
 
 /// The session in the child's language: which language, the screens and announcements in it,
@@ -18,8 +19,9 @@ import StoryKitTestSupport
         var options = SessionOptions()
         options.systemLanguage = system
         options.interfaceLanguage = forced
-        return Session(catalog: SessionFixtures.catalog, snapshot: snapshot, options: options, profile: profile,
-                       languages: LanguageFixtures.languages)
+        return Session(
+            catalog: SessionFixtures.catalog, snapshot: snapshot, options: options, profile: profile,
+            languages: LanguageFixtures.languages)
     }
 
     func utterances(_ effects: [Effect]) -> [Utterance] {
@@ -50,9 +52,15 @@ import StoryKitTestSupport
         var session = session(snapshot(), profile: "Maya")
         _ = session.start()
         let said = try #require(focusDragon(&session))
-        #expect(said.text == "Story: El dragón que tenía hipo, not read yet, ages 4 to 8, button. Press Enter to open. Press A for actions: Read, Save to favourites.")
+        #expect(
+            said.text
+                == "Story: El dragón que tenía hipo, not read yet, ages 4 to 8, button. Press Enter to open. Press A for actions: Read, Save to favourites.")
         #expect(said.runs.map(\.language) == ["en", "es", "en"])
-        #expect(said.runs.map(\.text) == ["Story: ", "El dragón que tenía hipo", ", not read yet, ages 4 to 8, button. Press Enter to open. Press A for actions: Read, Save to favourites."])
+        #expect(
+            said.runs.map(\.text) == [
+                "Story: ", "El dragón que tenía hipo",
+                ", not read yet, ages 4 to 8, button. Press Enter to open. Press A for actions: Read, Save to favourites.",
+            ])
         #expect(said.runs.map(\.text).joined() == said.text, "the caption is the runs joined")
     }
 
@@ -66,14 +74,19 @@ import StoryKitTestSupport
     }
 
     @Test func anEnglishTitleInAFrenchInterfaceIsAnEnglishRun() {
-        let runs = SpeechRun.runs(of: "Histoire : Bedtime for Bear, pas encore lue.", language: "fr",
-                                  names: [SpeechRun(text: "Bedtime for Bear", language: "en"), SpeechRun(text: "Bear", language: "en")])
-        #expect(runs == [SpeechRun(text: "Histoire : ", language: "fr"), SpeechRun(text: "Bedtime for Bear", language: "en"),
-                         SpeechRun(text: ", pas encore lue.", language: "fr")])
+        let runs = SpeechRun.runs(
+            of: "Histoire : Bedtime for Bear, pas encore lue.", language: "fr",
+            names: [SpeechRun(text: "Bedtime for Bear", language: "en"), SpeechRun(text: "Bear", language: "en")])
+        #expect(
+            runs == [
+                SpeechRun(text: "Histoire : ", language: "fr"), SpeechRun(text: "Bedtime for Bear", language: "en"),
+                SpeechRun(text: ", pas encore lue.", language: "fr"),
+            ])
         // Whole words only: a title inside a longer word is not a title.
         #expect(SpeechRun.runs(of: "Bearings.", language: "fr", names: [SpeechRun(text: "Bear", language: "en")]).count == 1)
         // A run of punctuation alone joins its neighbour.
-        #expect(SpeechRun.runs(of: "Magical Stories.", language: "es", names: [SpeechRun(text: "Magical Stories", language: "en")])
+        #expect(
+            SpeechRun.runs(of: "Magical Stories.", language: "es", names: [SpeechRun(text: "Magical Stories", language: "en")])
                 == [SpeechRun(text: "Magical Stories.", language: "en")])
     }
 
@@ -117,8 +130,11 @@ import StoryKitTestSupport
         #expect(utterances(session.handle(.tick(1300))).map(\.text) == ["Il reste 5 minutes."])
         #expect(utterances(session.handle(.tick(1540))).map(\.text) == ["Il reste 1 minute."])
         #expect(session.screen.elements.last?.label == "Temps restant")
-        #expect(utterances(session.handle(.tick(1600))).map(\.text)
-                == ["Le temps est fini. Ta place dans l'histoire est gardée. Un adulte peut appuyer sur F12, ou Contrôle et le crochet droit, et taper le code PIN pour ajouter du temps."])
+        #expect(
+            utterances(session.handle(.tick(1600))).map(\.text)
+                == [
+                    "Le temps est fini. Ta place dans l'histoire est gardée. Un adulte peut appuyer sur F12, ou Contrôle et le crochet droit, et taper le code PIN pour ajouter du temps."
+                ])
         #expect(session.screen.title == "Le temps est fini")
         #expect(Session.spokenDuration(1, LanguageFixtures.languages.catalog("fr")) == "1 seconde")
         #expect(Session.spokenDuration(0.4, LanguageFixtures.languages.catalog("fr")) == "1 seconde")
@@ -148,8 +164,10 @@ import StoryKitTestSupport
         // Within one setting, no two choices share a shown name in any language.
         for language in ["en", "es", "fr", "de"] {
             let catalog = LanguageFixtures.languages.catalog(language)
-            for names in [TextSizePreset.allCases.map(\.rawValue), ThemeName.allCases.map(\.rawValue),
-                          MotionPreference.allCases.map(\.rawValue), TextSpacing.allCases.map(\.rawValue)] {
+            for names in [
+                TextSizePreset.allCases.map(\.rawValue), ThemeName.allCases.map(\.rawValue),
+                MotionPreference.allCases.map(\.rawValue), TextSpacing.allCases.map(\.rawValue),
+            ] {
                 let shown = names.map { ChoiceNames.fold(ChoiceNames.shown($0, catalog)) }
                 #expect(Set(shown).count == names.count, "\(language): \(shown)")
             }
@@ -191,13 +209,17 @@ import StoryKitTestSupport
 /// The runs as eSpeak NG hears them: one SSML synthesis, the foreign run in its own voice.
 @Suite struct SpeechRunSSMLTests {
     let english = SpeechSettings(rate: 175, pitch: 50, volume: 100, voice: "en")
-    let runs = [SpeechRun(text: "Story: ", language: "en"), SpeechRun(text: "El dragón que tenía hipo", language: "es"),
-                SpeechRun(text: ", button.", language: "en")]
+    let runs = [
+        SpeechRun(text: "Story: ", language: "en"), SpeechRun(text: "El dragón que tenía hipo", language: "es"),
+        SpeechRun(text: ", button.", language: "en"),
+    ]
 
     @Test func foreignRunsAreWrappedAndEveryRunEscaped() {
-        #expect(SpeechRun.ssml(runs, voice: "en+f3")
+        #expect(
+            SpeechRun.ssml(runs, voice: "en+f3")
                 == "<speak>Story: <voice xml:lang=\"es\">El dragón que tenía hipo</voice>, button.</speak>")
-        #expect(SpeechRun.ssml([SpeechRun(text: "Tom & <Jerry>", language: "fr")], voice: "en")
+        #expect(
+            SpeechRun.ssml([SpeechRun(text: "Tom & <Jerry>", language: "fr")], voice: "en")
                 == "<speak><voice xml:lang=\"fr\">Tom &amp; &lt;Jerry&gt;</voice></speak>")
         #expect(SpeechRun.ssml([SpeechRun(text: "Hola", language: "es")], voice: "es") == nil, "one voice says it all: plain text")
         #expect(SpeechRun.ssml([SpeechRun(text: "Hola", language: "es")], voice: nil) != nil, "no voice is English")
@@ -223,8 +245,9 @@ import StoryKitTestSupport
         let folder = try TemporaryFolder("ssml")
         defer { folder.remove() }
         let wav = folder.url.appendingPathComponent("mixed.wav")
-        let run = try ExternalProcess.run(espeak, ["-m", "-v", "en", "-s", "175", "-p", "50", "-a", "100", "-w", wav.path, ssml],
-                                          environment: ["PATH": "/usr/bin:/bin"])
+        let run = try ExternalProcess.run(
+            espeak, ["-m", "-v", "en", "-s", "175", "-p", "50", "-a", "100", "-w", wav.path, ssml],
+            environment: ["PATH": "/usr/bin:/bin"])
         #expect(run.status == 0, "\(run.standardError)")
         let cliSamples = ((try Data(contentsOf: wav)).count - 44) / 2
         #expect(abs(cliSamples - mixed.count) < cliSamples / 10, "ours \(mixed.count), espeak-ng \(cliSamples)")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// The big view (double-size lines or block letters) through the renderer's own model: while a
@@ -30,8 +31,9 @@ import StoryKitTestSupport
             let big = rendered.largeLines.joined(separator: " ")
             // The word being heard is on screen big (its letters, whatever punctuation the view wraps with).
             let letters = heard.text.filter { $0.isLetter || $0.isNumber }
-            #expect(big.filter { $0.isLetter || $0.isNumber || $0 == " " }.split(separator: " ").contains { $0.contains(letters) },
-                    "\(storyID) \(size) word \(word) «\(heard.text)» not in the big view: \(rendered.largeLines)")
+            #expect(
+                big.filter { $0.isLetter || $0.isNumber || $0 == " " }.split(separator: " ").contains { $0.contains(letters) },
+                "\(storyID) \(size) word \(word) «\(heard.text)» not in the big view: \(rendered.largeLines)")
             #expect(TerminalText.stripEscapes(rendered.lines.first ?? "").hasPrefix("Reading "), "the title row went: \(rendered.lines.first ?? "")")
             word += 1
         }
@@ -47,7 +49,8 @@ import StoryKitTestSupport
     @Test func aLongSentenceIsWrappedWholeNotCut() throws {
         // The sentence the issue saw cut after "the": now its end is drawn big too.
         let story = try Self.story("the-moon-who-lost-her-hum")
-        let options = RenderOptions(textSize: .accessibility3, theme: .dark, style: TerminalStyle(colors: .trueColor, attributes: true), scaling: .decDoubleSize)
+        let options = RenderOptions(
+            textSize: .accessibility3, theme: .dark, style: TerminalStyle(colors: .trueColor, attributes: true), scaling: .decDoubleSize)
         let last = story.words.firstIndex { $0.text.hasPrefix("hummed") } ?? 0
         let built = SessionPreview.screen(.reader, catalog: Self.catalog, story: story, page: 0, word: last, columns: 80, rows: 24)
         let rendered = ScreenRenderer.render(built.screen, focus: built.focus, options: options, width: 80, height: 16)
@@ -74,7 +77,8 @@ import StoryKitTestSupport
     @Test func everyRowIsPaintedToTheEdgeAndLeavesTheThemeBackgroundSet() {
         let story = try! Self.story("the-moon-who-lost-her-hum")
         for scaling in [TextScaling.decDoubleSize, .none] {
-            let options = RenderOptions(textSize: .accessibility3, theme: .highContrastDark, style: TerminalStyle(colors: .trueColor, attributes: true), scaling: scaling)
+            let options = RenderOptions(
+                textSize: .accessibility3, theme: .highContrastDark, style: TerminalStyle(colors: .trueColor, attributes: true), scaling: scaling)
             let built = SessionPreview.screen(.reader, catalog: Self.catalog, story: story, page: 0, word: 3, columns: 80, rows: 24)
             let frame = ScreenFrame(screen: built.screen, focusedID: built.focus, columns: 80, rows: 24)
             let lines = frame.lines(options: options)
@@ -89,7 +93,9 @@ import StoryKitTestSupport
                 let plain = TerminalText.stripEscapes(line)
                 let doubled = line.contains("\u{1B}#3") || line.contains("\u{1B}#4")
                 #expect(DisplayWidth.of(plain) * (doubled ? 2 : 1) >= 80, "a row not painted to the right edge: «\(plain)»")
-                if scaling == .decDoubleSize, !doubled { #expect(line.hasPrefix("\u{1B}#5"), "a normal row must reset a double-size line left by an earlier frame") }
+                if scaling == .decDoubleSize, !doubled {
+                    #expect(line.hasPrefix("\u{1B}#5"), "a normal row must reset a double-size line left by an earlier frame")
+                }
             }
         }
     }

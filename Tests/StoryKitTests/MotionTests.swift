@@ -1,5 +1,6 @@
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 @Suite struct MotionTests {

@@ -1,7 +1,8 @@
 import Foundation
+import StoryKitTestSupport
 import Synchronization
 import Testing
-import StoryKitTestSupport
+
 @testable import StoryKit
 
 /// Records what a player reports.
@@ -171,16 +172,18 @@ let threeParagraphs = """
     }
 
     @Test func stepModeByPageWaitsAtTheEndOfEachPage() throws {
-        let story = try StoryParser.parse(text: """
-            ---
-            title: Pages
-            ---
-            One fish swam. Two fish swam.
+        let story = try StoryParser.parse(
+            text: """
+                ---
+                title: Pages
+                ---
+                One fish swam. Two fish swam.
 
-            ---
+                ---
 
-            Three fish swam. Four fish swam.
-            """, path: "pages.md").story
+                Three fish swam. Four fish swam.
+                """, path: "pages.md"
+        ).story
         let narration = try Narration(story: story)
         #expect(narration.items.map(\.pageIndex) == [0, 0, 1, 1])
         let recorder = PlayerRecorder()

@@ -1,7 +1,8 @@
 import Foundation
+import StoryKitTestSupport
 import Synchronization
 import Testing
-import StoryKitTestSupport
+
 @testable import StoryKit
 
 /// Builds a story from plain text with the real parser.
@@ -68,16 +69,18 @@ func parsedStory(_ body: String, language: String = "en", title: String = "Test"
     }
 
     @Test func picturesAreSpokenAsTheirDescriptionWithAPrefix() throws {
-        let story = try StoryParser.parse(text: """
-            ---
-            title: Pic
-            ---
-            # The Garden
+        let story = try StoryParser.parse(
+            text: """
+                ---
+                title: Pic
+                ---
+                # The Garden
 
-            ![A robot waters a sunflower](robot.art)
+                ![A robot waters a sunflower](robot.art)
 
-            The robot smiled.
-            """, path: "pic.md").story
+                The robot smiled.
+                """, path: "pic.md"
+        ).story
         let narration = try Narration(story: story)
         let kinds = narration.items.map(\.kind)
         #expect(kinds.contains(.heading))
@@ -95,7 +98,10 @@ func parsedStory(_ body: String, language: String = "en", title: String = "Test"
         for file in files {
             guard let story = try? StoryParser.parse(contentsOf: file, path: file.path).story else { continue }
             if story.language.hasPrefix("en") {
-                if english < 8 { chosen.append(story); english += 1 }
+                if english < 8 {
+                    chosen.append(story)
+                    english += 1
+                }
             } else {
                 chosen.append(story)
             }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 @Suite struct PinFormatTests {
@@ -70,8 +71,12 @@ import StoryKitTestSupport
     }
 
     @Test func anAuthorizationFromAnotherDatabaseIsRefused() throws {
-        let first = try TemporaryDatabase(), second = try TemporaryDatabase()
-        defer { first.remove(); second.remove() }
+        let first = try TemporaryDatabase()
+        let second = try TemporaryDatabase()
+        defer {
+            first.remove()
+            second.remove()
+        }
         let guarded = try second.open()
         try guarded.setPIN("2468")
         let foreign = try first.open().authorize(pin: nil)

@@ -1,6 +1,7 @@
-import Testing
-@testable import StoryKit
 import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
 
 /// `--text-size`, `--theme` and `--reduce-motion` on the command line hold for the whole run,
 /// whichever way a profile is chosen, and never reach the database.

@@ -1,14 +1,16 @@
 import Foundation
 import Testing
+
 @testable import StoryKit
 
 @Suite struct ProfileFormTests {
     @Test func fieldsComeInFocusOrderWithLabelHintValueAndConstraint() {
         let form = ProfileForm(editing: ChildProfile(id: 1, name: "Mia", age: 7, interests: ["space"]))
-        #expect(form.fields.map(\.field) == [
-            .name, .age, .interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
-            .lineFocus, .syllables, .spacing, .language, .brailleCode, .narration, .recordingTempo, .save, .cancel,
-        ])
+        #expect(
+            form.fields.map(\.field) == [
+                .name, .age, .interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
+                .lineFocus, .syllables, .spacing, .language, .brailleCode, .narration, .recordingTempo, .save, .cancel,
+            ])
         #expect(form.fields.allSatisfy { !$0.label.isEmpty && !$0.hint.isEmpty && !$0.constraint.isEmpty })
         #expect(form.fields[0].hint == "the name shown and spoken to your child")
         #expect(form.fields[0].value == "Mia")
@@ -35,8 +37,11 @@ import Testing
             _ = form.submit()
             order.append(form.focus)
         }
-        #expect(order == [.interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
-                          .lineFocus, .syllables, .spacing, .language, .brailleCode, .narration, .recordingTempo, .save])
+        #expect(
+            order == [
+                .interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
+                .lineFocus, .syllables, .spacing, .language, .brailleCode, .narration, .recordingTempo, .save,
+            ])
     }
 
     @Test func saveReportsEveryProblemAndFocusesTheFirstInvalidField() {
@@ -51,26 +56,32 @@ import Testing
             return
         }
         #expect(problems.map(\.field) == [.name, .age, .rate, .theme])
-        #expect(problems.map(\.description) == [
-            "Name: a profile named \"Mia\" already exists (names ignore case): choose another name or edit that profile",
-            "Age: \"6.5\" is not a whole number: type a whole number of years from 2 to 12",
-            "Speed: 999 is out of range: use a whole number from 80 to 450",
-            "Theme: \"purple\" is not a theme: use one of default, dark, light, high-contrast-dark, high-contrast-light",
-        ])
+        #expect(
+            problems.map(\.description) == [
+                "Name: a profile named \"Mia\" already exists (names ignore case): choose another name or edit that profile",
+                "Age: \"6.5\" is not a whole number: type a whole number of years from 2 to 12",
+                "Speed: 999 is out of range: use a whole number from 80 to 450",
+                "Theme: \"purple\" is not a theme: use one of default, dark, light, high-contrast-dark, high-contrast-light",
+            ])
         #expect(form.focus == .name)
         #expect(form.fields.first { $0.field == .theme }?.problem?.field == .theme)
 
         form.setText("Leo", for: .name)
-        guard case .invalid(let rest) = form.save() else { Issue.record("still invalid"); return }
+        guard case .invalid(let rest) = form.save() else {
+            Issue.record("still invalid")
+            return
+        }
         #expect(rest.first?.field == .age)
         #expect(form.focus == .age)
     }
 
     @Test func aValidFormSavesTheTypedProfile() {
         var form = ProfileForm()
-        for (field, text) in [(ProfileField.name, " Mia "), (.age, "7"), (.interests, "space, trains"), (.voice, "en-us"),
-                              (.rate, "120"), (.textSize, "accessibility2"), (.motion, "on"), (.theme, "dark"),
-                              (.hints, "off"), (.stepMode, "on")] {
+        for (field, text) in [
+            (ProfileField.name, " Mia "), (.age, "7"), (.interests, "space, trains"), (.voice, "en-us"),
+            (.rate, "120"), (.textSize, "accessibility2"), (.motion, "on"), (.theme, "dark"),
+            (.hints, "off"), (.stepMode, "on"),
+        ] {
             form.setText(text, for: field)
         }
         form.focus(on: .save)
@@ -85,7 +96,10 @@ import Testing
     @Test func editingKeepsTheIdAndMayKeepItsOwnName() {
         var form = ProfileForm(editing: ChildProfile(id: 42, name: "Mia", age: 7), existingNames: ["Leo"])
         form.setText("MIA", for: .name)
-        guard case .valid(let profile) = form.save() else { Issue.record("renaming to the same name in another case failed"); return }
+        guard case .valid(let profile) = form.save() else {
+            Issue.record("renaming to the same name in another case failed")
+            return
+        }
         #expect(profile.id == 42)
         #expect(profile.name == "MIA")
         form.setText("leo", for: .name)
@@ -99,14 +113,20 @@ import Testing
         var form = ProfileForm(editing: ChildProfile(id: 1, name: "Mia", age: 7))
         form.setText("8", for: .age)
         #expect(form.hasUnsavedChanges)
-        guard case .needsConfirmation(let question) = form.cancel() else { Issue.record("cancel did not ask"); return }
+        guard case .needsConfirmation(let question) = form.cancel() else {
+            Issue.record("cancel did not ask")
+            return
+        }
         #expect(question.contains("Discard"))
         #expect(form.isConfirmingCancel)
         form.keepEditing()
         #expect(!form.isConfirmingCancel)
         #expect(form.text(of: .age) == "8")
         form.focus(on: .cancel)
-        guard case .cancel(.needsConfirmation) = form.submit() else { Issue.record("Enter on Cancel did not ask"); return }
+        guard case .cancel(.needsConfirmation) = form.submit() else {
+            Issue.record("Enter on Cancel did not ask")
+            return
+        }
         #expect(form.confirmCancel() == .cancelled)
 
         var changedBack = ProfileForm(editing: ChildProfile(id: 1, name: "Mia", age: 7))
@@ -136,9 +156,13 @@ import Testing
         form.setText("6.5", for: .age)
         let problem = form.problem(of: .age)
         #expect(problem?.description == "Age: \"6.5\" is not a whole number: type a whole number of years from 2 to 12")
-        let french = try? MessageCatalog(POFile(parsing: String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("po/fr.po"), encoding: .utf8)))
-        #expect(problem?.description(in: french ?? .english)
+        let french = try? MessageCatalog(
+            POFile(
+                parsing: String(
+                    contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("po/fr.po"), encoding: .utf8)))
+        #expect(
+            problem?.description(in: french ?? .english)
                 == "Âge : \"6.5\" n'est pas un nombre entier : tape un nombre entier d'années de 2 à 12")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// A generated pseudo-language (every message accented, 40 % longer and bracketed, its
@@ -15,8 +16,9 @@ import StoryKitTestSupport
         var options = SessionOptions()
         options.interfaceLanguage = "qps"
         let snapshot = SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals"])])
-        var session = Session(catalog: SessionFixtures.catalog, snapshot: snapshot, options: options,
-                              languages: InterfaceLanguages(catalogs: [Self.catalog]))
+        var session = Session(
+            catalog: SessionFixtures.catalog, snapshot: snapshot, options: options,
+            languages: InterfaceLanguages(catalogs: [Self.catalog]))
         var said: [String] = []
         // What a sighted child sees after each step: the screen drawn at 80×24 and 40×24, in the
         // renderer's own words too (scroll indicators, "✓ selected", the state words).
@@ -32,9 +34,11 @@ import StoryKitTestSupport
             }
         }
         run(session.start())
-        let script: [Command] = [.next, .previous, .activate, .nextHeading, .next, .next, .activate, .next, .previous, .activate,
-                                 .pause, .whereAmI, .nextSentence, .resume, .pause, .stop, .back, .help, .back,
-                                 .settings, .next, .next, .increase, .back, .whereAmI, .jump("q"), .quit]
+        let script: [Command] = [
+            .next, .previous, .activate, .nextHeading, .next, .next, .activate, .next, .previous, .activate,
+            .pause, .whereAmI, .nextSentence, .resume, .pause, .stop, .back, .help, .back,
+            .settings, .next, .next, .increase, .back, .whereAmI, .jump("q"), .quit,
+        ]
         for command in script { run(session.handle(.command(command))) }
         run(session.handle(.narration(.finished)))
         #expect(said.count > 20)

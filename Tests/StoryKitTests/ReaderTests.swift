@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import StoryKit
 import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
 
 /// The reader: one reading mode for the REPL, the kiosk and `storyreader read`, with its own keys,
 /// pause and resume at the word, and the place said in the child's words.
@@ -9,8 +10,9 @@ import StoryKitTestSupport
     static let pip = "pip-and-the-puddle"
 
     func maya(readings: [String: ReadingRecord] = [:], inProgress: String? = nil) -> SessionSnapshot {
-        SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals"])],
-                        readings: readings.isEmpty ? [:] : ["Maya": readings], inProgress: inProgress.map { ["Maya": $0] } ?? [:])
+        SessionSnapshot(
+            profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: ["animals"])],
+            readings: readings.isEmpty ? [:] : ["Maya": readings], inProgress: inProgress.map { ["Maya": $0] } ?? [:])
     }
 
     func spoken(_ effects: [Effect]) -> [String] {
@@ -138,7 +140,10 @@ import StoryKitTestSupport
         let said = spoken(session.handle(.key(.character("w"))))
         let spokenIndex = map.spokenSentences.firstIndex(of: target)! + 1
         #expect(said.count == 1)
-        #expect(said.first?.hasPrefix("Pip and the Puddle, reading at ‘\(story.words[map.firstWord(ofSentence: target)].text)’. Page 3 of 6, sentence \(spokenIndex) of \(map.spokenSentences.count)") == true, "\(said)")
+        #expect(
+            said.first?.hasPrefix(
+                "Pip and the Puddle, reading at ‘\(story.words[map.firstWord(ofSentence: target)].text)’. Page 3 of 6, sentence \(spokenIndex) of \(map.spokenSentences.count)"
+            ) == true, "\(said)")
         #expect(said.first?.contains("paragraph ") == true)
     }
 
@@ -162,8 +167,9 @@ import StoryKitTestSupport
         let story = try #require(SessionFixtures.catalog.story(id: Self.pip))
         let map = StoryMap(story: story)
         let sentence = map.pageStarts[1] + 1
-        var session = Session(catalog: SessionFixtures.catalog,
-                              snapshot: maya(readings: [Self.pip: ReadingRecord(sentenceIndex: sentence)], inProgress: Self.pip), profile: "Maya")
+        var session = Session(
+            catalog: SessionFixtures.catalog,
+            snapshot: maya(readings: [Self.pip: ReadingRecord(sentenceIndex: sentence)], inProgress: Self.pip), profile: "Maya")
         let said = spoken(session.start())
         #expect(said.count == 2)
         #expect(said[1].hasPrefix("Welcome back Maya. You were reading Pip and the Puddle, page 2 of 6."), "\(said)")

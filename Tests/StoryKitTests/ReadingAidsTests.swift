@@ -1,7 +1,8 @@
 import Foundation
+import StoryKitTestSupport
 import Synchronization
 import Testing
-import StoryKitTestSupport
+
 @testable import StoryKit
 
 /// Reading aids: line focus, syllables and wide spacing on the reader's screen (speech never
@@ -15,8 +16,10 @@ import StoryKitTestSupport
     }
 
     /// The Lighthouse Cat's reader at word 40 of page 1, rendered with `aids`.
-    static func render(_ aids: ReadingAids, theme: ThemeName = .default, style: TerminalStyle = .plain, size: TextSizePreset = .large,
-                       columns: Int = 80, rows: Int = 24) throws -> (RenderedScreen, Story, Int) {
+    static func render(
+        _ aids: ReadingAids, theme: ThemeName = .default, style: TerminalStyle = .plain, size: TextSizePreset = .large,
+        columns: Int = 80, rows: Int = 24
+    ) throws -> (RenderedScreen, Story, Int) {
         let story = try story("the-lighthouse-cat")
         let built = SessionPreview.screen(.reader, catalog: catalog, story: story, page: 0, word: 40, columns: columns, rows: rows)
         let options = RenderOptions(textSize: size, theme: theme, style: style, scaling: .none, aids: aids, language: story.language)
@@ -61,7 +64,9 @@ import StoryKitTestSupport
         #expect(screen.lines[heard].contains(sgr(colours.foreground(.text))))
         #expect(Contrast.ratio(colours.foreground(.text).rgb, colours.background.rgb) >= required)
         let plainText = screen.lines.map(TerminalText.stripEscapes)
-        let storyRows = plainText.indices.dropFirst().filter { plainText[$0].hasPrefix("  ") && $0 != heard && screen.lines[$0].contains(sgr(colours.dimmedText)) }
+        let storyRows = plainText.indices.dropFirst().filter {
+            plainText[$0].hasPrefix("  ") && $0 != heard && screen.lines[$0].contains(sgr(colours.dimmedText))
+        }
         if theme.isHighContrast {
             #expect(storyRows.isEmpty, "no dimmed text in \(theme)")
             #expect(Self.storyLines(plainText).filter { !$0.isEmpty }.count == 1)
@@ -209,8 +214,10 @@ import StoryKitTestSupport
         }
         let settings = SpeechSettings(rate: 175, pitch: 50, volume: 100, voice: "en")
         let word = try samples(SpeechUtterance(text: "lighthouse", settings: settings))
-        let spelled = try samples(SpeechUtterance(text: "<speak><say-as interpret-as=\"characters\">\(Narration.ssmlText("lighthouse"))</say-as></speak>",
-                                                  settings: settings, encoding: .ssml))
+        let spelled = try samples(
+            SpeechUtterance(
+                text: "<speak><say-as interpret-as=\"characters\">\(Narration.ssmlText("lighthouse"))</say-as></speak>",
+                settings: settings, encoding: .ssml))
         #expect(word > 5_000)
         #expect(spelled > word * 2, "10 letters named one by one: \(spelled) samples against \(word)")
         // …and as long as the espeak-ng command takes to name the ten letters one by one

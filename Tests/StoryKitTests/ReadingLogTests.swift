@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 @Suite struct ReadingLogTests {
@@ -75,9 +76,10 @@ import StoryKitTestSupport
         try store.recordFinishedRead(profileID: mia, storyID: "fox")
         try store.toggleFavourite(profileID: mia, storyID: "fox")
         try store.setPosition(profileID: mia, storyID: "owl", sentenceIndex: 2)
-        #expect(try store.progress(profileID: mia) == [
-            "fox": StoryProgress(readCount: 1, isFavourite: true), "owl": StoryProgress(sentenceIndex: 2),
-        ])
+        #expect(
+            try store.progress(profileID: mia) == [
+                "fox": StoryProgress(readCount: 1, isFavourite: true), "owl": StoryProgress(sentenceIndex: 2),
+            ])
     }
 
     @Test func writingForAMissingProfileIsRefused() throws {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// A recording behind the speech service (issue 29): decoded by FFmpeg, paused and resumed at
@@ -100,7 +101,9 @@ import StoryKitTestSupport
         let fast = try AudioClipDecoder.decode(path: tone.path, beginMs: 0, endMs: nil, tempo: 2)
         let ratio = Double(slow.count) / Double(normal.count)
         let pitch = (normal: Self.frequency(normal[...]), slow: Self.frequency(slow[(slow.count / 10)..<(slow.count * 9 / 10)]))
-        print("tempo 0.75: \(String(format: "%.3f", ratio))× the length; pitch \(String(format: "%.1f", pitch.normal)) Hz → \(String(format: "%.1f", pitch.slow)) Hz")
+        print(
+            "tempo 0.75: \(String(format: "%.3f", ratio))× the length; pitch \(String(format: "%.1f", pitch.normal)) Hz → \(String(format: "%.1f", pitch.slow)) Hz"
+        )
         #expect(abs(ratio - 1 / 0.75) <= 0.02)
         #expect(abs(Double(fast.count) / Double(normal.count) - 0.5) <= 0.02)
         #expect(abs(pitch.slow - 440) <= 440 * 0.02)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// Each child's choice for a book's recording (issue 29): the book's recording (the default) or
@@ -28,7 +29,10 @@ import StoryKitTestSupport
     @Test func theChoiceIsStoredSyncedAndValidated() throws {
         let kiosk = try TemporaryDatabase("narration-a")
         let other = try TemporaryDatabase("narration-b")
-        defer { kiosk.remove(); other.remove() }
+        defer {
+            kiosk.remove()
+            other.remove()
+        }
         let store = try kiosk.open()
         let parent = try store.authorize(pin: nil)
         var mia = ChildProfile(name: "Mia", age: 7)
@@ -96,7 +100,9 @@ import StoryKitTestSupport
     /// A child whose story has a recording: a catalog of one story naming a clip list (the
     /// Session never opens it; the shell does).
     func session(narration: NarrationSource, folder: TemporaryFolder) throws -> Session {
-        _ = try folder.write("stories/pip.md", """
+        _ = try folder.write(
+            "stories/pip.md",
+            """
             ---
             title: Pip the Snail
             recording: pip.clips

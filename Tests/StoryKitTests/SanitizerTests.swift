@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
 
 @testable import StoryKit
 
@@ -178,15 +178,13 @@ import StoryKitTestSupport
             let input = Self.randomString(from: Self.hostilePieces + Self.cleanPieces, using: &generator)
             let line = Sanitizer.sanitizeLine(input)
             let problem: String? =
-                if line.contains("\n") { "a line break remains" }
-                else if line.contains("  ") { "a run of spaces remains" }
-                else if line.unicodeScalars.contains(where: { $0 != " " && $0.properties.isWhitespace }) {
+                if line.contains("\n") { "a line break remains" } else if line.contains("  ") {
+                    "a run of spaces remains"
+                } else if line.unicodeScalars.contains(where: { $0 != " " && $0.properties.isWhitespace }) {
                     "white space other than U+0020 remains"
-                }
-                else if line.hasPrefix(" ") || line.hasSuffix(" ") { "not trimmed" }
-                else if line.unicodeScalars.contains(where: Self.mustNotRemain) { "a control remains" }
-                else if Sanitizer.sanitizeLine(line) != line { "a second pass changes it" }
-                else { nil }
+                } else if line.hasPrefix(" ") || line.hasSuffix(" ") { "not trimmed" } else if line.unicodeScalars.contains(where: Self.mustNotRemain) {
+                    "a control remains"
+                } else if Sanitizer.sanitizeLine(line) != line { "a second pass changes it" } else { nil }
             if let problem {
                 Issue.record("case \(number): \(problem) in \(line.debugDescription); input \(input.debugDescription)")
                 return

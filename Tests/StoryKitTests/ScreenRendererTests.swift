@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 @Suite struct ScreenRendererTests {
@@ -25,11 +26,15 @@ import StoryKitTestSupport
             case .picture:
                 elements.append(AccessibilityElement(id: "b\(index)", label: "Picture: " + block.text, traits: .image, content: .picture(art: nil)))
             case .heading:
-                elements.append(AccessibilityElement(id: "b\(index)", label: block.text, traits: .header,
-                                                     content: .readingText(text: block.text, highlight: highlight, emphasis: [])))
+                elements.append(
+                    AccessibilityElement(
+                        id: "b\(index)", label: block.text, traits: .header,
+                        content: .readingText(text: block.text, highlight: highlight, emphasis: [])))
             case .paragraph:
-                elements.append(AccessibilityElement(id: "b\(index)", label: block.text,
-                                                     content: .readingText(text: block.text, highlight: highlight, emphasis: [])))
+                elements.append(
+                    AccessibilityElement(
+                        id: "b\(index)", label: block.text,
+                        content: .readingText(text: block.text, highlight: highlight, emphasis: [])))
             }
         }
         for name in ["Pause", "Stop", "Previous sentence", "Next sentence", "Slower", "Faster"] {
@@ -38,18 +43,25 @@ import StoryKitTestSupport
         return (Screen(kind: .reader, title: "Reading \(story.title)", elements: elements), current)
     }
 
-    static let library = Screen(kind: .library, title: "Library, 3 stories", elements: [
-        AccessibilityElement(id: "profile", label: "Profile: Ana", traits: .button),
-        AccessibilityElement(id: "young", label: "Ages 3 to 5", value: "contains 2 stories", traits: .header, children: [
-            AccessibilityElement(id: "bear", label: "Bedtime for Bear", value: "read once, favourite", hint: "Press Enter to open.",
-                                 traits: .button, combinesChildren: true, children: [AccessibilityElement(id: "ages", label: "ages 3 to 5")]),
-            AccessibilityElement(id: "pip", label: "Pip and the Puddle", value: "not read yet", traits: .button, combinesChildren: true),
-        ]),
-        AccessibilityElement(id: "older", label: "Ages 4 to 8", value: "contains 1 story", traits: .header, children: [
-            AccessibilityElement(id: "dragon", label: "El dragón que tenía hipo", value: "read 3 times", traits: .button, combinesChildren: true),
-        ]),
-        AccessibilityElement(id: "settings", label: "Settings", traits: .button),
-    ])
+    static let library = Screen(
+        kind: .library, title: "Library, 3 stories",
+        elements: [
+            AccessibilityElement(id: "profile", label: "Profile: Ana", traits: .button),
+            AccessibilityElement(
+                id: "young", label: "Ages 3 to 5", value: "contains 2 stories", traits: .header,
+                children: [
+                    AccessibilityElement(
+                        id: "bear", label: "Bedtime for Bear", value: "read once, favourite", hint: "Press Enter to open.",
+                        traits: .button, combinesChildren: true, children: [AccessibilityElement(id: "ages", label: "ages 3 to 5")]),
+                    AccessibilityElement(id: "pip", label: "Pip and the Puddle", value: "not read yet", traits: .button, combinesChildren: true),
+                ]),
+            AccessibilityElement(
+                id: "older", label: "Ages 4 to 8", value: "contains 1 story", traits: .header,
+                children: [
+                    AccessibilityElement(id: "dragon", label: "El dragón que tenía hipo", value: "read 3 times", traits: .button, combinesChildren: true)
+                ]),
+            AccessibilityElement(id: "settings", label: "Settings", traits: .button),
+        ])
 
     static let styles: [TerminalStyle] = [.plain, .monochrome, .trueColor, TerminalStyle(colors: .ansi16, attributes: true)]
     static let scalings: [TextScaling] = [.none, .decDoubleSize, .kittyTextSizing]
@@ -191,18 +203,22 @@ import StoryKitTestSupport
     }
 
     @Test func untrustedTextIsSanitized() {
-        let screen = Screen(kind: .library, title: "Evil\u{1B}[2J title", elements: [
-            AccessibilityElement(id: "x", label: "Bad\u{1B}]0;pwned\u{07} label", value: "read once"),
-            AccessibilityElement(id: "p", label: "p", content: .readingText(text: "Text with \u{1B}[31m escapes\u{9B}.", highlight: nil, emphasis: [])),
-        ])
+        let screen = Screen(
+            kind: .library, title: "Evil\u{1B}[2J title",
+            elements: [
+                AccessibilityElement(id: "x", label: "Bad\u{1B}]0;pwned\u{07} label", value: "read once"),
+                AccessibilityElement(id: "p", label: "p", content: .readingText(text: "Text with \u{1B}[31m escapes\u{9B}.", highlight: nil, emphasis: [])),
+            ])
         let rendered = ScreenRenderer.render(screen, focus: nil, options: RenderOptions(style: .plain), width: 80, height: 24)
         #expect(!rendered.lines.joined().unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" || $0 == "\u{07}" })
     }
 
     @Test func fieldShowsTheCursor() {
-        let screen = Screen(kind: .profileForm, title: "New profile", elements: [
-            AccessibilityElement(id: "name", label: "Name", traits: .textField, content: .field(text: "Ana", cursor: 1)),
-        ])
+        let screen = Screen(
+            kind: .profileForm, title: "New profile",
+            elements: [
+                AccessibilityElement(id: "name", label: "Name", traits: .textField, content: .field(text: "Ana", cursor: 1))
+            ])
         let plain = ScreenRenderer.render(screen, focus: "name", options: RenderOptions(style: .plain), width: 40, height: 10)
         #expect(plain.lines.contains("❯ Name: Ana"))
         #expect(plain.lines.contains("         ^"))
@@ -211,20 +227,24 @@ import StoryKitTestSupport
     /// The terminal's cursor belongs where a screen reader looks: a text field's insertion point,
     /// a focused item's label (after the ❯), or the word being heard.
     @Test func theCursorIsOnTheInsertionPointAndTheFocus() throws {
-        let form = Screen(kind: .profileForm, title: "New profile", elements: [
-            AccessibilityElement(id: "name", label: "Name", traits: .textField, content: .field(text: "Ana", cursor: 1)),
-            AccessibilityElement(id: "save", label: "Save", traits: .button),
-        ])
+        let form = Screen(
+            kind: .profileForm, title: "New profile",
+            elements: [
+                AccessibilityElement(id: "name", label: "Name", traits: .textField, content: .field(text: "Ana", cursor: 1)),
+                AccessibilityElement(id: "save", label: "Save", traits: .button),
+            ])
         for style in [TerminalStyle.plain, .trueColor] {
             let field = ScreenRenderer.render(form, focus: "name", options: RenderOptions(style: style), width: 40, height: 10)
             let cursor = try #require(field.cursor)
             #expect(cursor.column == 9, "on the n of “Ana” (❯ Name: A|na)")
             #expect(field.focusLine == cursor.line)
         }
-        let list = Screen(kind: .library, title: "Library", elements: [
-            AccessibilityElement(id: "a", label: "Story: One", traits: .button),
-            AccessibilityElement(id: "b", label: "Story: Two", traits: .button),
-        ])
+        let list = Screen(
+            kind: .library, title: "Library",
+            elements: [
+                AccessibilityElement(id: "a", label: "Story: One", traits: .button),
+                AccessibilityElement(id: "b", label: "Story: Two", traits: .button),
+            ])
         let rendered = ScreenRenderer.render(list, focus: "b", options: RenderOptions(style: .plain), width: 40, height: 10)
         let cursor = try #require(rendered.cursor)
         let line = Array(rendered.lines[cursor.line])
@@ -232,12 +252,14 @@ import StoryKitTestSupport
     }
 
     @Test func traitsAreShownInWords() {
-        let screen = Screen(kind: .settings, title: "Settings", elements: [
-            AccessibilityElement(id: "size", label: "Text size", value: "accessibility2", traits: .adjustable),
-            AccessibilityElement(id: "warn", label: "Problem: no sound card", traits: [.staticText, .warning]),
-            AccessibilityElement(id: "off", label: "Voice", traits: [.staticText, .notEnabled]),
-            AccessibilityElement(id: "on", label: "Step mode", traits: [.staticText, .selected]),
-        ])
+        let screen = Screen(
+            kind: .settings, title: "Settings",
+            elements: [
+                AccessibilityElement(id: "size", label: "Text size", value: "accessibility2", traits: .adjustable),
+                AccessibilityElement(id: "warn", label: "Problem: no sound card", traits: [.staticText, .warning]),
+                AccessibilityElement(id: "off", label: "Voice", traits: [.staticText, .notEnabled]),
+                AccessibilityElement(id: "on", label: "Step mode", traits: [.staticText, .selected]),
+            ])
         let lines = ScreenRenderer.render(screen, focus: "size", options: RenderOptions(), width: 40, height: 10).lines
         #expect(lines.contains("❯ ◀ Text size: accessibility2 ▶"))
         #expect(lines.contains("  ⚠ Problem: no sound card"))
@@ -263,10 +285,11 @@ import StoryKitTestSupport
         #expect(StateBadge.decorate("21-mal gelesen, Favorit", messages: german) == "✓ 21-mal gelesen, ★ Favorit")
         #expect(StateBadge.decorate("Seite 2 von 5, liest", messages: german) == "Seite 2 von 5, ▶ liest")
         #expect(StateBadge.decorate("noch nicht gelesen", messages: german) == "noch nicht gelesen")
-        let elements = [
-            AccessibilityElement(id: "voice", label: "Stimme", traits: [.staticText, .notEnabled]),
-            AccessibilityElement(id: "step", label: "Schrittmodus", traits: [.staticText, .selected]),
-        ] + (1...30).map { AccessibilityElement(id: "line\($0)", label: "Zeile \($0)", traits: .staticText) }
+        let elements =
+            [
+                AccessibilityElement(id: "voice", label: "Stimme", traits: [.staticText, .notEnabled]),
+                AccessibilityElement(id: "step", label: "Schrittmodus", traits: [.staticText, .selected]),
+            ] + (1...30).map { AccessibilityElement(id: "line\($0)", label: "Zeile \($0)", traits: .staticText) }
         let screen = Screen(kind: .settings, title: "Einstellungen", elements: elements, messages: german)
         let lines = ScreenRenderer.render(screen, focus: "line1", options: RenderOptions(), width: 40, height: 12).lines
         #expect(lines.contains("  Stimme (nicht verfügbar)"))
@@ -291,14 +314,17 @@ extension ScreenRendererTests {
         let text = "小さな星は🌟とても恥ずかしがり屋でした。Cafe\u{301} y nin\u{303}os 👩‍🚀 miraban el cielo. 漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字の長い単語。"
         let target = text.range(of: "miraban")!
         let start = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: target.lowerBound)
-        let screen = Screen(kind: .reader, title: "Reading 星の物語 🌟", elements: [
-            AccessibilityElement(id: "title", label: "星の物語 🌟", traits: .header),
-            AccessibilityElement(id: "p", label: text, content: .readingText(text: text, highlight: TextRange(start: start, end: start + 7), emphasis: [])),
-        ])
+        let screen = Screen(
+            kind: .reader, title: "Reading 星の物語 🌟",
+            elements: [
+                AccessibilityElement(id: "title", label: "星の物語 🌟", traits: .header),
+                AccessibilityElement(id: "p", label: text, content: .readingText(text: text, highlight: TextRange(start: start, end: start + 7), emphasis: [])),
+            ])
         for width in [80, 40, 20] {
             for scaling in Self.scalings {
                 for style in [TerminalStyle.plain, .trueColor] {
-                    let rendered = ScreenRenderer.render(screen, focus: nil, options: RenderOptions(textSize: preset, style: style, scaling: scaling), width: width, height: 24)
+                    let rendered = ScreenRenderer.render(
+                        screen, focus: nil, options: RenderOptions(textSize: preset, style: style, scaling: scaling), width: width, height: 24)
                     for line in rendered.lines {
                         #expect(TerminalText.visibleWidth(line) <= width, "\(preset) \(width) \(scaling): \(TerminalText.stripEscapes(line))")
                     }
@@ -315,7 +341,9 @@ extension ScreenRendererTests {
     @Test(arguments: [TextSizePreset.large, .xSmall, .accessibility3, .accessibility5], [80, 40])
     func frameWithCaptions(_ preset: TextSizePreset, _ width: Int) {
         let (screen, word) = Self.reader(word: 40)
-        let captions = ["Reading The Lighthouse Cat.", "Page 1 of 3.", "A very long caption that goes on and on so that it needs more than one line at forty columns."]
+        let captions = [
+            "Reading The Lighthouse Cat.", "Page 1 of 3.", "A very long caption that goes on and on so that it needs more than one line at forty columns.",
+        ]
         for style in [TerminalStyle.plain, .trueColor] {
             let frame = ScreenFrame(screen: screen, focusedID: "pause", captions: captions, commandLine: nil, columns: width, rows: 24)
             let lines = frame.lines(options: RenderOptions(textSize: preset, style: style))
@@ -326,7 +354,9 @@ extension ScreenRendererTests {
             #expect(text.contains { $0.contains("Tab moves") })
             #expect(text.contains { $0.contains(String(word.text.prefix(4))) })
             let typing = ScreenFrame(screen: screen, focusedID: nil, captions: [], commandLine: "text-size acc", columns: width, rows: 24)
-            #expect(typing.lines(options: RenderOptions(textSize: preset, style: style)).map(TerminalText.stripEscapes).contains { $0.hasPrefix(":text-size acc▏") })
+            #expect(
+                typing.lines(options: RenderOptions(textSize: preset, style: style)).map(TerminalText.stripEscapes).contains { $0.hasPrefix(":text-size acc▏") }
+            )
         }
     }
 
@@ -336,8 +366,9 @@ extension ScreenRendererTests {
     func theReadingKeysAreWholeOnANarrowTerminal(_ language: String) {
         var (screen, _) = Self.reader(word: 40)
         screen.messages = LanguageFixtures.languages.catalog(language)
-        let frame = ScreenFrame(screen: screen, focusedID: "pause", captions: ["Page 1 of 3."], keyHelp: ScreenFrame.readingKeyHelp,
-                                columns: 40, rows: 24)
+        let frame = ScreenFrame(
+            screen: screen, focusedID: "pause", captions: ["Page 1 of 3."], keyHelp: ScreenFrame.readingKeyHelp,
+            columns: 40, rows: 24)
         let lines = frame.lines(options: RenderOptions(textSize: .large, style: .plain)).map(TerminalText.stripEscapes)
         let keys = screen.messages.text(ScreenFrame.readingKeyHelp)
         let wrapped = TextWrap.wrap(keys, width: 40).map(\.text)
@@ -355,7 +386,9 @@ extension ScreenRendererTests {
         for preset in [TextSizePreset.accessibility2, .accessibility5] {
             for height in 6...24 {
                 let style: TerminalStyle = scaling == .none ? .plain : .trueColor
-                let lines = ScreenRenderer.render(screen, focus: nil, options: RenderOptions(textSize: preset, style: style, scaling: scaling), width: 40, height: height).lines
+                let lines = ScreenRenderer.render(
+                    screen, focus: nil, options: RenderOptions(textSize: preset, style: style, scaling: scaling), width: 40, height: height
+                ).lines
                 let context = "\(preset) \(scaling) height \(height)"
                 for (index, line) in lines.enumerated() {
                     if line.hasPrefix("\u{1B}#3") {
@@ -366,12 +399,15 @@ extension ScreenRendererTests {
                     }
                     if line.contains("]66;s=3;") {
                         // The rows kitty's scaled text covers carry no text of their own (only the theme's colour).
-                        #expect(index + 2 < lines.count && TerminalText.stripEscapes(lines[index + 1]).isEmpty && TerminalText.stripEscapes(lines[index + 2]).isEmpty,
-                                "\(context): kitty rows cut")
+                        #expect(
+                            index + 2 < lines.count && TerminalText.stripEscapes(lines[index + 1]).isEmpty
+                                && TerminalText.stripEscapes(lines[index + 2]).isEmpty,
+                            "\(context): kitty rows cut")
                     }
                     if PreviewLike.isCaretLine(line) {
-                        #expect(index > 0 && !PreviewLike.isCaretLine(lines[index - 1]) && !lines[index - 1].trimmingCharacters(in: .whitespaces).isEmpty,
-                                "\(context): marks without their line")
+                        #expect(
+                            index > 0 && !PreviewLike.isCaretLine(lines[index - 1]) && !lines[index - 1].trimmingCharacters(in: .whitespaces).isEmpty,
+                            "\(context): marks without their line")
                     }
                 }
             }

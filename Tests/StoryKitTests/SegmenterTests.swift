@@ -1,5 +1,6 @@
 import StoryKitTestSupport
 import Testing
+
 @testable import StoryKit
 
 @Suite struct SegmenterTests {

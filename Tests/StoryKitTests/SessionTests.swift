@@ -1,11 +1,13 @@
-import Testing
-@testable import StoryKit
 import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
 
 @Suite struct SessionTests {
     func maya(interests: [String] = ["animals"], pinIsSet: Bool = false) -> SessionSnapshot {
-        SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: interests), ChildProfile(id: 2, name: "Sam", age: 9)],
-                        pinIsSet: pinIsSet)
+        SessionSnapshot(
+            profiles: [ChildProfile(id: 1, name: "Maya", age: 5, interests: interests), ChildProfile(id: 2, name: "Sam", age: 9)],
+            pinIsSet: pinIsSet)
     }
 
     func spoken(_ effects: [Effect]) -> [String] {
@@ -190,8 +192,10 @@ import StoryKitTestSupport
         session.state.focusedID = "save"
         let refused = session.handle(.command(.activate))
         // Every problem names its field and what to do; the first invalid field takes focus.
-        #expect(spoken(refused).first == "3 problems. Name: a profile named \"Maya\" already exists (names ignore case): choose another name or edit that profile. "
-            + "Age: 40 is out of range: type a whole number of years from 2 to 12. Text size: \"huge\" is not a text size: use \(ProfileField.textSize.constraint).")
+        #expect(
+            spoken(refused).first == "3 problems. Name: a profile named \"Maya\" already exists (names ignore case): choose another name or edit that profile. "
+                + "Age: 40 is out of range: type a whole number of years from 2 to 12. Text size: \"huge\" is not a text size: use \(ProfileField.textSize.constraint)."
+        )
         #expect(session.state.focusedID == "field-name")
         #expect(refused.contains { if case .speak(let u) = $0 { u.priority == .important } else { false } })
         #expect(!refused.contains { if case .save = $0 { true } else { false } })

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import StoryKit
 
 @Suite struct SpeechEngineTests {
@@ -43,8 +44,12 @@ import Testing
     /// A name in another language is a `<voice>` inside SSML: stopping such an utterance ends it
     /// too (the interface voice waits for the stop before the next utterance starts).
     @Test func theHandlerStopsAnUtteranceInSeveralLanguages() async throws {
-        let runs = (0..<20).flatMap { _ in [SpeechRun(text: "Historia: ", language: "es"), SpeechRun(text: "The Moon Who Lost Her Hum", language: "en"),
-                                            SpeechRun(text: ", aún sin leer, botón. Pulsa Intro para abrir. ", language: "es")] }
+        let runs = (0..<20).flatMap { _ in
+            [
+                SpeechRun(text: "Historia: ", language: "es"), SpeechRun(text: "The Moon Who Lost Her Hum", language: "en"),
+                SpeechRun(text: ", aún sin leer, botón. Pulsa Intro para abrir. ", language: "es"),
+            ]
+        }
         let ssml = try #require(SpeechRun.ssml(runs, voice: "es"))
         let calls = Atomic<Int>(0)
         let result = try await EspeakEngine.shared.synthesize(SpeechUtterance(text: ssml, settings: SpeechSettings(voice: "es"), encoding: .ssml)) { _ in
@@ -62,7 +67,10 @@ import Testing
         let result = try EspeakEngine.shared.synthesize(SpeechUtterance(text: long, settings: settings), stop: token) { _ in
             if chunks.add(1, ordering: .relaxed).newValue == 5 {
                 let done = DispatchSemaphore(value: 0)
-                Thread.detachNewThread { token.stop(); done.signal() }
+                Thread.detachNewThread {
+                    token.stop()
+                    done.signal()
+                }
                 done.wait()
             }
             return .proceed
@@ -83,14 +91,16 @@ import Testing
         let voices = ["en", "fr", "de", "es"]
         var alone: [Int] = []
         for (text, voice) in zip(texts, voices) {
-            alone.append(try await EspeakEngine.shared.synthesize(SpeechUtterance(text: text, settings: SpeechSettings(voice: voice))) { _ in .proceed }.sampleCount)
+            alone.append(
+                try await EspeakEngine.shared.synthesize(SpeechUtterance(text: text, settings: SpeechSettings(voice: voice))) { _ in .proceed }.sampleCount)
         }
         let together = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
             for round in 0..<16 {
                 let index = round % texts.count
                 group.addTask {
                     let count = try await EspeakEngine.shared.synthesize(
-                        SpeechUtterance(text: texts[index], settings: SpeechSettings(voice: voices[index]))) { _ in .proceed }.sampleCount
+                        SpeechUtterance(text: texts[index], settings: SpeechSettings(voice: voices[index]))
+                    ) { _ in .proceed }.sampleCount
                     return (index, count)
                 }
             }

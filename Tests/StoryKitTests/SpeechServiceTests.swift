@@ -1,7 +1,8 @@
 import Foundation
+import StoryKitTestSupport
 import Synchronization
 import Testing
-import StoryKitTestSupport
+
 @testable import StoryKit
 
 /// The speech service's manners, through the real eSpeak NG on a sink whose clock the test moves
@@ -65,8 +66,8 @@ import StoryKitTestSupport
         rig.service.send(.narrate(try story(text)), input: 1)
         #expect(rig.play(until: { $0.words.count >= 4 }))
         let heldAt = try #require(rig.recorder.words.last)
-        let where_ = answer("The Hen, reading, page 1 of 1.", input: 2)
-        rig.service.send(.say(where_, settings: settings), input: 2)
+        let whereAnswer = answer("The Hen, reading, page 1 of 1.", input: 2)
+        rig.service.send(.say(whereAnswer, settings: settings), input: 2)
         rig.service.flush()
         // Said at once: the story is held, the answer starts, nothing waits behind the story.
         #expect(Array(rig.recorder.log.suffix(2)) == ["interrupt story: The Hen", "start text: The Hen, reading, page 1 of 1."])

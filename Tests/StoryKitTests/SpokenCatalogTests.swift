@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// No English reaches a Spanish, French or German child (issue 30, item 7): no spoken string is
@@ -32,8 +33,9 @@ import StoryKitTestSupport
         options.interfaceLanguage = "es"
         // The bundled stories name Magical Stories as their author, in English.
         #expect(SessionFixtures.catalog.entries.contains { $0.author == "Magical Stories" && $0.language == "en" })
-        var session = Session(catalog: SessionFixtures.catalog, snapshot: SessionSnapshot(profiles: []), options: options,
-                              languages: LanguageFixtures.languages)
+        var session = Session(
+            catalog: SessionFixtures.catalog, snapshot: SessionSnapshot(profiles: []), options: options,
+            languages: LanguageFixtures.languages)
         let first = try #require(session.start().compactMap { if case .speak(let utterance) = $0 { utterance } else { nil } }.first)
         #expect(first.text == "Magical Stories.")
         #expect(first.runs == [SpeechRun(text: "Magical Stories.", language: "es")])
@@ -43,8 +45,9 @@ import StoryKitTestSupport
         var options = SessionOptions()
         options.interfaceLanguage = "es"
         let snapshot = SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5)])
-        var session = Session(catalog: SessionFixtures.catalog, snapshot: snapshot, options: options, profile: "Maya",
-                              languages: LanguageFixtures.languages)
+        var session = Session(
+            catalog: SessionFixtures.catalog, snapshot: snapshot, options: options, profile: "Maya",
+            languages: LanguageFixtures.languages)
         let english = try #require(SessionFixtures.catalog.entries.first { $0.language == "en" })
         _ = session.handle(.command(.read(english.title)))
         _ = session.handle(.narration(.sentenceStarted(0)))

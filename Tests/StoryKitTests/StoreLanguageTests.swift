@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// A profile's interface language in the real SQLite store (migration v6).

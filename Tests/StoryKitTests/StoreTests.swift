@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 @Suite struct StoreTests {
@@ -41,7 +42,10 @@ import StoryKitTestSupport
             try db.execute(sql: "PRAGMA user_version = 99")
         }
         let error = try #require(throws: StoreError.self) { try database.open() }
-        guard case .newerSchema(let path, let found, let known) = error else { Issue.record("wrong error \(error)"); return }
+        guard case .newerSchema(let path, let found, let known) = error else {
+            Issue.record("wrong error \(error)")
+            return
+        }
         #expect(path == database.databaseURL.path)
         #expect(found == 99)
         #expect(known == StoryStore.schemaVersion)
@@ -79,7 +83,10 @@ import StoryKitTestSupport
         try content.write(to: database.databaseURL)
         let error = try #require(throws: StoreError.self) { try database.open() }
         // An SQLite header is a damaged database, not a foreign file: nothing of it reads.
-        guard case .damaged(let path, _, let readable, _) = error else { Issue.record("wrong error \(error)"); return }
+        guard case .damaged(let path, _, let readable, _) = error else {
+            Issue.record("wrong error \(error)")
+            return
+        }
         #expect(path == database.databaseURL.path)
         #expect(readable.isEmpty)
         #expect(error.description.contains("Still read whole: none"), "\(error)")
@@ -92,7 +99,10 @@ import StoryKitTestSupport
         let file = try folder.write("plain-file", "not a folder")
         let target = file.appendingPathComponent("data")
         let error = try #require(throws: StoreError.self) { try StoryStore(dataDirectory: target, pinCost: .testing) }
-        guard case .dataFolderNotWritable(let path, _) = error else { Issue.record("wrong error \(error)"); return }
+        guard case .dataFolderNotWritable(let path, _) = error else {
+            Issue.record("wrong error \(error)")
+            return
+        }
         #expect(path == target.path)
         #expect(error.description.contains("cannot be written (\(file.path) is a file, not a folder)"))
         #expect(error.description.contains("--data-dir"))
@@ -108,7 +118,10 @@ import StoryKitTestSupport
         }
         chmod(folder.path, 0o555)
         let error = try #require(throws: StoreError.self) { try StoryStore(dataDirectory: folder.url, pinCost: .testing) }
-        guard case .dataFolderNotWritable(let path, _) = error else { Issue.record("wrong error \(error)"); return }
+        guard case .dataFolderNotWritable(let path, _) = error else {
+            Issue.record("wrong error \(error)")
+            return
+        }
         #expect(path == folder.url.standardizedFileURL.path)
     }
 
@@ -174,7 +187,10 @@ import StoryKitTestSupport
         let error = try #require(throws: StoreError.self) {
             try store.addProfile(ChildProfile(name: "READER", age: 5), authorization: authorization)
         }
-        guard case .invalidProfile(let problems) = error else { Issue.record("wrong error \(error)"); return }
+        guard case .invalidProfile(let problems) = error else {
+            Issue.record("wrong error \(error)")
+            return
+        }
         #expect(problems.map(\.field) == [.name])
         #expect(try store.profiles().count == 1)
     }
@@ -186,7 +202,10 @@ import StoryKitTestSupport
         var bad = ChildProfile(name: "Mia\u{1B}[2J", age: 200)
         bad.settings.speech.rate = 5
         let error = try #require(throws: StoreError.self) { try store.addProfile(bad, authorization: store.authorize(pin: nil)) }
-        guard case .invalidProfile(let problems) = error else { Issue.record("wrong error \(error)"); return }
+        guard case .invalidProfile(let problems) = error else {
+            Issue.record("wrong error \(error)")
+            return
+        }
         #expect(problems.map(\.field) == [.name, .age, .rate])
         #expect(try store.profiles().count == 1)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import StoryKitTestSupport
 import Testing
+
 @testable import StoryKit
 
 /// A small library on disk: five good stories with different titles, authors, ages and tags.
@@ -9,7 +10,9 @@ struct LibraryFixture {
 
     init() throws {
         folder = try TemporaryFolder("library")
-        try folder.write("the-lighthouse-cat.md", """
+        try folder.write(
+            "the-lighthouse-cat.md",
+            """
             ---
             title: The Lighthouse Cat
             author: Ann Example
@@ -20,7 +23,9 @@ struct LibraryFixture {
 
             Wick climbed the steps.
             """)
-        try folder.write("francais/la-petite-etoile.md", """
+        try folder.write(
+            "francais/la-petite-etoile.md",
+            """
             ---
             title: La petite étoile timide
             author: Élodie Durand
@@ -48,10 +53,11 @@ struct LibraryFixture {
         defer { fixture.folder.remove() }
         let library = fixture.load()
         #expect(library.problems == [])
-        #expect(library.entries.map(\.title) == [
-            "Grandma’s Umbrella Boat", "La petite étoile timide", "Pip and the Puddle", "The Cat Who Sang",
-            "The Cattle Drive", "The Comet", "The Lighthouse Cat",
-        ])
+        #expect(
+            library.entries.map(\.title) == [
+                "Grandma’s Umbrella Boat", "La petite étoile timide", "Pip and the Puddle", "The Cat Who Sang",
+                "The Cattle Drive", "The Comet", "The Lighthouse Cat",
+            ])
         let etoile = try #require(library.entry(id: "la-petite-etoile"))
         #expect(etoile.path == fixture.path + "/francais/la-petite-etoile.md")
         #expect(etoile.language == "fr")
@@ -224,7 +230,10 @@ struct LibraryFixture {
     @Test func duplicateIDsAreReportedAndTheFirstWins() throws {
         let first = try TemporaryFolder("first")
         let second = try TemporaryFolder("second")
-        defer { first.remove(); second.remove() }
+        defer {
+            first.remove()
+            second.remove()
+        }
         try first.write("fox.md", "---\ntitle: First Fox\n---\n\nOne.\n")
         try second.write("Fox.txt", "Title: Second Fox\n\nTwo.\n")
         try second.write("shelf/fox.md", "---\ntitle: Third Fox\n---\n\nThree.\n")
@@ -284,7 +293,8 @@ struct LibraryFixture {
         let problem = try #require(library.problems.first)
         #expect(library.problems.count == 1)
         #expect(problem.kind == .unreadable)
-        #expect(problem.description == "\(folder.path)/x.txt: cannot be read (Input/output error): check that the file exists and its permissions allow reading")
+        #expect(
+            problem.description == "\(folder.path)/x.txt: cannot be read (Input/output error): check that the file exists and its permissions allow reading")
     }
 
     @Test func aFIFONamedLikeAStoryDoesNotHang() throws {

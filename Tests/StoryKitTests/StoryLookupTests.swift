@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StoryKit
 
 /// Finding a story by what a person types: the shown title, the title in the file, a beginning.
@@ -11,8 +12,11 @@ import Testing
     }
 
     @Test func twoStoriesOfTheSameTitleAreAmbiguousWithAuthorAndID() throws {
-        let library = StoryLibrary(entries: [try entry("les-fees-perrault", "Les Fées", author: "Charles Perrault"),
-                                             try entry("les-fees-aulnoy", "Les Fées", author: "Madame d'Aulnoy")], problems: [])
+        let library = StoryLibrary(
+            entries: [
+                try entry("les-fees-perrault", "Les Fées", author: "Charles Perrault"),
+                try entry("les-fees-aulnoy", "Les Fées", author: "Madame d'Aulnoy"),
+            ], problems: [])
         guard case .failure(let error) = library.resolve("Les Fées") else {
             Issue.record("one of two stories of the same title was picked")
             return
@@ -30,8 +34,11 @@ import Testing
 
     @Test(arguments: ["Qui est là ?", "Qui est la\u{00A0}?", "It’s Time", "It's Time", "“Hello”", "\"Hello\""])
     func quotesAndApostrophesFoldTheSameWay(typed: String) throws {
-        let library = StoryLibrary(entries: [try entry("qui", "Qui est là\u{00A0}?"), try entry("time", "It's Time"),
-                                             try entry("hello", "\u{201C}Hello\u{201D}")], problems: [])
+        let library = StoryLibrary(
+            entries: [
+                try entry("qui", "Qui est là\u{00A0}?"), try entry("time", "It's Time"),
+                try entry("hello", "\u{201C}Hello\u{201D}"),
+            ], problems: [])
         #expect((try? library.resolve(typed).get()) != nil, "\(typed)")
     }
 }

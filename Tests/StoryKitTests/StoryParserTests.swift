@@ -1,6 +1,7 @@
 import Foundation
 import StoryKitTestSupport
 import Testing
+
 @testable import StoryKit
 
 /// Parses `text` as the file `path` (the extension picks the format).
@@ -25,7 +26,8 @@ func problem(_ body: () throws -> ParsedStory) -> StoryProblem? {
     // MARK: - Front matter
 
     @Test func frontMatterKeys() throws {
-        let parsed = try parse("""
+        let parsed = try parse(
+            """
             ---
             title: The Lighthouse Cat
             author: Magical Stories
@@ -102,7 +104,10 @@ func problem(_ body: () throws -> ParsedStory) -> StoryProblem? {
         let cache = folder.url.appendingPathComponent("cache")
         for _ in 0..<2 {  // the second load reads the cache
             let library = StoryLibrary.load(folders: [folder.path], cache: StoryCache(url: cache))
-            guard case .success(let entries) = library.stories(ofBook: "fab") else { Issue.record("no book"); return }
+            guard case .success(let entries) = library.stories(ofBook: "fab") else {
+                Issue.record("no book")
+                return
+            }
             #expect(entries.map(\.title) == works, "the book's order, not the titles'")
         }
     }
@@ -118,7 +123,8 @@ func problem(_ body: () throws -> ParsedStory) -> StoryProblem? {
     }
 
     @Test func plainTextHeaderLikeTheCorpus() throws {
-        let parsed = try parse("""
+        let parsed = try parse(
+            """
             Title: The Fox and the Grapes
             Author: Aesop (translated by V. S. Vernon Jones, 1912)
             Source: github:standardebooks/aesop_fables
@@ -169,7 +175,9 @@ func problem(_ body: () throws -> ParsedStory) -> StoryProblem? {
         let folder = try TemporaryFolder("pictures")
         defer { folder.remove() }
         try folder.write("pictures/cat.art", " /\\_/\\\n( o.o )\n")
-        let file = try folder.write("cat.md", """
+        let file = try folder.write(
+            "cat.md",
+            """
             ---
             title: Cat
             ---
@@ -252,12 +260,13 @@ func problem(_ body: () throws -> ParsedStory) -> StoryProblem? {
         let story = try parse("Title: T\n\n\(Self.awkwardText)\n", path: "t.txt").story
         #expect(StoryChecks.violations(in: story) == [])
         let words = story.words.map(\.text)
-        #expect(words == [
-            "Help", "cried", "Pip’s", "friend", "I", "don’t", "like", "star-shaped", "clouds",
-            "There", "were", "3,000", "stars", "and", "Robot", "K-9", "counted", "them", "all", "The", "café", "was",
-            "open", "the", "cafe\u{301}", "was", "not", "🌻", "The", "farmer", "🧑‍🌾", "waved", "Olé",
-            "Dónde", "está", "la", "niña", "Aquí",
-        ])
+        #expect(
+            words == [
+                "Help", "cried", "Pip’s", "friend", "I", "don’t", "like", "star-shaped", "clouds",
+                "There", "were", "3,000", "stars", "and", "Robot", "K-9", "counted", "them", "all", "The", "café", "was",
+                "open", "the", "cafe\u{301}", "was", "not", "🌻", "The", "farmer", "🧑‍🌾", "waved", "Olé",
+                "Dónde", "está", "la", "niña", "Aquí",
+            ])
         // The decomposed é stays two scalars (what the file says is what is spoken and counted);
         // the farmer emoji is three. (String's == would not tell café from cafe + U+0301.)
         #expect(story.words.contains { $0.text.unicodeScalars.elementsEqual("cafe\u{301}".unicodeScalars) && $0.range.length == 5 })
@@ -459,7 +468,8 @@ func problem(_ body: () throws -> ParsedStory) -> StoryProblem? {
     }
 
     @Test func escapeSequencesAndBidiOverridesAreRemovedWithAWarning() throws {
-        let parsed = try parse("""
+        let parsed = try parse(
+            """
             ---
             title: The \u{1B}[31mRed\u{1B}[0m Cat \u{202E}tac\u{202C}
             ---

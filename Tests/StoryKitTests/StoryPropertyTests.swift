@@ -1,6 +1,7 @@
 import Foundation
 import StoryKitTestSupport
 import Testing
+
 @testable import StoryKit
 
 /// Random input never crashes the parser, and whatever story results is sound (every range inside

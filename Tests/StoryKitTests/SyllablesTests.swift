@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// Reading syllables from libhyphen's patterns (Debian's dictionaries) with the exceptions a
@@ -8,10 +9,13 @@ import StoryKitTestSupport
 /// the dictionaries give.
 @Suite struct SyllablesTests {
     static let expected: [String: String] = [
-        "en": "but·ter·fly el·e·phant rain·bow ba·by o·pen hap·py ti·ger li·on i·de·a ver·y o·ver sto·ry po·ta·to prin·cess sau·sage choc·o·late won·der·ful light·house com·pu·ter di·no·saur um·brel·la whis·pered hun·dred kit·chen Grand·ma to·geth·er re·mem·ber ad·ven·ture beau·ti·ful yes·ter·day",
-        "es": "ma·ri·po·sa dra·gón prin·ce·sa cho·co·la·te e·le·fan·te es·tre·lla hi·po te·nía ca·ra·me·lo za·pa·to pe·que·ño bos·que gui·ta·rra ra·tón ma·ña·na",
+        "en":
+            "but·ter·fly el·e·phant rain·bow ba·by o·pen hap·py ti·ger li·on i·de·a ver·y o·ver sto·ry po·ta·to prin·cess sau·sage choc·o·late won·der·ful light·house com·pu·ter di·no·saur um·brel·la whis·pered hun·dred kit·chen Grand·ma to·geth·er re·mem·ber ad·ven·ture beau·ti·ful yes·ter·day",
+        "es":
+            "ma·ri·po·sa dra·gón prin·ce·sa cho·co·la·te e·le·fan·te es·tre·lla hi·po te·nía ca·ra·me·lo za·pa·to pe·que·ño bos·que gui·ta·rra ra·tón ma·ña·na",
         "fr": "pa·pil·lon é·toi·le ti·mi·de cho·co·lat é·lé·phant prin·cesse château fo·rêt lu·mière his·toire pe·ti·te mai·son so·leil gre·nouille bon·jour",
-        "de": "Schmet·ter·ling Groß·mut·ter Prin·zes·sin Scho·ko·la·de Ele·fant Re·gen·bo·gen Mär·chen Dra·che Brü·der Ge·schich·te Son·ne Ka·nin·chen Stra·ße Häus·chen wun·der·bar",
+        "de":
+            "Schmet·ter·ling Groß·mut·ter Prin·zes·sin Scho·ko·la·de Ele·fant Re·gen·bo·gen Mär·chen Dra·che Brü·der Ge·schich·te Son·ne Ka·nin·chen Stra·ße Häus·chen wun·der·bar",
     ]
 
     @Test(arguments: ["en", "es", "fr", "de"])

@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Issue 13, "timeouts that hold", on the kiosk's side: a sync call ends by its deadline whatever
 /// the server does, and `storyreader sync` tries again, later each time, only when that can help.
@@ -90,13 +92,15 @@ import StoryKitTestSupport
     @Test func transientFailuresAreTriedAgainAfterWaitsThatDouble() async throws {
         var calls = 0
         var waits: [Double] = []
-        let result = try await SyncClient.retrying(attempts: 4, firstWait: 1, sleep: { waits.append($0) }) { () async throws -> String in
-            calls += 1
-            if calls == 1 { throw SyncFailure.unreachable("connection refused") }
-            if calls == 2 { throw SyncFailure.refused(status: 503, message: "the database did not answer in time") }
-            if calls == 3 { throw SyncFailure.timedOut(seconds: 10) }
-            return "synced"
-        }
+        let result = try await SyncClient.retrying(
+            attempts: 4, firstWait: 1, sleep: { waits.append($0) },
+            body: { () async throws -> String in
+                calls += 1
+                if calls == 1 { throw SyncFailure.unreachable("connection refused") }
+                if calls == 2 { throw SyncFailure.refused(status: 503, message: "the database did not answer in time") }
+                if calls == 3 { throw SyncFailure.timedOut(seconds: 10) }
+                return "synced"
+            })
         #expect(result == "synced")
         #expect(calls == 4)
         #expect(waits == [1, 2, 4])
@@ -105,19 +109,23 @@ import StoryKitTestSupport
     @Test func aRefusalIsNotTriedAgainAndTheLastTransientFailureIsThrown() async throws {
         var calls = 0
         await #expect(throws: SyncFailure.self) {
-            try await SyncClient.retrying(attempts: 3, firstWait: 1, sleep: { _ in }) { () async throws -> Int in
-                calls += 1
-                throw SyncFailure.refused(status: 403, message: "this token belongs to another site")
-            }
+            try await SyncClient.retrying(
+                attempts: 3, firstWait: 1, sleep: { _ in },
+                body: { () async throws -> Int in
+                    calls += 1
+                    throw SyncFailure.refused(status: 403, message: "this token belongs to another site")
+                })
         }
         #expect(calls == 1)
         calls = 0
         var waits: [Double] = []
         do {
-            _ = try await SyncClient.retrying(attempts: 3, firstWait: 0.5, sleep: { waits.append($0) }) { () async throws -> Int in
-                calls += 1
-                throw SyncFailure.unreachable("try \(calls)")
-            }
+            _ = try await SyncClient.retrying(
+                attempts: 3, firstWait: 0.5, sleep: { waits.append($0) },
+                body: { () async throws -> Int in
+                    calls += 1
+                    throw SyncFailure.unreachable("try \(calls)")
+                })
             Issue.record("three failures must end in the last one")
         } catch let failure as SyncFailure {
             #expect(failure.description.hasSuffix("try 3"))

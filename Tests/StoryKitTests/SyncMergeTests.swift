@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StoryKit
 
 /// The merge rules as pure functions: the same changes in any order, any number of times, give one state.

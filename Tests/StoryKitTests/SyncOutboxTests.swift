@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// The kiosk's outbox and merge, with the site's log in memory (``SyncRelay``): several kiosks are
@@ -72,7 +73,10 @@ import StoryKitTestSupport
     @Test(arguments: [1, 2, 3]) func twoPartitionedKiosksConvergeInTwoRounds(seed: Int) throws {
         let (folderA, a) = try kiosk("a")
         let (folderB, b) = try kiosk("b")
-        defer { folderA.remove(); folderB.remove() }
+        defer {
+            folderA.remove()
+            folderB.remove()
+        }
         let relay = SyncRelay()
         try a.markJoined()
         // The relay answers for the site: adding Leo and removing him below need it.
@@ -100,7 +104,9 @@ import StoryKitTestSupport
         let differing = try a.syncSnapshot().differences(from: b.syncSnapshot()) + a.syncSnapshot().differences(from: site)
         // Reads made on either kiosk for children still present, missing on the site or on a kiosk.
         let lost = readsMade - min(site.reads.count, try a.syncSnapshot().reads.count, try b.syncSnapshot().reads.count)
-        print("sync partition seed \(seed): differing rows \(differing), lost events \(lost), resurrected \(site.profiles[leoSync] == nil ? 0 : 1), rounds \(rounds)")
+        print(
+            "sync partition seed \(seed): differing rows \(differing), lost events \(lost), resurrected \(site.profiles[leoSync] == nil ? 0 : 1), rounds \(rounds)"
+        )
         #expect(lost == 0)
         #expect(differing == 0)
         #expect(site.profiles[leoSync] == nil)
@@ -116,7 +122,10 @@ import StoryKitTestSupport
     @Test func kioskSessionLogsAreSeenOnEveryKioskOfTheSite() throws {
         let (folderA, a) = try kiosk("log-a")
         let (folderB, b) = try kiosk("log-b")
-        defer { folderA.remove(); folderB.remove() }
+        defer {
+            folderA.remove()
+            folderB.remove()
+        }
         try a.markJoined()
         try b.markJoined()
         let session = try a.beginKioskSession(profile: "Reader")
@@ -129,8 +138,8 @@ import StoryKitTestSupport
         #expect(seen.first?.storiesRead == ["fox"])
         #expect(seen.first?.endReason == "pin")
         // B says which kiosk of the site it ran on (A's sync node); A calls it its own.
-        let where_ = try #require(seen.first?.kiosk)
-        #expect(where_.count == 8 && where_.allSatisfy(\.isHexDigit))
+        let kioskID = try #require(seen.first?.kiosk)
+        #expect(kioskID.count == 8 && kioskID.allSatisfy(\.isHexDigit))
         // Its own line coming back does not double it on the kiosk that wrote it.
         try relay.round(a)
         #expect(try a.kioskSessions().count == 1)
@@ -138,7 +147,7 @@ import StoryKitTestSupport
         // B's own session, next to A's, is B's.
         let own = try b.beginKioskSession(profile: "Reader")
         try b.updateKioskSession(id: own, profiles: ["Reader"], storiesRead: [], blockedKeys: 0, endReason: "pin")
-        #expect(try b.kioskSessions().map(\.kiosk).sorted { ($0 ?? "") < ($1 ?? "") } == [nil, where_])
+        #expect(try b.kioskSessions().map(\.kiosk).sorted { ($0 ?? "") < ($1 ?? "") } == [nil, kioskID])
     }
 
     /// Bug B: a kiosk session still running when a sync pulls its own line back keeps being written.
@@ -147,7 +156,10 @@ import StoryKitTestSupport
     @Test func aRunningKioskSessionKeepsItsEndAndReadsAcrossASyncRound() throws {
         let (folderA, a) = try kiosk("running-a")
         let (folderB, b) = try kiosk("running-b")
-        defer { folderA.remove(); folderB.remove() }
+        defer {
+            folderA.remove()
+            folderB.remove()
+        }
         try a.markJoined()
         try b.markJoined()
         let relay = SyncRelay()
@@ -202,7 +214,8 @@ import StoryKitTestSupport
             _ = try store.addProfile(ChildProfile(name: "Leo", age: 6), authorization: store.authorize(pin: nil))
             Issue.record("accepted offline")
         } catch {
-            #expect(error.localized(LanguageFixtures.languages.catalog("de"))
+            #expect(
+                error.localized(LanguageFixtures.languages.catalog("de"))
                     .hasPrefix("dieser Kiosk gehört zu einem Standort: das Anlegen eines Profils braucht den Server"), "\(error)")
         }
         var renamed = mia
@@ -238,7 +251,10 @@ import StoryKitTestSupport
     @Test func twoKiosksCannotBothCreateOrRenameToOneName() throws {
         let (folderA, a) = try kiosk("name-a")
         let (folderB, b) = try kiosk("name-b")
-        defer { folderA.remove(); folderB.remove() }
+        defer {
+            folderA.remove()
+            folderB.remove()
+        }
         let relay = SyncRelay()
         for store in [a, b] {
             try store.markJoined()
@@ -262,7 +278,10 @@ import StoryKitTestSupport
     @Test func aPulledSecondChildOfOneNameDoesNotStopThePull() throws {
         let (folderA, a) = try kiosk("clash-a")
         let (folderB, b) = try kiosk("clash-b")
-        defer { folderA.remove(); folderB.remove() }
+        defer {
+            folderA.remove()
+            folderB.remove()
+        }
         let miaA = try a.addProfile(ChildProfile(name: "Mia", age: 5), authorization: a.authorize(pin: nil))
         let miaB = try b.addProfile(ChildProfile(name: "mia", age: 8), authorization: b.authorize(pin: nil))
         try a.recordFinishedRead(profileID: try #require(miaA.id), storyID: "fox")

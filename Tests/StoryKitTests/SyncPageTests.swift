@@ -1,21 +1,29 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// The server's pull page spliced from stored bodies (issue 32): the same page a kiosk decodes
 /// from the encoder's, and a syntax check that agrees with a real JSON parser.
 struct SyncPageTests {
     static let changes: [SyncChange] = [
-        SyncChange(hlc: HLCTimestamp(millis: 1_800_000_000_000, node: "a"), body: .read(profile: UUID(), story: "lighthouse", finishedAt: Date(timeIntervalSince1970: 1_800_000_000))),
-        SyncChange(hlc: HLCTimestamp(millis: 1_800_000_000_001, counter: 3, node: "b"), body: .profileField(profile: UUID(), field: "name", value: "Zoë \"the\" \\ reader\n")),
+        SyncChange(
+            hlc: HLCTimestamp(millis: 1_800_000_000_000, node: "a"),
+            body: .read(profile: UUID(), story: "lighthouse", finishedAt: Date(timeIntervalSince1970: 1_800_000_000))),
+        SyncChange(
+            hlc: HLCTimestamp(millis: 1_800_000_000_001, counter: 3, node: "b"),
+            body: .profileField(profile: UUID(), field: "name", value: "Zoë \"the\" \\ reader\n")),
         SyncChange(hlc: HLCTimestamp(millis: 1_800_000_000_002, node: "c"), body: .position(profile: UUID(), story: "s", sentence: nil)),
         SyncChange(hlc: HLCTimestamp(millis: 1_800_000_000_003, node: "d"), body: .kioskSession(session: UUID(), kiosk: "k", record: #"{"id":1}"#)),
     ]
 
     @Test func aSplicedPageDecodesAsTheEncodedOne() throws {
-        let bodies = try Self.changes.enumerated().map { (seq: Int64($0.offset + 1), body: String(decoding: try JSONEncoder.sync.encode($0.element), as: UTF8.self)) }
-        let spliced = try JSONDecoder.sync.decode(PullResponse.self, from: Data(PullResponse.json(bodies: bodies, cursor: 4, more: true, serverMillis: 1_800_000_000_500)))
+        let bodies = try Self.changes.enumerated().map {
+            (seq: Int64($0.offset + 1), body: String(decoding: try JSONEncoder.sync.encode($0.element), as: UTF8.self))
+        }
+        let spliced = try JSONDecoder.sync.decode(
+            PullResponse.self, from: Data(PullResponse.json(bodies: bodies, cursor: 4, more: true, serverMillis: 1_800_000_000_500)))
         let encoded = try JSONDecoder.sync.decode(
             PullResponse.self, from: try JSONEncoder.sync.encode(PullResponse(changes: Self.changes, cursor: 4, more: true, serverMillis: 1_800_000_000_500)))
         #expect(spliced.changes == Self.changes)

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// Issue 33, items 1–4 on the kiosk's side (no network): arithmetic on times from other machines
@@ -76,13 +77,24 @@ import StoryKitTestSupport
             (SyncChange(hlc: stamp, body: .read(profile: profile, story: "fox", finishedAt: Date(timeIntervalSince1970: 1e15))), "finishedAt"),
             (SyncChange(hlc: stamp, body: .read(profile: profile, story: "fox", finishedAt: Date(timeIntervalSince1970: -1))), "finishedAt"),
             (SyncChange(hlc: stamp, body: .read(profile: profile, story: "fox\u{1B}[2J", finishedAt: Date(timeIntervalSince1970: 1_800_000_000))), "story"),
-            (SyncChange(hlc: HLCTimestamp(millis: Self.now + 240_000, counter: .max, node: "x"), body: .favourite(profile: profile, story: "fox", isFavourite: true)), "counter"),
+            (
+                SyncChange(
+                    hlc: HLCTimestamp(millis: Self.now + 240_000, counter: .max, node: "x"), body: .favourite(profile: profile, story: "fox", isFavourite: true)
+                ), "counter"
+            ),
             (SyncChange(hlc: HLCTimestamp(millis: -5, node: "x"), body: .favourite(profile: profile, story: "fox", isFavourite: true)), "clock stamp"),
             (SyncChange(hlc: HLCTimestamp(millis: Self.now, node: "a:b\u{1B}"), body: .favourite(profile: profile, story: "fox", isFavourite: true)), "node"),
             (SyncChange(hlc: stamp, body: .position(profile: profile, story: "fox", sentence: Int.max)), "sentence"),
             (SyncChange(hlc: stamp, body: .failedPIN(kiosk: "k", at: Date(timeIntervalSince1970: 1e15))), "at"),
             (SyncChange(hlc: stamp, body: .kioskSession(session: UUID(), kiosk: "k", record: "{}")), "session"),
-            (SyncChange(hlc: stamp, body: .pinHash(record: #"{"algorithm":"scrypt","salt":"AAAAAAAAAAAAAAAAAAAAAA==","key":"AAAAAAAAAAAAAAAAAAAAAA==","cost":{"rounds":1099511627776,"blockSize":8,"parallelism":1}}"#)), "PIN"),
+            (
+                SyncChange(
+                    hlc: stamp,
+                    body: .pinHash(
+                        record:
+                            #"{"algorithm":"scrypt","salt":"AAAAAAAAAAAAAAAAAAAAAA==","key":"AAAAAAAAAAAAAAAAAAAAAA==","cost":{"rounds":1099511627776,"blockSize":8,"parallelism":1}}"#
+                    )), "PIN"
+            ),
         ]
         for (change, named) in poisons {
             let problem = SyncValidation.problem(with: change, nowMillis: Self.now)
@@ -97,7 +109,10 @@ import StoryKitTestSupport
     @Test func aPoisonedChangeFromAnotherKioskIsSetAsideAndLaterPullsStillWork() throws {
         let (databaseA, a) = try kiosk("poison-a")
         let (databaseB, b) = try kiosk("poison-b")
-        defer { databaseA.remove(); databaseB.remove() }
+        defer {
+            databaseA.remove()
+            databaseB.remove()
+        }
         let relay = SyncRelay()
         try relay.round(a)
         try relay.round(b)
@@ -109,12 +124,14 @@ import StoryKitTestSupport
             SyncChange(hlc: stamp, body: .profileField(profile: reader, field: "age", value: nil)),
             SyncChange(hlc: stamp, body: .profileField(profile: reader, field: "name", value: "\u{1B}]0;pwned\u{7}\u{1B}[2JEvil")),
             SyncChange(hlc: stamp, body: .read(profile: reader, story: "fox", finishedAt: Date(timeIntervalSince1970: 1e15))),
-            SyncChange(hlc: HLCTimestamp(millis: HybridLogicalClock.millis(a.now) + 240_000, counter: .max, node: "x"),
-                       body: .position(profile: reader, story: "fox", sentence: 2)),
+            SyncChange(
+                hlc: HLCTimestamp(millis: HybridLogicalClock.millis(a.now) + 240_000, counter: .max, node: "x"),
+                body: .position(profile: reader, story: "fox", sentence: 2)),
         ]
         try a.write { db in
             for change in poisons {
-                try db.execute(sql: "INSERT INTO syncOutbox (change) VALUES (?)", arguments: [String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self)])
+                try db.execute(
+                    sql: "INSERT INTO syncOutbox (change) VALUES (?)", arguments: [String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self)])
             }
         }
         try a.recordFinishedRead(profileID: try a.profiles()[0].id!, storyID: "valid-read")
@@ -152,8 +169,9 @@ import StoryKitTestSupport
         _ = try store.beginKioskSession(profile: "Reader")
         let queue = try DatabaseQueue(path: database.databaseURL.path)
         try queue.write { db in
-            try db.execute(sql: "UPDATE profile SET age = 'abc', rate = 1e23, name = ? WHERE id = ?",
-                           arguments: ["\u{1B}]0;title\u{7}\u{1B}[2JReader", reader])
+            try db.execute(
+                sql: "UPDATE profile SET age = 'abc', rate = 1e23, name = ? WHERE id = ?",
+                arguments: ["\u{1B}]0;title\u{7}\u{1B}[2JReader", reader])
             try db.execute(sql: "UPDATE readEvent SET finishedAt = 'not a date' WHERE storyId = 'bad-date'")
             try db.execute(sql: "UPDATE kioskSession SET startedAt = 'garbage'")
         }

@@ -1,6 +1,7 @@
-import Testing
-@testable import StoryKit
 import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
 
 @Suite struct TextSizeTests {
     @Test func twelvePresetsInOrder() {
@@ -60,11 +61,14 @@ import StoryKitTestSupport
     /// Settings says it in the child's language, the preset named as the language names it.
     @Test func saysWhatIsShownInTheChildsLanguage() {
         let languages = LanguageFixtures.languages
-        #expect(TextSizeLayout(.accessibility2).description(scaling: .decDoubleSize, messages: languages.catalog("es"))
+        #expect(
+            TextSizeLayout(.accessibility2).description(scaling: .decDoubleSize, messages: languages.catalog("es"))
                 == "accesibilidad 2, al doble de tamaño (líneas dobles)")
-        #expect(TextSizeLayout(.accessibility5).description(scaling: .kittyTextSizing, messages: languages.catalog("fr"))
+        #expect(
+            TextSizeLayout(.accessibility5).description(scaling: .kittyTextSizing, messages: languages.catalog("fr"))
                 == "accessibilité 5, 3 fois plus grand")
-        #expect(TextSizeLayout(.accessibility4).description(scaling: .none, messages: languages.catalog("de"))
+        #expect(
+            TextSizeLayout(.accessibility4).description(scaling: .none, messages: languages.catalog("de"))
                 == "Bedienungshilfe 4, in großen Blockbuchstaben")
         #expect(TextSizeLayout(.large).description(scaling: .none, messages: languages.catalog("de")) == "groß")
     }

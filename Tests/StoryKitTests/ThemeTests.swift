@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+
 @testable import StoryKit
 
 @Suite struct ThemeTests {
@@ -20,8 +22,9 @@ import Testing
         for pair in theme.pairs {
             #expect((0..<16).contains(pair.foreground.ansi16) && (0..<16).contains(pair.background.ansi16))
             let ratio = Contrast.ratio(XtermPalette.standard16[pair.foreground.ansi16], XtermPalette.standard16[pair.background.ansi16])
-            #expect(ratio >= theme.requiredContrast,
-                    "\(name.rawValue) \(pair.role): colour \(pair.foreground.ansi16) on \(pair.background.ansi16) is \(ratio) with xterm's palette")
+            #expect(
+                ratio >= theme.requiredContrast,
+                "\(name.rawValue) \(pair.role): colour \(pair.foreground.ansi16) on \(pair.background.ansi16) is \(ratio) with xterm's palette")
         }
     }
 
@@ -30,7 +33,9 @@ import Testing
         let theme = Theme.named(name)
         for pair in theme.pairs {
             let ratio = Contrast.ratio(XtermPalette.color(pair.foreground.ansi256), XtermPalette.color(pair.background.ansi256))
-            #expect(ratio >= theme.requiredContrast, "\(name.rawValue) \(pair.role): 256-colour \(pair.foreground.ansi256) on \(pair.background.ansi256) is \(ratio)")
+            #expect(
+                ratio >= theme.requiredContrast,
+                "\(name.rawValue) \(pair.role): 256-colour \(pair.foreground.ansi256) on \(pair.background.ansi256) is \(ratio)")
         }
     }
 
@@ -64,5 +69,3 @@ import Testing
         }
     }
 }
-
-import Foundation

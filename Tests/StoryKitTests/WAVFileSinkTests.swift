@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import StoryKit
 import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
 
 /// The WAV writer: nothing at the target until the file is whole, and RF64 past 4 GiB.
 @Suite struct WAVFileSinkTests {

@@ -99,7 +99,9 @@ import Testing
         for number in 1...12 {
             let xhtml = try EPUBFixtures.entryText("epub/text/chapter-\(number).xhtml", in: book)
             let body = xhtml.components(separatedBy: "<body").last ?? ""
-            chapters += " " + body.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
+            chapters +=
+                " "
+                + body.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
                 .replacingOccurrences(of: "&[#a-zA-Z0-9]+;", with: " ", options: .regularExpression)
         }
         let reference = WordCoverage.words(chapters)
@@ -132,8 +134,11 @@ import Testing
         let reference = WordCoverage.words(lines[214..<end].joined(separator: "\n"))
         // Every word read matched in order in the book is a common subsequence of both: the share
         // of the book it covers is a lower bound of what was kept.
-        let added = WordCoverage.share(of: read, in: reference), kept = added * Double(read.count) / Double(reference.count)
-        print("English Fairy Tales, all 43 tales: \(String(format: "%.2f", kept * 100)) % of the book's \(reference.count) words in order; \(String(format: "%.2f", added * 100)) % of the \(read.count) words read are the book's, in order")
+        let added = WordCoverage.share(of: read, in: reference)
+        let kept = added * Double(read.count) / Double(reference.count)
+        print(
+            "English Fairy Tales, all 43 tales: \(String(format: "%.2f", kept * 100)) % of the book's \(reference.count) words in order; \(String(format: "%.2f", added * 100)) % of the \(read.count) words read are the book's, in order"
+        )
         #expect(kept >= 0.995)
         #expect(added >= 0.995)
         let all = read.joined(separator: " ")
@@ -151,7 +156,8 @@ import Testing
         defer { data.remove() }
         let log = data.url.appendingPathComponent("typescript")
         let command = "stty cols 120; \(TestPaths.binary.path) import --data-dir \(data.path)/data \(book.path)"
-        let result = try ExternalProcess.run(script, ["-qfec", command, log.path], environment: ProcessInfo.processInfo.environment.merging(["TERM": "xterm"]) { $1 })
+        let result = try ExternalProcess.run(
+            script, ["-qfec", command, log.path], environment: ProcessInfo.processInfo.environment.merging(["TERM": "xterm"]) { $1 })
         #expect(result.status == 0, "\(result.standardError)")
         let seen = try String(contentsOf: log, encoding: .utf8)
         #expect(seen.contains("Reading wind-in-the-willows.epub: 1 of 16 documents"), "\(seen.prefix(600))")
@@ -186,8 +192,11 @@ import Testing
         #expect(titles.first.map { xhtml.contains(">\($0)</h2>") } == true, "\(titles.first ?? "")")
         let body = xhtml[xhtml.range(of: "<body")!.lowerBound...].replacing(/<h2[^>]*>[^<]*<\/h2>/, with: " ").replacing(/<[^>]*>/, with: " ")
         let reference = WordCoverage.words(String(body).replacingOccurrences(of: "&nbsp;", with: " "))
-        let added = WordCoverage.share(of: read, in: reference), kept = added * Double(read.count) / Double(reference.count)
-        print("Fables, all 284: \(String(format: "%.2f", kept * 100)) % of the file's \(reference.count) words in order; \(String(format: "%.2f", added * 100)) % of the \(read.count) words read are the file's, in order")
+        let added = WordCoverage.share(of: read, in: reference)
+        let kept = added * Double(read.count) / Double(reference.count)
+        print(
+            "Fables, all 284: \(String(format: "%.2f", kept * 100)) % of the file's \(reference.count) words in order; \(String(format: "%.2f", added * 100)) % of the \(read.count) words read are the file's, in order"
+        )
         #expect(kept >= 0.995)
         #expect(added >= 0.995)
         #expect(!read.joined(separator: " ").contains("standard ebooks"))
@@ -199,17 +208,24 @@ import Testing
     @Test func picturesAreDescribedAndNotesNeverRead() throws {
         let data = try TemporaryFolder("epub-pictures")
         defer { data.remove() }
-        let opf = EPUBFixtures.opf3(title: "Pip&apos;s Kite", author: "Ann Author", language: "en-GB",
-                                    documents: [("c1", "one.xhtml"), ("c2", "two.xhtml"), ("c3", "broken.xhtml")])
-        let url = try EPUBFixtures.make(data.url.appendingPathComponent("kite.epub"), opf: opf, files: [
-            ("OEBPS/nav.xhtml", EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol><li><a href="one.xhtml">The Kite</a></li></ol></nav>"#)),
-            ("OEBPS/one.xhtml", EPUBFixtures.xhtml(#"""
-                <img src="../images/kite.png" alt="A red kite above a green hill."/><img src="rule.png" alt=""/>
-                <p>Pip&rsquo;s kite flew high.<a href="notes.xhtml#n1" epub:type="noteref">1</a></p>
-                """#)),
-            ("OEBPS/two.xhtml", EPUBFixtures.xhtml("<p>Then it came down.</p><aside epub:type=\"footnote\"><p>Kites are old.</p></aside>")),
-            ("OEBPS/broken.xhtml", "<html><body><p a=>x</p></body></html>"),
-        ])
+        let opf = EPUBFixtures.opf3(
+            title: "Pip&apos;s Kite", author: "Ann Author", language: "en-GB",
+            documents: [("c1", "one.xhtml"), ("c2", "two.xhtml"), ("c3", "broken.xhtml")])
+        let url = try EPUBFixtures.make(
+            data.url.appendingPathComponent("kite.epub"), opf: opf,
+            files: [
+                ("OEBPS/nav.xhtml", EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol><li><a href="one.xhtml">The Kite</a></li></ol></nav>"#)),
+                (
+                    "OEBPS/one.xhtml",
+                    EPUBFixtures.xhtml(
+                        #"""
+                        <img src="../images/kite.png" alt="A red kite above a green hill."/><img src="rule.png" alt=""/>
+                        <p>Pip&rsquo;s kite flew high.<a href="notes.xhtml#n1" epub:type="noteref">1</a></p>
+                        """#)
+                ),
+                ("OEBPS/two.xhtml", EPUBFixtures.xhtml("<p>Then it came down.</p><aside epub:type=\"footnote\"><p>Kites are old.</p></aside>")),
+                ("OEBPS/broken.xhtml", "<html><body><p a=>x</p></body></html>"),
+            ])
         let dry = try run(["import", "--dry-run", url.path], data)
         #expect(dry.standardOutput.hasPrefix("Would import “Pip's Kite” (pip-s-kite), en, "), "\(dry.standardOutput)")
         #expect(dry.standardOutput.contains(" words, 1 picture, from “Pip's Kite”"), "\(dry.standardOutput)")
@@ -219,8 +235,11 @@ import Testing
         #expect(imported.status == 0, "a broken chapter is a warning, not a refusal: \(imported.standardError)")
         #expect(imported.standardError.contains("kite.epub, OEBPS/broken.xhtml") && imported.standardError.contains("chapter skipped"))
         let (words, sentences) = try read("pip-s-kite", data)
-        #expect(words == ["the", "kite", "a", "red", "kite", "above", "a", "green", "hill", "pip", "s", "kite", "flew", "high",
-                          "then", "it", "came", "down"], "\(words)")
+        #expect(
+            words == [
+                "the", "kite", "a", "red", "kite", "above", "a", "green", "hill", "pip", "s", "kite", "flew", "high",
+                "then", "it", "came", "down",
+            ], "\(words)")
         #expect(sentences.contains { $0["kind"] as? String == "picture" && $0["text"] as? String == "A red kite above a green hill." })
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// A braille display in the REPL and the kiosk, felt as a child would: a real BRLTTY whose Virtual
 /// driver plays a display of 40 or 20 cells (`VirtualBrailleDisplay`), the real liblouis, and the
@@ -14,8 +14,9 @@ struct BrailleDisplayTests {
     /// The cells a display of `cells` shows while `text` is read, word by word, in English grade 1,
     /// each word marked with dots 7–8 as it is heard (the window panned as the app pans it).
     static func frames(_ text: String, cells: Int) throws -> [[UInt8]] {
-        var line = try BrailleLine(text: text, table: BrailleCode.grade1.table(forLanguage: "en"),
-                                   words: BrailleLine.wordRanges(of: text), width: cells)
+        var line = try BrailleLine(
+            text: text, table: BrailleCode.grade1.table(forLanguage: "en"),
+            words: BrailleLine.wordRanges(of: text), width: cells)
         return line.words.indices.map { index in
             line.mark(word: index)
             return line.shown
@@ -25,11 +26,14 @@ struct BrailleDisplayTests {
     static func marked(_ frame: [UInt8]) -> Bool { frame.contains { $0 & BrailleLine.markDots == BrailleLine.markDots } }
 
     /// Starts the REPL as Maya, at 80 words a minute, with the display; returns once it greets.
-    func start(_ tmux: TmuxSession, _ fixture: ReplFixture, _ display: VirtualBrailleDisplay, log: String,
-               subcommand: [String] = [], extra: String = "") throws {
+    func start(
+        _ tmux: TmuxSession, _ fixture: ReplFixture, _ display: VirtualBrailleDisplay, log: String,
+        subcommand: [String] = [], extra: String = ""
+    ) throws {
         let environment = display.environment.map { "export \($0.key)=\($0.value); " }.joined()
-        try tmux.start(script: environment + "export STORYREADER_SPEECH_LOG=\(log); "
-                       + fixture.paneScript(subcommand: subcommand, extra: "--profile Maya --braille on --braille-code grade-1 " + extra))
+        try tmux.start(
+            script: environment + "export STORYREADER_SPEECH_LOG=\(log); "
+                + fixture.paneScript(subcommand: subcommand, extra: "--profile Maya --braille on --braille-code grade-1 " + extra))
         try tmux.waitFor("Hello Maya.")
     }
 
@@ -46,7 +50,10 @@ struct BrailleDisplayTests {
         try slowReader(fixture)
         guard let display = try VirtualBrailleDisplay(cells: cells) else { return }
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture, display, log: fixture.folder.path + "/speech.log")
         // Browsing: the focused element's spoken form, in braille.
         #expect(display.waitFor { $0.contains { $0 != 0 } } != nil, "nothing was written to the display; BRLTTY said:\n\(display.log)")
@@ -81,7 +88,10 @@ struct BrailleDisplayTests {
         try slowReader(fixture)
         guard let display = try VirtualBrailleDisplay(cells: 40) else { return }
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture, display, log: fixture.folder.path + "/speech.log")
         try tmux.command("read tiny fox")
         let frames = try Self.frames(Self.firstSentence, cells: 40)
@@ -100,8 +110,9 @@ struct BrailleDisplayTests {
         #expect(display.waitFor(timeout: 15) { $0 == frames[4] } != nil, "reading did not reach ‘up’")
         let before = display.written.count
         display.press("Route \(line.cells(ofWord: 1).lowerBound + 1)")
-        #expect(display.waitFor(timeout: 10) { _ in display.written.dropFirst(before).contains(frames[1]) } != nil,
-                "a routing key on ‘tiny’ while reading did not go back to it")
+        #expect(
+            display.waitFor(timeout: 10) { _ in display.written.dropFirst(before).contains(frames[1]) } != nil,
+            "a routing key on ‘tiny’ while reading did not go back to it")
     }
 
     /// BRLTTY killed mid-story: one notice, speech goes on; started again, the display follows again.
@@ -110,7 +121,10 @@ struct BrailleDisplayTests {
         try slowReader(fixture)
         guard let display = try VirtualBrailleDisplay(cells: 40) else { return }
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         let log = fixture.folder.path + "/speech.log"
         try start(tmux, fixture, display, log: log)
         // BRLTTY 6.5 just started (no screen driver) exits when a client asks for tty mode before
@@ -147,7 +161,10 @@ struct BrailleDisplayTests {
         try fixture.openStore().setPIN(KioskTmuxTests.pin)
         guard let display = try VirtualBrailleDisplay(cells: 40) else { return }
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture, display, log: fixture.folder.path + "/speech.log", subcommand: ["kiosk"])
         let pid = try #require(Int32(fixture.file("pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         let first = try #require(display.waitFor { $0.contains { $0 != 0 } })
@@ -155,8 +172,10 @@ struct BrailleDisplayTests {
         // as ↓ does, and the display shows the next item.
         display.press("LnDn")
         #expect(display.waitFor(timeout: 10) { $0 != first && $0.contains { $0 != 0 } } != nil, "line down did not move the focus")
-        for key in ["Escape", "Escape", "SwitchVt_Next", "SwitchVt_Prev", "FWinLt", "FWinRt", "LnUp", "LnDn", "Route 3",
-                    "Escape", "Escape", "Escape", "Help", "Home", "Escape"] {
+        for key in [
+            "Escape", "Escape", "SwitchVt_Next", "SwitchVt_Prev", "FWinLt", "FWinRt", "LnUp", "LnDn", "Route 3",
+            "Escape", "Escape", "Escape", "Help", "Home", "Escape",
+        ] {
             display.press(key)
             Thread.sleep(forTimeInterval: 0.15)
             #expect(Foundation.kill(pid, 0) == 0, "\(key) on the display ended the kiosk")

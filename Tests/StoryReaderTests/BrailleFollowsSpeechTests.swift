@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryReader
 
 /// The mark follows the voice: the REPL's own parts (the speech service on a sink whose clock the
@@ -12,8 +13,9 @@ import StoryKitTestSupport
 struct BrailleFollowsSpeechTests {
     @Test func theMarkMovesWordByWordWithTheSpeechServicesWordEvents() throws {
         guard let display = try VirtualBrailleDisplay(cells: 40) else { return }
-        let braille = ReplBraille(mode: .on, takesEveryKey: false,
-                                  address: BrailleDisplay.Address(host: display.brlapiHost, auth: "none"))
+        let braille = ReplBraille(
+            mode: .on, takesEveryKey: false,
+            address: BrailleDisplay.Address(host: display.brlapiHost, auth: "none"))
         defer { braille.stop() }
         let deadline = Date().addingTimeInterval(10)
         while braille.cells == nil, Date() < deadline {
@@ -27,8 +29,9 @@ struct BrailleFollowsSpeechTests {
         speech.prepareVoices(["en"])
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
-        var session = Session(catalog: StoryCatalog(library: StoryLibrary.load(folders: [fixture.stories])),
-                              snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Ada", age: 6)]), profile: "Ada")
+        var session = Session(
+            catalog: StoryCatalog(library: StoryLibrary.load(folders: [fixture.stories])),
+            snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Ada", age: 6)]), profile: "Ada")
         _ = session.start()
         for effect in session.handle(.command(.read("tiny fox"))) {
             guard case .narrate(_, let fromWord, let settings, let stepMode) = effect, let story = session.state.reader?.story else { continue }
@@ -49,12 +52,14 @@ struct BrailleFollowsSpeechTests {
                 guard case .word(let index) = event, let reader = session.state.reader else { continue }
                 heard.append(index)
                 let sentence = story.sentences[reader.sentence]
-                var line = try BrailleLine(text: sentence.text, table: "en-ueb-g1.ctb",
-                                           words: sentence.words.map { ($0.range.start - sentence.range.start)..<($0.range.end - sentence.range.start) },
-                                           width: 40)
+                var line = try BrailleLine(
+                    text: sentence.text, table: "en-ueb-g1.ctb",
+                    words: sentence.words.map { ($0.range.start - sentence.range.start)..<($0.range.end - sentence.range.start) },
+                    width: 40)
                 line.mark(word: index - reader.map.firstWord(ofSentence: reader.sentence))
-                #expect(display.waitFor(timeout: 5) { $0 == line.shown } != nil,
-                        "‘\(story.words[index].text)’ (word \(index)) was heard but not marked on the display")
+                #expect(
+                    display.waitFor(timeout: 5) { $0 == line.shown } != nil,
+                    "‘\(story.words[index].text)’ (word \(index)) was heard but not marked on the display")
             }
         }
         #expect(heard == Array(0..<story.words.count), "every word heard once, in order: \(heard)")

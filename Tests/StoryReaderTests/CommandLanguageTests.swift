@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// A parent gets the command line's messages in their LANG: the built binary run with
 /// LANG=es_ES.UTF-8, LANG=fr_FR.UTF-8, LC_MESSAGES=de_DE.UTF-8 and LANG=C, each message checked
@@ -101,16 +101,19 @@ import StoryKitTestSupport
 
     func run(_ arguments: [String], _ environment: [String: String], in folder: TemporaryFolder, input: String? = nil) throws -> ProcessResult {
         let data = folder.url.appendingPathComponent("data").path
-        return try StoryReaderProcess.run(arguments + ["--stories", folder.url.appendingPathComponent("stories").path],
-                                          input: input, environment: environment, dataDirectory: data)
+        return try StoryReaderProcess.run(
+            arguments + ["--stories", folder.url.appendingPathComponent("stories").path],
+            input: input, environment: environment, dataDirectory: data)
     }
 
     func text(_ key: String, _ language: String) -> String { Self.expected[key]![language]! }
 
     /// Runs `arguments` and expects its exit status and, on standard error when it failed (else on
     /// standard output), exactly the expected text `key` in `language`.
-    func expect(_ arguments: [String], input: String? = nil, status: Int32, says key: String, _ language: String,
-                _ environment: [String: String], in folder: TemporaryFolder, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expect(
+        _ arguments: [String], input: String? = nil, status: Int32, says key: String, _ language: String,
+        _ environment: [String: String], in folder: TemporaryFolder, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let result = try run(arguments, environment, in: folder, input: input)
         #expect(result.status == status, "\(result.standardError)", sourceLocation: sourceLocation)
         #expect((status == 0 ? result.standardOutput : result.standardError) == text(key, language), sourceLocation: sourceLocation)
@@ -178,8 +181,10 @@ import StoryKitTestSupport
         let spanish = ["LANG": "es_ES.UTF-8"]
         let refused = try run(["import", untitled.path], spanish, in: folder)
         #expect(refused.status == 1)
-        #expect(refused.standardError.contains(untitled.path + ", línea 1: una historia necesita un título: añade una línea 'title:' a la cabecera (no se importó)"),
-                "\(refused.standardError)")
+        #expect(
+            refused.standardError.contains(
+                untitled.path + ", línea 1: una historia necesita un título: añade una línea 'title:' a la cabecera (no se importó)"),
+            "\(refused.standardError)")
         try folder.write("stories/owl.md", "---\ntitle: Owl\ncolour: brown\n---\n\nThe owl hooted.\n")
         let owl = folder.url.appendingPathComponent("stories/owl.md").path
         let german = ["LC_MESSAGES": "de_DE.UTF-8"]
@@ -187,8 +192,9 @@ import StoryKitTestSupport
         for _ in 0..<2 {
             let listed = try run(["list"], german, in: folder)
             #expect(listed.status == 0)
-            #expect(listed.standardError.contains(owl + ", Zeile 3: Warnung: unbekannter Schlüssel 'colour' übergangen (bekannte Schlüssel: "),
-                    "\(listed.standardError)")
+            #expect(
+                listed.standardError.contains(owl + ", Zeile 3: Warnung: unbekannter Schlüssel 'colour' übergangen (bekannte Schlüssel: "),
+                "\(listed.standardError)")
         }
         let english = try run(["list"], ["LANG": "C"], in: folder)
         #expect(english.standardError.contains(owl + ", line 3: warning: unknown key 'colour' ignored (known keys: "), "\(english.standardError)")

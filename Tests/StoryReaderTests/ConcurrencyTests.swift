@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// Reliability: several `storyreader` processes on one database, and a process killed mid-write.
@@ -43,8 +44,10 @@ import StoryKitTestSupport
         let process = Process()
         // The test-only `log` commands are the bench program's.
         process.executableURL = TestPaths.benchBinary
-        process.arguments = ["log", "record-read", "--profile", "Reader", "--story", "fox", "--count", "1000000", "--progress",
-                             "--data-dir", folder.path]
+        process.arguments = [
+            "log", "record-read", "--profile", "Reader", "--story", "fox", "--count", "1000000", "--progress",
+            "--data-dir", folder.path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

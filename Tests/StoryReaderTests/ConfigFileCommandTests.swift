@@ -3,6 +3,7 @@ import Foundation
 import StoryKit
 import StoryKitTestSupport
 import Testing
+
 @testable import StoryReader
 
 /// config.toml applied to the command line: its settings are the options' defaults, the options
@@ -22,12 +23,15 @@ import Testing
         defer { config.remove() }
         let environment = ["XDG_CONFIG_HOME": config.path, "HOME": "/home/ana"]
         let (arguments, variables) = try ConfigArguments.apply(to: ["kiosk", "--profile", "Sam", "--no-reduce-motion"], environment: environment)
-        #expect(arguments == ["kiosk", "--profile", "Sam", "--no-reduce-motion",
-                              "--stories", "/home/ana/Stories", "--stories", "/srv/stories",
-                              "--stories", config.path + "/storyreader/class", "--data-dir", "/var/lib/storyreader",
-                              "--text-size", "accessibility1", "--theme", "dark", "--line-focus", "3", "--no-syllables", "--spacing", "wide",
-                              "--cursor", "visible", "--color", "never",
-                              "--idle-timeout", "120.0", "--time-limit", "0.5", "--no-audio"])
+        #expect(
+            arguments == [
+                "kiosk", "--profile", "Sam", "--no-reduce-motion",
+                "--stories", "/home/ana/Stories", "--stories", "/srv/stories",
+                "--stories", config.path + "/storyreader/class", "--data-dir", "/var/lib/storyreader",
+                "--text-size", "accessibility1", "--theme", "dark", "--line-focus", "3", "--no-syllables", "--spacing", "wide",
+                "--cursor", "visible", "--color", "never",
+                "--idle-timeout", "120.0", "--time-limit", "0.5", "--no-audio",
+            ])
         // The kiosk has no --device: the device reaches it the way it reads one, from the environment.
         #expect(variables == ["STORYREADER_AUDIO_DEVICE": "plughw:1"])
     }
@@ -57,18 +61,19 @@ import Testing
         #expect(paths.count > 15)
         for path in paths {
             // Required arguments and options given, so only what the file added can break the parse.
-            let required: [String] = switch path {
-            case ["show"], ["read"]: ["fox"]
-            case ["import"]: ["a.md"]
-            case ["preview"]: ["library"]
-            case ["profile", "show"], ["profile", "edit"], ["profile", "remove"]: ["Maya"]
-            case ["serve", "run"]: ["--database", "postgres://stories@localhost/stories"]
-            case ["serve", "site", "add"], ["serve", "site", "revoke"]: ["branch1", "--database", "postgres://stories@localhost/stories"]
-            case ["sync", "join"]: ["https://stories.library.example"]
-            case ["export"]: ["fox", "--to", "fox.wav"]
-            case ["export-worker"]: ["fox", "--first", "0", "--end", "1", "--rate", "175", "--pitch", "50", "--volume", "100", "--voice", "en"]
-            default: []
-            }
+            let required: [String] =
+                switch path {
+                case ["show"], ["read"]: ["fox"]
+                case ["import"]: ["a.md"]
+                case ["preview"]: ["library"]
+                case ["profile", "show"], ["profile", "edit"], ["profile", "remove"]: ["Maya"]
+                case ["serve", "run"]: ["--database", "postgres://stories@localhost/stories"]
+                case ["serve", "site", "add"], ["serve", "site", "revoke"]: ["branch1", "--database", "postgres://stories@localhost/stories"]
+                case ["sync", "join"]: ["https://stories.library.example"]
+                case ["export"]: ["fox", "--to", "fox.wav"]
+                case ["export-worker"]: ["fox", "--first", "0", "--end", "1", "--rate", "175", "--pitch", "50", "--volume", "100", "--voice", "en"]
+                default: []
+                }
             let (arguments, _) = try ConfigArguments.apply(to: path + required, environment: ["XDG_CONFIG_HOME": config.path])
             do {
                 _ = try StoryReaderCommand.parseAsRoot(arguments)
@@ -98,8 +103,9 @@ import Testing
         let data = try TemporaryFolder("config-data")
         defer { data.remove() }
         let file = config.url.appendingPathComponent("storyreader/config.toml").path
-        let result = try StoryReaderProcess.run(["profile", "add", "--name", "Maya", "--age", "5"],
-                                                environment: ["XDG_CONFIG_HOME": config.path], dataDirectory: data.path)
+        let result = try StoryReaderProcess.run(
+            ["profile", "add", "--name", "Maya", "--age", "5"],
+            environment: ["XDG_CONFIG_HOME": config.path], dataDirectory: data.path)
         #expect(result.status == 1)
         #expect(result.standardError == "storyreader: \(file), line 3: 'huge' is not a value: text goes in quotes (\"huge\"), or use a number, true or false\n")
         #expect(result.standardOutput == "")

@@ -31,8 +31,11 @@ import Testing
     }
 
     @Test func thePackageInstallsIntoAnEmptyRootRunsAndIsRemovedCleanly() throws {
-        guard let tools = RequiredTool.findAll([("dpkg-deb", "dpkg"), ("dpkg-shlibdeps", "dpkg-dev"), ("strip", "binutils"), ("lintian", "lintian")],
-                                               for: "the Debian package test") else { return }
+        guard
+            let tools = RequiredTool.findAll(
+                [("dpkg-deb", "dpkg"), ("dpkg-shlibdeps", "dpkg-dev"), ("strip", "binutils"), ("lintian", "lintian")],
+                for: "the Debian package test")
+        else { return }
         let (dpkgDeb, lintian) = (tools[0], tools[3])
         let folder = try TemporaryFolder("deb")
         defer { folder.remove() }
@@ -79,11 +82,13 @@ import Testing
         #expect(install.status == 0, "dpkg --install: \(install.standardOutput)\(install.standardError)")
         #expect(try Self.dpkg(root, ["--status", "storyreader"]).standardOutput.contains("Status: install ok installed"))
         let installed = Set(Self.files(below: root.appendingPathComponent("usr")))
-        for file in ["bin/storyreader", "lib/systemd/system/storyreader-kiosk.service", "share/man/man1/storyreader.1.gz",
-                     "share/bash-completion/completions/storyreader", "share/zsh/site-functions/_storyreader",
-                     "share/fish/vendor_completions.d/storyreader.fish", "share/storyreader/po/es.po", "share/storyreader/po/fr.po",
-                     "share/storyreader/po/de.po", "share/storyreader/stories/pip-and-the-puddle.md", "share/doc/storyreader/README.md",
-                     "share/doc/storyreader/kiosk.md", "share/doc/storyreader/copyright", "share/doc/storyreader/changelog.gz"] {
+        for file in [
+            "bin/storyreader", "lib/systemd/system/storyreader-kiosk.service", "share/man/man1/storyreader.1.gz",
+            "share/bash-completion/completions/storyreader", "share/zsh/site-functions/_storyreader",
+            "share/fish/vendor_completions.d/storyreader.fish", "share/storyreader/po/es.po", "share/storyreader/po/fr.po",
+            "share/storyreader/po/de.po", "share/storyreader/stories/pip-and-the-puddle.md", "share/doc/storyreader/README.md",
+            "share/doc/storyreader/kiosk.md", "share/doc/storyreader/copyright", "share/doc/storyreader/changelog.gz",
+        ] {
             #expect(installed.contains(file), "/usr/\(file) is not installed")
         }
         #expect(!installed.contains { $0.hasPrefix("share/storyreader/Tests") || $0.contains("Fixtures") }, "test data is never shipped")
@@ -95,10 +100,13 @@ import Testing
         let home = try TemporaryFolder("deb-home")
         defer { home.remove() }
         let program = root.appendingPathComponent("usr/bin/storyreader")
-        let list = try ExternalProcess.run(program, ["list", "--json"],
-                                           environment: ["PATH": root.appendingPathComponent("usr/bin").path + ":/usr/bin:/bin",
-                                                         "HOME": home.path, "LANG": "C.UTF-8"],
-                                           currentDirectory: home.url)
+        let list = try ExternalProcess.run(
+            program, ["list", "--json"],
+            environment: [
+                "PATH": root.appendingPathComponent("usr/bin").path + ":/usr/bin:/bin",
+                "HOME": home.path, "LANG": "C.UTF-8",
+            ],
+            currentDirectory: home.url)
         #expect(list.status == 0, "\(list.standardError)")
         let stories = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
         #expect(stories.count == 12)

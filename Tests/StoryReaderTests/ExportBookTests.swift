@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 import ZIPFoundation
 
 /// `storyreader export` to read-along books (EPUB 3 with Media Overlays) and to one file of several
@@ -87,7 +87,8 @@ import ZIPFoundation
         var previous = 0.0
         for par in pars {
             #expect(ids.contains(String(par.1)), "the clip points at #\(par.1), which the text lacks")
-            let begin = Self.seconds(par.2), end = Self.seconds(par.3)
+            let begin = Self.seconds(par.2)
+            let end = Self.seconds(par.3)
             #expect(begin >= previous - 0.0005 && end > begin, "\(par.1): \(begin)–\(end) after \(previous)")
             previous = end
         }
@@ -98,8 +99,9 @@ import ZIPFoundation
         if let ffprobe = RequiredTool.find("ffprobe", package: "ffmpeg", for: "the read-along book's audio length") {
             let audio = folder.url.appendingPathComponent("book.mp3")
             _ = try archive.extract(mp3, to: audio)
-            let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", audio.path],
-                                                environment: ProcessInfo.processInfo.environment)
+            let probe = try ExternalProcess.run(
+                ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", audio.path],
+                environment: ProcessInfo.processInfo.environment)
             let duration = try #require(Double(probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
             #expect(previous <= duration, "the last clip ends at \(previous) s, the audio at \(duration) s")
         }
@@ -109,9 +111,11 @@ import ZIPFoundation
         let found = Self.words(text)
         let share = Double(Self.inOrder(expected, in: found)) / Double(expected.count)
         #expect(share >= 0.995, "the book holds \(share * 100) % of the story's words in order")
-        for property in ["synchronizedAudioText", "schema:accessMode\">auditory", "schema:accessModeSufficient\">textual",
-                         "schema:accessibilitySummary", "media:active-class", "media:duration\" refines=\"#story-001-overlay\"",
-                         "media-overlay=\"story-001-overlay\"", "<dc:language>en</dc:language>", "<dc:creator>Magical Stories</dc:creator>"] {
+        for property in [
+            "synchronizedAudioText", "schema:accessMode\">auditory", "schema:accessModeSufficient\">textual",
+            "schema:accessibilitySummary", "media:active-class", "media:duration\" refines=\"#story-001-overlay\"",
+            "media-overlay=\"story-001-overlay\"", "<dc:language>en</dc:language>", "<dc:creator>Magical Stories</dc:creator>",
+        ] {
             #expect(opf.contains(property), "package.opf lacks \(property)")
         }
         // The pictures are described in the text, apart from the story.
@@ -126,8 +130,10 @@ import ZIPFoundation
         let folder = try TemporaryFolder("export-epub")
         defer { folder.remove() }
         let epub = folder.url.appendingPathComponent("bedtime.epub")
-        let result = try StoryReaderProcess.run(["export", "pip", "el-dragon-que-tenia-hipo", "lighthouse", "--one-file", "--to", epub.path,
-                                                 "--title", "Bedtime", "--quiet"])
+        let result = try StoryReaderProcess.run([
+            "export", "pip", "el-dragon-que-tenia-hipo", "lighthouse", "--one-file", "--to", epub.path,
+            "--title", "Bedtime", "--quiet",
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         _ = try Self.check(epub)
         let files = try Self.entries(epub)
@@ -154,10 +160,13 @@ import ZIPFoundation
         var starts: [String: [Int]] = [:]
         for format in ["opus", "mp3"] {
             let file = folder.url.appendingPathComponent("three.\(format)")
-            let result = try StoryReaderProcess.run(["export", "pip", "lighthouse", "bedtime-for-bear", "--one-file", "--to", file.path, "--captions", "lrc", "--force"])
+            let result = try StoryReaderProcess.run([
+                "export", "pip", "lighthouse", "bedtime-for-bear", "--one-file", "--to", file.path, "--captions", "lrc", "--force",
+            ])
             #expect(result.status == 0, "\(result.standardError)")
             #expect(result.standardOutput.contains("(3 stories)"))
-            let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_chapters", "-of", "compact", file.path], environment: ProcessInfo.processInfo.environment)
+            let probe = try ExternalProcess.run(
+                ffprobe, ["-v", "error", "-show_chapters", "-of", "compact", file.path], environment: ProcessInfo.processInfo.environment)
             #expect(probe.status == 0, "\(probe.standardError)")
             let chapters = probe.standardOutput.matches(of: /start=(\d+)\|start_time=[0-9.]+\|end=(\d+)\|end_time=[0-9.]+\|tag:title=([^\n]+)/)
             #expect(chapters.map { String($0.3) } == titles, "\(format): \(probe.standardOutput)")
@@ -188,10 +197,13 @@ import ZIPFoundation
             #"<article id="w\#(index)" epub:type="z3998:fiction"><h2>\#(title)</h2><p>This is the \#(title.lowercased()) tale. It is short.</p></article>"#
         }.joined()
         let nav = titles.enumerated().map { #"<li><a href="tales.xhtml#w\#($0.offset)">\#($0.element)</a></li>"# }.joined()
-        let epub = try EPUBFixtures.make(data.url.appendingPathComponent("tiny.epub"),
+        let epub = try EPUBFixtures.make(
+            data.url.appendingPathComponent("tiny.epub"),
             opf: EPUBFixtures.opf3(title: "Tiny Tales", author: "Ann Author", language: "en", documents: [("t", "tales.xhtml")]),
-            files: [("OEBPS/nav.xhtml", EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol>\#(nav)</ol></nav>"#)),
-                    ("OEBPS/tales.xhtml", EPUBFixtures.xhtml(works))])
+            files: [
+                ("OEBPS/nav.xhtml", EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol>\#(nav)</ol></nav>"#)),
+                ("OEBPS/tales.xhtml", EPUBFixtures.xhtml(works)),
+            ])
         let imported = try StoryReaderProcess.run(["import", epub.path], dataDirectory: data.path)
         #expect(imported.status == 0, "\(imported.standardError)")
         let file = data.url.appendingPathComponent("tiny.mp3")
@@ -202,10 +214,12 @@ import ZIPFoundation
         let format = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_format", file.path], environment: ProcessInfo.processInfo.environment)
         #expect(format.standardOutput.contains("TAG:album=Tiny Tales"), "\(format.standardOutput)")
         #expect(format.standardOutput.contains("TAG:artist=Ann Author"))
-        let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_chapters", "-of", "compact", file.path], environment: ProcessInfo.processInfo.environment)
+        let probe = try ExternalProcess.run(
+            ffprobe, ["-v", "error", "-show_chapters", "-of", "compact", file.path], environment: ProcessInfo.processInfo.environment)
         let chapters = probe.standardOutput.matches(of: /tag:title=([^\n]+)/).map { String($0.1) }
         #expect(chapters == titles, "\(probe.standardOutput)")
-        let missing = try StoryReaderProcess.run(["export", "--book", "Big Tales", "--to", data.url.appendingPathComponent("x.mp3").path], dataDirectory: data.path)
+        let missing = try StoryReaderProcess.run(
+            ["export", "--book", "Big Tales", "--to", data.url.appendingPathComponent("x.mp3").path], dataDirectory: data.path)
         #expect(missing.status == 1)
         #expect(missing.standardError.contains("no one book is called 'Big Tales': the books are ‘Tiny Tales’"), "\(missing.standardError)")
         #expect(!FileManager.default.fileExists(atPath: data.url.appendingPathComponent("x.mp3").path))
@@ -221,13 +235,17 @@ import ZIPFoundation
         let log = folder.url.appendingPathComponent("typescript")
         // A wide terminal: the line is cut to the terminal's width (80 columns would cut it here).
         let command = "stty cols 160; \(TestPaths.binary.path) export --stories \(corpus.path) 'The Cat That Walked by Himself' --to \(opus.path) --jobs 1"
-        let result = try ExternalProcess.run(script, ["-qfec", command, log.path], environment: ProcessInfo.processInfo.environment.merging(["TERM": "xterm"]) { $1 })
+        let result = try ExternalProcess.run(
+            script, ["-qfec", command, log.path], environment: ProcessInfo.processInfo.environment.merging(["TERM": "xterm"]) { $1 })
         #expect(result.status == 0, "\(result.standardError)")
         let seen = try String(contentsOf: log, encoding: .utf8)
-        #expect(seen.firstMatch(of: /Exporting The Cat That Walked by Himself: \d+ % \([0-9,]+ of 4,0\d\d words\), about \d+ s left/) != nil, "\(seen.suffix(400))")
+        #expect(
+            seen.firstMatch(of: /Exporting The Cat That Walked by Himself: \d+ % \([0-9,]+ of 4,0\d\d words\), about \d+ s left/) != nil, "\(seen.suffix(400))")
         #expect(seen.contains("\r\u{1B}[KExported “The Cat That Walked by Himself”"), "the line is cleared before the summary")
         // In a pipe: no progress, only the summary.
-        let piped = try StoryReaderProcess.run(["export", "--stories", corpus.path, "The Cat That Walked by Himself", "--to", opus.path, "--force", "--jobs", "2"])
+        let piped = try StoryReaderProcess.run([
+            "export", "--stories", corpus.path, "The Cat That Walked by Himself", "--to", opus.path, "--force", "--jobs", "2",
+        ])
         #expect(piped.status == 0)
         #expect(!piped.standardError.contains("Exporting"), "\(piped.standardError)")
     }
@@ -269,7 +287,9 @@ extension ExportBookTests {
         try folder.write("stories/owl.md", "---\ntitle: The Owl\nauthor: Ann Example\nlicense: CC BY 4.0\n---\n\nThe owl said hoo.\n")
         let stories = folder.url.appendingPathComponent("stories").path
         for format in ["opus", "mp3", "epub"] {
-            let result = try StoryReaderProcess.run(["export", "--stories", stories, "owl", "--to", folder.url.appendingPathComponent("owl.\(format)").path, "-q"])
+            let result = try StoryReaderProcess.run([
+                "export", "--stories", stories, "owl", "--to", folder.url.appendingPathComponent("owl.\(format)").path, "-q",
+            ])
             #expect(result.status == 0, "\(format): \(result.standardError)")
         }
         if let opusinfo = RequiredTool.find("opusinfo", package: "opus-tools", for: "the Opus licence tag") {
@@ -278,8 +298,9 @@ extension ExportBookTests {
             #expect(info.standardOutput.contains("ARTIST=Ann Example"))
         }
         if let ffprobe = RequiredTool.find("ffprobe", package: "ffmpeg", for: "the MP3 licence tag") {
-            let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_format", folder.url.appendingPathComponent("owl.mp3").path],
-                                                environment: ProcessInfo.processInfo.environment)
+            let probe = try ExternalProcess.run(
+                ffprobe, ["-v", "error", "-show_format", folder.url.appendingPathComponent("owl.mp3").path],
+                environment: ProcessInfo.processInfo.environment)
             #expect(probe.standardOutput.contains("TAG:copyright=CC BY 4.0"), "\(probe.standardOutput)")
         }
         let opf = try #require(try Self.entries(folder.url.appendingPathComponent("owl.epub"))["OEBPS/package.opf"])

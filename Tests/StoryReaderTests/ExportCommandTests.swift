@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// `storyreader export`: a story to a WAV file with captions timed from the speech itself.
 @Suite(.serialized) struct ExportCommandTests {
@@ -34,14 +34,19 @@ import StoryKitTestSupport
         try store.addProfile(ChildProfile(name: "Sam", age: 7, settings: settings), authorization: try store.authorize(pin: nil))
         func seconds(_ extra: [String]) throws -> Double {
             let wav = fixture.folder.url.appendingPathComponent("fox-\(extra.joined()).wav")
-            let result = try StoryReaderProcess.run(["export", "tiny fox", "--stories", fixture.stories, "--to", wav.path, "--quiet"] + extra, dataDirectory: fixture.data)
+            let result = try StoryReaderProcess.run(
+                ["export", "tiny fox", "--stories", fixture.stories, "--to", wav.path, "--quiet"] + extra, dataDirectory: fixture.data)
             #expect(result.status == 0, "\(result.standardError)")
             return Double(try WAVSamples.read(wav.path).count) / 22050
         }
-        let plain = try seconds([]), sam = try seconds(["--profile", "Sam"]), quick = try seconds(["--profile", "Sam", "--rate", "300"])
+        let plain = try seconds([])
+        let sam = try seconds(["--profile", "Sam"])
+        let quick = try seconds(["--profile", "Sam", "--rate", "300"])
         #expect(sam > plain * 1.4, "\(sam) s with Sam's 100 words a minute against \(plain) s")
         #expect(quick < plain, "\(quick) s at 300 words a minute")
-        let unknown = try StoryReaderProcess.run(["export", "tiny fox", "--stories", fixture.stories, "--to", fixture.folder.url.appendingPathComponent("x.wav").path, "--profile", "Nobody"], dataDirectory: fixture.data)
+        let unknown = try StoryReaderProcess.run(
+            ["export", "tiny fox", "--stories", fixture.stories, "--to", fixture.folder.url.appendingPathComponent("x.wav").path, "--profile", "Nobody"],
+            dataDirectory: fixture.data)
         #expect(unknown.status == 1)
         #expect(unknown.standardError.contains("Nobody"), "\(unknown.standardError)")
     }
@@ -110,8 +115,9 @@ import StoryKitTestSupport
         let mp3 = folder.url.appendingPathComponent("pip.mp3")
         let result = try StoryReaderProcess.run(["export", "pip", "--to", mp3.path])
         #expect(result.status == 0, "\(result.standardError)")
-        let probe = try ExternalProcess.run(ffprobe, ["-v", "error", "-show_entries", "format=duration:format_tags", "-of", "default=nw=1", mp3.path],
-                                            environment: ProcessInfo.processInfo.environment)
+        let probe = try ExternalProcess.run(
+            ffprobe, ["-v", "error", "-show_entries", "format=duration:format_tags", "-of", "default=nw=1", mp3.path],
+            environment: ProcessInfo.processInfo.environment)
         #expect(probe.status == 0, "\(probe.standardError)")
         #expect(probe.standardOutput.contains("TAG:title=Pip and the Puddle"))
         #expect(probe.standardOutput.contains("TAG:album=Magical Stories"))

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// An Opus export made by several processes, each encoding its own share on its own core: one
 /// Ogg stream that decodes to the WAV's length, with nothing heard where the shares meet.
@@ -22,12 +22,14 @@ import StoryKitTestSupport
             #expect(result.status == 0, "\(result.standardError)")
         }
         let info = try ExternalProcess.run(opusinfo, [opus.path], environment: ProcessInfo.processInfo.environment)
-        #expect(info.status == 0 && !info.standardOutput.contains("WARNING") && !info.standardError.contains("WARNING"),
-                "\(info.standardOutput)\(info.standardError)")
+        #expect(
+            info.status == 0 && !info.standardOutput.contains("WARNING") && !info.standardError.contains("WARNING"),
+            "\(info.standardOutput)\(info.standardError)")
         #expect(info.standardOutput.components(separatedBy: "New logical stream").count == 2, "one logical stream")
         let decoded = folder.url.appendingPathComponent("decoded.wav")
-        let decode = try ExternalProcess.run(ffmpeg, ["-v", "error", "-i", opus.path, "-ar", "22050", "-ac", "1", decoded.path],
-                                             environment: ProcessInfo.processInfo.environment)
+        let decode = try ExternalProcess.run(
+            ffmpeg, ["-v", "error", "-i", opus.path, "-ar", "22050", "-ac", "1", decoded.path],
+            environment: ProcessInfo.processInfo.environment)
         #expect(decode.status == 0, "\(decode.standardError)")
         let samples = try WAVSamples.read(decoded.path)
         let reference = try WAVSamples.read(wav.path)

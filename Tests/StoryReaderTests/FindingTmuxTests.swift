@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// Finding a story among hundreds with real keys (issue 30, part A): the real program under tmux
 /// at 80×24, judged by its captions and its speech log, with Aesop's 284 fables beside the
@@ -11,7 +11,9 @@ struct FindingTmuxTests {
     /// The REPL fixture with the fables and The Lighthouse Cat in its story folder, Maya chosen.
     func start(_ tmux: TmuxSession, _ fixture: ReplFixture, log: String) throws {
         try FableLibrary.write(into: URL(fileURLWithPath: fixture.stories).appendingPathComponent("fables"))
-        _ = try fixture.folder.write("stories/lighthouse-cat.md", """
+        _ = try fixture.folder.write(
+            "stories/lighthouse-cat.md",
+            """
             ---
             title: The Lighthouse Cat
             ---
@@ -29,7 +31,10 @@ struct FindingTmuxTests {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
         let log = fixture.folder.url.appendingPathComponent("speech.log").path
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture, log: log)
         try body(tmux, fixture, log)
     }

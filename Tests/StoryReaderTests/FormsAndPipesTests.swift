@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// Issue 30, part B, with the real program: the profile form from empty to saved with real keys
 /// under tmux (read from the speech log, as a blind parent hears it), the same form through a pipe,
@@ -12,7 +12,10 @@ struct FormsAndPipesTests {
     @Test func aBlindParentMakesMiaSixAnimalsAndSpaceSlowerWithRealKeys() throws {
         let fixture = try ReplFixture(withProfiles: false)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         let logging = "STORYREADER_SPEECH_LOG=\(fixture.folder.path)/speech.log; export STORYREADER_SPEECH_LOG; "
         try tmux.start(script: logging + fixture.paneScript())
         try tmux.waitFor("❯[Reader")
@@ -27,7 +30,10 @@ struct FormsAndPipesTests {
             keys += 1
         }
         func type(_ text: String) throws {
-            for character in text { try tmux.send("-l", String(character)); keys += 1 }
+            for character in text {
+                try tmux.send("-l", String(character))
+                keys += 1
+            }
         }
         try type("Mia")
         try press("Enter")
@@ -50,8 +56,10 @@ struct FormsAndPipesTests {
         // Every value said back, as a blind parent hears it.
         fixture.waitForSpeechLog("the save to be said") { $0.contains { $0.hasSuffix("Profile Mia saved.") } }
         let heard = fixture.speechLog()
-        for line in ["start message: Name: Mia.", "start message: Age: 6.", "start message: Interests: animals, space.",
-                     "start text: Speed: 127 words per minute."] {
+        for line in [
+            "start message: Name: Mia.", "start message: Age: 6.", "start message: Interests: animals, space.",
+            "start text: Speed: 127 words per minute.",
+        ] {
             #expect(heard.contains(line), "\(line) in \(heard)")
         }
         try tmux.send("C-q")
@@ -69,8 +77,10 @@ struct FormsAndPipesTests {
         let asked = try StoryReaderProcess.run(fixture.arguments, input: form + "quit\nactivate\nquit\n", dataDirectory: fixture.data)
         #expect(asked.status == 0, "\(asked.standardError)")
         let lines = asked.standardOutput.split(separator: "\n").map(String.init)
-        for line in ["Name: Mia.", "Age: 6.", "Interests: animals, space.", "Speed: 127 words per minute.",
-                     "Discard the changes to this profile? Your changes are not saved.", "Changes discarded.", "Goodbye."] {
+        for line in [
+            "Name: Mia.", "Age: 6.", "Interests: animals, space.", "Speed: 127 words per minute.",
+            "Discard the changes to this profile? Your changes are not saved.", "Changes discarded.", "Goodbye.",
+        ] {
             #expect(lines.contains(line), "\(line) in \(lines)")
         }
         // The first quit asked; Goodbye came only after the changes were discarded.
@@ -86,8 +96,9 @@ struct FormsAndPipesTests {
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
         let guest = try StoryReaderProcess.run(fixture.arguments, input: "read tiny fox\nquit\n", dataDirectory: fixture.data)
-        #expect(guest.standardOutput.contains("No profile is chosen: reading as the guest, and the place is not kept. Type profile and a name first to keep it.\n"),
-                "\(guest.standardOutput)")
+        #expect(
+            guest.standardOutput.contains("No profile is chosen: reading as the guest, and the place is not kept. Type profile and a name first to keep it.\n"),
+            "\(guest.standardOutput)")
         // With a profile chosen first, nothing of the kind is said.
         let maya = try StoryReaderProcess.run(fixture.arguments, input: "profile Maya\nread tiny fox\nquit\n", dataDirectory: fixture.data)
         #expect(maya.standardOutput.contains("Reading The Tiny Fox"), "\(maya.standardOutput)")
@@ -97,8 +108,9 @@ struct FormsAndPipesTests {
     @Test func aSpanishPipeSaysCommandErrorsAndMissingProfilesInSpanish() throws {
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
-        let run = try StoryReaderProcess.run(fixture.arguments, input: "nxt\nprofile Nadie\nprofile Maya\nactions\nquit\n",
-                                             environment: ["LANG": "es_ES.UTF-8"], dataDirectory: fixture.data)
+        let run = try StoryReaderProcess.run(
+            fixture.arguments, input: "nxt\nprofile Nadie\nprofile Maya\nactions\nquit\n",
+            environment: ["LANG": "es_ES.UTF-8"], dataDirectory: fixture.data)
         let out = run.standardOutput
         #expect(out.contains("No conozco 'nxt'. ¿Querías decir next? Escribe help para ver la lista.\n"), "\(out)")
         #expect(out.contains("No hay ningún perfil llamado") && out.contains(". Perfiles: Maya, Reader, Sam.\n"), "\(out)")
@@ -112,15 +124,17 @@ struct FormsAndPipesTests {
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
         let nowhere = fixture.folder.url.appendingPathComponent("no-catalogs").path
-        let repl = try StoryReaderProcess.run(["--lang", "es"] + fixture.arguments, input: "quit\n",
-                                              environment: ["STORYREADER_PO_DIR": nowhere], dataDirectory: fixture.data)
+        let repl = try StoryReaderProcess.run(
+            ["--lang", "es"] + fixture.arguments, input: "quit\n",
+            environment: ["STORYREADER_PO_DIR": nowhere], dataDirectory: fixture.data)
         let said = repl.standardError.components(separatedBy: "no catalog for 'es'").count - 1
         #expect(said == 1, "\(repl.standardError)")
         #expect(repl.standardError.contains("storyreader: no catalog for 'es' in \(nowhere): the interface is in English\n"), "\(repl.standardError)")
         #expect(repl.standardOutput.contains("Goodbye."))
         // LANG asks the same of a command; English, with the catalog found, says nothing.
-        let list = try StoryReaderProcess.run(["list", "--stories", fixture.stories], environment: ["LANG": "de_DE.UTF-8", "STORYREADER_PO_DIR": nowhere],
-                                              dataDirectory: fixture.data)
+        let list = try StoryReaderProcess.run(
+            ["list", "--stories", fixture.stories], environment: ["LANG": "de_DE.UTF-8", "STORYREADER_PO_DIR": nowhere],
+            dataDirectory: fixture.data)
         #expect(list.standardError.components(separatedBy: "no catalog for 'de'").count - 1 == 1, "\(list.standardError)")
         let found = try StoryReaderProcess.run(["--lang", "es"] + fixture.arguments, input: "quit\n", dataDirectory: fixture.data)
         #expect(!found.standardError.contains("no catalog"), "\(found.standardError)")
@@ -130,7 +144,9 @@ struct FormsAndPipesTests {
     @Test func aDryRunEndsWithItsTotal() throws {
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
-        let story = try fixture.folder.write("new/two-birds.md", """
+        let story = try fixture.folder.write(
+            "new/two-birds.md",
+            """
             ---
             title: Two Birds
             ---
@@ -140,7 +156,9 @@ struct FormsAndPipesTests {
             ![a bird on a wire](bird.art)
             """)
         try fixture.folder.write("new/bird.art", "  \\\n (o>\n  ^\n")
-        let other = try fixture.folder.write("new/one-cloud.md", """
+        let other = try fixture.folder.write(
+            "new/one-cloud.md",
+            """
             ---
             title: One Cloud
             ---

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// `--help` whole in the parent's language: each command's summary, its long description (every
 /// paragraph, the headings of its examples) and its options' help, for the built binary run with
@@ -74,7 +74,8 @@ import StoryKitTestSupport
         ],
         "sync": [
             "en": "OVERVIEW: Share profiles, read counts, places and kiosk logs with a site's server.",
-            "es": "OVERVIEW: Comparte los perfiles, cuántas veces se ha leído cada historia, los puntos de lectura y los registros del quiosco con el servidor de un sitio.",
+            "es":
+                "OVERVIEW: Comparte los perfiles, cuántas veces se ha leído cada historia, los puntos de lectura y los registros del quiosco con el servidor de un sitio.",
             "fr": "OVERVIEW: Partage les profils, les nombres de lectures, les places et les journaux de la borne avec le serveur d'un site.",
             "de": "OVERVIEW: Teilt Profile, wie oft gelesen wurde, Lesestellen und Kiosk-Protokolle mit dem Server eines Standorts.",
         ],

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// The real program against a damaged database, files and folders it may not write, and a full
@@ -80,8 +81,9 @@ import StoryKitTestSupport
 
     /// The database, its log or its lock that this user may not write (the folder is writable):
     /// the message names that file and `chmod u+w` on it, not the folder; `history` still reads.
-    @Test(.enabled(if: Unprivileged.available, Comment(rawValue: Unprivileged.unavailable ?? "")),
-          arguments: [StoryStore.fileName, StoryStore.fileName + "-wal", StoryStore.lockFileName])
+    @Test(
+        .enabled(if: Unprivileged.available, Comment(rawValue: Unprivileged.unavailable ?? "")),
+        arguments: [StoryStore.fileName, StoryStore.fileName + "-wal", StoryStore.lockFileName])
     func aFileThatCannotBeWrittenIsNamed(_ name: String) throws {
         let fixture = try Self.fixture()
         defer { fixture.remove() }
@@ -89,8 +91,9 @@ import StoryKitTestSupport
         if !FileManager.default.fileExists(atPath: file) { #expect(FileManager.default.createFile(atPath: file, contents: nil)) }
         Unprivileged.own(fixture.folder.path)
         if name == StoryStore.lockFileName { Unprivileged.makeUnreadable(file) } else { Unprivileged.makeUnwritable(file) }
-        let add = try StoryReaderProcess.run(["profile", "add", "--name", "Zed", "--age", "5"] + Self.options(fixture),
-                                             dataDirectory: fixture.data, unprivileged: true)
+        let add = try StoryReaderProcess.run(
+            ["profile", "add", "--name", "Zed", "--age", "5"] + Self.options(fixture),
+            dataDirectory: fixture.data, unprivileged: true)
         #expect(add.status == 1)
         let verb = name == StoryStore.lockFileName ? "read" : "written"
         #expect(add.standardError.contains("\(file) cannot be \(verb) (Permission denied)"), "\(add.standardError)")
@@ -115,13 +118,15 @@ import StoryKitTestSupport
         let history = try StoryReaderProcess.run(["history"] + Self.options(fixture), dataDirectory: fixture.data, unprivileged: true)
         #expect(history.status == 0, "\(history.standardError)")
         #expect(history.standardOutput.contains("Maya  The Tiny Fox"), "\(history.standardOutput)")
-        #expect(history.standardError.contains("opened read-only, nothing can be saved: the data folder \(fixture.data) cannot be written"),
-                "\(history.standardError)")
+        #expect(
+            history.standardError.contains("opened read-only, nothing can be saved: the data folder \(fixture.data) cannot be written"),
+            "\(history.standardError)")
         let profiles = try StoryReaderProcess.run(["profile", "list"] + Self.options(fixture), dataDirectory: fixture.data, unprivileged: true)
         #expect(profiles.status == 0, "\(profiles.standardError)")
         #expect(profiles.standardOutput.contains("Maya, age 5"))
-        let add = try StoryReaderProcess.run(["profile", "add", "--name", "Zed", "--age", "5"] + Self.options(fixture),
-                                             dataDirectory: fixture.data, unprivileged: true)
+        let add = try StoryReaderProcess.run(
+            ["profile", "add", "--name", "Zed", "--age", "5"] + Self.options(fixture),
+            dataDirectory: fixture.data, unprivileged: true)
         #expect(add.status == 1)
         #expect(add.standardError.contains("the data folder \(fixture.data) cannot be written"), "\(add.standardError)")
     }
@@ -134,16 +139,18 @@ import StoryKitTestSupport
         let fixture = try Self.fixture()
         defer { fixture.remove() }
         try fixture.openStore().markJoined()
-        try SyncClient.save(SyncSettings(url: "http://127.0.0.1:9", site: "branch1", token: "branch1.0123456789abcdef0123"),
-                            in: URL(fileURLWithPath: fixture.data))
+        try SyncClient.save(
+            SyncSettings(url: "http://127.0.0.1:9", site: "branch1", token: "branch1.0123456789abcdef0123"),
+            in: URL(fileURLWithPath: fixture.data))
         let file = fixture.data + "/" + SyncSettings.fileName
         Unprivileged.own(fixture.folder.path)
         Unprivileged.makeUnreadable(file)
         let status = try StoryReaderProcess.run(["sync", "--status"] + Self.options(fixture), dataDirectory: fixture.data, unprivileged: true)
         #expect(status.status == 1, "\(status.standardOutput)")
         #expect(status.standardError.contains("\(file) cannot be read (Permission denied)"), "\(status.standardError)")
-        let add = try StoryReaderProcess.run(["profile", "add", "--name", "Zed", "--age", "5"] + Self.options(fixture),
-                                             dataDirectory: fixture.data, unprivileged: true)
+        let add = try StoryReaderProcess.run(
+            ["profile", "add", "--name", "Zed", "--age", "5"] + Self.options(fixture),
+            dataDirectory: fixture.data, unprivileged: true)
         #expect(add.status == 1, "\(add.standardOutput)")
         #expect(add.standardError.contains("\(file) cannot be read (Permission denied)"), "\(add.standardError)")
         #expect(try fixture.openStore().profile(named: "Zed") == nil)
@@ -163,14 +170,17 @@ import StoryKitTestSupport
         init() throws {
             folder = try TemporaryFolder("full-disk")
             try FileManager.default.createDirectory(atPath: folder.path + "/disk", withIntermediateDirectories: true)
-            let mount = try ExternalProcess.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=2m", "tmpfs", folder.path + "/disk"],
-                                                environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"])
+            let mount = try ExternalProcess.run(
+                URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=2m", "tmpfs", folder.path + "/disk"],
+                environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"])
             guard mount.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "mount failed: \(mount.standardError)"]) }
         }
 
         /// Fills the disk to its last byte (a file written until the system says it is full).
         func fill() {
-            guard FileManager.default.createFile(atPath: path + "/filler", contents: nil), let handle = FileHandle(forWritingAtPath: path + "/filler") else { return }
+            guard FileManager.default.createFile(atPath: path + "/filler", contents: nil), let handle = FileHandle(forWritingAtPath: path + "/filler") else {
+                return
+            }
             defer { try? handle.close() }
             for size in [65_536, 4096, 1] {
                 let block = Data(repeating: 0x55, count: size)
@@ -203,8 +213,9 @@ import StoryKitTestSupport
         let full = try StoryReaderProcess.run(arguments, input: script, dataDirectory: data)
         #expect(full.status == 0, "\(full.standardError)")
         #expect(!full.standardError.contains("disk I/O error"), "\(full.standardError)")
-        #expect(full.standardOutput.contains("opened read-only: \(data)/\(StoryStore.fileName) cannot be written: the disk is full (No space left on device)"),
-                "\(full.standardOutput)\n\(full.standardError)")
+        #expect(
+            full.standardOutput.contains("opened read-only: \(data)/\(StoryStore.fileName) cannot be written: the disk is full (No space left on device)"),
+            "\(full.standardOutput)\n\(full.standardError)")
         #expect(full.standardOutput.contains(foxLine), "the read made before is still shown")
         try? FileManager.default.removeItem(atPath: disk.path + "/filler")
         let history = try StoryReaderProcess.run(["history", "--data-dir", data, "--stories", fixture.stories], dataDirectory: data)
@@ -230,11 +241,13 @@ import StoryKitTestSupport
         let arguments = ["--no-audio", "--stories", fixture.stories, "--data-dir", data, "--profile", "Maya"]
         disk.fill()
 
-        let full = try StoryReaderProcess.run(arguments, input: "read tiny fox\nwait\nread big owl\nstop\nquit\n",
-                                              environment: environment, dataDirectory: data)
+        let full = try StoryReaderProcess.run(
+            arguments, input: "read tiny fox\nwait\nread big owl\nstop\nquit\n",
+            environment: environment, dataDirectory: data)
         #expect(full.status == 0, "\(full.standardError)")
-        #expect(full.standardOutput.contains("opened read-only: \(data)/\(StoryStore.fileName) cannot be written: the disk is full (No space left on device)"),
-                "\(full.standardOutput)")
+        #expect(
+            full.standardOutput.contains("opened read-only: \(data)/\(StoryStore.fileName) cannot be written: the disk is full (No space left on device)"),
+            "\(full.standardOutput)")
         #expect(full.standardOutput.contains("Reads, places and favourites are kept, and saved the next time storyreader starts with room."))
         // Counted in this session already: the fixture's read and this one.
         #expect(full.standardOutput.contains("The end. Maya, you have read The Tiny Fox 2 times."), "\(full.standardOutput)")
@@ -271,8 +284,9 @@ import StoryKitTestSupport
         if name.hasSuffix(".md") {
             try Data("---\ntitle: Big\n---\n\n\(words)\n".utf8).write(to: file)
         } else {
-            try EPUBFixtures.make(file, opf: EPUBFixtures.opf3(title: "Big", author: "Ann", language: "en", documents: [("c", "c.xhtml")]),
-                                  files: [("OEBPS/c.xhtml", EPUBFixtures.xhtml("<p>\(words)</p>")), ("OEBPS/nav.xhtml", EPUBFixtures.xhtml(""))])
+            try EPUBFixtures.make(
+                file, opf: EPUBFixtures.opf3(title: "Big", author: "Ann", language: "en", documents: [("c", "c.xhtml")]),
+                files: [("OEBPS/c.xhtml", EPUBFixtures.xhtml("<p>\(words)</p>")), ("OEBPS/nav.xhtml", EPUBFixtures.xhtml(""))])
         }
         let disk = try SmallDisk()
         defer { disk.unmount() }
@@ -282,8 +296,9 @@ import StoryKitTestSupport
         let result = try StoryReaderProcess.run(["import", file.path], dataDirectory: data)
         #expect(result.status != 0)
         let target = data + "/stories/big.md"
-        #expect(result.standardError.contains("could not write \(target): No space left on device; nothing half-written was left behind"),
-                "\(result.standardError)")
+        #expect(
+            result.standardError.contains("could not write \(target): No space left on device; nothing half-written was left behind"),
+            "\(result.standardError)")
         let left = try FileManager.default.contentsOfDirectory(atPath: data + "/stories")
         #expect(left.isEmpty, "left behind: \(left)")
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// A site server that answers every request with what a test chose (a hostile or broken one):
@@ -32,7 +33,8 @@ final class ScriptedSite: @unchecked Sendable {
             received.append(contentsOf: buffer[0..<count])
             let text = String(decoding: received, as: UTF8.self)
             guard let end = text.range(of: "\r\n\r\n") else { continue }
-            let length = text[..<end.lowerBound].split(separator: "\r\n")
+            let length =
+                text[..<end.lowerBound].split(separator: "\r\n")
                 .first { $0.lowercased().hasPrefix("content-length:") }
                 .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
             if text[end.upperBound...].utf8.count >= length { break }

@@ -22,9 +22,10 @@ import Testing
         }
 
         func make(_ target: String) throws -> ProcessResult {
-            try ExternalProcess.run(try #require(ExternalProcess.find("make")),
-                                    ["-s", target, "DESTDIR=\(destination.path)", "PREFIX=/usr", "BIN=\(TestPaths.binary.path)"],
-                                    environment: ProcessInfo.processInfo.environment)
+            try ExternalProcess.run(
+                try #require(ExternalProcess.find("make")),
+                ["-s", target, "DESTDIR=\(destination.path)", "PREFIX=/usr", "BIN=\(TestPaths.binary.path)"],
+                environment: ProcessInfo.processInfo.environment)
         }
 
         /// No STORYREADER_* variable, no configuration: only what a fresh login has.
@@ -76,8 +77,9 @@ import Testing
         let installed = try Installation()
         defer { installed.remove() }
         let page = installed.root.appendingPathComponent("share/man/man1/storyreader.1")
-        let man = try ExternalProcess.run(try #require(ExternalProcess.find("man")), ["--warnings", "-l", page.path],
-                                          environment: installed.cleanEnvironment.merging(["MANWIDTH": "120", "MANPAGER": "cat"]) { $1 })
+        let man = try ExternalProcess.run(
+            try #require(ExternalProcess.find("man")), ["--warnings", "-l", page.path],
+            environment: installed.cleanEnvironment.merging(["MANWIDTH": "120", "MANPAGER": "cat"]) { $1 })
         #expect(man.status == 0)
         #expect(man.standardError == "", "roff warnings: \(man.standardError)")
         #expect(man.standardOutput.contains("storyreader - Reads children's stories aloud"))
@@ -102,8 +104,9 @@ import Testing
         // Options as --help spells them, hyphens and all.
         #expect(man.standardOutput.contains("--idle-timeout <seconds>"))
         // A machine left in the C locale draws ASCII stand-ins, without a warning.
-        let plain = try ExternalProcess.run(try #require(ExternalProcess.find("man")), ["--warnings", "-l", page.path],
-                                            environment: ["PATH": "/usr/bin:/bin", "MANWIDTH": "120", "MANPAGER": "cat", "LANG": "C"])
+        let plain = try ExternalProcess.run(
+            try #require(ExternalProcess.find("man")), ["--warnings", "-l", page.path],
+            environment: ["PATH": "/usr/bin:/bin", "MANWIDTH": "120", "MANPAGER": "cat", "LANG": "C"])
         #expect(plain.status == 0)
         #expect(plain.standardError == "", "roff warnings in the C locale: \(plain.standardError)")
         #expect(plain.standardOutput.contains("Words per minute, 80-450."))
@@ -123,8 +126,9 @@ import Testing
                 _storyreader storyreader "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            let result = try ExternalProcess.run(try #require(ExternalProcess.find("bash")), ["-c", program],
-                                                 environment: installed.cleanEnvironment)
+            let result = try ExternalProcess.run(
+                try #require(ExternalProcess.find("bash")), ["-c", program],
+                environment: installed.cleanEnvironment)
             #expect(result.status == 0)
             #expect(result.standardError == "")
             return result.standardOutput.split(separator: "\n").map(String.init)
@@ -151,14 +155,18 @@ import Testing
         let home = installed.home
         switch shell {
         case "zsh":
-            try home.write(".zshrc", """
+            try home.write(
+                ".zshrc",
+                """
                 fpath=(\(installed.root.path)/share/zsh/site-functions $fpath)
                 autoload -U compinit && compinit -u
                 PS1='ready> '
                 """)
         default:
             // fish reads vendor_completions.d from its XDG_DATA_DIRS, as on an installed system.
-            try home.write(".config/fish/config.fish", """
+            try home.write(
+                ".config/fish/config.fish",
+                """
                 set -g fish_greeting
                 function fish_prompt; echo 'ready> '; end
                 """)
@@ -211,12 +219,14 @@ import Testing
     @Test func theKioskUnitAndAutologinDropInPassSystemdAnalyzeVerify() throws {
         let installed = try Installation()
         defer { installed.remove() }
-        let analyze = try #require(ExternalProcess.find("systemd-analyze", path: "/usr/bin:/bin"),
-                                   "systemd-analyze is needed (Debian package systemd; make test installs it)")
+        let analyze = try #require(
+            ExternalProcess.find("systemd-analyze", path: "/usr/bin:/bin"),
+            "systemd-analyze is needed (Debian package systemd; make test installs it)")
         let units = try TemporaryFolder("units")
         defer { units.remove() }
         // The installed copy names the program where PREFIX put it.
-        let unit = try String(contentsOf: installed.root.appendingPathComponent("share/doc/storyreader/contrib/systemd/storyreader-kiosk.service"), encoding: .utf8)
+        let unit = try String(
+            contentsOf: installed.root.appendingPathComponent("share/doc/storyreader/contrib/systemd/storyreader-kiosk.service"), encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/bin/storyreader kiosk\n"))
         #expect(unit.contains("Restart=always\n") && unit.contains("User=storyreader\n") && unit.contains("TTYPath=/dev/tty1\n"))
         // verify checks that ExecStart's program exists: point it at the copy in DESTDIR (the only change).
@@ -224,14 +234,16 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         // Documentation=man:storyreader(1) is checked against the installed manual page.
         environment["MANPATH"] = installed.root.appendingPathComponent("share/man").path
-        let service = try ExternalProcess.run(analyze, ["verify", units.url.appendingPathComponent("storyreader-kiosk.service").path], environment: environment)
+        let service = try ExternalProcess.run(
+            analyze, ["verify", units.url.appendingPathComponent("storyreader-kiosk.service").path], environment: environment)
         #expect(service.status == 0)
         #expect(service.standardError == "", "\(service.standardError)")
 
         // The drop-in, over Debian's own getty@.service.
         try FileManager.default.copyItem(atPath: "/lib/systemd/system/getty@.service", toPath: units.url.appendingPathComponent("getty@tty1.service").path)
-        try units.write("getty@tty1.service.d/autologin.conf",
-                        try String(contentsOf: TestPaths.repository.appendingPathComponent("contrib/systemd/getty@tty1.service.d/autologin.conf"), encoding: .utf8))
+        try units.write(
+            "getty@tty1.service.d/autologin.conf",
+            try String(contentsOf: TestPaths.repository.appendingPathComponent("contrib/systemd/getty@tty1.service.d/autologin.conf"), encoding: .utf8))
         environment["SYSTEMD_UNIT_PATH"] = units.path + ":"
         // Debian's getty@.service names manual pages that are not ours to check.
         let getty = try ExternalProcess.run(analyze, ["verify", "--man=no", "getty@tty1.service"], environment: environment)

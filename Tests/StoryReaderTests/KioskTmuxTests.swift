@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// `storyreader kiosk` on a real terminal, under tmux: what a child can press, what a parent can do,
 /// and that the terminal comes back as it was.
@@ -69,7 +69,10 @@ struct KioskTmuxTests {
     @Test func noKeyAChildPressesGetsOutAndThePINLeavesWithTheTerminalAsItWas() throws {
         let fixture = try fixture()
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture)
         let pid = try pid(fixture)
         for key in ["C-c", "C-z", "C-\\", "C-d", "C-s", "C-q"] {
@@ -125,7 +128,10 @@ struct KioskTmuxTests {
     @Test func fiveWrongPINsLockWithTheWaitShownAndKept() throws {
         let fixture = try fixture()
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture)
         try tmux.send("C-]")
         try tmux.waitFor("For grown-ups.")
@@ -158,7 +164,10 @@ struct KioskTmuxTests {
     @Test func idleResetStopsKeepsThePlaceAndReturnsToTheLibrary() throws {
         let fixture = try fixture()
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture, "--idle-timeout 2")
         try tmux.command("read tiny fox")
         try tmux.waitFor("❯[Pause]")
@@ -173,7 +182,10 @@ struct KioskTmuxTests {
     @Test func theTimeLimitWarnsShowsTimeUpAndOnlyThePINLeavesIt() throws {
         let fixture = try fixture()
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture, "--time-limit 0.1 --add-time-seconds 30")
         try tmux.send("t")
         try tmux.waitFor("seconds left.")
@@ -196,7 +208,10 @@ struct KioskTmuxTests {
     func aSignalSavesAndRestoresTheTerminal(signal: String) throws {
         let fixture = try fixture()
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture)
         try tmux.command("read tiny fox")
         try tmux.waitFor("❯[Pause]")
@@ -213,7 +228,10 @@ struct KioskTmuxTests {
     func aCrashRestoresTheTerminal(signal: Int32) throws {
         let fixture = try fixture()
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         // Without the runtime's interactive backtracer, the crash ends at once with its signal.
         try tmux.start(script: "export SWIFT_BACKTRACE=enable=no; " + fixture.paneScript(subcommand: ["kiosk"], extra: "--profile Maya"))
         try tmux.waitFor("Hello Maya.")
@@ -227,7 +245,10 @@ struct KioskTmuxTests {
     @Test func closedInputEndsTheKioskWithoutSpinning() throws {
         let fixture = try fixture()
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         // The pane's terminal goes away under the kiosk: its reads fail, and it must end.
         try start(tmux, fixture)
         let pid = try pid(fixture)
@@ -243,7 +264,10 @@ struct KioskTmuxTests {
     @Test func refusesWithoutAPINOrWithoutATerminal() throws {
         let fixture = try fixture(pin: false)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: fixture.paneScript(subcommand: ["kiosk"]))
         let screen = try tmux.waitFor("DONE")
         #expect(screen.contains("no parental PIN is set"))

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// The smaller things a language changes beyond its words: how a date is written in `history`.
 @Suite struct LanguageDetailsTests {
@@ -10,8 +10,9 @@ import StoryKitTestSupport
     @Test func historyWritesTheDateTheLanguagesWay() throws {
         let folder = try TemporaryFolder("history-dates")
         defer { folder.remove() }
-        let recorded = try StoryReaderProcess.run(["bench", "log", "record-read", "--profile", "Reader", "--story", "the-lighthouse-cat"],
-                                                  dataDirectory: folder.url.path)
+        let recorded = try StoryReaderProcess.run(
+            ["bench", "log", "record-read", "--profile", "Reader", "--story", "the-lighthouse-cat"],
+            dataDirectory: folder.url.path)
         #expect(recorded.status == 0, "\(recorded.standardError)")
         func firstLine(_ environment: [String: String]) throws -> String {
             let result = try StoryReaderProcess.run(["history"], environment: environment, dataDirectory: folder.url.path)
@@ -42,11 +43,13 @@ import StoryKitTestSupport
         let preview = try StoryReaderProcess.run(["preview", "library", "--width", "5"], environment: ["LANG": "de_DE.UTF-8"])
         #expect(preview.status != 0)
         #expect(preview.standardError.contains("--width 5 liegt außerhalb: nimm 12 bis 1000 Spalten"), "\(preview.standardError)")
-        let site = try StoryReaderProcess.run(["serve", "site", "add", "Rama Norte", "--database", "postgres://x@localhost/x"],
-                                              environment: ["LANG": "es_ES.UTF-8"])
+        let site = try StoryReaderProcess.run(
+            ["serve", "site", "add", "Rama Norte", "--database", "postgres://x@localhost/x"],
+            environment: ["LANG": "es_ES.UTF-8"])
         #expect(site.status != 0)
-        #expect(site.standardError.contains("nombre de sitio 'Rama Norte': usa letras minúsculas, números y '-' (40 como mucho)"),
-                "\(site.standardError)")
+        #expect(
+            site.standardError.contains("nombre de sitio 'Rama Norte': usa letras minúsculas, números y '-' (40 como mucho)"),
+            "\(site.standardError)")
         let english = try StoryReaderProcess.run(["preview", "library", "--page", "0"], environment: ["LANG": "C"])
         #expect(english.standardError.contains("--page 0 is out of range: pages count from 1"), "\(english.standardError)")
     }
@@ -60,8 +63,9 @@ import StoryKitTestSupport
             let list = try StoryReaderProcess.run(["profile", "list"], environment: ["LANG": lang], dataDirectory: folder.url.path)
             #expect(list.status == 0, "\(list.standardError)")
             #expect(list.standardOutput.contains(name), "\(lang): \(list.standardOutput)")
-            let later = try StoryReaderProcess.run(["profile", "list"], environment: ["LANG": lang == "C" ? "de_DE.UTF-8" : "C"],
-                                                   dataDirectory: folder.url.path)
+            let later = try StoryReaderProcess.run(
+                ["profile", "list"], environment: ["LANG": lang == "C" ? "de_DE.UTF-8" : "C"],
+                dataDirectory: folder.url.path)
             #expect(later.standardOutput.contains(name), "kept: \(later.standardOutput)")
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// The interface in Spanish, French and German, end to end: golden caption transcripts of the
 /// core flows, every name in its own voice in the speech log, and `list` in the parent's `LANG`.
@@ -30,8 +30,9 @@ import StoryKitTestSupport
     func transcript(_ name: String, environment: [String: String] = [:], extra: [String] = []) throws -> String {
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
-        let result = try StoryReaderProcess.run(fixture.arguments + extra, input: Self.coreFlow, environment: environment,
-                                                dataDirectory: fixture.data)
+        let result = try StoryReaderProcess.run(
+            fixture.arguments + extra, input: Self.coreFlow, environment: environment,
+            dataDirectory: fixture.data)
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(result.standardError.isEmpty, "stderr: \(result.standardError)")
         Snapshot.assertMatches(result.standardOutput, named: name + ".txt", in: Self.folder)
@@ -40,8 +41,10 @@ import StoryKitTestSupport
 
     /// Runs `script` through a pipe with `--lang language`, expects it to end well and its
     /// captions to match the golden file; returns the captions.
-    func scripted(_ script: String, _ fixture: ReplFixture, language: String, golden: String,
-                  sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    func scripted(
+        _ script: String, _ fixture: ReplFixture, language: String, golden: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
         let result = try StoryReaderProcess.run(fixture.arguments + ["--lang", language], input: script, dataDirectory: fixture.data)
         #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
         Snapshot.assertMatches(result.standardOutput, named: golden, in: Self.folder)
@@ -49,8 +52,10 @@ import StoryKitTestSupport
     }
 
     /// The English words of the core flow: none may be left in a translated transcript.
-    static let englishWords = ["Profiles", "button", "heading", "Press Enter", "Library", "Story:", "not read yet", "Reading ",
-                               "Paused at", "sentence 2 of 4", "The end", "Goodbye", "Hello"]
+    static let englishWords = [
+        "Profiles", "button", "heading", "Press Enter", "Library", "Story:", "not read yet", "Reading ",
+        "Paused at", "sentence 2 of 4", "The end", "Goodbye", "Hello",
+    ]
 
     @Test func spanishFromLANG() throws {
         let output = try transcript("core-flow-es", environment: ["LANG": "es_ES.UTF-8"])
@@ -77,15 +82,18 @@ import StoryKitTestSupport
 
     /// Make a profile with one mistake (an age of 40), put it right, save: in each language, the
     /// form's labels, hints, the problem and the announcement in that language.
-    @Test(arguments: [("es", "Edad: 40 se sale del rango: escribe un número entero de años de 2 a 12.", "Perfil Ada guardado."),
-                      ("fr", "Âge : 40 est hors limites : tape un nombre entier d'années de 2 à 12.", "Profil Ada enregistré."),
-                      ("de", "Alter: 40 liegt außerhalb: tipp eine ganze Zahl von Jahren von 2 bis 12.", "Profil Ada gespeichert.")])
+    @Test(arguments: [
+        ("es", "Edad: 40 se sale del rango: escribe un número entero de años de 2 a 12.", "Perfil Ada guardado."),
+        ("fr", "Âge : 40 est hors limites : tape un nombre entier d'années de 2 à 12.", "Profil Ada enregistré."),
+        ("de", "Alter: 40 liegt außerhalb: tipp eine ganze Zahl von Jahren von 2 bis 12.", "Profil Ada gespeichert."),
+    ])
     func createAProfileWithOneMistake(_ language: String, _ problem: String, _ saved: String) throws {
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
         // Save is 17 items after Interests: voice … spacing, language, braille, narration, recording tempo.
         let toSave = String(repeating: "next\n", count: 17)
-        let script = "next\nactivate\ntype Ada\nnext\ntype 40\nnext\ntype animals\n" + toSave + "activate\ntype 6\nnext\n" + toSave
+        let script =
+            "next\nactivate\ntype Ada\nnext\ntype 40\nnext\ntype animals\n" + toSave + "activate\ntype 6\nnext\n" + toSave
             + "activate\nwhere\nquit\n"
         let output = try scripted(script, fixture, language: language, golden: "create-profile-\(language).txt")
         #expect(output.contains(problem), "\(output)")
@@ -100,12 +108,14 @@ import StoryKitTestSupport
     @Test func profileAddAnswersInTheParentsLANG() throws {
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
-        let added = try StoryReaderProcess.run(["profile", "add", "--name", "Ada", "--age", "8", "--data-dir", fixture.data],
-                                               environment: ["LANG": "fr_FR.UTF-8"], dataDirectory: fixture.data)
+        let added = try StoryReaderProcess.run(
+            ["profile", "add", "--name", "Ada", "--age", "8", "--data-dir", fixture.data],
+            environment: ["LANG": "fr_FR.UTF-8"], dataDirectory: fixture.data)
         #expect(added.status == 0, "\(added.standardError)")
         #expect(added.standardOutput == "Ajouté : Ada, 8 ans.\n")
-        let english = try StoryReaderProcess.run(["profile", "add", "--name", "Bo", "--age", "7", "--data-dir", fixture.data],
-                                                 dataDirectory: fixture.data)
+        let english = try StoryReaderProcess.run(
+            ["profile", "add", "--name", "Bo", "--age", "7", "--data-dir", fixture.data],
+            dataDirectory: fixture.data)
         #expect(english.standardOutput == "Added Bo, age 7.\n")
     }
 
@@ -126,9 +136,11 @@ import StoryKitTestSupport
 
     /// Settings in each language: every setting heard in turn (its label, value and how to change
     /// it), a speed changed with an arrow and by `set`, a value refused, where am I, and leaving.
-    @Test(arguments: [("es", "Velocidad: 160 palabras por minuto.", "Tamaño del texto"),
-                      ("fr", "Vitesse : 160 mots par minute.", "Taille du texte"),
-                      ("de", "Tempo: 160 Wörter pro Minute.", "Textgröße")])
+    @Test(arguments: [
+        ("es", "Velocidad: 160 palabras por minuto.", "Tamaño del texto"),
+        ("fr", "Vitesse : 160 mots par minute.", "Taille du texte"),
+        ("de", "Tempo: 160 Wörter pro Minute.", "Textgröße"),
+    ])
     func settingsInTheChildsLanguage(_ language: String, _ speed: String, _ textSize: String) throws {
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
@@ -160,8 +172,9 @@ import StoryKitTestSupport
             let log = folder.url.appendingPathComponent("speech.log").path
             // Reader, the default profile (age 6), sees the bundled stories by age: Ages 4 to 8 holds the dragon.
             let script = "activate\n" + String(repeating: "next\n", count: 40) + "quit\n"
-            let result = try StoryReaderProcess.run(["--no-audio", "--lang", language], input: script,
-                                                    environment: ["STORYREADER_SPEECH_LOG": log])
+            let result = try StoryReaderProcess.run(
+                ["--no-audio", "--lang", language], input: script,
+                environment: ["STORYREADER_SPEECH_LOG": log])
             #expect(result.status == 0, "\(result.standardError)")
             let lines = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             #expect(lines.contains(expected), "\(language): \(lines)")
@@ -170,7 +183,10 @@ import StoryKitTestSupport
 
     /// `list` on a terminal: its table's header row in the parent's language.
     @Test func listSpeaksThePARENTsLANG() throws {
-        guard let script = ExternalProcess.find("script") else { Issue.record("script (util-linux) is missing"); return }
+        guard let script = ExternalProcess.find("script") else {
+            Issue.record("script (util-linux) is missing")
+            return
+        }
         func table(_ lang: String) throws -> String {
             let command = "\(TestPaths.binary.path) list"
             var environment = ProcessInfo.processInfo.environment

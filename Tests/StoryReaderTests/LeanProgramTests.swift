@@ -8,8 +8,10 @@ import Testing
 /// beside it) says where the benchmarks are and how to build them.
 @Suite(.serialized) struct LeanProgramTests {
     /// Names that only the benchmarks' code has: its types, the temporary PostgreSQL it starts.
-    static let benchmarkNames = ["ReplBenchmark", "SpeechBenchmark", "SyncKioskBenchmark", "CompletionBenchmark",
-                                 "TemporaryPostgres", "StoryGenerator"]
+    static let benchmarkNames = [
+        "ReplBenchmark", "SpeechBenchmark", "SyncKioskBenchmark", "CompletionBenchmark",
+        "TemporaryPostgres", "StoryGenerator",
+    ]
 
     /// How often `name` occurs in the file's bytes (Swift keeps type names in its metadata, so a
     /// type linked into a program is found by its name, in a debug or a release build).
@@ -23,7 +25,8 @@ import Testing
             var count = 0
             var offset = 0
             while offset + needle.count <= haystack.count,
-                  let found = memchr(base + offset, Int32(first), haystack.count - offset - needle.count + 1) {
+                let found = memchr(base + offset, Int32(first), haystack.count - offset - needle.count + 1)
+            {
                 let at = base.distance(to: UnsafeRawPointer(found))
                 if memcmp(found, needle, needle.count) == 0 { count += 1 }
                 offset = at + 1
@@ -76,13 +79,15 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: bin.path) == ["storyreader"])
         var environment = installed.cleanEnvironment
         environment["LANG"] = language == "es" ? "es_ES.UTF-8" : "C.UTF-8"
-        let result = try ExternalProcess.run(installed.binary, ["bench", "library"], environment: environment,
-                                             currentDirectory: installed.home.url)
+        let result = try ExternalProcess.run(
+            installed.binary, ["bench", "library"], environment: environment,
+            currentDirectory: installed.home.url)
         #expect(result.status == 1)
         let missing = bin.appendingPathComponent("storyreader-bench").path
         let catalog = LanguageFixtures.languages.catalog(language)
-        let message = catalog.tr("the benchmarks are a program of their own, {path}, which is not there: build it with 'make bench'",
-                                 ["path": missing])
+        let message = catalog.tr(
+            "the benchmarks are a program of their own, {path}, which is not there: build it with 'make bench'",
+            ["path": missing])
         #expect(result.standardError == "storyreader: \(message)\n")
         #expect(result.standardOutput == "")
     }

@@ -117,13 +117,14 @@ import Testing
         #expect(result.status == 0)
         #expect(result.standardOutput == "good\tA Good Story\t\ten\t4-6\t1\t\ngood-too\tAnother Good One\t\ten\t\t1\t\n")
         let errors = result.standardError.split(separator: "\n").map(String.init)
-        #expect(errors == [
-            "storyreader: \(folder.path)/loop.md: warning: is a link that leads back to itself: skipped",
-            "storyreader: \(folder.path)/backwards.md, line 3: ages '7-4' goes backwards: write the younger age first, like 4-7",
-            "storyreader: \(folder.path)/binary.txt: is not a text file (it contains binary data): a story is a .md or .txt text file",
-            "storyreader: \(folder.path)/empty.md: is empty: write a story in it (see docs/story-format.md) or remove it",
-            "storyreader: \(folder.path)/no-title.md, line 1: a story needs a title: add a 'title:' line to the front matter",
-        ])
+        #expect(
+            errors == [
+                "storyreader: \(folder.path)/loop.md: warning: is a link that leads back to itself: skipped",
+                "storyreader: \(folder.path)/backwards.md, line 3: ages '7-4' goes backwards: write the younger age first, like 4-7",
+                "storyreader: \(folder.path)/binary.txt: is not a text file (it contains binary data): a story is a .md or .txt text file",
+                "storyreader: \(folder.path)/empty.md: is empty: write a story in it (see docs/story-format.md) or remove it",
+                "storyreader: \(folder.path)/no-title.md, line 1: a story needs a title: add a 'title:' line to the front matter",
+            ])
     }
 
     @Test func aFolderWithNoGoodStoryExitsOne() throws {
@@ -184,7 +185,10 @@ import Testing
     @Test func importGoodAndBadFiles() throws {
         let source = try TemporaryFolder("e2e-import-source")
         let data = try TemporaryFolder("e2e-import-data")
-        defer { source.remove(); data.remove() }
+        defer {
+            source.remove()
+            data.remove()
+        }
         try source.write("pictures/owl.art", "(o,o)\n")
         let good = try source.write("the-owl.md", "---\ntitle: The Owl Who Hooted\nages: 3-6\n---\n\nHoo.\n\n![A round owl on a branch.](pictures/owl.art)\n")
         let bad = try source.write("bad.md", "---\ntitle: Bad\nages: abc\n---\n\nText.\n")
@@ -222,7 +226,10 @@ import Testing
     @Test func importRefusesWhatIsNotAStory() throws {
         let source = try TemporaryFolder("e2e-import-odd")
         let data = try TemporaryFolder("e2e-import-odd-data")
-        defer { source.remove(); data.remove() }
+        defer {
+            source.remove()
+            data.remove()
+        }
         let picture = try source.write("owl.art", "(o,o)\n")
         let fifo = source.path + "/pipe.md"
         #expect(mkfifo(fifo, 0o644) == 0)

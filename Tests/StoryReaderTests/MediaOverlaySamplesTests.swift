@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// The read-along structure of the IDPF's EPUB 3 samples (github.com/IDPF/epub3-samples), rebuilt
 /// at test time. Of the samples only `moby-dick-mo` has Media Overlays; its narration
@@ -13,12 +13,14 @@ import StoryKitTestSupport
 @Suite struct MediaOverlaySamplesTests {
     static func chapter(_ body: String) -> String { EPUBFixtures.xhtml(body, language: "en") }
 
-    static let chapter1 = chapter("""
+    static let chapter1 = chapter(
+        """
         <h1 id="c01h01">Loomings</h1>
         <p><span id="c01w00001">Call</span> <span id="c01w00002">me</span> <span id="c01w00003">Ishmael.</span>
         <span id="c01s0002">Some years ago I went to sea.</span> <span id="c01s0003">It is a way I have.</span></p>
         """)
-    static let chapter2 = chapter("""
+    static let chapter2 = chapter(
+        """
         <h1 id="c02h01">The Carpet Bag</h1>
         <p id="c02p0001">I stuffed a shirt or two into my old bag. I started for Cape Horn.</p>
         """)
@@ -31,14 +33,16 @@ import StoryKitTestSupport
         <seq epub:textref="\(document)" epub:type="bodymatter chapter">\(pars)</seq></body></smil>
         """
     }
-    static let overlay1 = smil("chapter_001.xhtml", [
-        par("chapter_001.xhtml#c01h01", "0:00:00.500", "0:00:01.800"),      // full clock
-        par("chapter_001.xhtml#c01w00001", "00:01.800", "00:02.100"),        // partial clock
-        par("chapter_001.xhtml#c01w00002", "2.1s", "2400ms"),                // timecounts
-        par("chapter_001.xhtml#c01w00003", "2.4", "0:00:03"),
-        par("chapter_001.xhtml#c01s0002", "3s", "0.1min"),
-        #"<seq epub:type="table">"# + par("chapter_001.xhtml#c01s0003", "6000ms", "7.5s") + "</seq>",
-    ].joined())
+    static let overlay1 = smil(
+        "chapter_001.xhtml",
+        [
+            par("chapter_001.xhtml#c01h01", "0:00:00.500", "0:00:01.800"),  // full clock
+            par("chapter_001.xhtml#c01w00001", "00:01.800", "00:02.100"),  // partial clock
+            par("chapter_001.xhtml#c01w00002", "2.1s", "2400ms"),  // timecounts
+            par("chapter_001.xhtml#c01w00003", "2.4", "0:00:03"),
+            par("chapter_001.xhtml#c01s0002", "3s", "0.1min"),
+            #"<seq epub:type="table">"# + par("chapter_001.xhtml#c01s0003", "6000ms", "7.5s") + "</seq>",
+        ].joined())
     static let overlay2 = smil("chapter_002.xhtml", par("chapter_002.xhtml#c02p0001", "0:00:08.000", "0:00:11.500"))
     static let opf = """
         <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id" xmlns:dc="http://purl.org/dc/elements/1.1/">
@@ -67,11 +71,18 @@ import StoryKitTestSupport
         let encoded = try ExternalProcess.run(ffmpeg, ["-v", "error", "-y", "-i", wav, "-c:a", "aac", "-b:a", "64k", mp4], environment: [:])
         #expect(encoded.status == 0, "\(encoded.standardError)")
         let epub = folder.url.appendingPathComponent("moby-dick-mo.epub")
-        try EPUBFixtures.make(epub, opf: Self.opf, files: [
-            ("OEBPS/nav.xhtml", Self.chapter(#"<nav epub:type="toc"><ol><li><a href="chapter_001.xhtml">Loomings</a></li><li><a href="chapter_002.xhtml">The Carpet Bag</a></li></ol></nav>"#)),
-            ("OEBPS/chapter_001.xhtml", Self.chapter1), ("OEBPS/chapter_002.xhtml", Self.chapter2),
-            ("OEBPS/chapter_001_overlay.smil", Self.overlay1), ("OEBPS/chapter_002_overlay.smil", Self.overlay2),
-        ], data: [("OEBPS/audio/mobydick.mp4", try Data(contentsOf: URL(fileURLWithPath: mp4)))])
+        try EPUBFixtures.make(
+            epub, opf: Self.opf,
+            files: [
+                (
+                    "OEBPS/nav.xhtml",
+                    Self.chapter(
+                        #"<nav epub:type="toc"><ol><li><a href="chapter_001.xhtml">Loomings</a></li><li><a href="chapter_002.xhtml">The Carpet Bag</a></li></ol></nav>"#
+                    )
+                ),
+                ("OEBPS/chapter_001.xhtml", Self.chapter1), ("OEBPS/chapter_002.xhtml", Self.chapter2),
+                ("OEBPS/chapter_001_overlay.smil", Self.overlay1), ("OEBPS/chapter_002_overlay.smil", Self.overlay2),
+            ], data: [("OEBPS/audio/mobydick.mp4", try Data(contentsOf: URL(fileURLWithPath: mp4)))])
         let data = folder.path + "/data"
         let imported = try StoryReaderProcess.run(["import", "--as-one", epub.path], dataDirectory: data)
         #expect(imported.status == 0, "\(imported.standardError)")
@@ -88,7 +99,8 @@ import StoryKitTestSupport
         func clip(_ text: String) -> (begin: Int, end: Int)? {
             // Import keeps the audio beside the story as `1-mobydick.mp4` (numbered, one file for both chapters).
             guard let event = sentence(text), event["source"] as? String == "recording", event["audio"] as? String == "1-mobydick.mp4",
-                  let begin = event["clipBegin"] as? Int, let end = event["clipEnd"] as? Int else { return nil }
+                let begin = event["clipBegin"] as? Int, let end = event["clipEnd"] as? Int
+            else { return nil }
             return (begin, end)
         }
         // Every clock form, each sentence's clip; the words of the first sentence at their own clips.

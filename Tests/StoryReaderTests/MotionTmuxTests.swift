@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
 
 /// Motion in the live REPL, under tmux with real keys: a page turn and the end of a story move
 /// (several frames) by default and are one still frame with reduced motion; nothing blinks, the
@@ -35,7 +35,10 @@ struct MotionTmuxTests {
         let fixture = try ReplFixture(withProfiles: true)
         try fixture.folder.write("stories/lantern.md", ReplTranscriptTests.lantern)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: fixture.paneScript(extra: "--profile Maya " + (reduceMotion ? "--reduce-motion" : "--no-reduce-motion")))
         try tmux.waitFor("Hello Maya.")
         try tmux.command("read lantern")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// `storyreader pin …` from a pipe, and the PIN guarding profile changes.

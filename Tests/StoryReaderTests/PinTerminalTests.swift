@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// The PIN and the profile form on a real terminal, under tmux: the PIN is not echoed, and the form
@@ -43,8 +44,11 @@ import StoryKitTestSupport
         try session.type("8")
         try session.waitFor("Interests,")
         try session.type("space, robots")
-        for label in ["Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,", "Syllables,", "Spacing,", "Language,", "Braille,",
-                      "Narration,", "Recording tempo,"] {
+        for label in [
+            "Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,", "Syllables,", "Spacing,",
+            "Language,", "Braille,",
+            "Narration,", "Recording tempo,",
+        ] {
             try session.waitFor(label)
             try session.type("")
         }
@@ -68,8 +72,11 @@ import StoryKitTestSupport
         try session.type("")
         try session.waitFor("Age,")
         try session.type("9")
-        for label in ["Interests,", "Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,", "Syllables,", "Spacing,", "Language,", "Braille,",
-                      "Narration,", "Recording tempo,"] {
+        for label in [
+            "Interests,", "Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,",
+            "Syllables,", "Spacing,", "Language,", "Braille,",
+            "Narration,", "Recording tempo,",
+        ] {
             try session.waitFor(label)
             try session.type("")
         }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// `storyreader preview` as a user runs it: options, colour rules, motion, large-text methods.

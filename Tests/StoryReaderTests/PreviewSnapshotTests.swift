@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// Snapshot tests of `storyreader preview` for every text size at 80×24 and 40×24.

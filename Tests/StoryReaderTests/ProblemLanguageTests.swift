@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// The problems that were still English, in the parent's language, end to end with the built
 /// binary: a folder given to --stories, an age range in a story's header (also when the library's
@@ -69,17 +69,19 @@ import StoryKitTestSupport
         }
         #expect(FileManager.default.fileExists(atPath: data.path + "/story-cache.v1"), "the second run read the cache")
         let german = try StoryReaderProcess.run(["list", "--stories", folder.path], environment: Self.german, dataDirectory: data.path)
-        #expect(german.standardError.split(separator: "\n").map(String.init) == [
-            "storyreader: \(folder.path)/loop.md: Warnung: ist ein Link, der auf sich selbst zurückführt: übersprungen",
-            "storyreader: \(folder.path)/sub/back: Warnung: führt zu einem schon gelesenen Ordner zurück (eine Link-Schleife): übersprungen",
-            "storyreader: \(folder.path)/backwards.md, Zeile 3: ages '7-4' ist verkehrt herum: schreib das jüngere Alter zuerst, wie 4-7",
-        ], "\(german.standardError)")
+        #expect(
+            german.standardError.split(separator: "\n").map(String.init) == [
+                "storyreader: \(folder.path)/loop.md: Warnung: ist ein Link, der auf sich selbst zurückführt: übersprungen",
+                "storyreader: \(folder.path)/sub/back: Warnung: führt zu einem schon gelesenen Ordner zurück (eine Link-Schleife): übersprungen",
+                "storyreader: \(folder.path)/backwards.md, Zeile 3: ages '7-4' ist verkehrt herum: schreib das jüngere Alter zuerst, wie 4-7",
+            ], "\(german.standardError)")
         let english = try StoryReaderProcess.run(["list", "--stories", folder.path], environment: Self.english, dataDirectory: data.path)
-        #expect(english.standardError.split(separator: "\n").map(String.init) == [
-            "storyreader: \(folder.path)/loop.md: warning: is a link that leads back to itself: skipped",
-            "storyreader: \(folder.path)/sub/back: warning: leads back to a folder already read (a link loop): skipped",
-            "storyreader: \(folder.path)/backwards.md, line 3: ages '7-4' goes backwards: write the younger age first, like 4-7",
-        ], "\(english.standardError)")
+        #expect(
+            english.standardError.split(separator: "\n").map(String.init) == [
+                "storyreader: \(folder.path)/loop.md: warning: is a link that leads back to itself: skipped",
+                "storyreader: \(folder.path)/sub/back: warning: leads back to a folder already read (a link loop): skipped",
+                "storyreader: \(folder.path)/backwards.md, line 3: ages '7-4' goes backwards: write the younger age first, like 4-7",
+            ], "\(english.standardError)")
     }
 
     /// `import` of a story whose age range is not one refuses it in French.
@@ -89,11 +91,12 @@ import StoryKitTestSupport
         let bad = try data.write("bad.md", "---\ntitle: Bad\nages: abc\n---\n\nText.\n")
         let result = try StoryReaderProcess.run(["import", bad.path], environment: Self.french, dataDirectory: data.path)
         #expect(result.status == 1)
-        #expect(result.standardError == """
-            storyreader: \(bad.path), ligne 3: ages 'abc' n'est pas une tranche d'âge : écris deux âges comme 4-7 (pas importé)
-            storyreader: 0 importée, 1 refusée
+        #expect(
+            result.standardError == """
+                storyreader: \(bad.path), ligne 3: ages 'abc' n'est pas une tranche d'âge : écris deux âges comme 4-7 (pas importé)
+                storyreader: 0 importée, 1 refusée
 
-            """, "\(result.standardError)")
+                """, "\(result.standardError)")
     }
 
     // MARK: - Books
@@ -103,17 +106,20 @@ import StoryKitTestSupport
     @Test func aBooksWarningsAreSaidInFrench() throws {
         let data = try TemporaryFolder("problem-epub")
         defer { data.remove() }
-        let manifest = #"<item id="nav" href="nav.xhtml" properties="nav" media-type="application/xhtml+xml"/><item id="p1" href="p1.xhtml" media-type="application/xhtml+xml" media-overlay="s1"/><item id="s1" href="p1.smil" media-type="application/smil+xml"/><item id="p2" href="broken.xhtml" media-type="application/xhtml+xml"/>"#
+        let manifest =
+            #"<item id="nav" href="nav.xhtml" properties="nav" media-type="application/xhtml+xml"/><item id="p1" href="p1.xhtml" media-type="application/xhtml+xml" media-overlay="s1"/><item id="s1" href="p1.smil" media-type="application/smil+xml"/><item id="p2" href="broken.xhtml" media-type="application/xhtml+xml"/>"#
         let opf = """
             <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" xmlns:dc="http://purl.org/dc/elements/1.1/">
             <metadata><dc:title>Bear</dc:title><dc:language>en</dc:language></metadata>
             <manifest>\(manifest)</manifest><spine><itemref idref="p1"/><itemref idref="p2"/></spine></package>
             """
-        let url = try EPUBFixtures.make(data.url.appendingPathComponent("bear.epub"), opf: opf, files: [
-            ("OEBPS/nav.xhtml", EPUBFixtures.xhtml("")),
-            ("OEBPS/p1.xhtml", EPUBFixtures.xhtml("<p>The bear walks in the snow.</p>")),
-            ("OEBPS/broken.xhtml", "<html><body><p a=>x</p></body></html>"),
-        ])
+        let url = try EPUBFixtures.make(
+            data.url.appendingPathComponent("bear.epub"), opf: opf,
+            files: [
+                ("OEBPS/nav.xhtml", EPUBFixtures.xhtml("")),
+                ("OEBPS/p1.xhtml", EPUBFixtures.xhtml("<p>The bear walks in the snow.</p>")),
+                ("OEBPS/broken.xhtml", "<html><body><p a=>x</p></body></html>"),
+            ])
         let overlays = "bear.epub contient des Media Overlays (une narration enregistrée) qui ne peuvent pas être joués : son texte est lu par eSpeak NG"
         let skipped = "bear.epub, OEBPS/broken.xhtml : XHTML mal formé (ligne 1) (chapitre ignoré)"
         let dry = try StoryReaderProcess.run(["import", "--dry-run", url.path], environment: Self.french, dataDirectory: data.path)
@@ -122,11 +128,12 @@ import StoryKitTestSupport
         #expect(dry.standardOutput.contains("  attention : \(overlays)\n  attention : \(skipped)\n"), "\(dry.standardOutput)")
         Self.expectNoEnglish(dry.standardOutput + dry.standardError)
         let english = try StoryReaderProcess.run(["import", "--dry-run", url.path], environment: Self.english, dataDirectory: data.path)
-        #expect(english.standardError == """
-            storyreader: bear.epub has Media Overlays (a recorded narration) that cannot be played: its text is read by eSpeak NG
-            storyreader: bear.epub, OEBPS/broken.xhtml: not well-formed XHTML (line 1) (chapter skipped)
+        #expect(
+            english.standardError == """
+                storyreader: bear.epub has Media Overlays (a recorded narration) that cannot be played: its text is read by eSpeak NG
+                storyreader: bear.epub, OEBPS/broken.xhtml: not well-formed XHTML (line 1) (chapter skipped)
 
-            """, "\(english.standardError)")
+                """, "\(english.standardError)")
         let imported = try StoryReaderProcess.run(["import", url.path], environment: Self.french, dataDirectory: data.path)
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardError == "storyreader: \(overlays)\nstoryreader: \(skipped)\n", "\(imported.standardError)")
@@ -142,21 +149,24 @@ import StoryKitTestSupport
         let emptySpine = try EPUBFixtures.make(data.url.appendingPathComponent("empty.epub"), opf: "<package><manifest/><spine/></package>", files: [])
         let german = try StoryReaderProcess.run(["import", notZip.path, noContainer.path, emptySpine.path], environment: Self.german, dataDirectory: data.path)
         #expect(german.status == 1)
-        #expect(german.standardError == """
-            storyreader: not-a-zip.epub ist kein EPUB (kein Zip-Archiv) (nicht importiert)
-            storyreader: no-container.epub ist kein EPUB: es hat keine META-INF/container.xml (nicht importiert)
-            storyreader: empty.epub: das Paket nennt kein Dokument zum Lesen (ein leerer Spine) (nicht importiert)
-            storyreader: 0 importiert, 3 abgelehnt
+        #expect(
+            german.standardError == """
+                storyreader: not-a-zip.epub ist kein EPUB (kein Zip-Archiv) (nicht importiert)
+                storyreader: no-container.epub ist kein EPUB: es hat keine META-INF/container.xml (nicht importiert)
+                storyreader: empty.epub: das Paket nennt kein Dokument zum Lesen (ein leerer Spine) (nicht importiert)
+                storyreader: 0 importiert, 3 abgelehnt
 
-            """, "\(german.standardError)")
+                """, "\(german.standardError)")
         let notes = try data.write("notes.doc", "hello")
         let french = try StoryReaderProcess.run(["import", notes.path], environment: Self.french, dataDirectory: data.path)
-        #expect(french.standardError.hasPrefix(
-            "storyreader: \(notes.path): pas importé : un fichier d'histoire finit par .md, .markdown ou .txt, un livre par .epub\n"),
+        #expect(
+            french.standardError.hasPrefix(
+                "storyreader: \(notes.path): pas importé : un fichier d'histoire finit par .md, .markdown ou .txt, un livre par .epub\n"),
             "\(french.standardError)")
         let english = try StoryReaderProcess.run(["import", notes.path], environment: Self.english, dataDirectory: data.path)
-        #expect(english.standardError.hasPrefix(
-            "storyreader: \(notes.path): not imported: a story file ends in .md, .markdown or .txt, a book in .epub\n"),
+        #expect(
+            english.standardError.hasPrefix(
+                "storyreader: \(notes.path): not imported: a story file ends in .md, .markdown or .txt, a book in .epub\n"),
             "\(english.standardError)")
     }
 
@@ -174,12 +184,18 @@ import StoryKitTestSupport
         let environment = ["XDG_CONFIG_HOME": bad.path]
         let german = try StoryReaderProcess.run(["list"], environment: environment.merging(Self.german) { $1 })
         #expect(german.status == 1)
-        #expect(german.standardError == "storyreader: \(file), Zeile 3: 'huge' ist kein Wert: Text gehört in Anführungszeichen (\"huge\"), sonst nimm eine Zahl, true oder false\n")
+        #expect(
+            german.standardError
+                == "storyreader: \(file), Zeile 3: 'huge' ist kein Wert: Text gehört in Anführungszeichen (\"huge\"), sonst nimm eine Zahl, true oder false\n")
         // --lang as typed wins over the environment, before the arguments are parsed.
         let typed = try StoryReaderProcess.run(["list", "--lang", "fr"], environment: environment.merging(Self.german) { $1 })
-        #expect(typed.standardError == "storyreader: \(file), ligne 3: 'huge' n'est pas une valeur : le texte va entre guillemets (\"huge\"), ou utilise un nombre, true ou false\n")
+        #expect(
+            typed.standardError
+                == "storyreader: \(file), ligne 3: 'huge' n'est pas une valeur : le texte va entre guillemets (\"huge\"), ou utilise un nombre, true ou false\n"
+        )
         let english = try StoryReaderProcess.run(["list"], environment: environment.merging(Self.english) { $1 })
-        #expect(english.standardError == "storyreader: \(file), line 3: 'huge' is not a value: text goes in quotes (\"huge\"), or use a number, true or false\n")
+        #expect(
+            english.standardError == "storyreader: \(file), line 3: 'huge' is not a value: text goes in quotes (\"huge\"), or use a number, true or false\n")
 
         // A value of the wrong kind: both kinds said in Spanish.
         let (wrongKind, kindFile) = try Self.configFolder("[kiosk]\nprofile = 7\n")
@@ -190,7 +206,10 @@ import StoryKitTestSupport
         let (section, sectionFile) = try Self.configFolder("[sound]\n")
         defer { section.remove() }
         let noSection = try StoryReaderProcess.run(["list"], environment: ["XDG_CONFIG_HOME": section.path].merging(Self.german) { $1 })
-        #expect(noSection.standardError == "storyreader: \(sectionFile), Zeile 1: es gibt keinen Abschnitt [sound]: nimm [braille] oder [display] oder [kiosk] oder [reading] oder keinen\n")
+        #expect(
+            noSection.standardError
+                == "storyreader: \(sectionFile), Zeile 1: es gibt keinen Abschnitt [sound]: nimm [braille] oder [display] oder [kiosk] oder [reading] oder keinen\n"
+        )
     }
 
     // MARK: - Narration, speech and audio
@@ -200,21 +219,25 @@ import StoryKitTestSupport
     @Test func aDeviceThatCannotBeOpenedIsSaidInSpanish() throws {
         let read = try StoryReaderProcess.run(["read", "pip-and-the-puddle", "--from", "43", "--device", "no-such-device"], environment: Self.spanish)
         #expect(read.status == 0, "\(read.standardError)")
-        let notice = "no se puede abrir el dispositivo de sonido 'no-such-device': \(Self.alsaReason); se lee sin sonido (el texto se sigue resaltando al ritmo de la voz)"
+        let notice =
+            "no se puede abrir el dispositivo de sonido 'no-such-device': \(Self.alsaReason); se lee sin sonido (el texto se sigue resaltando al ritmo de la voz)"
         #expect(read.standardError.components(separatedBy: "storyreader: \(notice)\n").count - 1 == 1, "\(read.standardError)")
         Self.expectNoEnglish(read.standardError)
 
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
-        let repl = try StoryReaderProcess.run(["--stories", fixture.stories, "--data-dir", fixture.data, "--device", "no-such-device"],
-                                              input: "quit\n", environment: Self.spanish, dataDirectory: fixture.data)
+        let repl = try StoryReaderProcess.run(
+            ["--stories", fixture.stories, "--data-dir", fixture.data, "--device", "no-such-device"],
+            input: "quit\n", environment: Self.spanish, dataDirectory: fixture.data)
         #expect(repl.status == 0, "\(repl.standardError)")
         #expect(repl.standardOutput.contains(notice + "\n"), "\(repl.standardOutput)")
         Self.expectNoEnglish(repl.standardOutput)
 
         let english = try StoryReaderProcess.run(["read", "pip-and-the-puddle", "--from", "43", "--device", "no-such-device"], environment: Self.english)
-        #expect(english.standardError.contains(
-            "storyreader: cannot open audio device 'no-such-device': \(Self.alsaReason); reading without sound (the text is still highlighted at speaking pace)\n"),
+        #expect(
+            english.standardError.contains(
+                "storyreader: cannot open audio device 'no-such-device': \(Self.alsaReason); reading without sound (the text is still highlighted at speaking pace)\n"
+            ),
             "\(english.standardError)")
     }
 
@@ -224,7 +247,8 @@ import StoryKitTestSupport
     @Test func aLanguageWithoutAVoiceIsSaidInFrench() throws {
         let result = try StoryReaderProcess.run(["read", "pip-and-the-puddle", "--no-audio", "--voice", "zz", "--from", "43"], environment: Self.french)
         #expect(result.status == 0)
-        #expect(result.standardError.contains("storyreader: pas de voix pour la langue 'zz' : lecture avec la voix par défaut 'en'\n"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("storyreader: pas de voix pour la langue 'zz' : lecture avec la voix par défaut 'en'\n"), "\(result.standardError)")
         Self.expectNoEnglish(result.standardError)
     }
 

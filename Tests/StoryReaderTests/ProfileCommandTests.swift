@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// `storyreader profile …` and `history`, run as a user would (no TTY: answers come from a pipe).
@@ -12,8 +13,11 @@ import StoryKitTestSupport
     @Test func addWithFlagsThenListShowAndJSON() throws {
         let folder = try TemporaryFolder("profile-cli")
         defer { folder.remove() }
-        let added = try run(["profile", "add", "--name", "Mia", "--age", "7", "--interests", "space, trains", "--text-size", "xxLarge",
-                             "--reduced-motion", "on", "--hints", "off"], in: folder)
+        let added = try run(
+            [
+                "profile", "add", "--name", "Mia", "--age", "7", "--interests", "space, trains", "--text-size", "xxLarge",
+                "--reduced-motion", "on", "--hints", "off",
+            ], in: folder)
         #expect(added.status == 0, "\(added.standardError)")
         #expect(added.standardOutput == "Added Mia, age 7.\n")
 
@@ -42,14 +46,15 @@ import StoryKitTestSupport
         defer { folder.remove() }
         let result = try run(["profile", "add", "--name", "reader", "--age", "6.5", "--rate", "900", "--theme", "purple"], in: folder)
         #expect(result.status == 1)
-        #expect(result.standardError == """
-            storyreader: nothing was saved:
-            Name (--name): a profile named "Reader" already exists (names ignore case): choose another name or edit that profile
-            Age (--age): "6.5" is not a whole number: type a whole number of years from 2 to 12
-            Speed (--rate): 900 is out of range: use a whole number from 80 to 450
-            Theme (--theme): "purple" is not a theme: use one of default, dark, light, high-contrast-dark, high-contrast-light
+        #expect(
+            result.standardError == """
+                storyreader: nothing was saved:
+                Name (--name): a profile named "Reader" already exists (names ignore case): choose another name or edit that profile
+                Age (--age): "6.5" is not a whole number: type a whole number of years from 2 to 12
+                Speed (--rate): 900 is out of range: use a whole number from 80 to 450
+                Theme (--theme): "purple" is not a theme: use one of default, dark, light, high-contrast-dark, high-contrast-light
 
-            """)
+                """)
         #expect(try run(["profile", "list"], in: folder).standardOutput == "Reader, age 6\n")
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// The pseudo-language (accented, 40 % longer, bracketed) in the real program under tmux: the
 /// generated catalog is written as `es.po` into a folder of its own (`$STORYREADER_PO_DIR`) and
@@ -11,8 +11,10 @@ import StoryKitTestSupport
 /// screen is drawn inside the 80×24 or 40×24 terminal.
 @Suite(.serialized)
 struct PseudoLanguageTmuxTests {
-    static let names = ["The Tiny Fox", "The Big Owl", "Rocket Ride", "Maya", "Sam", "animals", "bedtime", "space",
-                        "A tiny fox looks for the moon.", "An owl who cannot sleep.", "A rocket goes up and comes down."]
+    static let names = [
+        "The Tiny Fox", "The Big Owl", "Rocket Ride", "Maya", "Sam", "animals", "bedtime", "space",
+        "A tiny fox looks for the moon.", "An owl who cannot sleep.", "A rocket goes up and comes down.",
+    ]
 
     /// The start of a message in the pseudo-language, before its first placeholder and short
     /// enough not to be wrapped.
@@ -40,7 +42,11 @@ struct PseudoLanguageTmuxTests {
         try catalogs.write("es.po", PseudoLanguage.file(language: "es"))
         var tmux = TmuxSession()
         tmux.columns = columns
-        defer { tmux.kill(); fixture.remove(); catalogs.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+            catalogs.remove()
+        }
         try tmux.start(script: "export STORYREADER_PO_DIR=\(catalogs.url.path); " + fixture.paneScript(extra: "--lang es"))
         let storyText = "The tiny fox woke up. She looked for the moon. The moon was in the pond. The fox said goodnight."
         var screens: [String] = []

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 /// `storyreader read` and `storyreader voices`, run as a user would.
@@ -96,8 +97,9 @@ import StoryKitTestSupport
         let story = try WAVSamples.read(wav)
         let firstSound = try #require(story.firstIndex { $0 != 0 })
         let opening = Array(story[firstSound..<(firstSound + 1000)])
-        let found = try #require(heard.indices.dropLast(1000).first { heard[$0] == opening[0] && Array(heard[$0..<($0 + 1000)]) == opening },
-                                 "the story's first sound reaches the device")
+        let found = try #require(
+            heard.indices.dropLast(1000).first { heard[$0] == opening[0] && Array(heard[$0..<($0 + 1000)]) == opening },
+            "the story's first sound reaches the device")
         let start = found - firstSound
         #expect(start > 22050 / 2, "“Reading …” is heard first")
         // All of the story but its last tenth of a second (the device's last period may be cut
@@ -107,7 +109,8 @@ import StoryKitTestSupport
         let correlation = WAVSamples.loudnessCorrelation(Array(story.prefix(compared)), Array(heard[start..<(start + compared)]), window: 1102)
         #expect(correlation > 0.95, "the story as --wav writes it: \(correlation)")
         // The environment variable names the device too.
-        let byEnvironment = try StoryReaderProcess.run(["read", "pip-and-the-puddle", "--from", "42"],
+        let byEnvironment = try StoryReaderProcess.run(
+            ["read", "pip-and-the-puddle", "--from", "42"],
             environment: environment.merging(["STORYREADER_AUDIO_DEVICE": "storytest"]) { $1 })
         #expect(byEnvironment.status == 0 && !byEnvironment.standardError.contains("cannot open"), "\(byEnvironment.standardError)")
     }
@@ -133,7 +136,8 @@ import StoryKitTestSupport
     @Test func storiesThatHurtDoNotCrashAndEmptyOnesSaySo() throws {
         let folder = try TemporaryFolder("read-bad")
         defer { folder.remove() }
-        try folder.write("bad.txt", "Title: Bad\nLanguage: en\n\nHere \(String(repeating: "s's", count: 300)) and \(String(repeating: "ab", count: 2000)) end.\n")
+        try folder.write(
+            "bad.txt", "Title: Bad\nLanguage: en\n\nHere \(String(repeating: "s's", count: 300)) and \(String(repeating: "ab", count: 2000)) end.\n")
         try folder.write("empty.txt", "Title: Empty\nLanguage: en\n\n— … —\n")
         let bad = try StoryReaderProcess.run(["read", "--stories", folder.path, "bad", "--no-audio"])
         #expect(bad.status == 0, "\(bad.standardError)")

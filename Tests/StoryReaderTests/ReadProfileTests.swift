@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
 
 /// `storyreader read STORY --profile NAME`: the child's finished reads and place are recorded.
 @Suite struct ReadProfileTests {
@@ -70,9 +70,10 @@ import StoryKitTestSupport
         #expect(resumed.status == 0, "\(resumed.standardError)")
         #expect(resumed.standardError.contains("resuming Ada's place at sentence"))
         let firstSentence = resumed.standardOutput.split(separator: "\n").first { $0.contains("\"sentence\"") }
-        let start = try #require(firstSentence.flatMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["start"] as? Int
-        })
+        let start = try #require(
+            firstSentence.flatMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["start"] as? Int
+            })
         #expect(start > 0, "the resumed read started at the beginning")
 
         // Finished now: the place is cleared, so the next read starts at the beginning.

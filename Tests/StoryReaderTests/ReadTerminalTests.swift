@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 @testable import StoryReader
 
@@ -9,7 +10,8 @@ import StoryKitTestSupport
     @Test func theKeysReadUsesAreDecoded() {
         var decoder = KeyDecoder()
         #expect(decoder.feed(Array("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D".utf8)) == [.up, .down, .right, .left])
-        #expect(decoder.feed([0x20, 0x71, 0x2B, 0x2D, 0x73, 0x03]) == [.space, .character("q"), .character("+"), .character("-"), .character("s"), .control("c")])
+        #expect(
+            decoder.feed([0x20, 0x71, 0x2B, 0x2D, 0x73, 0x03]) == [.space, .character("q"), .character("+"), .character("-"), .character("s"), .control("c")])
         #expect(decoder.feed([0x1B]) == [])
         #expect(decoder.flush() == [.escape])
     }
@@ -27,7 +29,8 @@ import StoryKitTestSupport
             folder.remove()
         }
         let binary = TestPaths.binary.path
-        let command = "cd \(folder.path) && NO_COLOR=1 STORYREADER_DATA_DIR=\(folder.path) \(binary) read pip-and-the-puddle --device no-such-device 2>/dev/null; echo EXIT=$?; stty -a | tr '\\n' ' ' > stty.txt; echo DONE"
+        let command =
+            "cd \(folder.path) && NO_COLOR=1 STORYREADER_DATA_DIR=\(folder.path) \(binary) read pip-and-the-puddle --device no-such-device 2>/dev/null; echo EXIT=$?; stty -a | tr '\\n' ' ' > stty.txt; echo DONE"
         try startSession(session, command)
         #expect(waitForPane(session, timeout: 30) { Self.showsTheWordHighlighted($0) }, "a word is shown in reverse video")
         #expect(waitForPane(session) { $0.contains("reading") })
@@ -78,8 +81,10 @@ import StoryKitTestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         let closeAll = "for fd in $(ls /proc/$$/fd); do [ \"$fd\" -gt 2 ] 2>/dev/null && eval \"exec $fd>&-\"; done; "
-        process.arguments = ["-c", closeAll + "exec /usr/bin/tmux -L \"$0\" new-session -d -s \"$1\" -x 80 -y 24 sh -c \"$2\"",
-                             socket, session, command + "; sleep 30"]
+        process.arguments = [
+            "-c", closeAll + "exec /usr/bin/tmux -L \"$0\" new-session -d -s \"$1\" -x 80 -y 24 sh -c \"$2\"",
+            socket, session, command + "; sleep 30",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

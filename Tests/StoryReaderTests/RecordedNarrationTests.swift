@@ -43,8 +43,11 @@ import Testing
         try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
         try Self.story.write(to: source.appendingPathComponent("pip-the-snail.md"), atomically: true, encoding: .utf8)
         let epub = data.path + "/pip.epub"
-        let export = try run(["export", "pip", "--stories", source.path, "--to", epub, "--overlay", overlay,
-                              "--voice", "en+f3", "--rate", "110", "--pitch", "70"], data)
+        let export = try run(
+            [
+                "export", "pip", "--stories", source.path, "--to", epub, "--overlay", overlay,
+                "--voice", "en+f3", "--rate", "110", "--pitch", "70",
+            ], data)
         #expect(export.status == 0, "\(export.standardError)")
         let imported = try run(["import", epub], data)
         #expect(imported.status == 0, "\(imported.standardError)")
@@ -65,8 +68,12 @@ import Testing
     func reference(_ audio: URL, _ folder: TemporaryFolder) throws -> [Int16] {
         let ffmpeg = try #require(RequiredTool.find("ffmpeg", package: "ffmpeg", for: "decoding the reference recording"))
         let wav = folder.path + "/reference.wav"
-        let result = try ExternalProcess.run(ffmpeg, ["-v", "error", "-y", "-i", audio.path, "-ar", "22050", "-ac", "1", "-c:a", "pcm_s16le",
-                                                      "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact", wav], environment: [:])
+        let result = try ExternalProcess.run(
+            ffmpeg,
+            [
+                "-v", "error", "-y", "-i", audio.path, "-ar", "22050", "-ac", "1", "-c:a", "pcm_s16le",
+                "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact", wav,
+            ], environment: [:])
         #expect(result.status == 0, "\(result.standardError)")
         return try WAVSamples.read(wav)
     }
@@ -236,8 +243,10 @@ import Testing
 
     /// AAC in M4A, Ogg Opus and Ogg Vorbis re-encodes of the recording play the same: the same
     /// length within 2 %, and all from the recording.
-    @Test(arguments: [("book.m4a", ["-c:a", "aac", "-b:a", "64k"]), ("book.opus", ["-c:a", "libopus", "-b:a", "32k"]),
-                      ("book.ogg", ["-c:a", "libvorbis", "-q:a", "3"])])
+    @Test(arguments: [
+        ("book.m4a", ["-c:a", "aac", "-b:a", "64k"]), ("book.opus", ["-c:a", "libopus", "-b:a", "32k"]),
+        ("book.ogg", ["-c:a", "libvorbis", "-q:a", "3"]),
+    ])
     func everyFormatOfABookPlays(name: String, codec: [String]) throws {
         let book = try importedBook(overlay: "sentences")
         defer { book.data.remove() }
@@ -281,10 +290,12 @@ import Testing
 
     /// Hostile clip lists: an audio file outside the story's folder is never opened, a line
     /// that cannot be read is named with its line and field; the story is still read, by eSpeak NG.
-    @Test(arguments: [("4\t*\t../../../etc/passwd", "outside the story's folder"),
-                      ("4\t*\t/etc/passwd", "outside the story's folder"),
-                      ("4\tzero-9\tpip-the-snail.audio/1-book.mp3", "line 2: the text range 'zero-9' cannot be read"),
-                      ("4\t*\tpip-the-snail.audio/1-book.mp3\t5s\t2s", "line 2: the end '2s' cannot be read")])
+    @Test(arguments: [
+        ("4\t*\t../../../etc/passwd", "outside the story's folder"),
+        ("4\t*\t/etc/passwd", "outside the story's folder"),
+        ("4\tzero-9\tpip-the-snail.audio/1-book.mp3", "line 2: the text range 'zero-9' cannot be read"),
+        ("4\t*\tpip-the-snail.audio/1-book.mp3\t5s\t2s", "line 2: the end '2s' cannot be read"),
+    ])
     func aHostileClipListIsRefusedByName(line: String, message: String) throws {
         let book = try importedBook(overlay: "sentences")
         defer { book.data.remove() }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// A read-along book in the real program under tmux, with real keys, judged by what is spoken
 /// (`STORYREADER_SPEECH_LOG`): the book is made at test time with `export --to X.epub` (eSpeak NG
@@ -31,8 +31,11 @@ struct RecordedNarrationTmuxTests {
         try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
         try Self.story.write(to: source.appendingPathComponent("pip-the-snail.md"), atomically: true, encoding: .utf8)
         let epub = fixture.folder.path + "/pip.epub"
-        let export = try StoryReaderProcess.run(["export", "pip", "--stories", source.path, "--to", epub, "--overlay", "sentences",
-                                                 "--voice", "en+f3", "--rate", "120"], dataDirectory: fixture.data)
+        let export = try StoryReaderProcess.run(
+            [
+                "export", "pip", "--stories", source.path, "--to", epub, "--overlay", "sentences",
+                "--voice", "en+f3", "--rate", "120",
+            ], dataDirectory: fixture.data)
         #expect(export.status == 0, "\(export.standardError)")
         let imported = try StoryReaderProcess.run(["import", epub], dataDirectory: fixture.data)
         #expect(imported.status == 0, "\(imported.standardError)")
@@ -52,7 +55,10 @@ struct RecordedNarrationTmuxTests {
         guard TmuxSession.isInstalled(for: "the recorded narration's tmux test") else { return }
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         let stories = try importBook(fixture)
         try start(tmux, fixture, stories: stories)
         try tmux.command("read pip")
@@ -99,20 +105,27 @@ struct RecordedNarrationTmuxTests {
         guard TmuxSession.isInstalled(for: "the recorded narration's tmux test") else { return }
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         let stories = try importBook(fixture)
         let edit = try StoryReaderProcess.run(["profile", "edit", "Maya", "--narration", "synthetic"], dataDirectory: fixture.data)
         #expect(edit.status == 0, "\(edit.standardError)")
         // read --events json says the source of every sentence.
-        let events = try StoryReaderProcess.run(["read", "pip", "--stories", stories, "--profile", "Maya", "--no-audio", "--events", "json", "--from-start"],
-                                                dataDirectory: fixture.data)
+        let events = try StoryReaderProcess.run(
+            ["read", "pip", "--stories", stories, "--profile", "Maya", "--no-audio", "--events", "json", "--from-start"],
+            dataDirectory: fixture.data)
         #expect(events.status == 0, "\(events.standardError)")
         let sources = events.standardOutput.split(separator: "\n").filter { $0.contains("\"type\":\"sentence\"") }
             .map { $0.contains("\"source\":\"synthesis\"") }
         #expect(!sources.isEmpty && sources.allSatisfy { $0 }, "\(events.standardOutput)")
         // --narration recording for one run brings the narrator back.
-        let once = try StoryReaderProcess.run(["read", "pip", "--stories", stories, "--profile", "Maya", "--no-audio", "--events", "json", "--from-start",
-                                               "--narration", "recording"], dataDirectory: fixture.data)
+        let once = try StoryReaderProcess.run(
+            [
+                "read", "pip", "--stories", stories, "--profile", "Maya", "--no-audio", "--events", "json", "--from-start",
+                "--narration", "recording",
+            ], dataDirectory: fixture.data)
         #expect(once.standardOutput.contains("\"source\":\"recording\""))
         // And the REPL reads it with eSpeak NG.
         try start(tmux, fixture, stories: stories)

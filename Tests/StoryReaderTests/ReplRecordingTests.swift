@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryReader
 
 /// A book's recording in the REPL's own parts (the Session, and the speech service behind the
@@ -21,7 +22,9 @@ struct ReplRecordingTests {
         /// One sentence over the whole 3-second clip, or (`twoSentences`) two of 1.5 s each.
         init(narration: NarrationSource, twoSentences: Bool = false) throws {
             folder = try TemporaryFolder("repl-clip")
-            try folder.write("stories/pip.md", """
+            try folder.write(
+                "stories/pip.md",
+                """
                 ---
                 title: Pip the Snail
                 recording: pip.clips
@@ -36,8 +39,9 @@ struct ReplRecordingTests {
             speech.prepareVoices(["en"])
             var settings = ReadingSettings()
             settings.narration = narration
-            session = Session(catalog: StoryCatalog(library: StoryLibrary.load(folders: [folder.path + "/stories"])),
-                              snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Ada", age: 6, settings: settings)]), profile: "Ada")
+            session = Session(
+                catalog: StoryCatalog(library: StoryLibrary.load(folders: [folder.path + "/stories"])),
+                snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Ada", age: 6, settings: settings)]), profile: "Ada")
             _ = session.start()
         }
 
@@ -48,8 +52,9 @@ struct ReplRecordingTests {
                 case .narrate(_, let fromWord, let settings, let stepMode):
                     guard let story = session.state.reader?.story else { continue }
                     let reading = session.state.profile.settings
-                    _ = speech.narrate(story, fromWord: fromWord, settings: settings,
-                                       recordingTempo: reading.narration == .recording ? reading.recordingTempo : nil, stepMode: stepMode, input: 1)
+                    _ = speech.narrate(
+                        story, fromWord: fromWord, settings: settings,
+                        recordingTempo: reading.narration == .recording ? reading.recordingTempo : nil, stepMode: stepMode, input: 1)
                 case .pauseNarration: speech.pauseStory(atWord: session.state.reader?.wordIndex)
                 case .stopNarration: speech.stopStory()
                 case .changeTempo(let tempo): speech.change(tempo: tempo)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// The REPL with real speech: eSpeak NG through the narration player onto an ALSA device (a `file`
 /// PCM the test defines), interface speech on the same device with the queue's priorities.
@@ -11,8 +11,9 @@ import StoryKitTestSupport
         defer { fixture.remove() }
         let device = try ALSATestDevice(in: fixture.folder)
         let arguments = ["--stories", fixture.stories, "--data-dir", fixture.data, "--device", ALSATestDevice.name, "--profile", "Maya"]
-        let result = try StoryReaderProcess.run(arguments, input: "read tiny fox\nwait\nquit\n",
-                                                environment: device.environment, dataDirectory: fixture.data)
+        let result = try StoryReaderProcess.run(
+            arguments, input: "read tiny fox\nwait\nquit\n",
+            environment: device.environment, dataDirectory: fixture.data)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(!result.standardOutput.contains("cannot open audio device"), "\(result.standardOutput)")
         for sentence in ["The tiny fox woke up.", "She looked for the moon.", "The moon was in the pond.", "The fox said goodnight."] {
@@ -110,26 +111,36 @@ final class ScriptedRun: @unchecked Sendable {
         try process.run()
         DispatchQueue.global().async(group: group) { [self] in
             let data = output.fileHandleForReading.readDataToEndOfFile()
-            lock.lock(); collected.0 = data; lock.unlock()
+            lock.lock()
+            collected.0 = data
+            lock.unlock()
         }
         DispatchQueue.global().async(group: group) { [self] in
             let data = error.fileHandleForReading.readDataToEndOfFile()
-            lock.lock(); collected.1 = data; lock.unlock()
+            lock.lock()
+            collected.1 = data
+            lock.unlock()
         }
     }
 
     func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
 
-    struct Result { var status: Int32; var standardOutput: String; var standardError: String }
+    struct Result {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
 
     func finish() throws -> Result {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         group.wait()
-        lock.lock(); defer { lock.unlock() }
-        return Result(status: process.terminationStatus,
-                             standardOutput: String(decoding: collected.0, as: UTF8.self),
-                             standardError: String(decoding: collected.1, as: UTF8.self))
+        lock.lock()
+        defer { lock.unlock() }
+        return Result(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: collected.0, as: UTF8.self),
+            standardError: String(decoding: collected.1, as: UTF8.self))
     }
 
     deinit { if process.isRunning { process.terminate() } }
@@ -143,14 +154,16 @@ final class ScriptedRun: @unchecked Sendable {
         defer { fixture.remove() }
         let device = try ALSATestDevice(in: fixture.folder)
         let script = "read tiny fox\nwait\nquit\n"
-        let spoken = try StoryReaderProcess.run(["--stories", fixture.stories, "--data-dir", fixture.data, "--profile", "Maya", "--device", "storytest"],
-                                                input: script, environment: device.environment)
+        let spoken = try StoryReaderProcess.run(
+            ["--stories", fixture.stories, "--data-dir", fixture.data, "--profile", "Maya", "--device", "storytest"],
+            input: script, environment: device.environment)
         #expect(spoken.status == 0, "\(spoken.standardError)")
         let heard = try device.samples()
         #expect(heard.count > 22050, "with speech the device hears it")
         try? FileManager.default.removeItem(atPath: device.rawPath)
-        let silent = try StoryReaderProcess.run(["--stories", fixture.stories, "--data-dir", fixture.data, "--profile", "Maya", "--device", "storytest", "--no-speech"],
-                                                input: script, environment: device.environment)
+        let silent = try StoryReaderProcess.run(
+            ["--stories", fixture.stories, "--data-dir", fixture.data, "--profile", "Maya", "--device", "storytest", "--no-speech"],
+            input: script, environment: device.environment)
         #expect(silent.status == 0, "\(silent.standardError)")
         let played = FileManager.default.fileExists(atPath: device.rawPath) ? try device.samples().count : 0
         #expect(played == 0, "no sample was played")

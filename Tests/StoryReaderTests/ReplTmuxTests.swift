@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// A tmux server of its own (a unique socket), one window (80×24 unless asked) running a shell
 /// script. Shared by every suite that drives the real terminal.
@@ -141,7 +141,10 @@ struct ReplTmuxTests {
     @Test func pickAProfileReadPauseResumeWithRealKeysAndQuit() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: script(fixture))
         var screen = try tmux.waitFor("Who is reading?")
         #expect(screen.contains("❯[Maya"))
@@ -190,7 +193,10 @@ struct ReplTmuxTests {
     @Test func aTextSizeFromTheCommandLineHoldsAfterAProfileIsChosenOnTheFirstScreen() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: script(fixture, extra: "--text-size accessibility5"))
         try tmux.waitFor("Who is reading?")
         try tmux.send("Enter")
@@ -211,7 +217,10 @@ struct ReplTmuxTests {
     @Test func whilePausedTheArrowKeysMoveWordByWord() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: script(fixture))
         try tmux.waitFor("Who is reading?")
         try tmux.send("Enter")
@@ -241,13 +250,19 @@ struct ReplTmuxTests {
     @Test func afterAResizeEveryCellIsPaintedByTheTheme() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: script(fixture, extra: "--theme high-contrast-dark --color always"))
         try tmux.waitFor("Who is reading?")
         try tmux.send("Enter")
         try tmux.waitFor("Hello Maya.")
         for (columns, rows, screen) in [(100, 30, "library"), (60, 20, "reader")] {
-            if screen == "reader" { try tmux.command("read tiny fox") ; try tmux.waitFor("Reading The Tiny Fox") }
+            if screen == "reader" {
+                try tmux.command("read tiny fox")
+                try tmux.waitFor("Reading The Tiny Fox")
+            }
             try tmux.tmux(["resize-window", "-t", tmux.name, "-x", String(columns), "-y", String(rows)])
             let divider = String(repeating: "─", count: columns)
             try tmux.waitFor(divider)
@@ -276,7 +291,9 @@ struct ReplTmuxTests {
                     switch parameters[index] {
                     case 0, 49: hasBackground = false
                     case 40...47, 100...107: hasBackground = true
-                    case 48: hasBackground = true; index += parameters[safe: index + 1] == 5 ? 2 : 4
+                    case 48:
+                        hasBackground = true
+                        index += parameters[safe: index + 1] == 5 ? 2 : 4
                     case 38: index += parameters[safe: index + 1] == 5 ? 2 : 4
                     default: break
                     }
@@ -292,7 +309,10 @@ struct ReplTmuxTests {
     @Test func theWordBeingHeardIsHighlighted() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: script(fixture, extra: "--profile Maya"))
         try tmux.waitFor("Hello Maya.")
         try tmux.command("set rate 80")
@@ -301,7 +321,9 @@ struct ReplTmuxTests {
         Thread.sleep(forTimeInterval: 1.2)
         let styled = try tmux.tmux(["capture-pane", "-p", "-e", "-t", tmux.name])
         // The word being heard is underlined (with the theme's highlight colours) in the text.
-        let underlined = styled.components(separatedBy: "\u{1B}[").filter { $0.hasPrefix("4m") || $0.hasPrefix("4;") || $0.contains(";4m") || $0.contains(";4;") }
+        let underlined = styled.components(separatedBy: "\u{1B}[").filter {
+            $0.hasPrefix("4m") || $0.hasPrefix("4;") || $0.contains(";4m") || $0.contains(";4;")
+        }
         #expect(!underlined.isEmpty, "no underlined word in:\n\(styled)")
         try tmux.send("C-c")
         try tmux.waitFor("DONE")
@@ -311,7 +333,10 @@ struct ReplTmuxTests {
     @Test func createAProfileWithRealKeys() throws {
         let fixture = try ReplFixture(withProfiles: false)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: script(fixture))
         // The default profile comes first; New profile after the profiles.
         try tmux.waitFor("❯[Reader")
@@ -376,7 +401,10 @@ struct ReplTmuxTests {
     @Test func theStoreChecksThePINTypedWithRealKeys() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try fixture.openStore().setPIN("2468")
         try tmux.start(script: script(fixture, extra: "--profile Maya"))
         try tmux.waitFor("Hello Maya.")
@@ -400,7 +428,10 @@ struct ReplTmuxTests {
     func theTerminalIsRestoredAfterASignal(signal: String) throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: script(fixture, extra: "--profile Maya"))
         try tmux.waitFor("Hello Maya.")
         try tmux.send("h")
@@ -416,7 +447,10 @@ struct ReplTmuxTests {
     @Test func aLoneEscapeIsToldApartFromAnArrow() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: script(fixture, extra: "--profile Maya"))
         try tmux.waitFor("Hello Maya.")
         try tmux.send("h", "Down", "Down", "Enter")
@@ -451,7 +485,10 @@ struct ReplTmuxTests {
     @Test func theCursorSitsOnTheFocusTheWordAndTheCommandLine() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: script(fixture, extra: "--profile Maya --cursor visible"))
         try tmux.waitFor("Hello Maya.")
         for key in ["Down", "Down", "Tab"] {
@@ -481,8 +518,9 @@ struct ReplTmuxTests {
         Thread.sleep(forTimeInterval: 2.5)
         let reading = try cursor(tmux)
         let word = text(try tmux.screen(), at: reading).prefix { $0.isLetter }
-        #expect(["The", "tiny", "fox", "woke", "up", "She", "looked", "for", "the", "moon"].contains(String(word)),
-                "the cursor is on a word of the story being heard: «\(word)» at \(reading)")
+        #expect(
+            ["The", "tiny", "fox", "woke", "up", "She", "looked", "for", "the", "moon"].contains(String(word)),
+            "the cursor is on a word of the story being heard: «\(word)» at \(reading)")
         try tmux.send("C-q")
         try tmux.waitFor("DONE")
     }
@@ -497,7 +535,10 @@ extension ReplTmuxTests {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
         let log = fixture.folder.url.appendingPathComponent("speech.log").path
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: "export STORYREADER_SPEECH_LOG=\(log); " + script(fixture, extra: "--profile Maya"))
         try tmux.waitFor("Hello Maya.")
         try tmux.send(":")

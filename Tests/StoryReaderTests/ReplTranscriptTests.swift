@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// Golden transcripts: scripted sessions without a terminal, compared line by line with the files
 /// in Transcripts/. Set UPDATE_SNAPSHOTS=1 to rewrite them (then read the diff before committing).
@@ -9,8 +9,10 @@ import StoryKitTestSupport
     static let folder = TestPaths.repository.appendingPathComponent("Tests/StoryReaderTests/Transcripts")
 
     /// Runs `script` and compares the captions with `name`.txt.
-    func check(_ name: String, script: String, profiles: Bool, expectStatus: Int32 = 0, extra: [String] = [],
-               prepare: (ReplFixture) throws -> Void = { _ in }, verify: (ReplFixture) throws -> Void = { _ in }) throws -> String {
+    func check(
+        _ name: String, script: String, profiles: Bool, expectStatus: Int32 = 0, extra: [String] = [],
+        prepare: (ReplFixture) throws -> Void = { _ in }, verify: (ReplFixture) throws -> Void = { _ in }
+    ) throws -> String {
         let fixture = try ReplFixture(withProfiles: profiles)
         defer { fixture.remove() }
         try prepare(fixture)
@@ -24,23 +26,25 @@ import StoryKitTestSupport
     }
 
     @Test func pickAProfileFindAStoryByHeadingsReadPauseResumeFinish() throws {
-        let output = try check("pick-profile-and-read", script: """
-            next
-            prev
-            activate
-            heading
-            next
-            next
-            activate
-            activate
-            wait 1
-            pause
-            where
-            resume
-            wait
-            back
-            quit
-            """, profiles: true)
+        let output = try check(
+            "pick-profile-and-read",
+            script: """
+                next
+                prev
+                activate
+                heading
+                next
+                next
+                activate
+                activate
+                wait 1
+                pause
+                where
+                resume
+                wait
+                back
+                quit
+                """, profiles: true)
         #expect(output.contains("The end. Maya, you have read The Tiny Fox once."))
         #expect(output.contains("Paused at ‘She’, sentence 2 of 4."))
     }
@@ -90,16 +94,20 @@ import StoryKitTestSupport
         var again = ""
         var alone = ""
         var aloneErrors = ""
-        let output = try check("listening", script: "profile Maya\nread lantern\n" + keys + "\nquit\n", profiles: true,
+        let output = try check(
+            "listening", script: "profile Maya\nread lantern\n" + keys + "\nquit\n", profiles: true,
             prepare: { fixture in
                 try fixture.folder.write("stories/lantern.md", Self.lantern)
                 try fixture.folder.write("stories/lantern.art", " _\n[*]\n")
             },
             verify: { fixture in
-                again = try StoryReaderProcess.run(fixture.arguments, input: "profile Maya\nactivate\nwait 1\nstop\nread lantern\nwait 1\nquit\n",
-                                                   dataDirectory: fixture.data).standardOutput
-                let read = try StoryReaderProcess.run(["read", "lantern", "--from-start", "--profile", "Maya"] + fixture.arguments, input: keys,
-                                                      dataDirectory: fixture.data)
+                again = try StoryReaderProcess.run(
+                    fixture.arguments, input: "profile Maya\nactivate\nwait 1\nstop\nread lantern\nwait 1\nquit\n",
+                    dataDirectory: fixture.data
+                ).standardOutput
+                let read = try StoryReaderProcess.run(
+                    ["read", "lantern", "--from-start", "--profile", "Maya"] + fixture.arguments, input: keys,
+                    dataDirectory: fixture.data)
                 alone = read.standardOutput
                 aloneErrors = read.standardError
             })
@@ -123,17 +131,19 @@ import StoryKitTestSupport
     /// Word mode and a word on demand, typed: paused, `word next`/`word prev` say one word each;
     /// `explain` says the word, spells it and reads on from it.
     @Test func wordByWordAndAWordExplained() throws {
-        let output = try check("word-mode", script: """
-            read tiny fox
-            wait 1
-            pause
-            word next
-            word next
-            word prev
-            explain
-            wait 1
-            quit
-            """, profiles: true, extra: ["--profile", "Maya"])
+        let output = try check(
+            "word-mode",
+            script: """
+                read tiny fox
+                wait 1
+                pause
+                word next
+                word next
+                word prev
+                explain
+                wait 1
+                quit
+                """, profiles: true, extra: ["--profile", "Maya"])
         let lines = output.split(separator: "\n").map(String.init)
         let paused = try #require(lines.firstIndex { $0.hasPrefix("Paused at") })
         #expect(lines.count > paused + 5)
@@ -148,7 +158,8 @@ import StoryKitTestSupport
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
         for expected in ["once", "2 times"] {
-            let result = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"], input: "read tiny fox\nwait\nquit\n", dataDirectory: fixture.data)
+            let result = try StoryReaderProcess.run(
+                fixture.arguments + ["--profile", "Maya"], input: "read tiny fox\nwait\nquit\n", dataDirectory: fixture.data)
             #expect(result.standardOutput.contains("you have read The Tiny Fox \(expected)."), "\(result.standardOutput)")
         }
         let library = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"], input: "heading\nnext\nnext\n", dataDirectory: fixture.data)
@@ -156,38 +167,42 @@ import StoryKitTestSupport
     }
 
     @Test func createAProfileWithOneMistakeExplainedAndCorrected() throws {
-        let output = try check("create-profile", script: """
-            where
-            next
-            activate
-            type Ada
-            next
-            type 40
-            next
-            type animals
-            :set volume 100
-            jump s
-            jump s
-            jump s
-            jump s
-            activate
-            type 6
-            :set interests animals
-            jump s
-            jump s
-            jump s
-            jump s
-            jump s
-            activate
-            where
-            quit
-            """, profiles: false, prepare: { fixture in
-            let names = try fixture.openStore().profiles().map(\.name)
-            #expect(names == ["Reader"])
-        }, verify: { fixture in
-            let ada = try fixture.openStore().requireProfile(named: "Ada")
-            #expect(ada.age == 6 && ada.interests == ["animals"] && ada.settings.speech.volume == 100)
-        })
+        let output = try check(
+            "create-profile",
+            script: """
+                where
+                next
+                activate
+                type Ada
+                next
+                type 40
+                next
+                type animals
+                :set volume 100
+                jump s
+                jump s
+                jump s
+                jump s
+                activate
+                type 6
+                :set interests animals
+                jump s
+                jump s
+                jump s
+                jump s
+                jump s
+                activate
+                where
+                quit
+                """, profiles: false,
+            prepare: { fixture in
+                let names = try fixture.openStore().profiles().map(\.name)
+                #expect(names == ["Reader"])
+            },
+            verify: { fixture in
+                let ada = try fixture.openStore().requireProfile(named: "Ada")
+                #expect(ada.age == 6 && ada.interests == ["animals"] && ada.settings.speech.volume == 100)
+            })
         // The default profile is there before anyone acts.
         #expect(output.contains("Profiles. Reader, age 6, button."))
         #expect(output.contains("Age: 40 is out of range: type a whole number of years from 2 to 12."))
@@ -214,15 +229,17 @@ import StoryKitTestSupport
     @Test func aProfileAddedOnTheCommandLineReadsInTheReplAndTheListCountsIt() throws {
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
-        let added = try StoryReaderProcess.run(["profile", "add", "--name", "Zoe", "--age", "5", "--interests", "animals", "--data-dir", fixture.data],
-                                               dataDirectory: fixture.data)
+        let added = try StoryReaderProcess.run(
+            ["profile", "add", "--name", "Zoe", "--age", "5", "--interests", "animals", "--data-dir", fixture.data],
+            dataDirectory: fixture.data)
         #expect(added.status == 0, "\(added.standardError)")
         let repl = try StoryReaderProcess.run(fixture.arguments, input: "next\nactivate\nread tiny fox\nwait\nquit\n", dataDirectory: fixture.data)
         #expect(repl.status == 0, "\(repl.standardError)")
         #expect(repl.standardOutput.contains("Hello Zoe."), "\(repl.standardOutput)")
         #expect(repl.standardOutput.contains("The end. Zoe, you have read The Tiny Fox once."), "\(repl.standardOutput)")
-        let list = try StoryReaderProcess.run(["list", "--profile", "Zoe", "--json", "--stories", fixture.stories, "--data-dir", fixture.data],
-                                              dataDirectory: fixture.data)
+        let list = try StoryReaderProcess.run(
+            ["list", "--profile", "Zoe", "--json", "--stories", fixture.stories, "--data-dir", fixture.data],
+            dataDirectory: fixture.data)
         #expect(list.status == 0, "\(list.standardError)")
         let stories = try #require(try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
         let fox = try #require(stories.first { $0["title"] as? String == "The Tiny Fox" })
@@ -248,8 +265,9 @@ import StoryKitTestSupport
     @Test func favouritesAndPositionsPersistAndGoOnStartsTheSavedSentence() throws {
         let fixture = try ReplFixture(withProfiles: true)
         defer { fixture.remove() }
-        let first = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"],
-                                               input: "read tiny fox\nwait 1\npause\nback\nnext\nnext\nactivate\nquit\n", dataDirectory: fixture.data)
+        let first = try StoryReaderProcess.run(
+            fixture.arguments + ["--profile", "Maya"],
+            input: "read tiny fox\nwait 1\npause\nback\nnext\nnext\nactivate\nquit\n", dataDirectory: fixture.data)
         #expect(first.standardOutput.contains("Paused at ‘She’, sentence 2 of 4."), "\(first.standardOutput)")
         #expect(first.standardOutput.contains("The Tiny Fox saved to favourites."), "\(first.standardOutput)")
         let store = try fixture.openStore()
@@ -271,25 +289,29 @@ import StoryKitTestSupport
 
     /// A wrong PIN is refused kindly; the right one opens Settings, whose changes are saved with it.
     @Test func aWrongPINIsRefusedAndTheRightOneOpensSettings() throws {
-        let output = try check("pin-prompt", script: """
-            set rate 180
-            settings
-            type 1357
-            activate
-            type 2468
-            activate
-            set rate 200
-            back
-            set rate 220
-            quit
-            """, profiles: true, extra: ["--profile", "Maya"], prepare: { fixture in
-            try fixture.openStore().setPIN("2468")
-            return
-        }, verify: { fixture in
-            // Only the change made in the parent's visit is kept.
-            let maya = try fixture.openStore().requireProfile(named: "Maya")
-            #expect(maya.settings.speech.rate == 200)
-        })
+        let output = try check(
+            "pin-prompt",
+            script: """
+                set rate 180
+                settings
+                type 1357
+                activate
+                type 2468
+                activate
+                set rate 200
+                back
+                set rate 220
+                quit
+                """, profiles: true, extra: ["--profile", "Maya"],
+            prepare: { fixture in
+                try fixture.openStore().setPIN("2468")
+                return
+            },
+            verify: { fixture in
+                // Only the change made in the parent's visit is kept.
+                let maya = try fixture.openStore().requireProfile(named: "Maya")
+                #expect(maya.settings.speech.rate == 200)
+            })
         #expect(output.contains("That PIN is not right. Try again."))
         #expect(output.contains("\nSettings. "))
     }
@@ -299,8 +321,9 @@ import StoryKitTestSupport
         defer { fixture.remove() }
         try fixture.openStore().setPIN("2468")
         let wrong = String(repeating: "type 1111\nactivate\n", count: 5)
-        let result = try StoryReaderProcess.run(fixture.arguments + ["--profile", "Maya"], input: "settings\n" + wrong + "type 2468\nactivate\nquit\n",
-                                                dataDirectory: fixture.data)
+        let result = try StoryReaderProcess.run(
+            fixture.arguments + ["--profile", "Maya"], input: "settings\n" + wrong + "type 2468\nactivate\nquit\n",
+            dataDirectory: fixture.data)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0 == "That PIN is not right. Try again." }.count == 4, "\(result.standardOutput)")
         #expect(lines.filter { $0 == "Too many tries. Try again in 30 seconds." }.count == 2, "\(result.standardOutput)")
@@ -314,7 +337,8 @@ import StoryKitTestSupport
         let other = try TemporaryFolder("not-sqlite")
         defer { other.remove() }
         try other.write(StoryStore.fileName, "these are not the droids")
-        let result = try StoryReaderProcess.run(["--no-audio", "--stories", fixture.stories, "--data-dir", other.path], input: "quit\n", dataDirectory: other.path)
+        let result = try StoryReaderProcess.run(
+            ["--no-audio", "--stories", fixture.stories, "--data-dir", other.path], input: "quit\n", dataDirectory: other.path)
         #expect(result.status == 1)
         #expect(result.standardError.contains("is not a storyreader database (not an SQLite file)"), "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
@@ -322,21 +346,23 @@ import StoryKitTestSupport
     }
 
     @Test func helpAndLearnMode() throws {
-        let output = try check("help-and-learn", script: """
-            help
-            next
-            heading
-            learn
-            next
-            heading
-            read
-            quit
-            back
-            where
-            nxt
-            back
-            quit
-            """, profiles: true)
+        let output = try check(
+            "help-and-learn",
+            script: """
+                help
+                next
+                heading
+                learn
+                next
+                heading
+                read
+                quit
+                back
+                where
+                nxt
+                back
+                quit
+                """, profiles: true)
         #expect(output.contains("next: moves to the next item."))
         #expect(output.contains("quit: leaves Magical Stories."), "learn mode says what quit does, and does not quit")
         #expect(output.contains("Help. ? (question mark), help."), "help opens on its first key")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// What a blind child or parent hears, read from the speech log (`STORYREADER_SPEECH_LOG`) of the
 /// real program on a real terminal (tmux): answers while a story plays, Help and learn mode over a
@@ -24,7 +24,10 @@ struct SpeechMannersTests {
     @Test func helpAndLearnModePauseTheStoryAndTeachTheReadingKeys() throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture, extra: "--profile Maya")
         try tmux.waitFor("Hello Maya.")
         try tmux.command("set rate 80")
@@ -62,7 +65,10 @@ struct SpeechMannersTests {
     @Test func everyLetterTypedInTheFormIsSaidAndEnterReadsTheValueBack() throws {
         let fixture = try ReplFixture(withProfiles: false)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try start(tmux, fixture)
         try tmux.waitFor("❯[Reader")
         try tmux.send("Down")
@@ -102,7 +108,10 @@ struct SpeechMannersTests {
     func aCrashRestoresTheTerminal(subcommand: [String], signal: Int32) throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         // Without the runtime's interactive backtracer, the crash ends at once with its signal.
         try tmux.start(script: "export SWIFT_BACKTRACE=enable=no; " + fixture.paneScript(subcommand: subcommand, extra: "--profile Maya"))
         try tmux.waitFor(subcommand.isEmpty ? "Hello Maya." : "The Tiny Fox")
@@ -120,7 +129,10 @@ struct SpeechMannersTests {
     func sigtermWhileReadingKeepsThePlace(subcommand: [String]) throws {
         let fixture = try ReplFixture(withProfiles: true)
         let tmux = TmuxSession()
-        defer { tmux.kill(); fixture.remove() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+        }
         try tmux.start(script: fixture.paneScript(subcommand: subcommand, extra: "--profile Maya" + (subcommand.isEmpty ? "" : " --rate 80")))
         if subcommand.isEmpty {
             try tmux.waitFor("Hello Maya.")
@@ -147,10 +159,15 @@ struct SpeechMannersTests {
         let fixture = try ReplFixture(withProfiles: false)
         let tmux = TmuxSession()
         let silent = try SilentServer()
-        defer { tmux.kill(); fixture.remove(); silent.stop() }
+        defer {
+            tmux.kill()
+            fixture.remove()
+            silent.stop()
+        }
         try fixture.openStore().markJoined()
-        try SyncClient.save(SyncSettings(url: "http://127.0.0.1:\(silent.port)", site: "library", token: "kiosk-token"),
-                            in: URL(fileURLWithPath: fixture.data))
+        try SyncClient.save(
+            SyncSettings(url: "http://127.0.0.1:\(silent.port)", site: "library", token: "kiosk-token"),
+            in: URL(fileURLWithPath: fixture.data))
         try start(tmux, fixture)
         try tmux.waitFor("❯[Reader")
         try tmux.send("Down")

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One real PostgreSQL and one real `storyreader serve` for the whole suite (not one per test).
@@ -26,9 +27,9 @@ struct SiteFixture: Sendable {
 
 enum ServerBuild {
     #if Server
-    static let isBuilt = true
+        static let isBuilt = true
     #else
-    static let isBuilt = false
+        static let isBuilt = false
     #endif
     static let available = isBuilt && PostgresServer.isInstalled
     static let why =
@@ -79,8 +80,12 @@ struct SyncServerTests {
     /// using), then sync: kiosk A, kiosk B and the server agree row for row within two rounds.
     @Test(arguments: [11, 12]) func partitionedKiosksConvergeWithTheServer(seed: Int) async throws {
         let token = try addSite("partition-\(seed)")
-        let a = try kiosk("a", token: token), b = try kiosk("b", token: token)
-        defer { a.folder.remove(); b.folder.remove() }
+        let a = try kiosk("a", token: token)
+        let b = try kiosk("b", token: token)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
         _ = try a.store.addProfile(ChildProfile(name: "Leo", age: 6), authorization: a.store.authorize(pin: nil))
         try await a.client.round(a.store)
         try await b.client.round(b.store)
@@ -101,7 +106,9 @@ struct SyncServerTests {
         let differing = snapshots.0.differences(from: snapshots.1) + snapshots.1.differences(from: snapshots.2)
         let lost = reads - snapshots.2.reads.count
         let resurrected = snapshots.2.profiles[leo] == nil && snapshots.1.profiles[leo] == nil ? 0 : 1
-        print("sync partition (real server) seed \(seed): differing rows \(differing), lost events \(lost), resurrected profiles \(resurrected), rounds \(rounds)")
+        print(
+            "sync partition (real server) seed \(seed): differing rows \(differing), lost events \(lost), resurrected profiles \(resurrected), rounds \(rounds)"
+        )
         #expect(differing == 0)
         #expect(lost == 0)
         #expect(resurrected == 0)
@@ -249,12 +256,16 @@ struct SyncServerTests {
             }
         }
         let uploaded = try k.store.syncSnapshot().reads.count
-        print("sync restarts: 20 seeds, server rows \(try serverRows(site: "restart")), kiosk reads \(uploaded), worst stall of one sync call \(String(format: "%.2f", worstStall)) s (deadline \(Int(k.client.callDeadline)) s per call)")
+        print(
+            "sync restarts: 20 seeds, server rows \(try serverRows(site: "restart")), kiosk reads \(uploaded), worst stall of one sync call \(String(format: "%.2f", worstStall)) s (deadline \(Int(k.client.callDeadline)) s per call)"
+        )
         #expect(try k.store.syncStatus().outbox == 0)
-        #expect(try site.postgres.psql(
-            "SELECT count(*) FROM change c WHERE site_id = (SELECT id FROM site WHERE name = 'restart') AND body LIKE '%\"read\"%'") == String(uploaded))
-        #expect(try site.postgres.psql(
-            "SELECT max(seq) = count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'restart')") == "t")
+        #expect(
+            try site.postgres.psql(
+                "SELECT count(*) FROM change c WHERE site_id = (SELECT id FROM site WHERE name = 'restart') AND body LIKE '%\"read\"%'") == String(uploaded))
+        #expect(
+            try site.postgres.psql(
+                "SELECT max(seq) = count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'restart')") == "t")
         #expect(worstStall <= k.client.callDeadline)
     }
 
@@ -273,8 +284,10 @@ struct SyncServerTests {
             try await Task.sleep(nanoseconds: 50_000_000)
         }
         #expect(try k.store.syncStatus().outbox == 0)
-        #expect(try site.postgres.psql(
-            "SELECT count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'background') AND body LIKE '%fox%' AND body LIKE '%finishedAt%'") == "1")
+        #expect(
+            try site.postgres.psql(
+                "SELECT count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'background') AND body LIKE '%fox%' AND body LIKE '%finishedAt%'"
+            ) == "1")
     }
 
     /// Issue 13: two kiosks of one site cannot both create "Mia" — the server checks the name in
@@ -283,8 +296,12 @@ struct SyncServerTests {
     /// with a clear message (also from `storyreader profile`) and nothing changes.
     @Test func profilesAreCreatedRenamedAndRemovedOnlyWithTheServer() async throws {
         let token = try addSite("names")
-        let a = try kiosk("names-a", token: token), b = try kiosk("names-b", token: token)
-        defer { a.folder.remove(); b.folder.remove() }
+        let a = try kiosk("names-a", token: token)
+        let b = try kiosk("names-b", token: token)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
         let mia = try a.store.addProfile(ChildProfile(name: "Mia", age: 5), authorization: a.store.authorize(pin: nil))
         // Only b's local copy is missing Mia: the server already refuses her name.
         var refusal = ""
@@ -310,8 +327,9 @@ struct SyncServerTests {
         #expect(try b.store.profile(named: "Leon") != nil)
         // The name of a removed child is free again.
         _ = try b.store.addProfile(ChildProfile(name: "Mia", age: 4), authorization: b.store.authorize(pin: nil))
-        #expect(try site.postgres.psql(
-            "SELECT count(*) FROM profile_name WHERE site_id = (SELECT id FROM site WHERE name = 'names') AND name_key = 'mia' AND NOT removed") == "1")
+        #expect(
+            try site.postgres.psql(
+                "SELECT count(*) FROM profile_name WHERE site_id = (SELECT id FROM site WHERE name = 'names') AND name_key = 'mia' AND NOT removed") == "1")
 
         // The server away: nothing changes, and the grown-up is told why.
         let down = "http://127.0.0.1:\(try PostgresServer.freePort())"
@@ -341,9 +359,16 @@ struct SyncServerTests {
     /// see it; a PIN hash in a kiosk's ordinary upload is dropped; wrong tries lock only the kiosk
     /// they were typed on and show in `sync --status` on the others.
     @Test func theParentalPINIsPerSiteAndChangesOnlyOnline() async throws {
-        let tokenA = try addSite("pin-a"), tokenB = try addSite("pin-b")
-        let a1 = try kiosk("pin-a1", token: tokenA), a2 = try kiosk("pin-a2", token: tokenA), b = try kiosk("pin-b", token: tokenB)
-        defer { a1.folder.remove(); a2.folder.remove(); b.folder.remove() }
+        let tokenA = try addSite("pin-a")
+        let tokenB = try addSite("pin-b")
+        let a1 = try kiosk("pin-a1", token: tokenA)
+        let a2 = try kiosk("pin-a2", token: tokenA)
+        let b = try kiosk("pin-b", token: tokenB)
+        defer {
+            a1.folder.remove()
+            a2.folder.remove()
+            b.folder.remove()
+        }
         try a1.store.setPIN("4321")
         try await a2.client.round(a2.store)
         try await b.client.round(b.store)
@@ -351,8 +376,9 @@ struct SyncServerTests {
         try a2.store.verifyPIN("4321")
         #expect(try b.store.isPINSet() == false)
         #expect(try serverRows(site: "pin-b") > 0)
-        #expect(try site.postgres.psql(
-            "SELECT count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'pin-b') AND body LIKE '%pinHash%'") == "0")
+        #expect(
+            try site.postgres.psql(
+                "SELECT count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'pin-b') AND body LIKE '%pinHash%'") == "0")
         let page: PullResponse = try await b.client.call("GET", SyncAPI.changesPath(site: "pin-b") + "?after=0", body: Optional<UploadRequest>.none)
         #expect(!page.changes.contains { $0.isPIN })
 
@@ -394,8 +420,12 @@ struct SyncServerTests {
     /// kiosk it ran on, and its own as this kiosk's.
     @Test func historyOfKioskSessionsSaysWhichKioskEachRanOn() async throws {
         let token = try addSite("log")
-        let a = try kiosk("log-a", token: token), b = try kiosk("log-b", token: token)
-        defer { a.folder.remove(); b.folder.remove() }
+        let a = try kiosk("log-a", token: token)
+        let b = try kiosk("log-b", token: token)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
         let there = try a.store.beginKioskSession(profile: "Reader")
         try a.store.updateKioskSession(id: there, profiles: ["Reader"], storiesRead: ["fox"], blockedKeys: 2, endReason: "pin")
         let here = try b.store.beginKioskSession(profile: "Reader")
@@ -414,8 +444,12 @@ struct SyncServerTests {
     @Test func twoEditsFromAKioskAheadReachEveryMachineInOrder() async throws {
         let token = try addSite("ahead")
         // b's clock is right (it joins with its own default profile, stamped now: older than a's edits).
-        let a = try kiosk("ahead-a", token: token, ahead: 3600), b = try kiosk("ahead-b", token: token, ahead: 0)
-        defer { a.folder.remove(); b.folder.remove() }
+        let a = try kiosk("ahead-a", token: token, ahead: 3600)
+        let b = try kiosk("ahead-b", token: token, ahead: 0)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
         var reader = try a.store.profiles()[0]
         reader.age = 7
         try a.store.updateProfile(reader, authorization: a.store.authorize(pin: nil))
@@ -426,8 +460,10 @@ struct SyncServerTests {
         #expect(round.clockWarning != nil)
         try await b.client.round(b.store)
         let server = try await a.client.siteSnapshot()
-        let ages = [try a.store.profile(named: "Reader")?.age, try b.store.profile(named: "Reader")?.age,
-                    server.profiles.values.first { $0["name"] == "Reader" }?["age"].flatMap { $0 }.flatMap(Int.init)]
+        let ages = [
+            try a.store.profile(named: "Reader")?.age, try b.store.profile(named: "Reader")?.age,
+            server.profiles.values.first { $0["name"] == "Reader" }?["age"].flatMap { $0 }.flatMap(Int.init),
+        ]
         print("sync clock ahead, two edits in one batch: ages on kiosk A, kiosk B, server \(ages.map { $0.map(String.init) ?? "none" })")
         #expect(ages == [8, 8, 8])
         #expect(try a.store.syncStatus().clockWarning?.contains("ahead") == true)

@@ -1,16 +1,18 @@
 import Foundation
 import GRDB
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Raw HTTP to a server, as an attacker (or a broken kiosk) would send it: any bytes, any status.
 enum RawHTTP {
-    static func send(_ method: String, _ url: String, token: String? = nil, body: Data? = nil, deadline: Double = 10) async throws -> (status: Int, body: Data) {
+    static func send(_ method: String, _ url: String, token: String? = nil, body: Data? = nil, deadline: Double = 10) async throws -> (status: Int, body: Data)
+    {
         var request = URLRequest(url: URL(string: url)!, timeoutInterval: deadline)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
@@ -113,7 +115,10 @@ struct SyncTrustTests {
             (SyncChange(hlc: stamp, body: .profileField(profile: reader, field: "age", value: nil)), "age"),
             (SyncChange(hlc: stamp, body: .profileField(profile: UUID(), field: "name", value: "\u{1B}]0;x\u{7}\u{1B}[2J\u{1B}]52;c;aGk=\u{7}Eve")), "name"),
             (SyncChange(hlc: stamp, body: .read(profile: reader, story: "fox", finishedAt: Date(timeIntervalSince1970: 1e15))), "finishedAt"),
-            (SyncChange(hlc: HLCTimestamp(millis: now + 240_000, counter: .max, node: "x"), body: .position(profile: reader, story: "fox", sentence: 1)), "counter"),
+            (
+                SyncChange(hlc: HLCTimestamp(millis: now + 240_000, counter: .max, node: "x"), body: .position(profile: reader, story: "fox", sentence: 1)),
+                "counter"
+            ),
         ]
         let valid = SyncChange(hlc: stamp, body: .favourite(profile: reader, story: "fox", isFavourite: true))
         for (poison, named) in poisons {
@@ -126,7 +131,12 @@ struct SyncTrustTests {
         }
         #expect(try serverRows("checked") == before)
         // The PIN route checks too: a cost no kiosk could afford to verify is refused.
-        let pin = SyncChange(hlc: stamp, body: .pinHash(record: #"{"algorithm":"scrypt","salt":"AAAAAAAAAAAAAAAAAAAAAA==","key":"AAAAAAAAAAAAAAAAAAAAAA==","cost":{"rounds":1099511627776,"blockSize":8,"parallelism":1}}"#))
+        let pin = SyncChange(
+            hlc: stamp,
+            body: .pinHash(
+                record:
+                    #"{"algorithm":"scrypt","salt":"AAAAAAAAAAAAAAAAAAAAAA==","key":"AAAAAAAAAAAAAAAAAAAAAA==","cost":{"rounds":1099511627776,"blockSize":8,"parallelism":1}}"#
+            ))
         let refusedPIN = try await RawHTTP.send("POST", site.serve.url + SyncAPI.pinPath(site: "checked"), token: token, body: try RawHTTP.batch([pin]))
         #expect(refusedPIN.status == 400)
         #expect(try serverRows("checked") == before)
@@ -139,8 +149,12 @@ struct SyncTrustTests {
     /// or failed every sync with "NOT NULL constraint failed").
     @Test func aPoisonedLogIsSetAsideByTheKiosksThatPullIt() async throws {
         let token = try addSite("poisoned")
-        let a = try kiosk("poisoned-a", token: token), b = try kiosk("poisoned-b", token: token)
-        defer { a.folder.remove(); b.folder.remove() }
+        let a = try kiosk("poisoned-a", token: token)
+        let b = try kiosk("poisoned-b", token: token)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
         try await a.client.round(a.store)
         try await b.client.round(b.store)
         let reader = try #require(try a.store.syncSnapshot().profiles.first { $0.value["name"] == "Reader" }?.key)
@@ -183,8 +197,12 @@ struct SyncTrustTests {
     /// the kiosk, and the valid changes around them arrive in order, page after page.
     @Test func aLogRowThatIsNotJSONIsLeftOutOfThePage() async throws {
         let token = try addSite("not-json")
-        let a = try kiosk("not-json-a", token: token), b = try kiosk("not-json-b", token: token)
-        defer { a.folder.remove(); b.folder.remove() }
+        let a = try kiosk("not-json-a", token: token)
+        let b = try kiosk("not-json-b", token: token)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
         try await a.client.round(a.store)
         let reader = try a.store.profiles()[0].id!
         try a.store.recordFinishedRead(profileID: reader, storyID: "before")
@@ -233,7 +251,10 @@ struct SyncTrustTests {
             try db.execute(sql: "UPDATE profile SET name = ? WHERE nameKey = 'mia'", arguments: ["\u{1B}]0;owned\u{7}\u{1B}[2J\u{1B}]52;c;aGk=\u{7}Mia"])
         }
         try queue.close()
-        for command in [["profile", "list"], ["profile", "list", "--json"], ["profile", "show", "Mia"], ["history"], ["read", "lighthouse", "--profile", "Mia", "--no-audio"]] {
+        for command in [
+            ["profile", "list"], ["profile", "list", "--json"], ["profile", "show", "Mia"], ["history"],
+            ["read", "lighthouse", "--profile", "Mia", "--no-audio"],
+        ] {
             let result = try storyreader(command + ["--data-dir", a.folder.url.path])
             #expect(result.status == 0, "\(command): \(result.standardError)")
             #expect(!result.standardOutput.contains("\u{1B}") && !result.standardError.contains("\u{1B}"), "\(command)")
@@ -251,8 +272,12 @@ struct SyncTrustTests {
     @Test func fuzzedChangesNeverCrashPoisonOrLoseReads() async throws {
         let seconds = ProcessInfo.processInfo.environment["STORYREADER_FUZZ_SECONDS"].flatMap(Double.init) ?? 3
         let token = try addSite("fuzz")
-        let a = try kiosk("fuzz-a", token: token), b = try kiosk("fuzz-b", token: token)
-        defer { a.folder.remove(); b.folder.remove() }
+        let a = try kiosk("fuzz-a", token: token)
+        let b = try kiosk("fuzz-b", token: token)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
         try await a.client.round(a.store)
         let reader = try #require(try a.store.syncSnapshot().profiles.first?.key)
         var random = SeededGenerator(seed: UInt64(Date().timeIntervalSince1970))
@@ -270,7 +295,8 @@ struct SyncTrustTests {
                 .favourite(profile: reader, story: story, isFavourite: Bool.random(using: &random)),
                 .profileField(profile: reader, field: StoryStore.syncedProfileFields.randomElement(using: &random)!, value: "6"),
                 .profileRemoved(profile: UUID()),
-                .kioskSession(session: UUID(), kiosk: "fuzz", record: #"{"id":1,"profiles":["Reader"],"startedAt":1800000000000,"storiesRead":[],"blockedKeys":0}"#),
+                .kioskSession(
+                    session: UUID(), kiosk: "fuzz", record: #"{"id":1,"profiles":["Reader"],"startedAt":1800000000000,"storiesRead":[],"blockedKeys":0}"#),
                 .failedPIN(kiosk: "fuzz", at: Date()),
             ]
             return SyncChange(hlc: stamp, body: bodies.randomElement(using: &random)!)
@@ -287,13 +313,17 @@ struct SyncTrustTests {
             return dictionary
         }
         var validReads: Set<UUID> = []
-        var accepted = 0, refused = 0, planted = 0, sent = 0
+        var accepted = 0
+        var refused = 0
+        var planted = 0
+        var sent = 0
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             sent += 1
             if Int.random(in: 0..<3, using: &random) == 0 {
-                let read = SyncChange(hlc: HLCTimestamp(millis: HybridLogicalClock.millis(Date()), node: "fuzz"),
-                                      body: .read(profile: reader, story: "valid", finishedAt: Date()))
+                let read = SyncChange(
+                    hlc: HLCTimestamp(millis: HybridLogicalClock.millis(Date()), node: "fuzz"),
+                    body: .read(profile: reader, story: "valid", finishedAt: Date()))
                 let answer = try await RawHTTP.send("POST", changesURL("fuzz"), token: token, body: try RawHTTP.batch([read]))
                 #expect(answer.status == 200, "a valid read was refused: \(String(decoding: answer.body, as: UTF8.self))")
                 if answer.status == 200 { validReads.insert(read.id) }
@@ -339,7 +369,9 @@ struct SyncTrustTests {
             for (field, value) in fields where SyncValidation.profileFieldProblem(field, value) != nil { invalid += 1 }
         }
         invalid += snapshot.positions.values.filter { !SyncValidation.sentenceRange.contains($0) }.count
-        print("sync fuzz: \(sent) batches in \(Int(seconds)) s, \(validReads.count) valid reads, \(accepted) mutated accepted, \(refused) refused (\(planted) planted in the log), \(status.setAside) set aside by the pulling kiosk, \(invalid) invalid rows stored, \(lost) valid reads lost")
+        print(
+            "sync fuzz: \(sent) batches in \(Int(seconds)) s, \(validReads.count) valid reads, \(accepted) mutated accepted, \(refused) refused (\(planted) planted in the log), \(status.setAside) set aside by the pulling kiosk, \(invalid) invalid rows stored, \(lost) valid reads lost"
+        )
         #expect(lost == 0)
         #expect(invalid == 0)
         #expect(b.store.damagedRowsFound.isEmpty, "\(b.store.damagedRowsFound)")
@@ -360,8 +392,9 @@ struct SyncTrustTests {
 
         let reader = try k.store.profiles()[0].id!
         try k.store.recordFinishedRead(profileID: reader, storyID: "before")
-        let giant = SyncChange(hlc: HLCTimestamp(millis: HybridLogicalClock.millis(k.store.now), node: "k"),
-                               body: .kioskSession(session: UUID(), kiosk: "k", record: String(repeating: "y", count: 17 * 1024 * 1024)))
+        let giant = SyncChange(
+            hlc: HLCTimestamp(millis: HybridLogicalClock.millis(k.store.now), node: "k"),
+            body: .kioskSession(session: UUID(), kiosk: "k", record: String(repeating: "y", count: 17 * 1024 * 1024)))
         try k.store.write { db in
             try db.execute(sql: "INSERT INTO syncOutbox (change) VALUES (?)", arguments: [String(decoding: try JSONEncoder.sync.encode(giant), as: UTF8.self)])
         }
@@ -369,8 +402,9 @@ struct SyncTrustTests {
         let round = try await k.client.round(k.store)
         #expect(round.setAside == 1)
         #expect(try k.store.syncStatus().outbox == 0)
-        #expect(try site.postgres.psql(
-            "SELECT count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'large') AND body LIKE '%finishedAt%'") == "2")
+        #expect(
+            try site.postgres.psql(
+                "SELECT count(*) FROM change WHERE site_id = (SELECT id FROM site WHERE name = 'large') AND body LIKE '%finishedAt%'") == "2")
     }
 
     /// The issue's attack: 1,100 idle connections under a 1,024 open-file limit, and headers and a
@@ -390,9 +424,13 @@ struct SyncTrustTests {
         // Headers that never end, and a body that never ends: each is cut.
         let headers = try #require(TCP.connect(port: port))
         let body = try #require(TCP.connect(port: port))
-        defer { close(headers); close(body) }
+        defer {
+            close(headers)
+            close(body)
+        }
         TCP.send(body, "POST /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
-        var headersCut = false, bodyCut = false
+        var headersCut = false
+        var bodyCut = false
         for _ in 0..<200 where !(headersCut && bodyCut) {
             if !headersCut { headersCut = !TCP.send(headers, "X") }
             if !bodyCut { bodyCut = !TCP.send(body, "y") }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
+
 @testable import StoryKit
 @testable import StoryReader
 
@@ -17,11 +18,15 @@ import StoryKitTestSupport
         #expect(Self.scaling(TerminalCapabilities.fromEnvironment(["TERM": "xterm", "KITTY_WINDOW_ID": "1"], isTTY: false)) == TextScaling.none)
         #expect(Self.scaling(TerminalCapabilities.fromEnvironment(["TERM": "dumb", "TERM_PROGRAM": "WezTerm"], isTTY: true)) == TextScaling.none)
         // tmux and screen: neither, whatever the outer terminal is.
-        #expect(Self.scaling(TerminalCapabilities.fromEnvironment(["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1", "TMUX": "/tmp/tmux-0/default,1,0"], isTTY: true)) == TextScaling.none)
-        #expect(Self.scaling(TerminalCapabilities.fromEnvironment(["TERM": "xterm", "TERM_PROGRAM": "WezTerm", "STY": "1.pts-0"], isTTY: true)) == TextScaling.none)
+        #expect(
+            Self.scaling(TerminalCapabilities.fromEnvironment(["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1", "TMUX": "/tmp/tmux-0/default,1,0"], isTTY: true))
+                == TextScaling.none)
+        #expect(
+            Self.scaling(TerminalCapabilities.fromEnvironment(["TERM": "xterm", "TERM_PROGRAM": "WezTerm", "STY": "1.pts-0"], isTTY: true)) == TextScaling.none)
         #expect(Self.scaling(TerminalCapabilities.fromEnvironment(["TERM": "screen-256color"], isTTY: true)) == TextScaling.none)
         // Hints.
-        #expect(TerminalCapabilities.fromEnvironment(["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "3"], isTTY: true) == .kittyCandidate("kitty (KITTY_WINDOW_ID)"))
+        #expect(
+            TerminalCapabilities.fromEnvironment(["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "3"], isTTY: true) == .kittyCandidate("kitty (KITTY_WINDOW_ID)"))
         #expect(Self.scaling(TerminalCapabilities.fromEnvironment(["TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"], isTTY: true)) == .decDoubleSize)
         #expect(Self.scaling(TerminalCapabilities.fromEnvironment(["TERM": "xterm-256color", "VTE_VERSION": "7600"], isTTY: true)) == TextScaling.none)
         #expect(Self.scaling(TerminalCapabilities.fromEnvironment(["TERM": "xterm-256color", "WT_SESSION": "abc"], isTTY: true)) == .decDoubleSize)
@@ -61,7 +66,8 @@ import StoryKitTestSupport
         let output = folder.url.appendingPathComponent("out.txt").path
         let socket = "storyreader-probe-\(UUID().uuidString.prefix(8))"
         // The preview writes to the pane (a terminal), so it asks the terminal what it is.
-        let command = "env -u TMUX -u STY -u TERM_PROGRAM -u VTE_VERSION -u KITTY_WINDOW_ID -u WT_SESSION TERM=xterm-256color NO_COLOR=1 "
+        let command =
+            "env -u TMUX -u STY -u TERM_PROGRAM -u VTE_VERSION -u KITTY_WINDOW_ID -u WT_SESSION TERM=xterm-256color NO_COLOR=1 "
             + "STORYREADER_DATA_DIR=\(folder.path) \(TestPaths.binary.path) preview help --width 60 --height 6; "
             + "stty -a > \(output).stty; touch \(output).done; sleep 30"
         let tmux = Process()

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import StoryKitTestSupport
+import Testing
 
 /// A private X server (Xvfb on a free display) and real terminal windows on it, driven with real
 /// key events (xdotool) and photographed (ImageMagick's `import`). Shared by the screenshot tests.
@@ -19,8 +19,10 @@ final class XServer {
     /// An X server for a test that also needs `programs` (a terminal; name and Debian package):
     /// nil when a tool is missing (a failure recorded, naming the command that installs it) or
     /// Xvfb does not start (said).
-    static func forTest(needing programs: [(name: String, package: String)], _ what: String,
-                        sourceLocation: SourceLocation = #_sourceLocation) -> XServer? {
+    static func forTest(
+        needing programs: [(name: String, package: String)], _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> XServer? {
         guard RequiredTool.findAll(tools + programs, for: what, sourceLocation: sourceLocation) != nil else { return nil }
         guard let x = start() else {
             print("X tests skipped: Xvfb could not start a display")
@@ -112,8 +114,10 @@ final class XServer {
     /// The environment a terminal starts with: nothing that names another terminal or a size.
     func terminalEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for name in ["TMUX", "STY", "TERM_PROGRAM", "VTE_VERSION", "KITTY_WINDOW_ID", "WT_SESSION", "KONSOLE_VERSION", "XTERM_VERSION",
-                     "COLUMNS", "LINES", "NO_COLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "ACCESSIBLE"] {
+        for name in [
+            "TMUX", "STY", "TERM_PROGRAM", "VTE_VERSION", "KITTY_WINDOW_ID", "WT_SESSION", "KONSOLE_VERSION", "XTERM_VERSION",
+            "COLUMNS", "LINES", "NO_COLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "ACCESSIBLE",
+        ] {
             environment[name] = nil
         }
         environment["DISPLAY"] = display
@@ -144,8 +148,11 @@ final class XServer {
     /// xterm at 80×24 in DejaVu Sans Mono, no inner border (the window is the text area), its own
     /// background `background`, and send-events allowed so that xdotool's keys are taken.
     func xterm(title: String, background: String, command: [String], environment: [String: String]) throws -> TerminalWindow? {
-        try open(["/usr/bin/xterm", "-geometry", "80x24+0+0", "-fa", "DejaVu Sans Mono", "-fs", "12", "-bg", background, "-fg", "#808080",
-                  "-b", "0", "-xrm", "XTerm*allowSendEvents: true", "-title", title, "-e"] + command, title: title, environment: environment)
+        try open(
+            [
+                "/usr/bin/xterm", "-geometry", "80x24+0+0", "-fa", "DejaVu Sans Mono", "-fs", "12", "-bg", background, "-fg", "#808080",
+                "-b", "0", "-xrm", "XTerm*allowSendEvents: true", "-title", title, "-e",
+            ] + command, title: title, environment: environment)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StoryKit
 import StoryKitTestSupport
+import Testing
 
 /// What a sighted child sees, on a real xterm (Xvfb, DejaVu Sans Mono, 80×24) whose own background
 /// is magenta, a colour no theme uses: driven with real keys, photographed with `import`, and no
@@ -26,8 +26,10 @@ import StoryKitTestSupport
         var counts: [String] = []
         for size in [TextSizePreset.accessibility1, .accessibility3, .accessibility5] {
             let title = "storyreader-\(size.rawValue)-\(getpid())"
-            let command = [TestPaths.binary.path, "--no-audio", "--stories", TestPaths.stories.path, "--data-dir", fixture.data,
-                           "--text-size", size.rawValue, "--theme", ThemeName.allCases[0].rawValue]
+            let command = [
+                TestPaths.binary.path, "--no-audio", "--stories", TestPaths.stories.path, "--data-dir", fixture.data,
+                "--text-size", size.rawValue, "--theme", ThemeName.allCases[0].rawValue,
+            ]
             // One more try if the window does not map (a loaded machine), before calling it a failure.
             let open = { try x.xterm(title: title, background: Self.terminalBackground, command: command, environment: x.terminalEnvironment()) }
             guard let window = try open() ?? open() else {
@@ -62,7 +64,9 @@ import StoryKitTestSupport
                 photograph("reading", theme)
             }
         }
-        print("xterm screenshots: \(counts.count) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; magenta pixels: \(counts.joined(separator: "; "))")
+        print(
+            "xterm screenshots: \(counts.count) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; magenta pixels: \(counts.joined(separator: "; "))"
+        )
         #expect(counts.count == 3 * 2 * ThemeName.allCases.count, "every size, theme and screen photographed")
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))\nScreenshots kept in \(shots)")
         if failures.isEmpty, counts.count == 3 * 2 * ThemeName.allCases.count { fixture.remove() }
@@ -127,9 +131,11 @@ import StoryKitTestSupport
         let linuxTerminal: (String, [String: String]) throws -> TerminalWindow? = { shell, environment in
             var environment = environment
             environment["TERM"] = "linux"
-            return try x.xterm(title: "detect-linux-\(getpid())", background: "#FF00FF", command: ["sh", "-c", "TERM=linux; export TERM; " + shell], environment: environment)
+            return try x.xterm(
+                title: "detect-linux-\(getpid())", background: "#FF00FF", command: ["sh", "-c", "TERM=linux; export TERM; " + shell], environment: environment)
         }
-        let linux = try Self.detect(in: x, terminal: linuxTerminal, folder: folder.url)
+        let linux =
+            try Self.detect(in: x, terminal: linuxTerminal, folder: folder.url)
             ?? Self.detect(in: x, terminal: linuxTerminal, folder: folder.url)
         let linuxFooter = Self.footer(try #require(linux))
         #expect(linuxFooter.contains("shown as block letters") && linuxFooter.contains("linux has no double-size lines"), "TERM=linux: \(linuxFooter)")
@@ -141,9 +147,13 @@ import StoryKitTestSupport
         let folder = try TemporaryFolder("kitty-detect")
         defer { folder.remove() }
         let title = "kitty-detect-\(getpid())"
-        let text = try Self.detect(in: x, terminal: { shell, environment in
-            try x.open(["/usr/bin/kitty", "--config", "NONE", "-o", "background=#ff00ff", "--title", title, "sh", "-c", shell], title: title, environment: environment)
-        }, folder: folder.url)
+        let text = try Self.detect(
+            in: x,
+            terminal: { shell, environment in
+                try x.open(
+                    ["/usr/bin/kitty", "--config", "NONE", "-o", "background=#ff00ff", "--title", title, "sh", "-c", shell], title: title,
+                    environment: environment)
+            }, folder: folder.url)
         guard let text else {
             print("kitty test skipped: kitty did not open a window under Xvfb (it needs OpenGL 3.3; Mesa's software renderer provides it)")
             return
@@ -156,7 +166,9 @@ import StoryKitTestSupport
     /// windows belong to a server started over D-Bus, so it runs in a D-Bus session of its own and
     /// `--wait` keeps the launcher until the preview has ended.
     @Test func gnomeTerminalIsVTEAndGetsBlockLetters() throws {
-        guard let x = XServer.forTest(needing: [("gnome-terminal", "gnome-terminal"), ("dbus-run-session", "dbus-daemon")], "GNOME Terminal test") else { return }
+        guard let x = XServer.forTest(needing: [("gnome-terminal", "gnome-terminal"), ("dbus-run-session", "dbus-daemon")], "GNOME Terminal test") else {
+            return
+        }
         defer { x.stop() }
         let folder = try TemporaryFolder("gnome-detect")
         defer { folder.remove() }
@@ -171,8 +183,9 @@ import StoryKitTestSupport
         XServer.watch(process, seconds: 60)
         process.waitUntilExit()
         let footer = Self.footer(Self.transcript(out))
-        #expect(footer.contains("VTE (GNOME Terminal and friends) has no double-size lines") && footer.contains("shown as block letters"),
-                "GNOME Terminal: «\(footer)»")
+        #expect(
+            footer.contains("VTE (GNOME Terminal and friends) has no double-size lines") && footer.contains("shown as block letters"),
+            "GNOME Terminal: «\(footer)»")
     }
 
     @Test func tmuxGetsNeitherDoubleSizeLinesNorTextSizing() throws {
@@ -210,7 +223,8 @@ import StoryKitTestSupport
             _ = x.run("/usr/bin/convert", [path, "-crop", "\(cell)x\(size[1])+\(column * cell)+0", "+repage", crop])
             return TerminalWindow.pixelsOffTheBackground(in: crop)
         }
-        let last = ink(column: 79), beforeLast = ink(column: 78)
+        let last = ink(column: 79)
+        let beforeLast = ink(column: 78)
         #expect(beforeLast > 0, "nothing drawn in column 79: is the screen blank?")
         #expect(last > 0, "the last column has no ink: a full line lost its last character (column 79: \(beforeLast) pixels)")
     }

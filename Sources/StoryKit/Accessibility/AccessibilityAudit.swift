@@ -33,7 +33,7 @@ public enum AccessibilityAudit {
                 visit(child, parent: path, insideCombined: insideCombined || element.combinesChildren, hidden: isHidden)
             }
         }
-        screen.elements.forEach { visit($0, parent: "", insideCombined: false, hidden: false) }
+        for element in screen.elements { visit(element, parent: "", insideCombined: false, hidden: false) }
         return result
     }
 

@@ -81,8 +81,9 @@ public struct SpeechRun: Sendable, Hashable {
             var start = 0
             while start + needle.count <= scalars.count {
                 if scalars[start] == needle[0], Array(scalars[start..<start + needle.count]) == needle,
-                   !isWordScalar(start - 1) || !isWordScalar(start), !isWordScalar(start + needle.count) || !isWordScalar(start + needle.count - 1),
-                   owner[start..<start + needle.count].allSatisfy({ $0 == nil }) {
+                    !isWordScalar(start - 1) || !isWordScalar(start), !isWordScalar(start + needle.count) || !isWordScalar(start + needle.count - 1),
+                    owner[start..<start + needle.count].allSatisfy({ $0 == nil })
+                {
                     for index in start..<start + needle.count { owner[index] = name.language }
                     start += needle.count
                 } else {
@@ -145,10 +146,15 @@ public struct AnnouncementQueue: Sendable, Hashable {
             // errors and for announcements of the same moment.
             commands += removePending { $0.kind == .interface && ($0.priority >= .text || Self.isStale($0, for: utterance)) }
             if let current = speaking, current.kind == .interface,
-               current.priority >= .text || (current.priority == .message && current.input < utterance.input) {
-                commands.append(.interrupt(current)); speaking = nil
+                current.priority >= .text || (current.priority == .message && current.input < utterance.input)
+            {
+                commands.append(.interrupt(current))
+                speaking = nil
             }
-            if let current = speaking, current.kind == .story { commands.append(.drop(current)); speaking = nil }
+            if let current = speaking, current.kind == .story {
+                commands.append(.drop(current))
+                speaking = nil
+            }
             commands += removePending { $0.kind == .story }
             insert(utterance)
         case (.interface, .important):
@@ -160,10 +166,15 @@ public struct AnnouncementQueue: Sendable, Hashable {
             insert(utterance)
         case (.interface, .message):
             // An announcement cuts what earlier keys are still saying or left waiting.
-            commands += removePending { $0.kind == .interface && ($0.priority >= .notification || ($0.priority >= .text && $0.input < utterance.input) || Self.isStale($0, for: utterance)) }
+            commands += removePending {
+                $0.kind == .interface
+                    && ($0.priority >= .notification || ($0.priority >= .text && $0.input < utterance.input) || Self.isStale($0, for: utterance))
+            }
             if let current = speaking, current.kind == .interface,
-               current.priority >= .notification || (current.priority != .important && current.input < utterance.input) {
-                commands.append(.interrupt(current)); speaking = nil
+                current.priority >= .notification || (current.priority != .important && current.input < utterance.input)
+            {
+                commands.append(.interrupt(current))
+                speaking = nil
             }
             // While a story is read, news waits for the end of its sentence (`yieldStory`).
             insert(utterance)
@@ -173,10 +184,12 @@ public struct AnnouncementQueue: Sendable, Hashable {
             if let current = speaking {
                 if current.kind == .story {
                     // An answer to a key: the story pauses at the word and goes on after it.
-                    commands.append(.interrupt(current)); speaking = nil
+                    commands.append(.interrupt(current))
+                    speaking = nil
                     insert(current)
                 } else if current.priority >= .text || (current.priority == .message && current.input < utterance.input) {
-                    commands.append(.interrupt(current)); speaking = nil
+                    commands.append(.interrupt(current))
+                    speaking = nil
                 }
             }
             insert(utterance)
@@ -185,7 +198,10 @@ public struct AnnouncementQueue: Sendable, Hashable {
             insert(utterance)
         case (.interface, .progress):
             commands += removePending { $0.priority == .progress }
-            if let current = speaking, current.priority == .progress { commands.append(.interrupt(current)); speaking = nil }
+            if let current = speaking, current.priority == .progress {
+                commands.append(.interrupt(current))
+                speaking = nil
+            }
             insert(utterance)
         }
         return commands + startNext()
@@ -201,7 +217,8 @@ public struct AnnouncementQueue: Sendable, Hashable {
     /// goes on (from its next sentence).
     public mutating func yieldStory() -> [SpeechCommand] {
         guard let current = speaking, current.kind == .story,
-              pending.contains(where: { $0.kind == .interface && $0.priority <= .message }) else { return [] }
+            pending.contains(where: { $0.kind == .interface && $0.priority <= .message })
+        else { return [] }
         speaking = nil
         insert(current)
         return [.interrupt(current)] + startNext()

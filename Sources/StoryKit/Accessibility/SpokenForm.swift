@@ -1,4 +1,5 @@
 import Foundation
+
 /// How an element is spoken: label, value, traits, then the hint.
 ///
 /// "Story: The Lighthouse Cat, read 3 times, button. Press Enter to open."
@@ -20,8 +21,9 @@ public enum SpokenForm {
         }
         // "Picture: a lantern on a stone" says what it is already.
         let picturePrefix = messages.tr("Picture: {description}", ["description": ""]).trimmingCharacters(in: .whitespaces)
-        parts.append(contentsOf: element.traits.spokenNames.filter { !($0 == "picture" && element.label.hasPrefix(picturePrefix)) }
-            .map { messages.tr($0) })
+        parts.append(
+            contentsOf: element.traits.spokenNames.filter { !($0 == "picture" && element.label.hasPrefix(picturePrefix)) }
+                .map { messages.tr($0) })
         parts = parts.filter { !$0.isEmpty }
         // A part that ends a sentence ("…towards it.") is not followed by ", picture".
         for index in parts.indices.dropLast() where parts[index].hasSuffix(".") && !parts[index].hasSuffix("...") {

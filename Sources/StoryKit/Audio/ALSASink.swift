@@ -167,7 +167,6 @@ public final class ALSASink: PCMSink {
         return clockState.withLock { $0.played }
     }
 
-
     public func interrupt() { interrupted.store(true, ordering: .releasing) }
 
     public func drop() {
@@ -204,7 +203,8 @@ public final class ALSASink: PCMSink {
             }
             // The device says it is empty; what it took cannot have been heard sooner than in real time.
             while !interrupted.load(ordering: .acquiring),
-                  clockState.withLock({ $0.heardAtMost(clock.now, rate: rate) < $0.written }) {
+                clockState.withLock({ $0.heardAtMost(clock.now, rate: rate) < $0.written })
+            {
                 usleep(5_000)
             }
             clockState.withLock { clock in
@@ -235,8 +235,12 @@ public enum AudioOutput {
         do {
             return (try ALSASink(device: device), nil)
         } catch {
-            return (PacedSilenceSink(), messages.tr("{problem}; reading without sound (the text is still highlighted at speaking pace)",
-                                                    ["problem": messages.describe(error)]))
+            return (
+                PacedSilenceSink(),
+                messages.tr(
+                    "{problem}; reading without sound (the text is still highlighted at speaking pace)",
+                    ["problem": messages.describe(error)])
+            )
         }
     }
 
@@ -244,9 +248,11 @@ public enum AudioOutput {
     /// or, when `pacedWithoutAudio`, paced silence; otherwise the ALSA device named by
     /// `deviceOption` / `$STORYREADER_AUDIO_DEVICE` / `default`, falling back to paced silence with
     /// a notice (to be shown once).
-    public static func choose(noAudio: Bool, pacedWithoutAudio: Bool = false, deviceOption: String?,
-                              environment: [String: String] = ProcessInfo.processInfo.environment,
-                              messages: MessageCatalog = .english) -> (sink: any PCMSink, notice: String?) {
+    public static func choose(
+        noAudio: Bool, pacedWithoutAudio: Bool = false, deviceOption: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        messages: MessageCatalog = .english
+    ) -> (sink: any PCMSink, notice: String?) {
         if noAudio { return (pacedWithoutAudio ? PacedSilenceSink() : DiscardingSink(), nil) }
         return open(device: ALSASink.deviceName(option: deviceOption, environment: environment), messages: messages)
     }

@@ -60,7 +60,8 @@ public enum AudioClipDecoder {
         var decoder = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&decoder) }
         guard let decoder, avcodec_parameters_to_context(decoder, stream.pointee.codecpar) >= 0,
-              avcodec_open2(decoder, codec, nil) >= 0 else {
+            avcodec_open2(decoder, codec, nil) >= 0
+        else {
             throw RecordingProblem(N_("{file}: its sound cannot be decoded"), ["file": name])
         }
         let timeBase = stream.pointee.time_base
@@ -74,12 +75,18 @@ public enum AudioClipDecoder {
         var resampler: OpaquePointer?
         var mono = AVChannelLayout()
         av_channel_layout_default(&mono, 1)
-        guard swr_alloc_set_opts2(&resampler, &mono, AV_SAMPLE_FMT_S16, Int32(SpeechAudioFormat.sampleRate),
-                                  &decoder.pointee.ch_layout, decoder.pointee.sample_fmt, decoder.pointee.sample_rate, 0, nil) >= 0,
-              let resampler, swr_init(resampler) >= 0 else {
+        guard
+            swr_alloc_set_opts2(
+                &resampler, &mono, AV_SAMPLE_FMT_S16, Int32(SpeechAudioFormat.sampleRate),
+                &decoder.pointee.ch_layout, decoder.pointee.sample_fmt, decoder.pointee.sample_rate, 0, nil) >= 0,
+            let resampler, swr_init(resampler) >= 0
+        else {
             throw RecordingProblem(N_("{file}: its sound cannot be decoded"), ["file": name])
         }
-        defer { var pointer: OpaquePointer? = resampler; swr_free(&pointer) }
+        defer {
+            var pointer: OpaquePointer? = resampler
+            swr_free(&pointer)
+        }
 
         let rate = Double(SpeechAudioFormat.sampleRate)
         let beginSample = Int((Double(beginMs) / 1000 * rate).rounded())
@@ -158,17 +165,19 @@ public enum AudioClipDecoder {
         var graph = avfilter_graph_alloc()
         defer { avfilter_graph_free(&graph) }
         guard let graph, let bufferFilter = avfilter_get_by_name("abuffer"), let tempoFilter = avfilter_get_by_name("atempo"),
-              let sinkFilter = avfilter_get_by_name("abuffersink") else { throw failure }
+            let sinkFilter = avfilter_get_by_name("abuffersink")
+        else { throw failure }
         var source: UnsafeMutablePointer<AVFilterContext>?
         var stretcher: UnsafeMutablePointer<AVFilterContext>?
         var sink: UnsafeMutablePointer<AVFilterContext>?
         let sourceArguments = "sample_rate=\(SpeechAudioFormat.sampleRate):sample_fmt=s16:channel_layout=mono:time_base=1/\(SpeechAudioFormat.sampleRate)"
         guard avfilter_graph_create_filter(&source, bufferFilter, "in", sourceArguments, nil, graph) >= 0,
-              avfilter_graph_create_filter(&stretcher, tempoFilter, "tempo", String(format: "tempo=%.4f", tempo), nil, graph) >= 0,
-              avfilter_graph_create_filter(&sink, sinkFilter, "out", nil, nil, graph) >= 0,
-              let source, let stretcher, let sink,
-              avfilter_link(source, 0, stretcher, 0) >= 0, avfilter_link(stretcher, 0, sink, 0) >= 0,
-              avfilter_graph_config(graph, nil) >= 0 else { throw failure }
+            avfilter_graph_create_filter(&stretcher, tempoFilter, "tempo", String(format: "tempo=%.4f", tempo), nil, graph) >= 0,
+            avfilter_graph_create_filter(&sink, sinkFilter, "out", nil, nil, graph) >= 0,
+            let source, let stretcher, let sink,
+            avfilter_link(source, 0, stretcher, 0) >= 0, avfilter_link(stretcher, 0, sink, 0) >= 0,
+            avfilter_graph_config(graph, nil) >= 0
+        else { throw failure }
         var frame = av_frame_alloc()
         defer { av_frame_free(&frame) }
         guard let frame else { throw failure }

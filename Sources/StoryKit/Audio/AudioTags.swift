@@ -14,8 +14,10 @@ public struct AudioTags: Sendable, Hashable {
     /// width when the file is closed (`setChapterTimes`).
     public var chapters: [AudioChapter]
 
-    public init(title: String, artist: String? = nil, album: String = "Magical Stories", language: String,
-                licence: String? = nil, chapters: [AudioChapter] = []) {
+    public init(
+        title: String, artist: String? = nil, album: String = "Magical Stories", language: String,
+        licence: String? = nil, chapters: [AudioChapter] = []
+    ) {
         self.title = title
         self.artist = artist
         self.album = album
@@ -29,10 +31,13 @@ public struct AudioTags: Sendable, Hashable {
 
     /// The ISO 639-2 code ID3's TLAN frame wants (`en` → `eng`), for the languages eSpeak NG
     /// voices stories in most; nil for others (the frame is then left out).
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public var iso639_2: String? {
         let base = language.split(separator: "-").first.map { $0.lowercased() } ?? ""
-        return ["en": "eng", "es": "spa", "fr": "fra", "de": "deu", "it": "ita", "pt": "por", "nl": "nld", "pl": "pol",
-                "sv": "swe", "da": "dan", "nb": "nob", "fi": "fin", "cy": "cym", "ga": "gle", "la": "lat", "el": "ell"][base]
+        return [
+            "en": "eng", "es": "spa", "fr": "fra", "de": "deu", "it": "ita", "pt": "por", "nl": "nld", "pl": "pol",
+            "sv": "swe", "da": "dan", "nb": "nob", "fi": "fin", "cy": "cym", "ga": "gle", "la": "lat", "el": "ell",
+        ][base]
     }
 }
 

@@ -9,7 +9,9 @@ enum OggCommentPatch {
     /// length in front, so a title holding the same words is never touched) by `key=value` of the
     /// same length. Only the header pages (granule position 0) are looked at.
     static func apply(_ values: [(key: String, placeholder: String, value: String)], toFileAt path: String) throws {
-        guard let handle = FileHandle(forUpdatingAtPath: path) else { throw AudioError.fileFailed(path: path, reason: "cannot open it again to write the chapters") }
+        guard let handle = FileHandle(forUpdatingAtPath: path) else {
+            throw AudioError.fileFailed(path: path, reason: "cannot open it again to write the chapters")
+        }
         defer { try? handle.close() }
         // The header pages: OpusHead, then OpusTags (over as many pages as it needs).
         var pages: [(start: Int, headerLength: Int, bodyLength: Int)] = []
@@ -19,7 +21,7 @@ enum OggCommentPatch {
             try handle.seek(toOffset: UInt64(offset))
             guard let header = try handle.read(upToCount: 27), header.count == 27, header.starts(with: Array("OggS".utf8)) else { break }
             let head = [UInt8](header)
-            let granule = head[6..<14].reduce(0) { $0 | UInt64($1) } // any nonzero byte: audio has begun
+            let granule = head[6..<14].reduce(0) { $0 | UInt64($1) }  // any nonzero byte: audio has begun
             let segmentCount = Int(head[26])
             guard let table = try handle.read(upToCount: segmentCount), table.count == segmentCount else { break }
             let bodyLength = table.reduce(0) { $0 + Int($1) }
@@ -40,7 +42,8 @@ enum OggCommentPatch {
         for (key, placeholder, value) in values {
             let comment = Array((key + placeholder).utf8)
             guard value.utf8.count == placeholder.utf8.count,
-                  let at = body.firstRange(of: withUnsafeBytes(of: UInt32(comment.count).littleEndian, Array.init) + comment) else {
+                let at = body.firstRange(of: withUnsafeBytes(of: UInt32(comment.count).littleEndian, Array.init) + comment)
+            else {
                 throw AudioError.fileFailed(path: path, reason: "the comment \(key) is missing")
             }
             let valueStart = at.lowerBound + 4 + key.utf8.count

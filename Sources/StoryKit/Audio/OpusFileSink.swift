@@ -92,8 +92,9 @@ public final class OpusFileSink: PCMFileSink {
             ope_encoder_destroy(encoder)
             do {
                 if status == OPE_OK, !state.chapters.isEmpty {
-                    try OggCommentPatch.apply(state.chapters.enumerated().map { (Self.chapterKey($0) + "=", Self.chapterTime(0), Self.chapterTime($1.start)) },
-                                              toFileAt: temporaryPath)
+                    try OggCommentPatch.apply(
+                        state.chapters.enumerated().map { (Self.chapterKey($0) + "=", Self.chapterTime(0), Self.chapterTime($1.start)) },
+                        toFileAt: temporaryPath)
                 }
             } catch {
                 unlink(temporaryPath)

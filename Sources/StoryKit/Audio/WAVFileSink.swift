@@ -57,9 +57,12 @@ public final class WAVFileSink: PCMFileSink {
 
     static func riffHeader(dataBytes: Int) -> [UInt8] {
         var bytes = HeaderBytes()
-        bytes.text("RIFF"); bytes.u32(36 + dataBytes); bytes.text("WAVE")
+        bytes.text("RIFF")
+        bytes.u32(36 + dataBytes)
+        bytes.text("WAVE")
         bytes.formatChunk()
-        bytes.text("data"); bytes.u32(dataBytes)
+        bytes.text("data")
+        bytes.u32(dataBytes)
         return bytes.bytes
     }
 
@@ -67,14 +70,18 @@ public final class WAVFileSink: PCMFileSink {
     /// RIFF size, the data size and the sample count in 64 bits.
     static func rf64Header(dataBytes: Int) -> [UInt8] {
         var bytes = HeaderBytes()
-        bytes.text("RF64"); bytes.u32(Int(UInt32.max)); bytes.text("WAVE")
-        bytes.text("ds64"); bytes.u32(28)
+        bytes.text("RF64")
+        bytes.u32(Int(UInt32.max))
+        bytes.text("WAVE")
+        bytes.text("ds64")
+        bytes.u32(28)
         bytes.u64(72 + dataBytes)  // the whole file less the first 8 bytes
         bytes.u64(dataBytes)
         bytes.u64(dataBytes / (SpeechAudioFormat.channels * SpeechAudioFormat.bitsPerSample / 8))
         bytes.u32(0)  // no table of other chunks' sizes
         bytes.formatChunk()
-        bytes.text("data"); bytes.u32(Int(UInt32.max))
+        bytes.text("data")
+        bytes.u32(Int(UInt32.max))
         return bytes.bytes
     }
 
@@ -87,8 +94,14 @@ public final class WAVFileSink: PCMFileSink {
         mutating func formatChunk() {
             let rate = SpeechAudioFormat.sampleRate
             let blockAlign = SpeechAudioFormat.channels * SpeechAudioFormat.bitsPerSample / 8
-            text("fmt "); u32(16); u16(1); u16(SpeechAudioFormat.channels); u32(rate); u32(rate * blockAlign)
-            u16(blockAlign); u16(SpeechAudioFormat.bitsPerSample)
+            text("fmt ")
+            u32(16)
+            u16(1)
+            u16(SpeechAudioFormat.channels)
+            u32(rate)
+            u32(rate * blockAlign)
+            u16(blockAlign)
+            u16(SpeechAudioFormat.bitsPerSample)
         }
     }
 
@@ -97,10 +110,10 @@ public final class WAVFileSink: PCMFileSink {
             guard let file = state.file else { throw AudioError.fileFailed(path: path, reason: "already closed") }
             let count: Int
             #if _endian(little)
-            count = fwrite(samples.baseAddress, 2, samples.count, file)
+                count = fwrite(samples.baseAddress, 2, samples.count, file)
             #else
-            let swapped = samples.map { $0.littleEndian }
-            count = swapped.withUnsafeBufferPointer { fwrite($0.baseAddress, 2, $0.count, file) }
+                let swapped = samples.map { $0.littleEndian }
+                count = swapped.withUnsafeBufferPointer { fwrite($0.baseAddress, 2, $0.count, file) }
             #endif
             state.written += count
             if count != samples.count { throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno))) }

@@ -1,4 +1,5 @@
 import Foundation
+
 /// The braille code a child reads: computer braille (one cell per character, 8 dots), or literary
 /// braille in the story's language, uncontracted (grade 1) or contracted (grade 2).
 public enum BrailleCode: String, Sendable, Hashable, CaseIterable, Codable {

@@ -1,8 +1,9 @@
 import CBrlapi
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A key pressed on the braille display.
@@ -151,8 +152,9 @@ public final class BrailleDisplay: Sendable {
         let handle = OpaquePointer(memory)
         let fd = address.host.withOptionalCString { host in
             address.auth.withOptionalCString { auth -> Int32 in
-                var settings = brlapi_connectionSettings_t(auth: UnsafeMutablePointer(mutating: auth),
-                                                           host: UnsafeMutablePointer(mutating: host))
+                var settings = brlapi_connectionSettings_t(
+                    auth: UnsafeMutablePointer(mutating: auth),
+                    host: UnsafeMutablePointer(mutating: host))
                 return brlapi__openConnection(handle, &settings, nil)
             }
         }
@@ -162,10 +164,12 @@ public final class BrailleDisplay: Sendable {
             return .failure(Failure(text: reason))
         }
         cbrlapi_quiet_exceptions(handle)
-        var columns: UInt32 = 0, rows: UInt32 = 0
+        var columns: UInt32 = 0
+        var rows: UInt32 = 0
         // The terminal this program runs in (BRLTTY follows the console's); where BrlAPI cannot
         // tell (a pseudo-terminal, no screen driver), the root of BRLTTY's tty tree.
-        let entered = brlapi__enterTtyMode(handle, BRLAPI_TTY_DEFAULT, nil) >= 0
+        let entered =
+            brlapi__enterTtyMode(handle, BRLAPI_TTY_DEFAULT, nil) >= 0
             || brlapi__enterTtyModeWithPath(handle, nil, 0, nil) >= 0
         guard entered, brlapi__getDisplaySize(handle, &columns, &rows) >= 0, columns > 0 else {
             let reason = String(cString: cbrlapi_last_error())
@@ -173,8 +177,10 @@ public final class BrailleDisplay: Sendable {
             free(memory)
             return .failure(Failure(text: reason))
         }
-        var keys: [brlapi_keyCode_t] = [cbrlapi_key_cmd_route, cbrlapi_key_cmd_fwinlt, cbrlapi_key_cmd_fwinrt,
-                                        cbrlapi_key_cmd_lnup, cbrlapi_key_cmd_lndn]
+        var keys: [brlapi_keyCode_t] = [
+            cbrlapi_key_cmd_route, cbrlapi_key_cmd_fwinlt, cbrlapi_key_cmd_fwinrt,
+            cbrlapi_key_cmd_lnup, cbrlapi_key_cmd_lndn,
+        ]
         if !takesEveryKey {
             _ = brlapi__ignoreKeys(handle, brlapi_rangeType_all, nil, 0)
             _ = brlapi__acceptKeys(handle, brlapi_rangeType_command, &keys, UInt32(keys.count))
@@ -205,8 +211,10 @@ public final class BrailleDisplay: Sendable {
                 guard brlapi__writeDots(connection.handle, dots) >= 0 else { return String(cString: cbrlapi_last_error()) }
                 shared.withLock { $0.written = pending }
             }
-            var descriptors = [pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [
+                pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
             _ = poll(&descriptors, 2, -1)
             wake.drain()
             if descriptors[0].revents != 0 {
@@ -243,15 +251,17 @@ public final class BrailleDisplay: Sendable {
             guard let scalar = Unicode.Scalar(UInt32(truncatingIfNeeded: value)) else { return nil }
             return scalar == " " ? .key(.space) : .key(.character(Character(scalar)))
         }
-        let named: [UInt64: Key] = [0xFF08: .backspace, 0xFF09: .tab, 0xFF0D: .enter, 0xFF1B: .escape, 0xFF50: .home,
-                                    0xFF51: .left, 0xFF52: .up, 0xFF53: .right, 0xFF54: .down, 0xFF55: .pageUp,
-                                    0xFF56: .pageDown, 0xFF57: .end, 0xFFFF: .delete]
+        let named: [UInt64: Key] = [
+            0xFF08: .backspace, 0xFF09: .tab, 0xFF0D: .enter, 0xFF1B: .escape, 0xFF50: .home,
+            0xFF51: .left, 0xFF52: .up, 0xFF53: .right, 0xFF54: .down, 0xFF55: .pageUp,
+            0xFF56: .pageDown, 0xFF57: .end, 0xFFFF: .delete,
+        ]
         return named[symbol].map { .key($0) }
     }
 }
 
-private extension Optional where Wrapped == String {
-    func withOptionalCString<Result>(_ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+extension Optional where Wrapped == String {
+    fileprivate func withOptionalCString<Result>(_ body: (UnsafePointer<CChar>?) -> Result) -> Result {
         switch self {
         case .some(let string): string.withCString { body($0) }
         case .none: body(nil)

@@ -41,7 +41,8 @@ public struct BrailleLine: Sendable, Hashable {
         guard words.indices.contains(index) else { return 0..<0 }
         let range = words[index]
         guard let first = braille.source.firstIndex(where: { range.contains($0) }),
-              let last = braille.source.lastIndex(where: { range.contains($0) }) else { return 0..<0 }
+            let last = braille.source.lastIndex(where: { range.contains($0) })
+        else { return 0..<0 }
         return first..<(last + 1)
     }
 

@@ -46,8 +46,9 @@ public enum BrailleTranslator {
                 var output = [widechar](repeating: 0, count: capacity)
                 var inputPosition = [Int32](repeating: 0, count: capacity)
                 let status = input.withUnsafeBufferPointer { inBuffer in
-                    lou_translate(table, inBuffer.baseAddress, &inputLength, &output, &outputLength, nil, nil,
-                                  nil, &inputPosition, nil, Int32(dotsIO.rawValue | ucBrl.rawValue))
+                    lou_translate(
+                        table, inBuffer.baseAddress, &inputLength, &output, &outputLength, nil, nil,
+                        nil, &inputPosition, nil, Int32(dotsIO.rawValue | ucBrl.rawValue))
                 }
                 guard status != 0 else { throw BrailleError(table: table) }
                 // Output cut short: translate again with room to spare.

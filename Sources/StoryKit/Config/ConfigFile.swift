@@ -36,7 +36,8 @@ public struct ConfigFile: Sendable, Equatable {
         Setting(section: "", key: "stories", kind: .folders, option: "--stories", spellings: ["--stories"]),
         Setting(section: "", key: "data-dir", kind: .folder, option: "--data-dir", spellings: ["--data-dir"], environment: "STORYREADER_DATA_DIR"),
         Setting(section: "", key: "device", kind: .text, option: "--device", spellings: ["--device"], environment: "STORYREADER_AUDIO_DEVICE"),
-        Setting(section: "display", key: "text-size", kind: .choice(TextSizePreset.allCases.map(\.rawValue)), option: "--text-size", spellings: ["--text-size"]),
+        Setting(
+            section: "display", key: "text-size", kind: .choice(TextSizePreset.allCases.map(\.rawValue)), option: "--text-size", spellings: ["--text-size"]),
         Setting(section: "display", key: "theme", kind: .choice(ThemeName.allCases.map(\.rawValue)), option: "--theme", spellings: ["--theme"]),
         Setting(section: "display", key: "reduce-motion", kind: .boolean, option: "--reduce-motion", spellings: ["--reduce-motion", "--no-reduce-motion"]),
         Setting(section: "display", key: "line-focus", kind: .choice(LineFocus.allCases.map(\.rawValue)), option: "--line-focus", spellings: ["--line-focus"]),
@@ -47,12 +48,18 @@ public struct ConfigFile: Sendable, Equatable {
         Setting(section: "display", key: "color", kind: .choice(ColorChoice.allCases.map(\.rawValue)), option: "--color", spellings: ["--color"]),
         Setting(section: "braille", key: "display", kind: .choice(["auto", "on", "off"]), option: "--braille", spellings: ["--braille"]),
         Setting(section: "braille", key: "code", kind: .choice(BrailleCode.allCases.map(\.rawValue)), option: "--braille-code", spellings: ["--braille-code"]),
-        Setting(section: "reading", key: "narration", kind: .choice(NarrationSource.allCases.map(\.rawValue)), option: "--narration", spellings: ["--narration"]),
-        Setting(section: "reading", key: "recording-tempo", kind: .number(minimum: 0, exclusive: true), option: "--recording-tempo",
-                spellings: ["--recording-tempo", "--tempo"]),
+        Setting(
+            section: "reading", key: "narration", kind: .choice(NarrationSource.allCases.map(\.rawValue)), option: "--narration", spellings: ["--narration"]),
+        Setting(
+            section: "reading", key: "recording-tempo", kind: .number(minimum: 0, exclusive: true), option: "--recording-tempo",
+            spellings: ["--recording-tempo", "--tempo"]),
         Setting(section: "kiosk", key: "profile", kind: .text, option: "--profile", spellings: ["--profile"], command: "kiosk"),
-        Setting(section: "kiosk", key: "idle-timeout", kind: .number(minimum: 0, exclusive: false), option: "--idle-timeout", spellings: ["--idle-timeout"], command: "kiosk"),
-        Setting(section: "kiosk", key: "time-limit", kind: .number(minimum: 0, exclusive: true), option: "--time-limit", spellings: ["--time-limit"], command: "kiosk"),
+        Setting(
+            section: "kiosk", key: "idle-timeout", kind: .number(minimum: 0, exclusive: false), option: "--idle-timeout", spellings: ["--idle-timeout"],
+            command: "kiosk"),
+        Setting(
+            section: "kiosk", key: "time-limit", kind: .number(minimum: 0, exclusive: true), option: "--time-limit", spellings: ["--time-limit"],
+            command: "kiosk"),
         Setting(section: "kiosk", key: "no-audio", kind: .boolean, option: "--no-audio", spellings: ["--no-audio"], command: "kiosk"),
     ]
 
@@ -112,8 +119,10 @@ public struct ConfigFile: Sendable, Equatable {
     }
 
     /// The value in the form the option takes, or why it cannot be.
-    private static func check(_ value: ConfigValue, for setting: Setting, relativeTo folder: String, home: String,
-                              fail: (String, [String: String], [String: CatalogText]) -> ConfigError) throws(ConfigError) -> ConfigValue {
+    private static func check(
+        _ value: ConfigValue, for setting: Setting, relativeTo folder: String, home: String,
+        fail: (String, [String: String], [String: CatalogText]) -> ConfigError
+    ) throws(ConfigError) -> ConfigValue {
         switch (setting.kind, value) {
         case (.text, .string(let text)) where !text.isEmpty:
             return value
@@ -134,25 +143,28 @@ public struct ConfigFile: Sendable, Equatable {
             return value
         case (.choice(let choices), .string(let text)):
             guard let match = choices.first(where: { $0.lowercased() == text.lowercased() }) else {
-                throw fail(N_("'{value}' is not a {key}: use one of {choices}"),
-                           ["value": String(text.prefix(40)), "key": setting.key, "choices": choices.joined(separator: ", ")], [:])
+                throw fail(
+                    N_("'{value}' is not a {key}: use one of {choices}"),
+                    ["value": String(text.prefix(40)), "key": setting.key, "choices": choices.joined(separator: ", ")], [:])
             }
             return .string(match)
         case (.number(let minimum, let exclusive), .number(let number)):
             guard exclusive ? number > minimum : number >= minimum else {
-                throw fail(exclusive ? N_("'{key}' must be more than {minimum}") : N_("'{key}' must be at least {minimum}"),
-                           ["key": setting.key, "minimum": minimum.formatted()], [:])
+                throw fail(
+                    exclusive ? N_("'{key}' must be more than {minimum}") : N_("'{key}' must be at least {minimum}"),
+                    ["key": setting.key, "minimum": minimum.formatted()], [:])
             }
             return value
         default:
-            let wanted: CatalogText = switch setting.kind {
-            case .text: CatalogText(N_("text in quotes"))
-            case .folder: CatalogText(N_("a folder in quotes"))
-            case .folders: CatalogText(N_("a folder in quotes, or a list of them: [\"~/Stories\", \"/srv/stories\"]"))
-            case .boolean: CatalogText(N_("true or false"))
-            case .choice(let choices): CatalogText(N_("one of {choices}"), ["choices": choices.map { "\"\($0)\"" }.joined(separator: ", ")])
-            case .number: CatalogText(N_("a number"))
-            }
+            let wanted: CatalogText =
+                switch setting.kind {
+                case .text: CatalogText(N_("text in quotes"))
+                case .folder: CatalogText(N_("a folder in quotes"))
+                case .folders: CatalogText(N_("a folder in quotes, or a list of them: [\"~/Stories\", \"/srv/stories\"]"))
+                case .boolean: CatalogText(N_("true or false"))
+                case .choice(let choices): CatalogText(N_("one of {choices}"), ["choices": choices.map { "\"\($0)\"" }.joined(separator: ", ")])
+                case .number: CatalogText(N_("a number"))
+                }
             throw fail(N_("'{key}' must be {wanted}, not {kind}"), ["key": setting.key], ["wanted": wanted, "kind": CatalogText(value.kindName)])
         }
     }
@@ -166,6 +178,6 @@ public struct ConfigFile: Sendable, Equatable {
     }
 }
 
-private extension Double {
-    func formatted() -> String { rounded() == self ? String(Int(self)) : String(self) }
+extension Double {
+    fileprivate func formatted() -> String { rounded() == self ? String(Int(self)) : String(self) }
 }

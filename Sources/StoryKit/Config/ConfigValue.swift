@@ -1,4 +1,5 @@
 import Foundation
+
 /// A value in the configuration file: the part of TOML that defaults need (strings, numbers,
 /// booleans, one-line arrays). Kept small on purpose: a full TOML library would cost a C++ build
 /// for a file of a dozen lines.
@@ -97,8 +98,9 @@ struct ConfigLineParser {
                     scanner.advance()
                     try scanner.expectEnd()
                     guard sections.contains(name) else {
-                        throw LineError(N_("there is no section [{name}]: use {sections}, or none"), ["name": name],
-                                        parts: ["sections": alternatives(sections.sorted().map { "[\($0)]" })])
+                        throw LineError(
+                            N_("there is no section [{name}]: use {sections}, or none"), ["name": name],
+                            parts: ["sections": alternatives(sections.sorted().map { "[\($0)]" })])
                     }
                     section = name
                     continue
@@ -140,7 +142,9 @@ struct ConfigLineParser {
 
         mutating func expectEnd() throws(LineError) {
             skipSpaces()
-            guard atEndOrComment else { throw LineError(N_("unexpected '{text}' after the value (a comment starts with #)"), ["text": String(text.prefix(20))]) }
+            guard atEndOrComment else {
+                throw LineError(N_("unexpected '{text}' after the value (a comment starts with #)"), ["text": String(text.prefix(20))])
+            }
         }
 
         mutating func value() throws(LineError) -> ConfigValue {
@@ -155,7 +159,8 @@ struct ConfigLineParser {
                 if word == "true" { return .boolean(true) }
                 if word == "false" { return .boolean(false) }
                 if let number = Double(word.replacingOccurrences(of: "_", with: "")), number.isFinite { return .number(number) }
-                throw LineError(N_("'{word}' is not a value: text goes in quotes (\"{word}\"), or use a number, true or false"), ["word": String(word.prefix(40))])
+                throw LineError(
+                    N_("'{word}' is not a value: text goes in quotes (\"{word}\"), or use a number, true or false"), ["word": String(word.prefix(40))])
             }
         }
 
@@ -174,7 +179,9 @@ struct ConfigLineParser {
                     case "\\": result.append("\\")
                     case "n": result.append("\n")
                     case "t": result.append("\t")
-                    default: throw LineError(N_("'\\{escape}' is not an escape TOML knows: write \\\\ for a backslash, or use 'single quotes'"), ["escape": String(escaped)])
+                    default:
+                        throw LineError(
+                            N_("'\\{escape}' is not an escape TOML knows: write \\\\ for a backslash, or use 'single quotes'"), ["escape": String(escaped)])
                     }
                 default: result.append(character)
                 }
@@ -195,11 +202,16 @@ struct ConfigLineParser {
             var items: [ConfigValue] = []
             while true {
                 skipSpaces()
-                if peek == "]" { advance(); return .array(items) }
+                if peek == "]" {
+                    advance()
+                    return .array(items)
+                }
                 if atEndOrComment { throw LineError(N_("the list has no closing ] on this line (write the list on one line)")) }
                 items.append(try value())
                 skipSpaces()
-                if peek == "," { advance() } else if peek != "]" {
+                if peek == "," {
+                    advance()
+                } else if peek != "]" {
                     throw LineError(N_("list items are separated by commas"))
                 }
             }

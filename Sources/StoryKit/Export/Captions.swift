@@ -13,7 +13,10 @@ public struct TimedNarration: Sendable, Hashable {
         public var end: Int
         public var words: [(text: String, start: Int)] {
             get { zip(wordTexts, wordStarts).map { ($0, $1) } }
-            set { wordTexts = newValue.map(\.text); wordStarts = newValue.map(\.start) }
+            set {
+                wordTexts = newValue.map(\.text)
+                wordStarts = newValue.map(\.start)
+            }
         }
         /// Each timed word's index in its narration item's words (the same order as `words`).
         public var wordIndices: [Int] = []
@@ -47,7 +50,10 @@ public struct TimedNarration: Sendable, Hashable {
             duration = max(duration, event.milliseconds)
             switch event.kind {
             case .sentence(let index):
-                if var last = sentences.popLast() { last.end = event.milliseconds; sentences.append(last) }
+                if var last = sentences.popLast() {
+                    last.end = event.milliseconds
+                    sentences.append(last)
+                }
                 let item = narration.items[index]
                 sentences.append(Sentence(text: item.text, kind: item.kind, item: index, start: event.milliseconds, end: event.milliseconds))
             case .word(let sentence, let word):
@@ -57,7 +63,10 @@ public struct TimedNarration: Sendable, Hashable {
                 last.wordIndices.append(word)
                 sentences.append(last)
             case .end:
-                if var last = sentences.popLast() { last.end = event.milliseconds; sentences.append(last) }
+                if var last = sentences.popLast() {
+                    last.end = event.milliseconds
+                    sentences.append(last)
+                }
             default:
                 continue
             }

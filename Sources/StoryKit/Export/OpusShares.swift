@@ -127,7 +127,10 @@ final class OpusShareEncoder {
             let covered = Self.samples48k(total - trim) + preSkip
             let frames = (covered + frame - 1) / frame * frame
             if frames <= trueEnd { return trim }
-            if frames < bestFrames { best = trim; bestFrames = frames }
+            if frames < bestFrames {
+                best = trim
+                bestFrames = frames
+            }
         }
         return best
     }
@@ -150,7 +153,9 @@ final class OpusShareEncoder {
         var length: Int32 = 0
         while ope_encoder_get_page(encoder, &page, &length, flush ? 1 : 0) != 0, let page {
             let bytes = UnsafeBufferPointer(start: page, count: Int(length))
-            guard bytes.count >= 27, bytes.starts(with: Array("OggS".utf8)) else { throw AudioError.fileFailed(path: "Opus", reason: "libopusenc made a page that is not Ogg") }
+            guard bytes.count >= 27, bytes.starts(with: Array("OggS".utf8)) else {
+                throw AudioError.fileFailed(path: "Opus", reason: "libopusenc made a page that is not Ogg")
+            }
             let segments = Int(bytes[26])
             var offset = 27 + segments
             for index in 0..<segments {
@@ -340,8 +345,9 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
                 try file.close()
                 self.file = nil
                 if !chapters.isEmpty {
-                    try OggCommentPatch.apply(chapters.enumerated().map { (OpusFileSink.chapterKey($0) + "=", OpusFileSink.chapterTime(0), OpusFileSink.chapterTime($1.start)) },
-                                              toFileAt: temporaryPath)
+                    try OggCommentPatch.apply(
+                        chapters.enumerated().map { (OpusFileSink.chapterKey($0) + "=", OpusFileSink.chapterTime(0), OpusFileSink.chapterTime($1.start)) },
+                        toFileAt: temporaryPath)
                 }
                 guard rename(temporaryPath, path) == 0 else { throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno))) }
             } catch {

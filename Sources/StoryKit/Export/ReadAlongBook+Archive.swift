@@ -11,8 +11,10 @@ extension ReadAlongBook {
             for (path, text) in files() {
                 let data = Data(text.utf8)
                 // The mimetype first and stored, as EPUB readers look for it at a fixed offset.
-                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
-                                     compressionMethod: path == "mimetype" ? .none : .deflate) { position, size in
+                try archive.addEntry(
+                    with: path, type: .file, uncompressedSize: Int64(data.count),
+                    compressionMethod: path == "mimetype" ? .none : .deflate
+                ) { position, size in
                     data.subdata(in: Int(position)..<Int(position) + size)
                 }
             }

@@ -24,7 +24,11 @@ extension ReadAlongBook {
         }
 
         /// One highlight: the element's id and its clip.
-        struct Clip { var id: String; var begin: Int; var end: Int }
+        struct Clip {
+            var id: String
+            var begin: Int
+            var end: Int
+        }
 
         /// Every clip in reading order: increasing, never empty, never past the audio.
         var clips: [Clip] {
@@ -107,7 +111,8 @@ extension ReadAlongBook {
                 while end < items.count, items[end].blockIndex == block { end += 1 }
                 if items[index].pageIndex > page {
                     page = items[index].pageIndex
-                    body += "<span epub:type=\"pagebreak\" role=\"doc-pagebreak\" id=\"\(prefix)-page\(page + 1)\" title=\"\(pageLabelPrefix)\(page + 1)\" aria-label=\"Page \(pageLabelPrefix)\(page + 1)\"></span>\n"
+                    body +=
+                        "<span epub:type=\"pagebreak\" role=\"doc-pagebreak\" id=\"\(prefix)-page\(page + 1)\" title=\"\(pageLabelPrefix)\(page + 1)\" aria-label=\"Page \(pageLabelPrefix)\(page + 1)\"></span>\n"
                 }
                 let sentences = (index..<end).map(sentenceMarkup).joined(separator: " ")
                 switch items[index].kind {

@@ -32,8 +32,10 @@ public struct ReadAlongBook: Sendable {
     public var identifier: String
     public var modified: Date
 
-    public init(title: String, author: String?, chapters: [Chapter], granularity: Granularity, audioDuration: Int,
-                identifier: String = "urn:uuid:" + UUID().uuidString.lowercased(), modified: Date = Date()) {
+    public init(
+        title: String, author: String?, chapters: [Chapter], granularity: Granularity, audioDuration: Int,
+        identifier: String = "urn:uuid:" + UUID().uuidString.lowercased(), modified: Date = Date()
+    ) {
         self.title = title
         self.author = author
         self.chapters = chapters
@@ -55,8 +57,9 @@ public struct ReadAlongBook: Sendable {
         var overlays: [(id: String, duration: Int)] = []
         var pages: [(href: String, label: String)] = []
         for (index, chapter) in chapters.enumerated() {
-            let document = ChapterDocument(chapter: chapter, number: index + 1, granularity: granularity, audioDuration: audioDuration,
-                                           pageLabelPrefix: chapters.count > 1 ? "\(index + 1)." : "")
+            let document = ChapterDocument(
+                chapter: chapter, number: index + 1, granularity: granularity, audioDuration: audioDuration,
+                pageLabelPrefix: chapters.count > 1 ? "\(index + 1)." : "")
             files.append(("OEBPS/" + document.xhtmlName, document.xhtml()))
             files.append(("OEBPS/" + document.smilName, document.smil()))
             overlays.append((document.overlayID, document.duration))
@@ -102,7 +105,8 @@ public struct ReadAlongBook: Sendable {
         }
         for feature in features { metadata += "        <meta property=\"schema:accessibilityFeature\">\(feature)</meta>\n" }
         metadata += "        <meta property=\"schema:accessibilityHazard\">none</meta>\n"
-        let summary = "A read-along book: each story's text is highlighted, " + (granularity == .words ? "word by word" : "sentence by sentence")
+        let summary =
+            "A read-along book: each story's text is highlighted, " + (granularity == .words ? "word by word" : "sentence by sentence")
             + ", as a synthetic voice (eSpeak NG) reads it aloud. "
             + (hasPictures ? "Pictures are described in words, in the text and in the audio. " : "")
             + "Headings and a table of contents give the structure; the text can be resized and restyled."
@@ -148,20 +152,22 @@ public struct ReadAlongBook: Sendable {
             for page in pages { pageList += "            <li><a href=\"\(page.href)\">\(Self.escaped(page.label))</a></li>\n" }
             pageList += "        </ol>\n    </nav>\n"
         }
-        return Self.xhtmlDocument(title: title, language: language, body: """
-                <nav epub:type="toc" role="doc-toc" id="toc" aria-labelledby="toc-title">
-                    <h1 id="toc-title">\(Self.escaped(title))</h1>
-                    <ol>
-            \(toc)        </ol>
-                </nav>
-            \(pageList)    <nav epub:type="landmarks" aria-label="Landmarks" hidden="hidden">
-                    <ol>
-                        <li><a epub:type="toc" href="nav.xhtml#toc">Contents</a></li>
-                        <li><a epub:type="bodymatter" href="\(ChapterDocument.baseName(1)).xhtml">\(Self.escaped(chapters.first?.story.title ?? title))</a></li>
-                    </ol>
-                </nav>
+        return Self.xhtmlDocument(
+            title: title, language: language,
+            body: """
+                    <nav epub:type="toc" role="doc-toc" id="toc" aria-labelledby="toc-title">
+                        <h1 id="toc-title">\(Self.escaped(title))</h1>
+                        <ol>
+                \(toc)        </ol>
+                    </nav>
+                \(pageList)    <nav epub:type="landmarks" aria-label="Landmarks" hidden="hidden">
+                        <ol>
+                            <li><a epub:type="toc" href="nav.xhtml#toc">Contents</a></li>
+                            <li><a epub:type="bodymatter" href="\(ChapterDocument.baseName(1)).xhtml">\(Self.escaped(chapters.first?.story.title ?? title))</a></li>
+                        </ol>
+                    </nav>
 
-            """)
+                """)
     }
 
     /// An XHTML content document around `body`, in `language`, with the book's style sheet.

@@ -74,7 +74,10 @@ public enum AtomicFile {
         let flushed = fsync(file)
         let saved = errno
         close(file)
-        guard flushed == 0 else { errno = saved; return -1 }
+        guard flushed == 0 else {
+            errno = saved
+            return -1
+        }
         return moveIntoPlace(temporary, path)
     }
 

@@ -3,7 +3,9 @@ public import Foundation
 /// What `import` did (or, in a dry run, would do) with one story.
 public struct ImportResult: Encodable, Sendable {
     public enum Status: String, Encodable, Sendable {
-        case imported, wouldImport = "would-import", refused
+        case imported
+        case wouldImport = "would-import"
+        case refused
     }
 
     public var file: String
@@ -46,11 +48,17 @@ public struct ImportResult: Encodable, Sendable {
         for result in results where result.status != .refused {
             guard let title = result.title, let id = result.id else { continue }
             if dryRun {
-                let values = ["title": title, "id": id, "language": result.language ?? "en",
-                              "words": messages.trn("{count} word", "{count} words", result.words ?? 0)]
+                let values = [
+                    "title": title, "id": id, "language": result.language ?? "en",
+                    "words": messages.trn("{count} word", "{count} words", result.words ?? 0),
+                ]
                 if let book = result.book {
-                    lines.append(messages.tr("Would import “{title}” ({id}), {language}, {words}, {pictures}, from “{book}”", values.merging([
-                        "pictures": messages.trn("{count} picture", "{count} pictures", result.pictures?.count ?? 0), "book": book]) { $1 }))
+                    lines.append(
+                        messages.tr(
+                            "Would import “{title}” ({id}), {language}, {words}, {pictures}, from “{book}”",
+                            values.merging([
+                                "pictures": messages.trn("{count} picture", "{count} pictures", result.pictures?.count ?? 0), "book": book,
+                            ]) { $1 }))
                 } else {
                     lines.append(messages.tr("Would import “{title}” ({id}), {language}, {words}", values))
                 }
@@ -60,8 +68,10 @@ public struct ImportResult: Encodable, Sendable {
                 // One line for all the stories of a book.
                 guard booksSaid.insert(result.file).inserted else { continue }
                 let count = results.filter { $0.file == result.file && $0.status == .imported }.count
-                lines.append(messages.trn("Imported {count} story from “{book}” ({kind}) into {folder}", "Imported {count} stories from “{book}” ({kind}) into {folder}",
-                                          count, ["book": book, "kind": kind, "folder": destination]))
+                lines.append(
+                    messages.trn(
+                        "Imported {count} story from “{book}” ({kind}) into {folder}", "Imported {count} stories from “{book}” ({kind}) into {folder}",
+                        count, ["book": book, "kind": kind, "folder": destination]))
             } else {
                 lines.append(messages.tr("Imported “{title}” ({id}) into {folder}", ["title": title, "id": id, "folder": destination]))
             }
@@ -77,11 +87,14 @@ public struct ImportResult: Encodable, Sendable {
         let words = stories.reduce(0) { $0 + ($1.words ?? 0) }
         let pictures = stories.reduce(0) { $0 + ($1.pictures?.count ?? 0) }
         let warnings = stories.reduce(0) { $0 + $1.warnings.count }
-        return messages.tr("In all: {stories}, {words}, {pictures}, {warnings}", [
-            "stories": messages.trn("{count} story", "{count} stories", stories.count),
-            "words": messages.trn("{count} word", "{count} words", words),
-            "pictures": messages.trn("{count} picture", "{count} pictures", pictures),
-            "warnings": messages.trn("{count} warning", "{count} warnings", warnings)])
+        return messages.tr(
+            "In all: {stories}, {words}, {pictures}, {warnings}",
+            [
+                "stories": messages.trn("{count} story", "{count} stories", stories.count),
+                "words": messages.trn("{count} word", "{count} words", words),
+                "pictures": messages.trn("{count} picture", "{count} pictures", pictures),
+                "warnings": messages.trn("{count} warning", "{count} warnings", warnings),
+            ])
     }
 }
 
@@ -127,7 +140,8 @@ public struct StoryImporter {
         } else if !exists {
             refuse(file, messages.tr("cannot be read: there is no such file; check its name and folder (not imported)"))
         } else if ext == "txt", let data = FileManager.default.contents(atPath: file),
-                  case let text = GutenbergBook.decode(data), GutenbergBook.isGutenberg(text) {
+            case let text = GutenbergBook.decode(data), GutenbergBook.isGutenberg(text)
+        {
             let book = GutenbergBook(text: text, fallbackTitle: (name as NSString).deletingPathExtension)
             importBook(book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "Project Gutenberg", file: file, warnings: [])
         } else {
@@ -139,17 +153,25 @@ public struct StoryImporter {
         let name = (file as NSString).lastPathComponent
         let messages = messages
         let showStatus = showStatus
-        let progress: ((Int, Int) -> Void)? = showStatus.map { show in { done, total in
-            // A big book must not look frozen; the line is cleared when done.
-            show(done < total ? messages.tr("Reading {file}: {done} of {total} documents", [
-                "file": Sanitizer.sanitizeLine(name), "done": String(done), "total": String(total)]) : "")
-        } }
+        let progress: ((Int, Int) -> Void)? = showStatus.map { show in
+            { done, total in
+                // A big book must not look frozen; the line is cleared when done.
+                show(
+                    done < total
+                        ? messages.tr(
+                            "Reading {file}: {done} of {total} documents",
+                            [
+                                "file": Sanitizer.sanitizeLine(name), "done": String(done), "total": String(total),
+                            ]) : "")
+            }
+        }
         do {
             let book = try EPUBBook(url: URL(fileURLWithPath: file), split: split, progress: progress)
             let warnings = book.problems.map { $0.localized(messages) }
             for warning in warnings { report(warning) }
-            importBook(book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: warnings,
-                       audio: { path throws(BookProblem) in try book.audioData(path) })
+            importBook(
+                book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: warnings,
+                audio: { path throws(BookProblem) in try book.audioData(path) })
         } catch {
             showStatus?("")
             refuse(file, messages.tr("{problem} (not imported)", ["problem": error.localized(messages)]), named: false)
@@ -157,8 +179,10 @@ public struct StoryImporter {
     }
 
     /// Stories made from a book, each checked by the story parser, then written beside and renamed.
-    private mutating func importBook(_ stories: [BookStory], title: String, kind: String, file: String, warnings: [String],
-                                     audio: ((String) throws(BookProblem) -> Data)? = nil) {
+    private mutating func importBook(
+        _ stories: [BookStory], title: String, kind: String, file: String, warnings: [String],
+        audio: ((String) throws(BookProblem) -> Data)? = nil
+    ) {
         var createdFolder = false
         for (number, var story) in stories.enumerated() {
             let target = destination.appendingPathComponent(story.id + ".md")
@@ -176,15 +200,21 @@ public struct StoryImporter {
             do {
                 parsed = try StoryParser.parse(text: markdown, path: target.path)
             } catch {
-                refuse(file, messages.tr("{file}: {problem}", ["file": story.id, "problem": messages.tr("{problem} (not imported)", ["problem": error.localized(messages)])]))
+                refuse(
+                    file,
+                    messages.tr(
+                        "{file}: {problem}", ["file": story.id, "problem": messages.tr("{problem} (not imported)", ["problem": error.localized(messages)])]))
                 continue
             }
             // The book's warnings go with its first story (a dry run lists them there).
             let bookWarnings = number == 0 ? warnings : []
             if let same = existing.entries.first(where: { $0.id == parsed.story.id }),
-               URL(fileURLWithPath: same.path).standardizedFileURL != target.standardizedFileURL || !replace {
+                URL(fileURLWithPath: same.path).standardizedFileURL != target.standardizedFileURL || !replace
+            {
                 let values = ["title": parsed.story.title, "other": same.title, "id": same.id]
-                var message = dryRun ? messages.tr("“{title}” would not be imported: the story '{other}' has the same id '{id}'", values)
+                var message =
+                    dryRun
+                    ? messages.tr("“{title}” would not be imported: the story '{other}' has the same id '{id}'", values)
                     : messages.tr("“{title}” not imported: the story '{other}' has the same id '{id}'", values)
                 if !replace { message += ": " + messages.tr("pass --replace to replace it") }
                 refuse(file, message, story: parsed.story)
@@ -212,13 +242,17 @@ public struct StoryImporter {
 
     /// Writes a book story's audio files and clip list beside it; an audio file the book lacks is
     /// a warning (its sentences are read by eSpeak NG, with one notice when read).
-    private func keepRecording(_ story: BookStory, parsed: Story, audioNames: [String: String], clipFile: String,
-                               audio: (String) throws(BookProblem) -> Data) throws {
+    private func keepRecording(
+        _ story: BookStory, parsed: Story, audioNames: [String: String], clipFile: String,
+        audio: (String) throws(BookProblem) -> Data
+    ) throws {
         let (recording, dropped) = story.recording(for: parsed, audioNames: audioNames)
         if dropped > 0 {
-            report(messages.trn("{file}: {count} clip of the recording points at text that was not found: eSpeak NG reads it",
-                                "{file}: {count} clips of the recording point at text that was not found: eSpeak NG reads it",
-                                dropped, ["file": story.id, "count": String(dropped)]))
+            report(
+                messages.trn(
+                    "{file}: {count} clip of the recording points at text that was not found: eSpeak NG reads it",
+                    "{file}: {count} clips of the recording point at text that was not found: eSpeak NG reads it",
+                    dropped, ["file": story.id, "count": String(dropped)]))
         }
         for (path, name) in audioNames.sorted(by: { $0.value < $1.value }) {
             let data: Data
@@ -254,7 +288,9 @@ public struct StoryImporter {
         for audio in Set(recording.clips.map(\.audio)).sorted() {
             do throws(RecordingProblem) {
                 let source = try StoryRecording.inside(folder, audio, N_("{file}: the recording is outside the story's folder (not used)"))
-                guard FileManager.default.fileExists(atPath: source.path) else { throw RecordingProblem(N_("{file}: the recording is missing"), ["file": audio]) }
+                guard FileManager.default.fileExists(atPath: source.path) else {
+                    throw RecordingProblem(N_("{file}: the recording is missing"), ["file": audio])
+                }
                 try Self.copyInside(source, folder: folder, relative: audio, to: destination)
             } catch {
                 report(messages.tr("{file}: {problem}", ["file": story.id, "problem": error.localized(messages)]))
@@ -275,9 +311,11 @@ public struct StoryImporter {
 
     /// A file name from a book: letters, digits, `.`, `-` and `_` only, never hidden.
     static func safeFileName(_ name: String) -> String {
-        let kept = String(name.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        }.prefix(80))
+        let kept = String(
+            name.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            }.prefix(80))
         return kept.hasPrefix(".") ? "_" + kept.dropFirst() : kept
     }
 
@@ -288,8 +326,11 @@ public struct StoryImporter {
             parsed = try StoryParser.parse(contentsOf: URL(fileURLWithPath: file), path: file)
         } catch {
             let problem = error.localized(messages)
-            refuse(file, dryRun ? messages.tr("{problem} (would not be imported)", ["problem": problem])
-                                : messages.tr("{problem} (not imported)", ["problem": problem]), named: false)
+            refuse(
+                file,
+                dryRun
+                    ? messages.tr("{problem} (would not be imported)", ["problem": problem])
+                    : messages.tr("{problem} (not imported)", ["problem": problem]), named: false)
             return
         }
         let warnings = parsed.warnings.map { $0.localized(messages) }
@@ -299,13 +340,20 @@ public struct StoryImporter {
             $0.id == parsed.story.id && URL(fileURLWithPath: $0.path).standardizedFileURL != target.standardizedFileURL
         }
         if let sameID {
-            refuse(file, messages.tr("not imported: the story '{title}' ({path}) has the same id '{id}': rename the file", [
-                "title": sameID.title, "path": Sanitizer.sanitizeLine(sameID.path), "id": parsed.story.id]), story: parsed.story)
+            refuse(
+                file,
+                messages.tr(
+                    "not imported: the story '{title}' ({path}) has the same id '{id}': rename the file",
+                    [
+                        "title": sameID.title, "path": Sanitizer.sanitizeLine(sameID.path), "id": parsed.story.id,
+                    ]), story: parsed.story)
             return
         }
         if FileManager.default.fileExists(atPath: target.path), !replace {
-            refuse(file, messages.tr("not imported: {path} already exists", ["path": Sanitizer.sanitizeLine(target.path)]) + ": "
-                   + messages.tr("pass --replace to replace it"), story: parsed.story)
+            refuse(
+                file,
+                messages.tr("not imported: {path} already exists", ["path": Sanitizer.sanitizeLine(target.path)]) + ": "
+                    + messages.tr("pass --replace to replace it"), story: parsed.story)
             return
         }
         if dryRun {
@@ -324,8 +372,12 @@ public struct StoryImporter {
             try copyRecording(of: parsed.story, from: file)
         } catch {
             if let error = error as? ImportWriteError, error.isDiskFull { throw ImportFailure(message: Self.writeFailure(error.path, error, messages)) }
-            throw ImportFailure(message: messages.tr("could not copy {file} into {folder}: {reason}. Check that the folder is writable, or choose another with --data-dir", [
-                "file": Sanitizer.sanitizeLine(file), "folder": destination.path, "reason": ImportWriteError.reason(error)]))
+            throw ImportFailure(
+                message: messages.tr(
+                    "could not copy {file} into {folder}: {reason}. Check that the folder is writable, or choose another with --data-dir",
+                    [
+                        "file": Sanitizer.sanitizeLine(file), "folder": destination.path, "reason": ImportWriteError.reason(error),
+                    ]))
         }
         results.append(ImportResult(file: file, status: .imported, story: parsed.story, warnings: warnings))
     }
@@ -345,7 +397,9 @@ public struct StoryImporter {
     public static func writeFailure(_ path: String, _ error: any Error, _ messages: MessageCatalog) -> String {
         let values = ["path": Sanitizer.sanitizeLine(path), "reason": ImportWriteError.reason(error)]
         if (error as? ImportWriteError)?.isDiskFull == true {
-            return messages.tr("could not write {path}: {reason}; nothing half-written was left behind: free some space and import again, or choose another folder with --data-dir", values)
+            return messages.tr(
+                "could not write {path}: {reason}; nothing half-written was left behind: free some space and import again, or choose another folder with --data-dir",
+                values)
         }
         return messages.tr("could not write {path}: {reason}. Check that the folder is writable, or choose another with --data-dir", values)
     }

@@ -56,8 +56,10 @@ public enum KioskLockCheck {
         /// with their command lines.
         public var ancestors: [(name: String, commandLine: [String])]
 
-        public init(sysrq: String?, ctrlAltDelTargetLink: String?, ctrlAltDelBurstAction: String?, autoVTs: Int?, reserveVT: Int?,
-                    terminal: String?, environment: [String: String], ancestors: [(name: String, commandLine: [String])]) {
+        public init(
+            sysrq: String?, ctrlAltDelTargetLink: String?, ctrlAltDelBurstAction: String?, autoVTs: Int?, reserveVT: Int?,
+            terminal: String?, environment: [String: String], ancestors: [(name: String, commandLine: [String])]
+        ) {
             self.sysrq = sysrq
             self.ctrlAltDelTargetLink = ctrlAltDelTargetLink
             self.ctrlAltDelBurstAction = ctrlAltDelBurstAction
@@ -100,10 +102,11 @@ public enum KioskLockCheck {
         let name = Text(N_("SysRq key"))
         let value = facts.sysrq?.trimmingCharacters(in: .whitespacesAndNewlines)
         if value == "0" { return Item(name: name, state: .locked, finding: Text(N_("kernel.sysrq is 0: Alt+SysRq does nothing."))) }
-        return Item(name: name, state: .open,
-                    finding: value.map { Text(N_("kernel.sysrq is {value}: Alt+SysRq combinations can restart the machine or end the kiosk."), ["value": $0]) }
-                        ?? Text(N_("/proc/sys/kernel/sysrq could not be read, so SysRq may be on.")),
-                    fix: .verbatim("echo 'kernel.sysrq = 0' | sudo tee /etc/sysctl.d/90-storyreader-kiosk.conf && sudo sysctl --system"))
+        return Item(
+            name: name, state: .open,
+            finding: value.map { Text(N_("kernel.sysrq is {value}: Alt+SysRq combinations can restart the machine or end the kiosk."), ["value": $0]) }
+                ?? Text(N_("/proc/sys/kernel/sysrq could not be read, so SysRq may be on.")),
+            fix: .verbatim("echo 'kernel.sysrq = 0' | sudo tee /etc/sysctl.d/90-storyreader-kiosk.conf && sudo sysctl --system"))
     }
 
     static func ctrlAltDel(_ facts: MachineFacts) -> Item {
@@ -114,13 +117,18 @@ public enum KioskLockCheck {
             return Item(name: name, state: .locked, finding: Text(N_("ctrl-alt-del.target is masked and CtrlAltDelBurstAction=none.")))
         }
         let mask = "sudo systemctl mask ctrl-alt-del.target"
-        let burst = "sudo mkdir -p /etc/systemd/system.conf.d && printf '[Manager]\\nCtrlAltDelBurstAction=none\\n' | sudo tee /etc/systemd/system.conf.d/90-storyreader-kiosk.conf"
-        let fix: Text = !masked && !burstOff ? Text(N_("{first}; then {second}"), ["first": mask, "second": burst])
+        let burst =
+            "sudo mkdir -p /etc/systemd/system.conf.d && printf '[Manager]\\nCtrlAltDelBurstAction=none\\n' | sudo tee /etc/systemd/system.conf.d/90-storyreader-kiosk.conf"
+        let fix: Text =
+            !masked && !burstOff
+            ? Text(N_("{first}; then {second}"), ["first": mask, "second": burst])
             : .verbatim(masked ? burst : mask)
-        return Item(name: name, state: .open,
-                    finding: masked ? Text(N_("ctrl-alt-del.target is masked, but pressed 7 times in 2 seconds the keys still restart the machine."))
-                        : Text(N_("ctrl-alt-del.target is not masked: the keys restart the machine.")),
-                    fix: fix)
+        return Item(
+            name: name, state: .open,
+            finding: masked
+                ? Text(N_("ctrl-alt-del.target is masked, but pressed 7 times in 2 seconds the keys still restart the machine."))
+                : Text(N_("ctrl-alt-del.target is not masked: the keys restart the machine.")),
+            fix: fix)
     }
 
     static func vtSwitching(_ facts: MachineFacts) -> Item {
@@ -128,19 +136,27 @@ public enum KioskLockCheck {
         let cage = facts.underCage
         if cage.found {
             return cage.allowsVTSwitching
-                ? Item(name: name, state: .open, finding: Text(N_("cage was started with -s, which allows switching consoles.")),
-                       fix: Text(N_("start cage without -s")))
+                ? Item(
+                    name: name, state: .open, finding: Text(N_("cage was started with -s, which allows switching consoles.")),
+                    fix: Text(N_("start cage without -s")))
                 : Item(name: name, state: .locked, finding: Text(N_("cage does not allow switching consoles.")))
         }
         if facts.autoVTs == 0 && facts.reserveVT == 0 {
-            return Item(name: name, state: .locked,
-                        finding: Text(N_("no other console has a login prompt (logind NAutoVTs=0, ReserveVT=0): switching shows an empty screen.")))
+            return Item(
+                name: name, state: .locked,
+                finding: Text(N_("no other console has a login prompt (logind NAutoVTs=0, ReserveVT=0): switching shows an empty screen.")))
         }
-        return Item(name: name, state: .open,
-                    finding: Text(N_("logind puts login prompts on other consoles (NAutoVTs={autoVTs}, ReserveVT={reserveVT}): Ctrl-Alt-F2 reaches one."),
-                                  ["autoVTs": String(facts.autoVTs ?? 6), "reserveVT": String(facts.reserveVT ?? 6)]),
-                    fix: Text(N_("{command}, then restart the machine"),
-                              ["command": "sudo mkdir -p /etc/systemd/logind.conf.d && printf '[Login]\\nNAutoVTs=0\\nReserveVT=0\\n' | sudo tee /etc/systemd/logind.conf.d/90-storyreader-kiosk.conf"]))
+        return Item(
+            name: name, state: .open,
+            finding: Text(
+                N_("logind puts login prompts on other consoles (NAutoVTs={autoVTs}, ReserveVT={reserveVT}): Ctrl-Alt-F2 reaches one."),
+                ["autoVTs": String(facts.autoVTs ?? 6), "reserveVT": String(facts.reserveVT ?? 6)]),
+            fix: Text(
+                N_("{command}, then restart the machine"),
+                [
+                    "command":
+                        "sudo mkdir -p /etc/systemd/logind.conf.d && printf '[Login]\\nNAutoVTs=0\\nReserveVT=0\\n' | sudo tee /etc/systemd/logind.conf.d/90-storyreader-kiosk.conf"
+                ]))
     }
 
     static func multiplexer(_ facts: MachineFacts) -> Item {
@@ -148,10 +164,12 @@ public enum KioskLockCheck {
         let byVariable = facts.environment["TMUX"].map { _ in "tmux" } ?? facts.environment["STY"].map { _ in "screen" }
         let byParent = facts.ancestors.first { multiplexers.contains($0.name) }?.name
         if let found = byVariable ?? byParent {
-            return Item(name: name, state: .open,
-                        finding: Text(N_("running inside {program}: its prefix key (Ctrl-B or Ctrl-A) opens windows with a shell."), ["program": found]),
-                        fix: Text(N_("start the kiosk outside {program}: the systemd unit storyreader-kiosk.service runs it straight on tty1"),
-                                  ["program": found]))
+            return Item(
+                name: name, state: .open,
+                finding: Text(N_("running inside {program}: its prefix key (Ctrl-B or Ctrl-A) opens windows with a shell."), ["program": found]),
+                fix: Text(
+                    N_("start the kiosk outside {program}: the systemd unit storyreader-kiosk.service runs it straight on tty1"),
+                    ["program": found]))
         }
         return Item(name: name, state: .locked, finding: Text(N_("not inside tmux or screen.")))
     }
@@ -159,37 +177,43 @@ public enum KioskLockCheck {
     static func terminalEmulator(_ facts: MachineFacts) -> Item {
         let name = Text(N_("Terminal emulator shortcuts"))
         if facts.onLinuxConsole {
-            return Item(name: name, state: .locked,
-                        finding: Text(N_("on the Linux console ({terminal}): no emulator, no desktop."), ["terminal": facts.terminal ?? ""]))
+            return Item(
+                name: name, state: .locked,
+                finding: Text(N_("on the Linux console ({terminal}): no emulator, no desktop."), ["terminal": facts.terminal ?? ""]))
         }
         if facts.underCage.found {
             return Item(name: name, state: .locked, finding: Text(N_("under cage, which shows only this terminal, with no desktop.")))
         }
-        let fix = Text(N_("run the kiosk on the Linux console with the systemd unit storyreader-kiosk.service (docs/kiosk.md), or under cage ({command})"),
-                       ["command": "cage -- foot storyreader kiosk"])
+        let fix = Text(
+            N_("run the kiosk on the Linux console with the systemd unit storyreader-kiosk.service (docs/kiosk.md), or under cage ({command})"),
+            ["command": "cage -- foot storyreader kiosk"])
         if facts.ancestors.contains(where: { $0.name == "sshd" }) || facts.environment["SSH_CONNECTION"] != nil {
             return Item(name: name, state: .open, finding: Text(N_("over ssh: whoever holds the other end can leave.")), fix: fix)
         }
         guard let terminal = facts.terminal else {
-            return Item(name: name, state: .open,
-                        finding: Text(N_("standard input is not a terminal, so where the kiosk would show cannot be told.")),
-                        fix: Text(N_("run '{command}' on the kiosk's own screen"), ["command": "storyreader kiosk --check"]))
+            return Item(
+                name: name, state: .open,
+                finding: Text(N_("standard input is not a terminal, so where the kiosk would show cannot be told.")),
+                fix: Text(N_("run '{command}' on the kiosk's own screen"), ["command": "storyreader kiosk --check"]))
         }
         let emulator = facts.environment["TERM_PROGRAM"] ?? facts.ancestors.first { knownEmulators.contains($0.name) }?.name
         let desktop = facts.environment["WAYLAND_DISPLAY"] != nil || facts.environment["DISPLAY"] != nil
-        let finding: Text = switch (emulator, desktop) {
-        case (let emulator?, true):
-            Text(N_("in {emulator} on a desktop: its shortcuts (new tab, close window, menus) and the desktop are reachable."), ["emulator": emulator])
-        case (let emulator?, false): Text(N_("in {emulator}: its shortcuts are reachable."), ["emulator": emulator])
-        case (nil, true):
-            Text(N_("in a terminal emulator ({terminal}) on a desktop: its shortcuts (new tab, close window, menus) and the desktop are reachable."),
-                 ["terminal": terminal])
-        case (nil, false): Text(N_("in a terminal emulator ({terminal}): its shortcuts are reachable."), ["terminal": terminal])
-        }
+        let finding: Text =
+            switch (emulator, desktop) {
+            case (let emulator?, true):
+                Text(N_("in {emulator} on a desktop: its shortcuts (new tab, close window, menus) and the desktop are reachable."), ["emulator": emulator])
+            case (let emulator?, false): Text(N_("in {emulator}: its shortcuts are reachable."), ["emulator": emulator])
+            case (nil, true):
+                Text(
+                    N_("in a terminal emulator ({terminal}) on a desktop: its shortcuts (new tab, close window, menus) and the desktop are reachable."),
+                    ["terminal": terminal])
+            case (nil, false): Text(N_("in a terminal emulator ({terminal}): its shortcuts are reachable."), ["terminal": terminal])
+            }
         return Item(name: name, state: .open, finding: finding, fix: fix)
     }
 
-    static let knownEmulators = ["xterm", "gnome-terminal-", "gnome-terminal-server", "konsole", "kitty", "alacritty", "foot",
-                                 "xfce4-terminal", "lxterminal", "mate-terminal", "terminator", "tilix", "urxvt", "rxvt", "st", "wezterm-gui"]
+    static let knownEmulators = [
+        "xterm", "gnome-terminal-", "gnome-terminal-server", "konsole", "kitty", "alacritty", "foot",
+        "xfce4-terminal", "lxterminal", "mate-terminal", "terminator", "tilix", "urxvt", "rxvt", "st", "wezterm-gui",
+    ]
 }
-

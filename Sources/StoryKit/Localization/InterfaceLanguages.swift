@@ -67,6 +67,7 @@ public struct InterfaceLanguages: Sendable, Hashable {
 /// Marks an English message for the catalogs without translating it where it is written (a
 /// table built before any language is known); translate it where it is used with
 /// `MessageCatalog.text(_:)`. gettext's own name for it.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @inline(__always) public func N_(_ message: String) -> String { message }
 
 extension MessageCatalog: Hashable {

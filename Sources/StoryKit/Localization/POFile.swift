@@ -81,8 +81,10 @@ public struct POFile: Sendable, Equatable {
                         String(field[field.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
                 }
             } else {
-                entries.append(Entry(context: current.context, id: id, pluralID: current.pluralID, translations: translations,
-                                     flags: current.flags, notes: current.notes))
+                entries.append(
+                    Entry(
+                        context: current.context, id: id, pluralID: current.pluralID, translations: translations,
+                        flags: current.flags, notes: current.notes))
             }
             current = Draft()
             target = nil
@@ -92,7 +94,10 @@ public struct POFile: Sendable, Equatable {
         for (offset, rawLine) in lines.enumerated() {
             let number = offset + 1
             let line = rawLine.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty { try finish(at: number); continue }
+            if line.isEmpty {
+                try finish(at: number)
+                continue
+            }
             if line.hasPrefix("#") {
                 // A comment after a complete entry's strings starts the next entry.
                 if current.hasStrings { try finish(at: number) }
@@ -211,7 +216,10 @@ public struct POFile: Sendable, Equatable {
 
     /// An entry being read.
     private struct Draft {
-        enum Field: Equatable { case context, id, pluralID, single, plural(Int) }
+        enum Field: Equatable {
+            case context, id, pluralID, single
+            case plural(Int)
+        }
         var started = false
         var context: String?
         var id: String?

@@ -87,7 +87,10 @@ public struct PluralRule: Sendable, Equatable {
         var tokens: [String] = []
         var characters = Array(text)[...]
         while let first = characters.first {
-            if first == " " || first == "\t" { characters = characters.dropFirst(); continue }
+            if first == " " || first == "\t" {
+                characters = characters.dropFirst()
+                continue
+            }
             if first.isNumber {
                 let digits = characters.prefix { $0.isNumber }
                 tokens.append(String(digits))

@@ -138,17 +138,20 @@ public struct BlockFont: Sendable {
             if width == 1 {
                 // A one-pixel letter (the compact i) has no room to show which way an accent
                 // leans: widen it, the letter staying under the mark's foot.
-                let (left, right) = switch accent {
-                case .acute: (0, 1)
-                case .grave: (1, 0)
-                default: (1, 1)
-                }
+                let (left, right) =
+                    switch accent {
+                    case .acute: (0, 1)
+                    case .grave: (1, 0)
+                    default: (1, 1)
+                    }
                 grid = grid.map { Array(repeating: false, count: left) + $0 + Array(repeating: false, count: right) }
                 var row = Array(repeating: false, count: left + 1 + right)
                 switch accent {
                 case .acute: row[1] = true
                 case .grave: row[0] = true
-                default: row[0] = true; row[2] = true
+                default:
+                    row[0] = true
+                    row[2] = true
                 }
                 grid[isCapital ? capitalAccentRow : smallAccentRow] = row
                 continue
@@ -165,11 +168,21 @@ public struct BlockFont: Sendable {
         switch accent {
         case .acute: row[min(width - 1, middle + (width > 2 ? 1 : 0))] = true
         case .grave: row[max(0, middle - (width > 2 ? 1 : 0))] = true
-        case .circumflex, .ring, .cedilla: row[middle] = true
-            if accent == .circumflex, width >= 3 { row[middle - 1] = true; row[middle + 1] = true; row[middle] = false }
+        case .circumflex, .ring, .cedilla:
+            row[middle] = true
+            if accent == .circumflex, width >= 3 {
+                row[middle - 1] = true
+                row[middle + 1] = true
+                row[middle] = false
+            }
         case .tilde: for column in 0..<width { row[column] = true }
         case .diaeresis:
-            if width >= 3 { row[0] = true; row[width - 1] = true } else { row[0] = true }
+            if width >= 3 {
+                row[0] = true
+                row[width - 1] = true
+            } else {
+                row[0] = true
+            }
         }
         return row
     }
@@ -186,14 +199,15 @@ public struct BlockFont: Sendable {
         (0..<height).map { row in
             let top = grid[row * 2]
             let bottom = grid[row * 2 + 1]
-            return String(zip(top, bottom).map { pair -> Character in
-                switch pair {
-                case (true, true): "█"
-                case (true, false): "▀"
-                case (false, true): "▄"
-                case (false, false): " "
-                }
-            })
+            return String(
+                zip(top, bottom).map { pair -> Character in
+                    switch pair {
+                    case (true, true): "█"
+                    case (true, false): "▀"
+                    case (false, true): "▄"
+                    case (false, false): " "
+                    }
+                })
         }
     }
 

@@ -1,6 +1,7 @@
 /// How many colours the output can show.
 public enum ColorLevel: Int, Sendable, Hashable, Comparable, CaseIterable {
-    case none = 0, ansi16, ansi256, trueColor
+    case none = 0
+    case ansi16, ansi256, trueColor
 
     public static func < (lhs: ColorLevel, rhs: ColorLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }

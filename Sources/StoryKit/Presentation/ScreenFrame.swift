@@ -21,8 +21,10 @@ public struct ScreenFrame: Sendable, Hashable {
     public var columns: Int
     public var rows: Int
 
-    public init(screen: Screen, focusedID: String?, captions: [String] = [], commandLine: String? = nil,
-                keyHelp: String = ScreenFrame.screenKeyHelp, columns: Int, rows: Int) {
+    public init(
+        screen: Screen, focusedID: String?, captions: [String] = [], commandLine: String? = nil,
+        keyHelp: String = ScreenFrame.screenKeyHelp, columns: Int, rows: Int
+    ) {
         self.screen = screen
         self.focusedID = focusedID
         self.captions = captions

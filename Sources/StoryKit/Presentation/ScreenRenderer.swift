@@ -10,8 +10,10 @@ public struct RenderOptions: Sendable, Hashable {
     /// The language of the story shown, for its syllables ("en", "es", "fr", "de").
     public var language: String?
 
-    public init(textSize: TextSizePreset = .default, theme: ThemeName = .default, style: TerminalStyle = .plain, scaling: TextScaling = .none,
-                aids: ReadingAids = .off, language: String? = nil) {
+    public init(
+        textSize: TextSizePreset = .default, theme: ThemeName = .default, style: TerminalStyle = .plain, scaling: TextScaling = .none,
+        aids: ReadingAids = .off, language: String? = nil
+    ) {
         self.textSize = textSize
         self.theme = theme
         self.style = style
@@ -92,7 +94,9 @@ enum RowKind: Hashable {
     case normal
     /// A row of block letters, a row of `^` marks.
     case block, caret
-    case decTop, decBottom, kitty(Int), spacer
+    case decTop, decBottom
+    case kitty(Int)
+    case spacer
 }
 
 struct Row: Hashable {
@@ -116,11 +120,12 @@ struct Row: Hashable {
     /// The terminal column where span `index` starts (double-size and kitty-scaled text counted
     /// at its drawn width).
     func column(beforeSpan index: Int) -> Int {
-        let scale = switch kind {
-        case .decTop, .decBottom: 2
-        case .kitty(let factor): factor
-        default: 1
-        }
+        let scale =
+            switch kind {
+            case .decTop, .decBottom: 2
+            case .kitty(let factor): factor
+            default: 1
+            }
         return spans.prefix(index).reduce(0) { $0 + DisplayWidth.of($1.text) * ($1.unscaled ? 1 : scale) }
     }
 
@@ -233,16 +238,18 @@ struct Builder {
         if let line = highlightLine, let span = all[line].spans.firstIndex(where: \.isHighlight) {
             cursor = TerminalPosition(line: line, column: all[line].column(beforeSpan: span))
         } else if let focus, let line = all.firstIndex(where: { $0.elementID == focus && $0.kind == .normal && !$0.caretColumns.isEmpty }),
-                  let caret = all[line].caretColumns.first {
+            let caret = all[line].caretColumns.first
+        {
             // A text field: at the insertion point.
             cursor = TerminalPosition(line: line, column: caret.lowerBound)
         } else if let line = focusLine, let marker = all[line].spans.firstIndex(where: { $0.text.contains(ScreenRenderer.focusMarker) }) {
             cursor = TerminalPosition(line: line, column: all[line].column(beforeSpan: marker + 1))
         }
         if let position = cursor, position.line >= height { cursor = nil }
-        return RenderedScreen(lines: Array(lines.prefix(height)), sizeDescription: layout.description(scaling: options.style.attributes ? options.scaling : .none),
-                              highlightLine: highlightLine, focusLine: focusLine, cursor: cursor, method: method,
-                              largeLines: all.prefix(height).compactMap(\.largeText))
+        return RenderedScreen(
+            lines: Array(lines.prefix(height)), sizeDescription: layout.description(scaling: options.style.attributes ? options.scaling : .none),
+            highlightLine: highlightLine, focusLine: focusLine, cursor: cursor, method: method,
+            largeLines: all.prefix(height).compactMap(\.largeText))
     }
 
     private func focusedElement(in elements: [AccessibilityElement]) -> AccessibilityElement? {
@@ -275,7 +282,9 @@ struct Builder {
             addSpacing(layout.paragraphSpacing)
             if case .readingText(let text, let highlight, let emphasis) = element.content {
                 addLarge(text, role: .heading, highlight: highlight, id: element.id)
-                addReading(Sanitizer.sanitize(text), highlight: highlight, emphasis: emphasis, role: .heading, bold: true, id: element.id, focused: focused, band: false)
+                addReading(
+                    Sanitizer.sanitize(text), highlight: highlight, emphasis: emphasis, role: .heading, bold: true, id: element.id, focused: focused,
+                    band: false)
             } else {
                 addLarge(label, role: .heading, highlight: nil, id: element.id)
                 var text = label
@@ -289,7 +298,8 @@ struct Builder {
         switch element.content {
         case .readingText(let text, let highlight, let emphasis):
             addSpacing(layout.paragraphSpacing)
-            addReading(Sanitizer.sanitize(text), highlight: highlight, emphasis: emphasis, role: .text, bold: false, id: element.id, focused: focused, band: true)
+            addReading(
+                Sanitizer.sanitize(text), highlight: highlight, emphasis: emphasis, role: .text, bold: false, id: element.id, focused: focused, band: true)
         case .picture(let art):
             addSpacing(layout.paragraphSpacing)
             addWrapped("▣ " + label, role: .secondary, id: element.id, focused: focused)
@@ -347,9 +357,13 @@ struct Builder {
         let itemWidth = DisplayWidth.of(text) + 1
         let span = Span(text: text, role: focused ? .focus : .text, bold: focused, underline: focused && options.style.colors == .none)
         if let last = rows.last, last.kind == .normal, last.elementID?.hasPrefix("button:") == true,
-           last.width + 1 + itemWidth <= width {
+            last.width + 1 + itemWidth <= width
+        {
             rows[rows.count - 1].spans += [Span(text: " " + marker, role: .focus, bold: focused), span]
-            if focused { rows[rows.count - 1].isFocusStart = true; rows[rows.count - 1].elementID = "button:" + id }
+            if focused {
+                rows[rows.count - 1].isFocusStart = true
+                rows[rows.count - 1].elementID = "button:" + id
+            }
             return
         }
         if itemWidth + 1 <= width {
@@ -392,7 +406,8 @@ struct Builder {
             var carets: [Range<Int>] = []
             for grapheme in line.graphemes {
                 let isCursor = focused && grapheme.scalarRange.start == cursorOffset
-                spans.append(Span(text: String(grapheme.character), role: isCursor ? .highlight : (focused ? .focus : .text), underline: isCursor, isHighlight: false))
+                spans.append(
+                    Span(text: String(grapheme.character), role: isCursor ? .highlight : (focused ? .focus : .text), underline: isCursor, isHighlight: false))
                 if isCursor { carets.append((2 + grapheme.column)..<(2 + grapheme.column + max(1, grapheme.width))) }
             }
             rows.append(Row(spans: merge(spans), caretColumns: carets, elementID: id, isFocusStart: focused && index == 0))
@@ -427,7 +442,9 @@ struct Builder {
     }
 
     /// A paragraph of story text at normal size (with the large band of the sentence being heard first).
-    private mutating func addReading(_ text: String, highlight: TextRange?, emphasis: [TextRange], role: ThemeRole, bold: Bool, id: String, focused: Bool, band: Bool) {
+    private mutating func addReading(
+        _ text: String, highlight: TextRange?, emphasis: [TextRange], role: ThemeRole, bold: Bool, id: String, focused: Bool, band: Bool
+    ) {
         if band, layout.scale > 1, let highlight {
             let sentences = Segmenter.sentences(in: text, startingAt: 0)
             if let sentence = sentences.first(where: { $0.range.contains(highlight.start) }) ?? sentences.first {
@@ -442,10 +459,12 @@ struct Builder {
         let aids = options.aids
         let breaks = aids.syllables ? Syllables.breaks(in: text, language: options.language) : []
         let wide = aids.spacing == .wide
-        let lines = TextWrap.wrap(text, width: columnWidth, measureAt: { character, range in
-            if character == " " { return wide ? 2 : 1 }
-            return DisplayWidth.of(character) + (breaks.contains(range.end) ? 1 : 0)
-        })
+        let lines = TextWrap.wrap(
+            text, width: columnWidth,
+            measureAt: { character, range in
+                if character == " " { return wide ? 2 : 1 }
+                return DisplayWidth.of(character) + (breaks.contains(range.end) ? 1 : 0)
+            })
         let lineSpacing = wide ? max(1, layout.lineSpacing) : layout.lineSpacing
         for (index, line) in lines.enumerated() {
             if index > 0 { for _ in 0..<lineSpacing { rows.append(Row(spans: [], elementID: id)) } }
@@ -457,8 +476,10 @@ struct Builder {
                 let emphasised = emphasis.contains { grapheme.scalarRange.start < $0.end && grapheme.scalarRange.end > $0.start }
                 var drawn = String(grapheme.character)
                 if grapheme.character == " " { drawn = String(repeating: " ", count: grapheme.width) }
-                spans.append(Span(text: drawn, role: lit ? .highlight : role, bold: bold || lit,
-                                  underline: lit, italic: emphasised, isHighlight: lit))
+                spans.append(
+                    Span(
+                        text: drawn, role: lit ? .highlight : role, bold: bold || lit,
+                        underline: lit, italic: emphasised, isHighlight: lit))
                 if breaks.contains(grapheme.scalarRange.end), grapheme.character != " " {
                     // The dot belongs to the word: highlighted with it, never underlined alone.
                     spans.append(Span(text: Syllables.dot, role: lit ? .highlight : .secondary, bold: bold || lit, isHighlight: lit))
@@ -466,12 +487,17 @@ struct Builder {
                 if lit {
                     isHighlightRow = true
                     let start = 2 + grapheme.column
-                    if let last = carets.last, last.upperBound == start { carets[carets.count - 1] = last.lowerBound..<(start + grapheme.width) }
-                    else { carets.append(start..<(start + grapheme.width)) }
+                    if let last = carets.last, last.upperBound == start {
+                        carets[carets.count - 1] = last.lowerBound..<(start + grapheme.width)
+                    } else {
+                        carets.append(start..<(start + grapheme.width))
+                    }
                 }
             }
-            rows.append(Row(spans: merge(spans), caretColumns: carets, elementID: id, isFocusStart: focused && index == 0,
-                            isHighlight: isHighlightRow, isReadingLine: true))
+            rows.append(
+                Row(
+                    spans: merge(spans), caretColumns: carets, elementID: id, isFocusStart: focused && index == 0,
+                    isHighlight: isHighlightRow, isReadingLine: true))
         }
     }
 
@@ -522,16 +548,20 @@ struct Builder {
             return
         case .decDoubleSize, .kittyTextSizing:
             let factor = method == .decDoubleSize ? 2 : scale
-            lines = TextWrap.wrap(text, width: wrapWidth, measureAt: { character, range in
-                (character == " " ? spaces : DisplayWidth.of(character) + (dotted(character, range) ? 1 : 0)) * factor
-            })
+            lines = TextWrap.wrap(
+                text, width: wrapWidth,
+                measureAt: { character, range in
+                    (character == " " ? spaces : DisplayWidth.of(character) + (dotted(character, range) ? 1 : 0)) * factor
+                })
         case .blockLetters:
-            lines = TextWrap.wrap(text, width: wrapWidth + font.spacing, measureAt: { character, range in
-                let glyph = font.glyphWidth(character)
-                guard glyph > 0 else { return 0 }
-                if character == " " { return (glyph + font.spacing) * spaces }
-                return glyph + font.spacing + (dotted(character, range) ? dotWidth + font.spacing : 0)
-            })
+            lines = TextWrap.wrap(
+                text, width: wrapWidth + font.spacing,
+                measureAt: { character, range in
+                    let glyph = font.glyphWidth(character)
+                    guard glyph > 0 else { return 0 }
+                    if character == " " { return (glyph + font.spacing) * spaces }
+                    return glyph + font.spacing + (dotted(character, range) ? dotWidth + font.spacing : 0)
+                })
         }
         for line in lines {
             let lit: (PlacedGrapheme) -> Bool = { grapheme in
@@ -582,16 +612,21 @@ struct Builder {
                         }
                         if !first { column += font.spacing }
                         if isLit {
-                            if let last = carets.last, last.upperBound + font.spacing == column { carets[carets.count - 1] = last.lowerBound..<(column + glyphWidth) }
-                            else { carets.append(column..<(column + glyphWidth)) }
+                            if let last = carets.last, last.upperBound + font.spacing == column {
+                                carets[carets.count - 1] = last.lowerBound..<(column + glyphWidth)
+                            } else {
+                                carets.append(column..<(column + glyphWidth))
+                            }
                         }
                         column += glyphWidth
                         first = false
                     }
                 }
                 for row in 0..<font.height {
-                    rows.append(Row(spans: merge(glyphRows[row]), kind: .block, caretColumns: row == font.height - 1 ? carets : [], elementID: id,
-                                    isHighlight: isHighlight, continuesUnit: row > 0, largeText: row == 0 ? line.text : nil))
+                    rows.append(
+                        Row(
+                            spans: merge(glyphRows[row]), kind: .block, caretColumns: row == font.height - 1 ? carets : [], elementID: id,
+                            isHighlight: isHighlight, continuesUnit: row > 0, largeText: row == 0 ? line.text : nil))
                 }
             case .normal:
                 break
@@ -605,8 +640,10 @@ struct Builder {
         var shown = word
         while shown.count > 1, font.width(of: shown) > columnWidth { shown.removeLast() }
         for (index, line) in font.render(shown).enumerated() {
-            rows.append(Row(spans: [Span(text: "  ", role: .text), Span(text: line, role: .heading)], kind: .block, elementID: id,
-                            continuesUnit: index > 0, largeText: index == 0 ? word : nil))
+            rows.append(
+                Row(
+                    spans: [Span(text: "  ", role: .text), Span(text: line, role: .heading)], kind: .block, elementID: id,
+                    continuesUnit: index > 0, largeText: index == 0 ? word : nil))
         }
     }
 
@@ -615,7 +652,8 @@ struct Builder {
         var merged: [Span] = []
         for span in spans {
             if var last = merged.last, last.role == span.role, last.bold == span.bold, last.underline == span.underline,
-               last.italic == span.italic, last.isHighlight == span.isHighlight, last.unscaled == span.unscaled, last.dimmed == span.dimmed {
+                last.italic == span.italic, last.isHighlight == span.isHighlight, last.unscaled == span.unscaled, last.dimmed == span.dimmed
+            {
                 last.text += span.text
                 merged[merged.count - 1] = last
             } else {
@@ -636,7 +674,8 @@ struct Builder {
                 text += String(repeating: " ", count: max(0, range.lowerBound - DisplayWidth.of(text)))
                 text += String(repeating: "^", count: range.count)
             }
-            result.append(Row(spans: [Span(text: text, role: .highlight)], kind: .caret, elementID: row.elementID, isHighlight: row.isHighlight, continuesUnit: true))
+            result.append(
+                Row(spans: [Span(text: text, role: .highlight)], kind: .caret, elementID: row.elementID, isHighlight: row.isHighlight, continuesUnit: true))
         }
         return result
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// States shown by a symbol and a word, never by colour alone.
 public enum StateBadge: String, Sendable, CaseIterable {
     case read, favourite, playing, locked
@@ -46,5 +48,3 @@ public enum StateBadge: String, Sendable, CaseIterable {
     /// The symbols, so the renderer can colour them.
     public static let symbols: Set<Character> = Set(allCases.map { Character($0.symbol) })
 }
-
-import Foundation

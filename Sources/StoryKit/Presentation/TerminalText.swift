@@ -17,7 +17,7 @@ public enum TerminalText {
             var index = 0
             let values = list
             while index < values.count {
-                if (values[index] == 38 || values[index] == 48), index + 1 < values.count {
+                if values[index] == 38 || values[index] == 48, index + 1 < values.count {
                     index += values[index + 1] == 5 ? 3 : 5
                     continue
                 }
@@ -88,15 +88,19 @@ public enum TerminalText {
                 while let character = scalars.first {
                     scalars = scalars.dropFirst()
                     if character == "\u{07}" { break }
-                    if character == "\u{1B}" { scalars = scalars.dropFirst(); break }
+                    if character == "\u{1B}" {
+                        scalars = scalars.dropFirst()
+                        break
+                    }
                     body.append(character)
                 }
                 let parts = String(body).split(separator: ";", maxSplits: 2, omittingEmptySubsequences: false)
                 if parts.count == 3, parts[0] == "66" {
                     flush(multiplier)
-                    let scale = parts[1].split(separator: ":").compactMap { item -> Int? in
-                        item.hasPrefix("s=") ? Int(item.dropFirst(2)) : nil
-                    }.first ?? 1
+                    let scale =
+                        parts[1].split(separator: ":").compactMap { item -> Int? in
+                            item.hasPrefix("s=") ? Int(item.dropFirst(2)) : nil
+                        }.first ?? 1
                     plain.append(contentsOf: parts[2].unicodeScalars)
                     flush(multiplier * scale)
                 }

@@ -1,4 +1,5 @@
 import Foundation
+
 /// A theme colour: exact 24-bit, with the colour of xterm's 16 to use where only 16 exist.
 public struct ThemeColor: Sendable, Hashable {
     public var rgb: RGBColor

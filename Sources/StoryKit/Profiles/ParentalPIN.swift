@@ -8,13 +8,19 @@ public enum ParentalPIN {
 
     /// Why a typed PIN is refused before it is even compared.
     public enum FormatProblem: Error, Sendable, Hashable, CustomStringConvertible {
-        case empty, notDigits, tooShort(Int), tooLong(Int)
+        case empty, notDigits
+        case tooShort(Int)
+        case tooLong(Int)
         public var description: String { localized(.english) }
 
         /// The message in the language of `messages`.
         public func localized(_ messages: MessageCatalog) -> String {
-            let rule = messages.tr("type {min} to {max} digits", ["min": String(ParentalPIN.lengthRange.lowerBound),
-                                                                  "max": String(ParentalPIN.lengthRange.upperBound)])
+            let rule = messages.tr(
+                "type {min} to {max} digits",
+                [
+                    "min": String(ParentalPIN.lengthRange.lowerBound),
+                    "max": String(ParentalPIN.lengthRange.upperBound),
+                ])
             switch self {
             case .empty: return messages.tr("PIN: the PIN is empty: {rule}", ["rule": rule])
             case .notDigits: return messages.tr("PIN: a PIN has only the digits 0 to 9: {rule}", ["rule": rule])
@@ -143,7 +149,8 @@ public struct PINLockout: Sendable, Hashable, Codable {
         if total < 60 { return messages.trn("{count} second", "{count} seconds", total) }
         let minutes = (total + 59) / 60
         if minutes < 60 { return messages.trn("{count} minute", "{count} minutes", minutes) }
-        let hours = minutes / 60, rest = minutes % 60
+        let hours = minutes / 60
+        let rest = minutes % 60
         let hourText = messages.trn("{count} hour", "{count} hours", hours)
         return rest == 0 ? hourText : hourText + " " + messages.trn("{count} minute", "{count} minutes", rest)
     }

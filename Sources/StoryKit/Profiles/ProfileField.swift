@@ -78,15 +78,19 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The values of the hint's and the constraint's placeholders.
     var placeholderValues: [String: String] {
-        let range: ClosedRange<Int>? = switch self {
-        case .age: ProfileValidation.ageRange
-        case .rate: SpeechSettings.rateRange
-        case .pitch: SpeechSettings.pitchRange
-        case .volume: SpeechSettings.volumeRange
-        default: nil
-        }
+        let range: ClosedRange<Int>? =
+            switch self {
+            case .age: ProfileValidation.ageRange
+            case .rate: SpeechSettings.rateRange
+            case .pitch: SpeechSettings.pitchRange
+            case .volume: SpeechSettings.volumeRange
+            default: nil
+            }
         var values = ["examples": Interests.known.prefix(8).joined(separator: ", "), "most": String(Interests.maximumCount)]
-        if let range { values["min"] = String(range.lowerBound); values["max"] = String(range.upperBound) }
+        if let range {
+            values["min"] = String(range.lowerBound)
+            values["max"] = String(range.upperBound)
+        }
         if let choices { values["choices"] = choices.joined(separator: ", ") }
         return values
     }

@@ -233,8 +233,17 @@ public struct ProfileForm: Sendable, Hashable {
     }
 
     private enum FieldValue {
-        case text(String?), number(Int), words([String]), size(TextSizePreset), motion(MotionPreference)
-        case theme(ThemeName), toggle(Bool), lineFocus(LineFocus), spacing(TextSpacing), braille(BrailleCode), none
+        case text(String?)
+        case number(Int)
+        case words([String])
+        case size(TextSizePreset)
+        case motion(MotionPreference)
+        case theme(ThemeName)
+        case toggle(Bool)
+        case lineFocus(LineFocus)
+        case spacing(TextSpacing)
+        case braille(BrailleCode)
+        case none
     }
 
     private func value(of field: ProfileField) throws(ProfileProblem) -> FieldValue {

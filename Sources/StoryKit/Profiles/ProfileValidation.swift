@@ -13,7 +13,8 @@ public enum ProfileValidation {
         if UnsafeCharacters.containsUnsafe(trimmed) {
             throw ProfileProblem(
                 field: .name,
-                template: N_("the name contains control characters, escape sequences or hidden direction marks: type only letters, numbers, spaces and punctuation"))
+                template: N_(
+                    "the name contains control characters, escape sequences or hidden direction marks: type only letters, numbers, spaces and punctuation"))
         }
         let name = Sanitizer.sanitizeLine(trimmed).trimmingCharacters(in: .whitespaces)
         if name.isEmpty {
@@ -55,8 +56,9 @@ public enum ProfileValidation {
             throw ProfileProblem(field: .age, template: N_("{value} is not a number: type a whole number of years from {min} to {max}"), shown)
         }
         guard ageRange.contains(age) else {
-            throw ProfileProblem(field: .age, template: N_("{value} is out of range: type a whole number of years from {min} to {max}"),
-                                 range.merging(["value": String(age)]) { $1 })
+            throw ProfileProblem(
+                field: .age, template: N_("{value} is out of range: type a whole number of years from {min} to {max}"),
+                range.merging(["value": String(age)]) { $1 })
         }
         return age
     }
@@ -72,7 +74,8 @@ public enum ProfileValidation {
         if trimmed.count <= 40, isVoiceName(trimmed) { return trimmed }
         throw ProfileProblem(
             field: .voice,
-            template: N_("{value} is not a voice name: use a language such as en, en-us, es, fr or de, with an optional variant such as en+f3, or leave it empty"),
+            template: N_(
+                "{value} is not a voice name: use a language such as en, en-us, es, fr or de, with an optional variant such as en+f3, or leave it empty"),
             ["value": "\"\(Sanitizer.sanitizeLine(String(trimmed.prefix(40))))\""])
     }
 
@@ -96,12 +99,14 @@ public enum ProfileValidation {
         guard let value = Int(trimmed) else {
             let shown = Sanitizer.sanitizeLine(String(trimmed.prefix(20)))
             if trimmed.isEmpty { throw ProfileProblem(field: field, template: N_("the value is empty: use a whole number from {min} to {max}"), bounds) }
-            throw ProfileProblem(field: field, template: N_("{value} is not a whole number: use a whole number from {min} to {max}"),
-                                 bounds.merging(["value": "\"\(shown)\""]) { $1 })
+            throw ProfileProblem(
+                field: field, template: N_("{value} is not a whole number: use a whole number from {min} to {max}"),
+                bounds.merging(["value": "\"\(shown)\""]) { $1 })
         }
         guard range.contains(value) else {
-            throw ProfileProblem(field: field, template: N_("{value} is out of range: use a whole number from {min} to {max}"),
-                                 bounds.merging(["value": String(value)]) { $1 })
+            throw ProfileProblem(
+                field: field, template: N_("{value} is out of range: use a whole number from {min} to {max}"),
+                bounds.merging(["value": String(value)]) { $1 })
         }
         return value
     }
@@ -109,8 +114,9 @@ public enum ProfileValidation {
     public static func textSize(_ text: String) throws(ProfileProblem) -> TextSizePreset {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let preset = TextSizePreset(name: trimmed) else {
-            throw ProfileProblem(field: .textSize, template: N_("{value} is not a text size: use one of {choices}"),
-                                 ["value": quoted(trimmed), "choices": TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")])
+            throw ProfileProblem(
+                field: .textSize, template: N_("{value} is not a text size: use one of {choices}"),
+                ["value": quoted(trimmed), "choices": TextSizePreset.allCases.map(\.rawValue).joined(separator: ", ")])
         }
         return preset
     }
@@ -126,8 +132,9 @@ public enum ProfileValidation {
     public static func theme(_ text: String) throws(ProfileProblem) -> ThemeName {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let theme = ThemeName(rawValue: trimmed) else {
-            throw ProfileProblem(field: .theme, template: N_("{value} is not a theme: use one of {choices}"),
-                                 ["value": quoted(trimmed), "choices": ThemeName.allCases.map(\.rawValue).joined(separator: ", ")])
+            throw ProfileProblem(
+                field: .theme, template: N_("{value} is not a theme: use one of {choices}"),
+                ["value": quoted(trimmed), "choices": ThemeName.allCases.map(\.rawValue).joined(separator: ", ")])
         }
         return theme
     }
@@ -144,8 +151,9 @@ public enum ProfileValidation {
     public static func brailleCode(_ text: String) throws(ProfileProblem) -> BrailleCode {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let code = BrailleCode(loose: trimmed) else {
-            throw ProfileProblem(field: .brailleCode, template: N_("{value} is not a braille code: use computer, grade-1 or grade-2"),
-                                 ["value": quoted(trimmed)])
+            throw ProfileProblem(
+                field: .brailleCode, template: N_("{value} is not a braille code: use computer, grade-1 or grade-2"),
+                ["value": quoted(trimmed)])
         }
         return code
     }
@@ -163,7 +171,8 @@ public enum ProfileValidation {
     public static func recordingTempo(_ text: String) throws(ProfileProblem) -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let tempo = RecordingTempo.parse(trimmed) else {
-            throw ProfileProblem(field: .recordingTempo, template: N_("{value} is not a recording tempo: use a number from 0.5 to 2"), ["value": quoted(trimmed)])
+            throw ProfileProblem(
+                field: .recordingTempo, template: N_("{value} is not a recording tempo: use a number from 0.5 to 2"), ["value": quoted(trimmed)])
         }
         return tempo
     }
@@ -190,8 +199,9 @@ public enum ProfileValidation {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || ["auto", "automatic", "default"].contains(trimmed.lowercased()) { return nil }
         guard let code = InterfaceLanguage.code(of: trimmed) else {
-            throw ProfileProblem(field: .language, template: N_("{value} is not a language here: use one of {choices}"),
-                                 ["value": quoted(trimmed), "choices": ProfileField.language.choices?.joined(separator: ", ") ?? ""])
+            throw ProfileProblem(
+                field: .language, template: N_("{value} is not a language here: use one of {choices}"),
+                ["value": quoted(trimmed), "choices": ProfileField.language.choices?.joined(separator: ", ") ?? ""])
         }
         return code
     }

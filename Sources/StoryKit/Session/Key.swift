@@ -38,7 +38,8 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     public func spokenName(_ messages: MessageCatalog) -> String {
         switch self {
         case .character(let character):
-            character.isLetter ? messages.tr("letter {letter}", ["letter": character.uppercased()])
+            character.isLetter
+                ? messages.tr("letter {letter}", ["letter": character.uppercased()])
                 : Key.symbolNames[character].map { messages.tr($0) } ?? "\(character)"
         case .control(let character): messages.tr("Control {key}", ["key": character.uppercased()])
         default: messages.tr(description)

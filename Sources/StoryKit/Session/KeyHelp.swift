@@ -107,8 +107,10 @@ public enum KeyHelp {
 
     /// "Down arrow: next item." — learn mode's answer for a key, on the screen where it was pressed.
     /// - Parameter paused: the reader's keys while paused (learn mode over a story, which Help paused).
-    public static func describe(_ key: Key, route: Route, focused: AccessibilityElement? = nil, paused: Bool = false,
-                                messages: MessageCatalog = .english) -> String {
+    public static func describe(
+        _ key: Key, route: Route, focused: AccessibilityElement? = nil, paused: Bool = false,
+        messages: MessageCatalog = .english
+    ) -> String {
         let what: String
         if let command = command(for: key, focused: focused, route: route, paused: paused), let words = does(command, route: route) {
             what = messages.tr(words)

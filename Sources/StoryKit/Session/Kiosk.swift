@@ -32,8 +32,10 @@ public struct KioskOptions: Sendable, Hashable {
     /// How long reading may go on after the time is up, to end its sentence, before it is cut.
     public var sentenceGrace: TimeInterval
 
-    public init(idleTimeout: TimeInterval? = 300, timeLimit: TimeInterval? = nil, addedTime: TimeInterval = 600,
-                sentenceGrace: TimeInterval = 20) {
+    public init(
+        idleTimeout: TimeInterval? = 300, timeLimit: TimeInterval? = nil, addedTime: TimeInterval = 600,
+        sentenceGrace: TimeInterval = 20
+    ) {
         self.idleTimeout = idleTimeout.flatMap { $0 > 0 ? $0 : nil }
         self.timeLimit = timeLimit.flatMap { $0 > 0 ? $0 : nil }
         self.addedTime = addedTime

@@ -36,8 +36,11 @@ public enum Screens {
         let storyPrefix = state.tr("Story: {title}", ["title": ""])
         let name = target.map { $0.label.hasPrefix(storyPrefix) ? String($0.label.dropFirst(storyPrefix.count)) : $0.label } ?? state.tr("this item")
         let actions = target?.customActions ?? []
-        var elements = [AccessibilityElement(id: "heading", label: state.tr("Actions for {name}", ["name": name]),
-                                             value: state.trn("{count} item", "{count} items", actions.count), traits: .header)]
+        var elements = [
+            AccessibilityElement(
+                id: "heading", label: state.tr("Actions for {name}", ["name": name]),
+                value: state.trn("{count} item", "{count} items", actions.count), traits: .header)
+        ]
         elements += actions.map { AccessibilityElement(id: "action-" + $0.id, label: $0.name, hint: state.tr("Press Enter to do it."), traits: .button) }
         elements.append(AccessibilityElement(id: "cancel", label: state.tr("Cancel"), hint: state.tr("Press Enter or Escape to go back."), traits: .button))
         return Screen(kind: .actions, title: state.tr("Actions for {name}", ["name": name]), elements: elements)
@@ -45,7 +48,9 @@ public enum Screens {
 
     static func warningElement(_ state: State) -> [AccessibilityElement] {
         guard let warning = state.warning else { return [] }
-        return [AccessibilityElement(id: "warning", label: state.tr("Problem: {problem}", ["problem": warning]), traits: [.staticText, .warning], sortPriority: 10)]
+        return [
+            AccessibilityElement(id: "warning", label: state.tr("Problem: {problem}", ["problem": warning]), traits: [.staticText, .warning], sortPriority: 10)
+        ]
     }
 
     // MARK: Profiles
@@ -53,23 +58,27 @@ public enum Screens {
     static func profiles(_ state: State) -> Screen {
         let count = state.snapshot.profiles.count
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "heading", label: state.tr("Who is reading?"), value: state.trn("{count} profile", "{count} profiles", count),
-                                 traits: .header),
+            AccessibilityElement(
+                id: "heading", label: state.tr("Who is reading?"), value: state.trn("{count} profile", "{count} profiles", count),
+                traits: .header)
         ]
         for profile in state.snapshot.profiles {
             var facts: [String] = [state.tr("age {age}", ["age": String(profile.age)])]
             if !profile.interests.isEmpty {
                 facts.append(state.tr("likes {interests}", ["interests": profile.interests.joined(separator: state.tr(" and "))]))
             }
-            elements.append(AccessibilityElement(
-                id: "profile-" + profile.name, label: profile.name, value: facts.isEmpty ? nil : facts.joined(separator: ", "),
-                hint: state.tr("Press Enter to read as {name}.", ["name": profile.name]),
-                traits: state.profileName == profile.name ? [.button, .selected] : .button))
+            elements.append(
+                AccessibilityElement(
+                    id: "profile-" + profile.name, label: profile.name, value: facts.isEmpty ? nil : facts.joined(separator: ", "),
+                    hint: state.tr("Press Enter to read as {name}.", ["name": profile.name]),
+                    traits: state.profileName == profile.name ? [.button, .selected] : .button))
         }
         if !state.options.isLocked {
-            elements.append(AccessibilityElement(id: "new-profile", label: state.tr("New profile"), hint: state.tr("Press Enter to make a profile."), traits: .button))
+            elements.append(
+                AccessibilityElement(id: "new-profile", label: state.tr("New profile"), hint: state.tr("Press Enter to make a profile."), traits: .button))
         }
-        elements.append(AccessibilityElement(id: "guest", label: state.tr("Read without a profile"), hint: state.tr("Press Enter to go to the library."), traits: .button))
+        elements.append(
+            AccessibilityElement(id: "guest", label: state.tr("Read without a profile"), hint: state.tr("Press Enter to go to the library."), traits: .button))
         return Screen(kind: .profiles, title: state.tr("Profiles"), elements: warningElement(state) + elements)
     }
 
@@ -97,10 +106,12 @@ public enum Screens {
         }
         let bands = Dictionary(grouping: remaining) { $0.ages }
         for band in bands.keys.sorted(by: { ($0?.lower ?? 99, $0?.upper ?? 99) < ($1?.lower ?? 99, $1?.upper ?? 99) }) {
-            let title = band.map {
-                $0.lower == $0.upper ? state.tr("Age {age}", ["age": String($0.lower)])
-                    : state.tr("Ages {min} to {max}", ["min": String($0.lower), "max": String($0.upper)])
-            } ?? state.tr("All ages")
+            let title =
+                band.map {
+                    $0.lower == $0.upper
+                        ? state.tr("Age {age}", ["age": String($0.lower)])
+                        : state.tr("Ages {min} to {max}", ["min": String($0.lower), "max": String($0.upper)])
+                } ?? state.tr("All ages")
             sections.append(("ages-" + (band?.description ?? "all"), title, bands[band] ?? []))
         }
         return sections
@@ -114,15 +125,19 @@ public enum Screens {
         let profile = state.profile
         var elements: [AccessibilityElement] = [
             state.kiosk == nil
-                ? AccessibilityElement(id: "switch-profile", label: state.tr("Profile: {name}", ["name": profile.name]),
-                                       hint: state.tr("Press Enter to change profile."), traits: .button, sortPriority: 0)
-                : AccessibilityElement(id: "profile", label: state.tr("Profile: {name}", ["name": profile.name]), traits: .staticText, sortPriority: 0),
+                ? AccessibilityElement(
+                    id: "switch-profile", label: state.tr("Profile: {name}", ["name": profile.name]),
+                    hint: state.tr("Press Enter to change profile."), traits: .button, sortPriority: 0)
+                : AccessibilityElement(id: "profile", label: state.tr("Profile: {name}", ["name": profile.name]), traits: .staticText, sortPriority: 0)
         ]
         if let storyID = state.snapshot.inProgress[profile.name], let entry = catalog.entry(id: storyID),
-           let sentence = state.reading(storyID).sentenceIndex {
-            elements.append(AccessibilityElement(
-                id: "go-on", label: state.tr("Go on reading"), value: "\(entry.title), \(placeText(entry: entry, sentence: sentence, messages: state.messages))",
-                hint: state.tr("Press Enter to go on from your place."), traits: .button, sortPriority: 0))
+            let sentence = state.reading(storyID).sentenceIndex
+        {
+            elements.append(
+                AccessibilityElement(
+                    id: "go-on", label: state.tr("Go on reading"),
+                    value: "\(entry.title), \(placeText(entry: entry, sentence: sentence, messages: state.messages))",
+                    hint: state.tr("Press Enter to go on from your place."), traits: .button, sortPriority: 0))
         }
         let sections = sections(state, catalog: catalog)
         for section in sections {
@@ -135,27 +150,37 @@ public enum Screens {
                     parts.append(state.tr("started, {place}", ["place": placeText(entry: entry, sentence: sentence, messages: state.messages)]))
                 }
                 let value = parts.joined(separator: ", ")
-                let details = AccessibilityElement(id: section.id + "/" + entry.id + "/ages", label: entry.ages.map {
-                    state.tr("ages {min} to {max}", ["min": String($0.lower), "max": String($0.upper)])
-                } ?? state.tr("all ages"))
+                let details = AccessibilityElement(
+                    id: section.id + "/" + entry.id + "/ages",
+                    label: entry.ages.map {
+                        state.tr("ages {min} to {max}", ["min": String($0.lower), "max": String($0.upper)])
+                    } ?? state.tr("all ages"))
                 return AccessibilityElement(
                     id: section.id + "/" + entry.id, label: state.tr("Story: {title}", ["title": entry.title]), value: value,
                     hint: state.tr("Press Enter to open."), traits: .button,
-                    customActions: [reading.sentenceIndex == nil ? CustomAction(id: "read", name: state.tr("Read"))
-                                        : CustomAction(id: "resume", name: state.tr("Go on reading")),
-                                    CustomAction(id: "save", name: reading.isFavourite ? state.tr("Remove from favourites") : state.tr("Save to favourites"))],
+                    customActions: [
+                        reading.sentenceIndex == nil
+                            ? CustomAction(id: "read", name: state.tr("Read"))
+                            : CustomAction(id: "resume", name: state.tr("Go on reading")),
+                        CustomAction(id: "save", name: reading.isFavourite ? state.tr("Remove from favourites") : state.tr("Save to favourites")),
+                    ],
                     combinesChildren: true, children: [details])
             }
-            elements.append(AccessibilityElement(
-                id: section.id, label: section.title,
-                value: state.trn("contains {count} story", "contains {count} stories", section.entries.count),
-                traits: .header, children: cards))
+            elements.append(
+                AccessibilityElement(
+                    id: section.id, label: section.title,
+                    value: state.trn("contains {count} story", "contains {count} stories", section.entries.count),
+                    traits: .header, children: cards))
         }
         if sections.isEmpty {
-            elements.append(AccessibilityElement(id: "empty", label: state.tr("No stories here yet"), hint: state.tr("Add stories with storyreader import."), traits: .staticText))
+            elements.append(
+                AccessibilityElement(
+                    id: "empty", label: state.tr("No stories here yet"), hint: state.tr("Add stories with storyreader import."), traits: .staticText))
         }
-        elements.append(AccessibilityElement(id: "settings", label: state.tr("Settings"), hint: state.tr("Press Enter to change voice, speed and text size."),
-                                             traits: .button))
+        elements.append(
+            AccessibilityElement(
+                id: "settings", label: state.tr("Settings"), hint: state.tr("Press Enter to change voice, speed and text size."),
+                traits: .button))
         elements.append(AccessibilityElement(id: "help", label: state.tr("Help"), hint: state.tr("Press Enter to learn the keys."), traits: .button))
         // A favourite is listed twice (in Favourites and its own section) but is one story.
         let count = Set(sections.flatMap { $0.entries.map(\.id) }).count
@@ -172,44 +197,60 @@ public enum Screens {
     /// "page 2 of 5" (a one-page story: "sentence 4 of 30") for a saved place, from the library's
     /// entry: no story file is read to draw a screen.
     public static func placeText(entry: StoryEntry, sentence: Int, messages: MessageCatalog = .english) -> String {
-        entry.pages > 1 ? messages.tr("page {page} of {pages}", ["page": String(entry.page(ofSentence: sentence) + 1), "pages": String(entry.pages)])
-            : messages.tr("sentence {sentence} of {sentences}", ["sentence": String(min(sentence + 1, max(entry.sentences, 1))),
-                                                                  "sentences": String(max(entry.sentences, 1))])
+        entry.pages > 1
+            ? messages.tr("page {page} of {pages}", ["page": String(entry.page(ofSentence: sentence) + 1), "pages": String(entry.pages)])
+            : messages.tr(
+                "sentence {sentence} of {sentences}",
+                [
+                    "sentence": String(min(sentence + 1, max(entry.sentences, 1))),
+                    "sentences": String(max(entry.sentences, 1)),
+                ])
     }
 
     static func story(_ state: State, entry: StoryEntry?) -> Screen {
         guard let entry else {
-            return Screen(kind: .story, title: state.tr("Story not found"), elements: [
-                AccessibilityElement(id: "missing", label: state.tr("This story is no longer in the library"), traits: .staticText)])
+            return Screen(
+                kind: .story, title: state.tr("Story not found"),
+                elements: [
+                    AccessibilityElement(id: "missing", label: state.tr("This story is no longer in the library"), traits: .staticText)
+                ])
         }
         let reading = state.reading(entry.id)
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "title", label: entry.title, value: readCountText(reading.readCount, messages: state.messages), traits: .header),
+            AccessibilityElement(id: "title", label: entry.title, value: readCountText(reading.readCount, messages: state.messages), traits: .header)
         ]
         if let author = entry.author { elements.append(AccessibilityElement(id: "author", label: state.tr("by {author}", ["author": author]))) }
         let pages = state.trn("{count} page", "{count} pages", entry.pages)
         let minutes = minutes(words: entry.words, rate: state.profile.speech.rate, messages: state.messages)
-        elements.append(AccessibilityElement(
-            id: "length", label: state.tr("Length"), value: state.trn("{count} word", "{count} words", entry.words) + ", \(minutes), \(pages)"))
+        elements.append(
+            AccessibilityElement(
+                id: "length", label: state.tr("Length"), value: state.trn("{count} word", "{count} words", entry.words) + ", \(minutes), \(pages)"))
         if let summary = entry.summary { elements.append(AccessibilityElement(id: "summary", label: summary)) }
         // A story left midway offers going on first, then starting again.
         var actions: [AccessibilityElement] = []
         if let sentence = reading.sentenceIndex {
             let page = entry.page(ofSentence: sentence) + 1
-            actions.append(AccessibilityElement(id: "resume", label: entry.pages > 1 ? state.tr("Go on from page {page}", ["page": String(page)]) : state.tr("Go on reading"),
-                value: entry.pages > 1 ? nil : placeText(entry: entry, sentence: sentence, messages: state.messages),
-                hint: state.tr("Press Enter to go on where you stopped."), traits: .button))
-            actions.append(AccessibilityElement(id: "read", label: state.tr("Start again"), hint: state.tr("Press Enter to read from the beginning."), traits: .button))
+            actions.append(
+                AccessibilityElement(
+                    id: "resume", label: entry.pages > 1 ? state.tr("Go on from page {page}", ["page": String(page)]) : state.tr("Go on reading"),
+                    value: entry.pages > 1 ? nil : placeText(entry: entry, sentence: sentence, messages: state.messages),
+                    hint: state.tr("Press Enter to go on where you stopped."), traits: .button))
+            actions.append(
+                AccessibilityElement(id: "read", label: state.tr("Start again"), hint: state.tr("Press Enter to read from the beginning."), traits: .button))
         } else {
-            actions.append(AccessibilityElement(id: "read", label: state.tr("Read"), hint: state.tr("Press Enter to read from the beginning."), traits: .button))
+            actions.append(
+                AccessibilityElement(id: "read", label: state.tr("Read"), hint: state.tr("Press Enter to read from the beginning."), traits: .button))
         }
-        actions.append(AccessibilityElement(
-            id: "save", label: reading.isFavourite ? state.tr("Remove from favourites") : state.tr("Save to favourites"),
-            hint: state.tr("Press Enter to change."), traits: .button))
+        actions.append(
+            AccessibilityElement(
+                id: "save", label: reading.isFavourite ? state.tr("Remove from favourites") : state.tr("Save to favourites"),
+                hint: state.tr("Press Enter to change."), traits: .button))
         elements.append(contentsOf: actions)
         for (index, description) in entry.pictureDescriptions.enumerated() {
-            elements.append(AccessibilityElement(id: "picture-\(index)", label: state.tr("Picture: {description}", ["description": description]),
-                                                 traits: .image, content: .picture(art: nil)))
+            elements.append(
+                AccessibilityElement(
+                    id: "picture-\(index)", label: state.tr("Picture: {description}", ["description": description]),
+                    traits: .image, content: .picture(art: nil)))
         }
         return Screen(kind: .story, title: entry.title, elements: elements)
     }
@@ -225,28 +266,34 @@ public enum Screens {
         let current = words.isEmpty ? nil : words[min(max(reader.wordIndex, 0), words.count - 1)]
         let page = story.pages[min(reader.page, max(story.pages.count - 1, 0))]
         let playing = reader.status == .playing
-        let status: String = switch reader.status {
-        case .playing: state.tr("reading")
-        case .paused: state.tr("paused")
-        case .stopped: state.tr("stopped")
-        case .finished: state.tr("finished")
-        }
+        let status: String =
+            switch reader.status {
+            case .playing: state.tr("reading")
+            case .paused: state.tr("paused")
+            case .stopped: state.tr("stopped")
+            case .finished: state.tr("finished")
+            }
         var elements: [AccessibilityElement] = [
             AccessibilityElement(id: "title", label: story.title, traits: .header, sortPriority: 2),
-            AccessibilityElement(id: "progress", label: state.tr("Progress"),
-                                 value: state.tr("page {page} of {pages}", ["page": String(reader.page + 1), "pages": String(reader.map.pageCount)]) + ", " + status,
-                                 traits: [.staticText, .updatesFrequently], sortPriority: 2),
+            AccessibilityElement(
+                id: "progress", label: state.tr("Progress"),
+                value: state.tr("page {page} of {pages}", ["page": String(reader.page + 1), "pages": String(reader.map.pageCount)]) + ", " + status,
+                traits: [.staticText, .updatesFrequently], sortPriority: 2),
         ]
         if let explained = reader.explained {
             // The word explained (`e`), big with its syllables; its label says it as it is spelled.
             let word = Session.bare(words.indices.contains(explained.word) ? words[explained.word].text : "")
-            elements.append(AccessibilityElement(id: "explained-word",
-                                                 label: state.tr("‘{word}’, spelled {letters}", ["word": explained.shown, "letters": word.map { String($0) }.joined(separator: " ")]),
-                                                 traits: .staticText, sortPriority: 2, content: .bigWord(explained.shown)))
+            elements.append(
+                AccessibilityElement(
+                    id: "explained-word",
+                    label: state.tr("‘{word}’, spelled {letters}", ["word": explained.shown, "letters": word.map { String($0) }.joined(separator: " ")]),
+                    traits: .staticText, sortPriority: 2, content: .bigWord(explained.shown)))
         }
         if reader.status == .finished {
             // What the celebration ends on, and all of it with reduced motion.
-            elements.append(AccessibilityElement(id: "the-end", label: "★ " + state.tr("The end!"), value: state.tr("you finished {title}", ["title": story.title]), sortPriority: 2))
+            elements.append(
+                AccessibilityElement(
+                    id: "the-end", label: "★ " + state.tr("The end!"), value: state.tr("you finished {title}", ["title": story.title]), sortPriority: 2))
         }
         for (index, block) in page.blocks.enumerated() {
             let highlight: TextRange? = current.flatMap { word in
@@ -254,32 +301,43 @@ public enum Screens {
             }
             switch block.kind {
             case .heading:
-                elements.append(AccessibilityElement(id: "block-\(index)", label: block.text, traits: .header,
-                    content: .readingText(text: block.text, highlight: highlight, emphasis: [])))
+                elements.append(
+                    AccessibilityElement(
+                        id: "block-\(index)", label: block.text, traits: .header,
+                        content: .readingText(text: block.text, highlight: highlight, emphasis: [])))
             case .paragraph:
-                elements.append(AccessibilityElement(id: "block-\(index)", label: block.text, traits: .staticText,
-                    content: .readingText(text: block.text, highlight: highlight,
-                                          emphasis: block.emphasis.map { $0.shifted(by: -block.range.start) })))
+                elements.append(
+                    AccessibilityElement(
+                        id: "block-\(index)", label: block.text, traits: .staticText,
+                        content: .readingText(
+                            text: block.text, highlight: highlight,
+                            emphasis: block.emphasis.map { $0.shifted(by: -block.range.start) })))
             case .picture:
-                elements.append(AccessibilityElement(id: "block-\(index)", label: state.tr("Picture: {description}", ["description": block.text]),
-                                                     traits: .image, content: .picture(art: nil)))
+                elements.append(
+                    AccessibilityElement(
+                        id: "block-\(index)", label: state.tr("Picture: {description}", ["description": block.text]),
+                        traits: .image, content: .picture(art: nil)))
             }
         }
         let speech = state.profile.speech
         let controls: [AccessibilityElement] = [
-            AccessibilityElement(id: "play", label: playing ? state.tr("Pause") : state.tr("Play"),
-                                 hint: playing ? state.tr("Press Space to pause.") : state.tr("Press Space to go on."), traits: .button, sortPriority: 1),
+            AccessibilityElement(
+                id: "play", label: playing ? state.tr("Pause") : state.tr("Play"),
+                hint: playing ? state.tr("Press Space to pause.") : state.tr("Press Space to go on."), traits: .button, sortPriority: 1),
             AccessibilityElement(id: "stop", label: state.tr("Stop"), hint: state.tr("Press q to stop and go back."), traits: .button, sortPriority: 1),
             AccessibilityElement(id: "previous-sentence", label: state.tr("Previous sentence"), traits: .button, sortPriority: 1),
             AccessibilityElement(id: "next-sentence", label: state.tr("Next sentence"), traits: .button, sortPriority: 1),
             AccessibilityElement(id: "previous-paragraph", label: state.tr("Previous paragraph"), traits: .button, sortPriority: 1),
             AccessibilityElement(id: "next-paragraph", label: state.tr("Next paragraph"), traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "slower", label: state.tr("Slower"), value: state.tr("{rate} words per minute", ["rate": String(speech.rate)]),
-                                 traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "faster", label: state.tr("Faster"), value: state.tr("{rate} words per minute", ["rate": String(speech.rate)]),
-                                 traits: .button, sortPriority: 1),
-            AccessibilityElement(id: "step", label: state.tr("Step mode"), value: reader.stepMode ? state.tr("on") : state.tr("off"),
-                                 hint: state.tr("In step mode each sentence waits for Enter."), traits: reader.stepMode ? [.button, .selected] : .button, sortPriority: 1),
+            AccessibilityElement(
+                id: "slower", label: state.tr("Slower"), value: state.tr("{rate} words per minute", ["rate": String(speech.rate)]),
+                traits: .button, sortPriority: 1),
+            AccessibilityElement(
+                id: "faster", label: state.tr("Faster"), value: state.tr("{rate} words per minute", ["rate": String(speech.rate)]),
+                traits: .button, sortPriority: 1),
+            AccessibilityElement(
+                id: "step", label: state.tr("Step mode"), value: reader.stepMode ? state.tr("on") : state.tr("off"),
+                hint: state.tr("In step mode each sentence waits for Enter."), traits: reader.stepMode ? [.button, .selected] : .button, sortPriority: 1),
         ]
         elements.append(contentsOf: controls)
         return Screen(kind: .reader, title: state.tr("Reading {title}", ["title": story.title]), elements: elements)
@@ -307,9 +365,10 @@ public enum Screens {
                     value = Session.formNumber(field.field, number, messages: messages)
                 }
                 if let problem = field.problem { value += ", " + state.tr("problem: {problem}", ["problem": problem.message(in: messages)]) }
-                elements.append(AccessibilityElement(
-                    id: "field-" + field.field.rawValue, label: label, value: value,
-                    hint: hint + ". " + state.tr("Left and Right arrows change it, or type a number."), traits: .adjustable))
+                elements.append(
+                    AccessibilityElement(
+                        id: "field-" + field.field.rawValue, label: label, value: value,
+                        hint: hint + ". " + state.tr("Left and Right arrows change it, or type a number."), traits: .adjustable))
                 continue
             }
             if field.field == .voice { value = Self.voiceName(field.value, messages: messages) }
@@ -319,23 +378,29 @@ public enum Screens {
                     value += ", " + state.tr("{item} of {items}", ["item": String(index + 1), "items": String(choices.count)])
                 }
                 if let problem = field.problem { value += ", " + state.tr("problem: {problem}", ["problem": problem.message(in: messages)]) }
-                elements.append(AccessibilityElement(
-                    id: "field-" + field.field.rawValue, label: label, value: value,
-                    hint: hint + ". " + state.tr("Left and Right arrows choose, or type a first letter."),
-                    traits: .adjustable))
+                elements.append(
+                    AccessibilityElement(
+                        id: "field-" + field.field.rawValue, label: label, value: value,
+                        hint: hint + ". " + state.tr("Left and Right arrows choose, or type a first letter."),
+                        traits: .adjustable))
                 continue
             }
             if let problem = field.problem { value += ", " + state.tr("problem: {problem}", ["problem": problem.message(in: messages)]) }
-            elements.append(AccessibilityElement(
-                id: "field-" + field.field.rawValue, label: label, value: value,
-                hint: hint + state.tr(": {rule}.", ["rule": field.field.constraint(in: messages)]),
-                traits: .textField, content: .field(text: field.value, cursor: field.value.count)))
+            elements.append(
+                AccessibilityElement(
+                    id: "field-" + field.field.rawValue, label: label, value: value,
+                    hint: hint + state.tr(": {rule}.", ["rule": field.field.constraint(in: messages)]),
+                    traits: .textField, content: .field(text: field.value, cursor: field.value.count)))
         }
         if form.isConfirmingCancel {
-            elements.append(AccessibilityElement(id: "discard", label: state.tr("Discard changes"), hint: state.tr("Press Enter to leave without saving."),
-                                                 traits: .button, sortPriority: 1))
-            elements.append(AccessibilityElement(id: "keep-editing", label: state.tr("Keep editing"), hint: state.tr("Press Enter to go back to the form."),
-                                                 traits: .button, sortPriority: 1))
+            elements.append(
+                AccessibilityElement(
+                    id: "discard", label: state.tr("Discard changes"), hint: state.tr("Press Enter to leave without saving."),
+                    traits: .button, sortPriority: 1))
+            elements.append(
+                AccessibilityElement(
+                    id: "keep-editing", label: state.tr("Keep editing"), hint: state.tr("Press Enter to go back to the form."),
+                    traits: .button, sortPriority: 1))
         }
         return Screen(kind: .profileForm, title: title, elements: warningElement(state) + elements)
     }
@@ -376,8 +441,10 @@ public enum Screens {
         case .motion: ChoiceNames.shown(profile.motion.rawValue, messages)
         case .theme: ChoiceNames.shown(profile.theme.rawValue, messages)
         case .hints: profile.hints ? ChoiceNames.shown(profile.settings.hintVerbosity.rawValue, messages) : messages.tr("off")
-        case .lineFocus: profile.settings.aids.lineFocus == .off ? messages.tr("off")
-            : messages.trn("{count} line", "{count} lines", Int(profile.settings.aids.lineFocus.rawValue) ?? 1)
+        case .lineFocus:
+            profile.settings.aids.lineFocus == .off
+                ? messages.tr("off")
+                : messages.trn("{count} line", "{count} lines", Int(profile.settings.aids.lineFocus.rawValue) ?? 1)
         case .syllables: profile.settings.aids.syllables ? messages.tr("on") : messages.tr("off")
         case .spacing: ChoiceNames.shown(profile.settings.aids.spacing.rawValue, messages)
         case .language: profile.settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? messages.tr("automatic")
@@ -390,17 +457,21 @@ public enum Screens {
     static func settings(_ state: State) -> Screen {
         let profile = state.profile
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "heading", label: state.tr("Settings for {name}", ["name": profile.name]), traits: .header),
+            AccessibilityElement(id: "heading", label: state.tr("Settings for {name}", ["name": profile.name]), traits: .header)
         ]
         for setting in SettingName.allCases where !state.options.isLocked || SettingName.childSettings.contains(setting) {
-            elements.append(AccessibilityElement(
-                id: "setting-" + setting.rawValue, label: state.tr(setting.spokenName),
-                value: settingValue(setting, profile, messages: state.messages) + (state.presentationOverride.holds(setting) ? " " + state.tr("(for this run)") : ""),
-                hint: state.tr("Left and Right arrows change it."), traits: .adjustable))
+            elements.append(
+                AccessibilityElement(
+                    id: "setting-" + setting.rawValue, label: state.tr(setting.spokenName),
+                    value: settingValue(setting, profile, messages: state.messages)
+                        + (state.presentationOverride.holds(setting) ? " " + state.tr("(for this run)") : ""),
+                    hint: state.tr("Left and Right arrows change it."), traits: .adjustable))
         }
         if state.profileName != nil, !state.options.isLocked {
-            elements.append(AccessibilityElement(id: "edit-profile", label: state.tr("Edit profile"),
-                hint: state.tr("Press Enter to change {name}'s name, age, interests and every reading setting.", ["name": profile.name]), traits: .button))
+            elements.append(
+                AccessibilityElement(
+                    id: "edit-profile", label: state.tr("Edit profile"),
+                    hint: state.tr("Press Enter to change {name}'s name, age, interests and every reading setting.", ["name": profile.name]), traits: .button))
         }
         if state.snapshot.pinIsSet {
             elements.append(AccessibilityElement(id: "pin", label: state.tr("Parental PIN"), value: state.tr("set"), traits: .staticText))
@@ -411,10 +482,14 @@ public enum Screens {
 
     static func pinPrompt(_ state: State) -> Screen {
         let count = state.pinEntry.count
-        return Screen(kind: .pinPrompt, title: state.tr("Parental PIN"), elements: warningElement(state) + [
-            AccessibilityElement(id: "pin", label: state.tr("PIN"), value: state.trn("{count} digit entered", "{count} digits entered", count),
-                                 hint: state.tr("Type the PIN, then press Enter."), traits: .textField, content: .field(text: String(repeating: "•", count: count), cursor: count)),
-        ])
+        return Screen(
+            kind: .pinPrompt, title: state.tr("Parental PIN"),
+            elements: warningElement(state) + [
+                AccessibilityElement(
+                    id: "pin", label: state.tr("PIN"), value: state.trn("{count} digit entered", "{count} digits entered", count),
+                    hint: state.tr("Type the PIN, then press Enter."), traits: .textField,
+                    content: .field(text: String(repeating: "•", count: count), cursor: count))
+            ])
     }
 
     // MARK: Help
@@ -422,30 +497,42 @@ public enum Screens {
     /// The keys, grouped by where they apply (help shows them in this order; the first is
     /// focused when help opens).
     public static let keyGroups: [(title: String, keys: [(keys: String, does: String)])] = [
-        (N_("Everywhere"), [
-            (N_("? (question mark)"), N_("help")),
-            (N_("Escape"), N_("go back")),
-            (N_("Control W"), N_("where am I")),
-            (N_(": (colon)"), N_("type a command, like read lighthouse; each letter is said; Up arrow for earlier commands, Tab to complete a command or a story's name")),
-            (N_("Control Q"), N_("quit")),
-        ]),
-        (N_("In lists and on buttons"), [
-            (N_("Tab, Down or Right arrow"), N_("next item")),
-            (N_("Shift Tab, Up or Left arrow"), N_("previous item")),
-            (N_("Enter or Space"), N_("press the focused item")),
-            (N_("h"), N_("next heading; capital H, previous heading")),
-            (N_("a or Shift F10"), N_("the focused item's actions, such as Read or Save to favourites, as a list")),
-            (N_("a letter"), N_("jump to the next item starting with it (a: actions, where there are some)")),
-            (N_("letters typed quickly"), N_("find an item by any word of its name: f, o, x finds the fox stories; Escape clears")),
-            (N_("- and + (minus and plus)"), N_("slower and faster; on a setting, turn it down and up")),
-        ]),
-        (N_("In forms and settings"), [
-            (N_("letters"), N_("type into the focused field; each is said")),
-            (N_("Backspace"), N_("delete the last letter, and say it")),
-            (N_("Enter"), N_("check the field and go to the next")),
-            (N_("Left and Right arrows"), N_("change the focused setting")),
-            (N_("Control S"), N_("save the profile form, from any field")),
-        ]),
+        (
+            N_("Everywhere"),
+            [
+                (N_("? (question mark)"), N_("help")),
+                (N_("Escape"), N_("go back")),
+                (N_("Control W"), N_("where am I")),
+                (
+                    N_(": (colon)"),
+                    N_("type a command, like read lighthouse; each letter is said; Up arrow for earlier commands, Tab to complete a command or a story's name")
+                ),
+                (N_("Control Q"), N_("quit")),
+            ]
+        ),
+        (
+            N_("In lists and on buttons"),
+            [
+                (N_("Tab, Down or Right arrow"), N_("next item")),
+                (N_("Shift Tab, Up or Left arrow"), N_("previous item")),
+                (N_("Enter or Space"), N_("press the focused item")),
+                (N_("h"), N_("next heading; capital H, previous heading")),
+                (N_("a or Shift F10"), N_("the focused item's actions, such as Read or Save to favourites, as a list")),
+                (N_("a letter"), N_("jump to the next item starting with it (a: actions, where there are some)")),
+                (N_("letters typed quickly"), N_("find an item by any word of its name: f, o, x finds the fox stories; Escape clears")),
+                (N_("- and + (minus and plus)"), N_("slower and faster; on a setting, turn it down and up")),
+            ]
+        ),
+        (
+            N_("In forms and settings"),
+            [
+                (N_("letters"), N_("type into the focused field; each is said")),
+                (N_("Backspace"), N_("delete the last letter, and say it")),
+                (N_("Enter"), N_("check the field and go to the next")),
+                (N_("Left and Right arrows"), N_("change the focused setting")),
+                (N_("Control S"), N_("save the profile form, from any field")),
+            ]
+        ),
     ]
 
     /// The kiosk's own keys, shown in its help.
@@ -466,11 +553,15 @@ public enum Screens {
             }
         }
         elements.append(AccessibilityElement(id: "commands", label: state.tr("Commands"), traits: .header))
-        elements.append(AccessibilityElement(id: "command-list", label: state.tr("Type a command and press Enter"),
-            value: Command.names.filter { !["jump", "type"].contains($0) && (!state.options.isLocked || state.options.allowedCommands.contains($0)) }
-                .joined(separator: ", ")))
-        elements.append(AccessibilityElement(id: "learn", label: state.tr("Learn mode"), value: state.isLearning ? state.tr("on") : state.tr("off"),
-            hint: state.tr("Press Enter, then any key to hear what it does. Escape leaves."), traits: .button))
+        elements.append(
+            AccessibilityElement(
+                id: "command-list", label: state.tr("Type a command and press Enter"),
+                value: Command.names.filter { !["jump", "type"].contains($0) && (!state.options.isLocked || state.options.allowedCommands.contains($0)) }
+                    .joined(separator: ", ")))
+        elements.append(
+            AccessibilityElement(
+                id: "learn", label: state.tr("Learn mode"), value: state.isLearning ? state.tr("on") : state.tr("off"),
+                hint: state.tr("Press Enter, then any key to hear what it does. Escape leaves."), traits: .button))
         return Screen(kind: .help, title: state.tr("Help"), elements: elements)
     }
 }

@@ -40,10 +40,11 @@ extension Session {
     /// Does action `action` of item `id` (the item is on the screen now on top).
     mutating func perform(action: String, on id: String) -> [Effect] {
         if case .actions = state.route { state.stack.removeLast() }
-        let storyID: String? = switch state.route {
-        case .story(let story): story
-        default: id.split(separator: "/").count == 2 ? String(id.split(separator: "/")[1]) : nil
-        }
+        let storyID: String? =
+            switch state.route {
+            case .story(let story): story
+            default: id.split(separator: "/").count == 2 ? String(id.split(separator: "/")[1]) : nil
+            }
         guard let storyID else { return [speak(tr("That cannot be done here."))] }
         switch action {
         case "read": return startReading(storyID, fromWord: 0)

@@ -24,6 +24,11 @@ extension Session {
         guard !range.contains(rate) else { return (rate, nil) }
         let held = range.clamp(rate)
         guard state.kiosk != nil else { return (held, nil) }
-        return (held, tr("Speed can go from {min} to {max} words per minute here, so it is {rate}.", ["min": String(range.lowerBound), "max": String(range.upperBound), "rate": String(held)]))
+        return (
+            held,
+            tr(
+                "Speed can go from {min} to {max} words per minute here, so it is {rate}.",
+                ["min": String(range.lowerBound), "max": String(range.upperBound), "rate": String(held)])
+        )
     }
 }

@@ -19,11 +19,12 @@ extension Session {
     /// by 5; Volume by 10), stopping at the ends and saying so.
     mutating func stepNumber(_ field: ProfileField, up: Bool) -> [Effect] {
         guard var form = state.form else { return [] }
-        let (range, step): (ClosedRange<Int>, Int) = switch field {
-        case .rate: (SpeechSettings.rateRange, 0)
-        case .pitch: (SpeechSettings.pitchRange, 5)
-        default: (SpeechSettings.volumeRange, 10)
-        }
+        let (range, step): (ClosedRange<Int>, Int) =
+            switch field {
+            case .rate: (SpeechSettings.rateRange, 0)
+            case .pitch: (SpeechSettings.pitchRange, 5)
+            default: (SpeechSettings.volumeRange, 10)
+            }
         // A typed value out of range (or not a number) starts from the nearest good one.
         let old = Int(form.text(of: field).trimmingCharacters(in: .whitespaces)).map(range.clamp) ?? (up ? range.lowerBound : range.upperBound)
         var new = range.clamp(old + (up ? step : -step))

@@ -230,7 +230,8 @@ extension Session {
         kiosk.isTimeUp = false
         kiosk.timeUpPendingSince = nil
         state.kiosk = kiosk
-        let text = tr("Added {added}.", ["added": Self.spokenDuration(added, state.messages)]) + " "
+        let text =
+            tr("Added {added}.", ["added": Self.spokenDuration(added, state.messages)]) + " "
             + Self.timeLeft(kiosk.remaining ?? 0, state.messages)
         if wasUp { state.stack = [.library] }
         return backToChild(announcing: text)
@@ -271,8 +272,10 @@ extension Session {
         if state.reader?.status == .playing { state.kiosk!.lastActivity = now }
         if let endsAt = kiosk.endsAt, !kiosk.isTimeUp {
             let left = endsAt - now
-            for warning in KioskOptions.warnings(forLimit: kiosk.limitLength ?? 0) where left <= warning && left > 0
-                && !state.kiosk!.warned.contains(Int(warning)) {
+            for warning in KioskOptions.warnings(forLimit: kiosk.limitLength ?? 0)
+            where left <= warning && left > 0
+                && !state.kiosk!.warned.contains(Int(warning))
+            {
                 state.kiosk!.warned.insert(Int(warning))
                 // News: said at the end of the sentence being read, not over it.
                 effects.append(speak(Self.timeLeft(warning, state.messages), .message))
@@ -307,7 +310,8 @@ extension Session {
 
     /// Nobody pressed a key for the idle timeout: stop, keep the place, back to the library.
     mutating func idleReset() -> [Effect] {
-        let pristine = state.stack == [.library] && state.pinEntry.isEmpty && !state.isLearning
+        let pristine =
+            state.stack == [.library] && state.pinEntry.isEmpty && !state.isLearning
             && state.reader.map { $0.status != .playing } ?? true
             && state.focusedID == FocusEngine(screen: screen).firstMeaningful?.id
         state.kiosk!.parentUnlocked = false
@@ -358,10 +362,12 @@ extension Session {
         let whole = Int(seconds.rounded(.up))
         if whole >= 60 {
             let minutes = Int((Double(whole) / 60).rounded(.up))
-            return sentence ? messages.trn("{count} minute left.", "{count} minutes left.", minutes)
+            return sentence
+                ? messages.trn("{count} minute left.", "{count} minutes left.", minutes)
                 : messages.trn("{count} minute left", "{count} minutes left", minutes)
         }
-        return sentence ? messages.trn("{count} second left.", "{count} seconds left.", whole)
+        return sentence
+            ? messages.trn("{count} second left.", "{count} seconds left.", whole)
             : messages.trn("{count} second left", "{count} seconds left", whole)
     }
 
@@ -420,35 +426,42 @@ extension Session {
 extension Screens {
     static func parentMenu(_ state: State) -> Screen {
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "heading", label: state.tr("Parent menu"), value: state.tr("Profile: {name}", ["name": state.profile.name]), traits: .header),
+            AccessibilityElement(
+                id: "heading", label: state.tr("Parent menu"), value: state.tr("Profile: {name}", ["name": state.profile.name]), traits: .header),
             AccessibilityElement(id: "leave", label: state.tr("Leave the kiosk"), hint: state.tr("Press Enter to end kiosk mode."), traits: .button),
             AccessibilityElement(id: "switch-profile", label: state.tr("Switch profile"), hint: state.tr("Press Enter to choose who reads."), traits: .button),
         ]
         if let kiosk = state.kiosk, kiosk.endsAt != nil {
-            elements.append(AccessibilityElement(
-                id: "add-time", label: state.tr("Add {time}", ["time": Session.spokenDuration(kiosk.options.addedTime, state.messages)]),
-                value: kiosk.isTimeUp ? state.tr("time is up") : Session.timeLeft(kiosk.remaining ?? 0, state.messages, sentence: false),
-                hint: state.tr("Press Enter to give more time."), traits: .button))
+            elements.append(
+                AccessibilityElement(
+                    id: "add-time", label: state.tr("Add {time}", ["time": Session.spokenDuration(kiosk.options.addedTime, state.messages)]),
+                    value: kiosk.isTimeUp ? state.tr("time is up") : Session.timeLeft(kiosk.remaining ?? 0, state.messages, sentence: false),
+                    hint: state.tr("Press Enter to give more time."), traits: .button))
         }
-        elements.append(AccessibilityElement(id: "resume", label: state.tr("Back to the stories"), hint: state.tr("Press Enter to lock the kiosk again."), traits: .button))
+        elements.append(
+            AccessibilityElement(id: "resume", label: state.tr("Back to the stories"), hint: state.tr("Press Enter to lock the kiosk again."), traits: .button))
         return Screen(kind: .parentMenu, title: state.tr("Parent menu"), elements: elements)
     }
 
     static func timeUp(_ state: State) -> Screen {
-        Screen(kind: .timeUp, title: state.tr("Time is up"), elements: [
-            AccessibilityElement(id: "heading", label: state.tr("Time is up"), value: state.tr("see you next time"), traits: .header),
-            AccessibilityElement(id: "ask", label: state.tr(Session.wayOut), traits: .staticText),
-        ])
+        Screen(
+            kind: .timeUp, title: state.tr("Time is up"),
+            elements: [
+                AccessibilityElement(id: "heading", label: state.tr("Time is up"), value: state.tr("see you next time"), traits: .header),
+                AccessibilityElement(id: "ask", label: state.tr(Session.wayOut), traits: .staticText),
+            ])
     }
 
     /// In a kiosk with a time limit, every child's screen shows the time left (t says it).
     static func kioskDecorated(_ screen: Screen, _ state: State) -> Screen {
         guard let kiosk = state.kiosk, let left = kiosk.remaining, !kiosk.isTimeUp,
-              [.library, .story, .reader, .help, .settings].contains(screen.kind) else { return screen }
+            [.library, .story, .reader, .help, .settings].contains(screen.kind)
+        else { return screen }
         var screen = screen
-        screen.elements.append(AccessibilityElement(
-            id: "time-left", label: state.tr("Time left"), value: Session.spokenDuration(left, state.messages), hint: state.tr("Press t to hear it."),
-            traits: [.staticText, .updatesFrequently], sortPriority: -1))
+        screen.elements.append(
+            AccessibilityElement(
+                id: "time-left", label: state.tr("Time left"), value: Session.spokenDuration(left, state.messages), hint: state.tr("Press t to hear it."),
+                traits: [.staticText, .updatesFrequently], sortPriority: -1))
         return screen
     }
 }

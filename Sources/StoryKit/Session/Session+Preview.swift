@@ -14,13 +14,16 @@ public enum SessionPreview {
     ///   - page: the reader's page, 0-based.
     ///   - word: the word being heard on that page, 0-based; the page's middle word when nil.
     ///   - language: the interface's language (from `languages`; English without a catalog).
-    public static func screen(_ kind: Kind, catalog: StoryCatalog, story: Story? = nil, page: Int = 0, word: Int? = nil,
-                              columns: Int = 80, rows: Int = 24, language: String = "en",
-                              languages: InterfaceLanguages = .englishOnly) -> (screen: Screen, focus: String?) {
+    public static func screen(
+        _ kind: Kind, catalog: StoryCatalog, story: Story? = nil, page: Int = 0, word: Int? = nil,
+        columns: Int = 80, rows: Int = 24, language: String = "en",
+        languages: InterfaceLanguages = .englishOnly
+    ) -> (screen: Screen, focus: String?) {
         var options = SessionOptions(columns: columns, rows: rows)
         options.interfaceLanguage = language
-        var session = Session(catalog: catalog, snapshot: sampleSnapshot(catalog), options: options,
-                              profile: sampleProfile.name, languages: languages)
+        var session = Session(
+            catalog: catalog, snapshot: sampleSnapshot(catalog), options: options,
+            profile: sampleProfile.name, languages: languages)
         let chosen = story ?? catalog.entries.first.flatMap { catalog.story(id: $0.id) }
         switch kind {
         case .library:

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Reading aloud, the one reader of the REPL, the kiosk and `storyreader read`: start, go on from
 /// the place, pause and resume at the word, moves by sentence, paragraph and page, speed, step
 /// mode, where am I, and the place said on pause, at page breaks and on coming back.
@@ -18,7 +19,8 @@ extension Session {
         case .success(let entry):
             // Read before anyone chose a profile (a script's first line): the guest reads, and
             // keeps no place past this run, which is said rather than found out at the next run.
-            let asGuest = state.profileName == nil && state.stack.first == .profiles
+            let asGuest =
+                state.profileName == nil && state.stack.first == .profiles
                 ? [speak(tr("No profile is chosen: reading as the guest, and the place is not kept. Type profile and a name first to keep it."), .message)] : []
             if !fromStart, state.reading(entry.id).sentenceIndex != nil { return asGuest + goOnReading(entry.id) }
             return asGuest + startReading(entry.id, fromWord: 0)
@@ -62,9 +64,12 @@ extension Session {
         state.stack.append(.reader)
         state.focus["reader"] = "play"
         state.warning = nil
-        let text = reader.wordIndex == 0 ? tr("Reading {title}.", ["title": story.title])
-            : goingOn ? tr("Going on with {title}, {place}.", ["title": story.title, "place": placeText(reader)])
-            : tr("Reading {title}, from {place}.", ["title": story.title, "place": placeText(reader)])
+        let text =
+            reader.wordIndex == 0
+            ? tr("Reading {title}.", ["title": story.title])
+            : goingOn
+                ? tr("Going on with {title}, {place}.", ["title": story.title, "place": placeText(reader)])
+                : tr("Reading {title}, from {place}.", ["title": story.title, "place": placeText(reader)])
         effects.append(speak(text, .message))
         effects.append(narrate())
         return effects
@@ -191,30 +196,33 @@ extension Session {
     private mutating func move(among starts: [Int], by delta: Int, unit: StoryUnit) -> [Effect] {
         guard let reader = state.reader else { return [] }
         guard !starts.isEmpty else {
-            let none: String = switch unit {
-            case .sentence: tr("This story has no sentences.")
-            case .paragraph: tr("This story has no paragraphs.")
-            case .page: tr("This story has no pages.")
-            }
+            let none: String =
+                switch unit {
+                case .sentence: tr("This story has no sentences.")
+                case .paragraph: tr("This story has no paragraphs.")
+                case .page: tr("This story has no pages.")
+                }
             return [speak(none)]
         }
         let here = reader.sentence
         let current = starts.lastIndex { $0 <= here } ?? -1
         let target = current + delta
         guard target >= 0 else {
-            let first: String = switch unit {
-            case .sentence: tr("Top: this is the first sentence.")
-            case .paragraph: tr("Top: this is the first paragraph.")
-            case .page: tr("Top: this is the first page.")
-            }
+            let first: String =
+                switch unit {
+                case .sentence: tr("Top: this is the first sentence.")
+                case .paragraph: tr("Top: this is the first paragraph.")
+                case .page: tr("Top: this is the first page.")
+                }
             return [speak(first)]
         }
         guard target < starts.count else {
-            let last: String = switch unit {
-            case .sentence: tr("End: this is the last sentence.")
-            case .paragraph: tr("End: this is the last paragraph.")
-            case .page: tr("End: this is the last page.")
-            }
+            let last: String =
+                switch unit {
+                case .sentence: tr("End: this is the last sentence.")
+                case .paragraph: tr("End: this is the last paragraph.")
+                case .page: tr("End: this is the last page.")
+                }
             return [speak(last)]
         }
         return jumpReading(to: reader.map.firstWord(ofSentence: starts[target]))
@@ -263,8 +271,11 @@ extension Session {
         if let held {
             effects.append(speak(held, .message))
         } else if profile.speech.rate == old {
-            effects.append(speak(faster ? tr("This is the fastest: {rate} words per minute.", ["rate": String(old)])
-                : tr("This is the slowest: {rate} words per minute.", ["rate": String(old)])))
+            effects.append(
+                speak(
+                    faster
+                        ? tr("This is the fastest: {rate} words per minute.", ["rate": String(old)])
+                        : tr("This is the slowest: {rate} words per minute.", ["rate": String(old)])))
         } else {
             let rate = String(profile.speech.rate)
             effects.append(speak(faster ? tr("Faster: {rate} words per minute.", ["rate": rate]) : tr("Slower: {rate} words per minute.", ["rate": rate])))
@@ -294,8 +305,11 @@ extension Session {
         let value = RecordingTempo.spoken(tempo, state.messages)
         var effects: [Effect] = []
         if tempo == old {
-            effects.append(speak(faster ? tr("This is the fastest recording tempo: {tempo}.", ["tempo": value])
-                : tr("This is the slowest recording tempo: {tempo}.", ["tempo": value])))
+            effects.append(
+                speak(
+                    faster
+                        ? tr("This is the fastest recording tempo: {tempo}.", ["tempo": value])
+                        : tr("This is the slowest recording tempo: {tempo}.", ["tempo": value])))
         } else {
             effects.append(speak(tr("Recording tempo: {tempo}.", ["tempo": value])))
         }
@@ -325,16 +339,22 @@ extension Session {
         let map = reader.map
         let spoken = map.spokenSentences
         let sentence = (spoken.lastIndex { $0 <= reader.sentence } ?? 0) + 1
-        let doing: String = switch reader.status {
-        case .playing: tr("reading")
-        case .paused: tr("paused")
-        case .stopped: tr("stopped")
-        case .finished: tr("finished")
-        }
+        let doing: String =
+            switch reader.status {
+            case .playing: tr("reading")
+            case .paused: tr("paused")
+            case .stopped: tr("stopped")
+            case .finished: tr("finished")
+            }
         var text = "\(reader.story.title), \(doing)"
         if reader.status != .finished, let word = reader.word { text += " " + tr("at ‘{word}’", ["word": word]) }
-        text += ". " + tr("Page {page} of {pages}, sentence {sentence} of {sentences}", [
-            "page": String(reader.page + 1), "pages": String(map.pageCount), "sentence": String(sentence), "sentences": String(spoken.count)])
+        text +=
+            ". "
+            + tr(
+                "Page {page} of {pages}, sentence {sentence} of {sentences}",
+                [
+                    "page": String(reader.page + 1), "pages": String(map.pageCount), "sentence": String(sentence), "sentences": String(spoken.count),
+                ])
         if let paragraph = map.paragraph(ofSentence: reader.sentence) {
             text += ", " + tr("paragraph {paragraph} of {paragraphs}", ["paragraph": String(paragraph.number), "paragraphs": String(paragraph.of)])
         }
@@ -359,8 +379,11 @@ extension Session {
             var effects: [Effect] = []
             if !resumed, map.startsPage(index) {
                 // Said by the narration before the sentence (`Narration.pageAnnouncement`), shown here.
-                effects.append(.caption(Narration.pageAnnouncement(page: map.page(ofSentence: index), of: map.pageCount,
-                                                                   language: reader.story.language)))
+                effects.append(
+                    .caption(
+                        Narration.pageAnnouncement(
+                            page: map.page(ofSentence: index), of: map.pageCount,
+                            language: reader.story.language)))
             }
             effects.append(.caption(captionText(reader, sentence: index, fromWord: resumed ? reader.wordIndex : nil)))
             return effects
@@ -378,7 +401,10 @@ extension Session {
             // The place moves on to the next sentence: a pause now goes on from there.
             if let next = map.spokenSentences.first(where: { $0 > index }) { reader.wordIndex = map.firstWord(ofSentence: next) }
             state.heardSentences[state.heardKey(reader.story.id), default: []].insert(index)
-            guard reader.stopsAfterSentence else { state.reader = reader; return [] }
+            guard reader.stopsAfterSentence else {
+                state.reader = reader
+                return []
+            }
             reader.status = .paused
             state.reader = reader
             return [.pauseNarration] + savePosition()
@@ -439,9 +465,12 @@ extension Session {
     func announceEnd(_ storyID: String) -> [Effect] {
         let count = state.reading(storyID).readCount
         let title = catalog.entry(id: storyID)?.title ?? state.reader?.story.title ?? storyID
-        let read = state.profileName.map {
-            trn("The end. {name}, you have read {title} once.", "The end. {name}, you have read {title} {count} times.", count, ["name": $0, "title": title])
-        } ?? trn("The end. You have read {title} once.", "The end. You have read {title} {count} times.", count, ["title": title])
+        let read =
+            state.profileName.map {
+                trn(
+                    "The end. {name}, you have read {title} once.", "The end. {name}, you have read {title} {count} times.", count,
+                    ["name": $0, "title": title])
+            } ?? trn("The end. You have read {title} once.", "The end. You have read {title} {count} times.", count, ["title": title])
         return endOfStory([speak(read + " " + tr("Press Escape to go back."), .message)])
     }
 
@@ -461,9 +490,11 @@ extension Session {
     /// "Welcome back Mia. You were reading The Lighthouse Cat, page 2 of 5." (nil: nothing in progress).
     func welcomeBack() -> String? {
         guard let name = state.profileName, let storyID = state.snapshot.inProgress[name],
-              let entry = catalog.entry(id: storyID), let sentence = state.reading(storyID).sentenceIndex else { return nil }
-        return tr("Welcome back {name}. You were reading {title}, {place}.",
-                  ["name": name, "title": entry.title, "place": Screens.placeText(entry: entry, sentence: sentence, messages: state.messages)])
+            let entry = catalog.entry(id: storyID), let sentence = state.reading(storyID).sentenceIndex
+        else { return nil }
+        return tr(
+            "Welcome back {name}. You were reading {title}, {place}.",
+            ["name": name, "title": entry.title, "place": Screens.placeText(entry: entry, sentence: sentence, messages: state.messages)])
     }
 }
 

@@ -17,19 +17,25 @@ extension Session {
         var profile = state.profile
         var note = ""
         // A choice may be typed as it is shown in the child's language ("oscuro" for dark).
-        let choices: [String] = switch setting {
-        case .textSize: TextSizePreset.allCases.map(\.rawValue)
-        case .theme: ThemeName.allCases.map(\.rawValue)
-        case .motion: MotionPreference.allCases.map(\.rawValue)
-        case .spacing: TextSpacing.allCases.map(\.rawValue)
-        case .braille: BrailleCode.allCases.map(\.rawValue)
-        case .narration: NarrationSource.allCases.map(\.rawValue)
-        default: []
-        }
+        let choices: [String] =
+            switch setting {
+            case .textSize: TextSizePreset.allCases.map(\.rawValue)
+            case .theme: ThemeName.allCases.map(\.rawValue)
+            case .motion: MotionPreference.allCases.map(\.rawValue)
+            case .spacing: TextSpacing.allCases.map(\.rawValue)
+            case .braille: BrailleCode.allCases.map(\.rawValue)
+            case .narration: NarrationSource.allCases.map(\.rawValue)
+            default: []
+            }
         let word = ChoiceNames.typedName(value.trimmingCharacters(in: .whitespaces), among: choices, state.messages).lowercased()
         func invalid(_ choices: String) -> [Effect] {
-            [speak(tr("{setting} cannot be {value}. Choose {choices}.", ["setting": tr(setting.spokenName), "value": Sanitizer.quote(value), "choices": choices]),
-                   .important)]
+            [
+                speak(
+                    tr(
+                        "{setting} cannot be {value}. Choose {choices}.",
+                        ["setting": tr(setting.spokenName), "value": Sanitizer.quote(value), "choices": choices]),
+                    .important)
+            ]
         }
         switch setting {
         case .rate, .pitch, .volume:
@@ -50,7 +56,7 @@ extension Session {
                 _ = problem
             }
             profile.speech = clamped
-            if setting == .rate, case let (rate, said?) = allowedRate(clamped.rate) {
+            if setting == .rate, case (let rate, let said?) = allowedRate(clamped.rate) {
                 profile.speech.rate = rate
                 return apply(profile, setting: setting, said: said)
             }
@@ -126,11 +132,14 @@ extension Session {
         state.presentationOverride.release(setting)
         state.profile = profile
         // A text size says what is really shown ("accessibility2, shown at 2× (double-size lines)").
-        let value = setting == .textSize
+        let value =
+            setting == .textSize
             ? TextSizeLayout(profile.textSize).description(scaling: state.options.textScaling, messages: state.messages)
             : Screens.settingValue(setting, profile, messages: state.messages)
-        var effects: [Effect] = [said.map { speak($0, .message) }
-            ?? speak(note + tr("{setting}: {value}.", ["setting": tr(setting.spokenName), "value": value]) + end, note.isEmpty ? .text : .important)]
+        var effects: [Effect] = [
+            said.map { speak($0, .message) }
+                ?? speak(note + tr("{setting}: {value}.", ["setting": tr(setting.spokenName), "value": value]) + end, note.isEmpty ? .text : .important)
+        ]
         if [.voice, .rate, .pitch, .volume].contains(setting) {
             effects.append(.preview(profile.speech, text: tr("This is how stories will sound.")))
             if state.reader?.status == .playing { effects.append(.changeSpeech(profile.speech)) }
@@ -187,7 +196,7 @@ extension Session {
         case .narration: profile.settings.narration = cycle(NarrationSource.allCases, profile.settings.narration)
         case .recordingTempo: profile.settings.recordingTempo = RecordingTempo.stepped(profile.settings.recordingTempo, up: up)
         }
-        if setting == .rate, case let (rate, said?) = allowedRate(profile.speech.rate) {
+        if setting == .rate, case (let rate, let said?) = allowedRate(profile.speech.rate) {
             profile.speech.rate = rate
             return apply(profile, setting: setting, said: said)
         }
@@ -198,8 +207,11 @@ extension Session {
             if index == 0 { end = " " + tr("That is the smallest.") }
         } else if profile == before {
             // Any other setting at its end stays there and says so, as the form's pickers do.
-            end = " " + ([.rate, .pitch, .volume, .recordingTempo].contains(setting) ? (up ? tr("That is the largest.") : tr("That is the smallest."))
-                : (up ? tr("That is the last.") : tr("That is the first.")))
+            end =
+                " "
+                + ([.rate, .pitch, .volume, .recordingTempo].contains(setting)
+                    ? (up ? tr("That is the largest.") : tr("That is the smallest."))
+                    : (up ? tr("That is the last.") : tr("That is the first.")))
         }
         return apply(profile, setting: setting, end: end)
     }
@@ -241,12 +253,16 @@ extension Session {
     mutating func submitField(_ field: ProfileField) -> [Effect] {
         guard var form = state.form else { return [] }
         // Typing clears a field's problem, so the warning still shown tells it had one.
-        let hadProblem = form.fields.first { $0.field == field }?.problem != nil
+        let hadProblem =
+            form.fields.first { $0.field == field }?.problem != nil
             || state.warning?.hasPrefix(tr("{field}: {problem}", ["field": tr(field.label), "problem": ""])) == true
         form.focus(on: field)
         // A number put right after its problem is typed anew.
         form.digitsTyped = nil
-        guard case .moved(let next, let problem) = form.submit() else { state.form = form; return [] }
+        guard case .moved(let next, let problem) = form.submit() else {
+            state.form = form
+            return []
+        }
         state.form = form
         state.focusedID = Self.elementID(next)
         if let problem {
@@ -255,9 +271,12 @@ extension Session {
         }
         // The value is read back, so that a name or an age can be checked before saving.
         let value = form.text(of: field)
-        let said = field == .voice ? Screens.voiceName(value, messages: state.messages)
-            : field.isNumberPicker ? Int(value).map { Self.formNumber(field, $0, messages: state.messages) } ?? value
-            : value.isEmpty ? tr("empty") : Sanitizer.sanitizeLine(value)
+        let said =
+            field == .voice
+            ? Screens.voiceName(value, messages: state.messages)
+            : field.isNumberPicker
+                ? Int(value).map { Self.formNumber(field, $0, messages: state.messages) } ?? value
+                : value.isEmpty ? tr("empty") : Sanitizer.sanitizeLine(value)
         var readBack = tr("{setting}: {value}.", ["setting": tr(field.label), "value": said])
         if hadProblem {
             state.warning = nil
@@ -278,8 +297,13 @@ extension Session {
         form.setText(choices[index], for: field)
         state.form = form
         let end = index == current ? " " + (step > 0 ? tr("That is the last.") : tr("That is the first.")) : ""
-        let text = tr("{choice}, {item} of {items}.", ["choice": formChoiceName(field, choices[index]),
-                                                      "item": String(index + 1), "items": String(choices.count)]) + end
+        let text =
+            tr(
+                "{choice}, {item} of {items}.",
+                [
+                    "choice": formChoiceName(field, choices[index]),
+                    "item": String(index + 1), "items": String(choices.count),
+                ]) + end
         return [field == .voice ? voiceUtterance(choices[index], text) : speak(text)]
     }
 
@@ -373,8 +397,9 @@ extension ProfileField {
     /// A field named loosely in a command ("text-size", "step_mode", "Age").
     init?(loose: String) {
         let folded = loose.lowercased().filter { $0 != "-" && $0 != "_" }
-        guard let field = ProfileField.allCases.first(where: { $0.rawValue.lowercased() == folded })
-            ?? (["speed": .rate, "size": .textSize, "reducedmotion": .motion, "step": .stepMode, "braille": .brailleCode, "tempo": .recordingTempo]
+        guard
+            let field = ProfileField.allCases.first(where: { $0.rawValue.lowercased() == folded })
+                ?? (["speed": .rate, "size": .textSize, "reducedmotion": .motion, "step": .stepMode, "braille": .brailleCode, "tempo": .recordingTempo]
                 as [String: ProfileField])[folded]
         else { return nil }
         self = field

@@ -16,7 +16,8 @@ extension Session {
     /// typed, also letters that are keys of their own alone (`h`, `a`).
     func typesAhead(_ key: Key, bound: Bool) -> Bool {
         guard case .character(let character) = key, character.isLetter || character.isNumber,
-              state.route != .reader, state.route != .pinPrompt, !state.isLearning else { return false }
+            state.route != .reader, state.route != .pinPrompt, !state.isLearning
+        else { return false }
         return !bound || activeTypeAhead != nil
     }
 
@@ -27,8 +28,9 @@ extension Session {
         if let previous { text = previous.text + String(letter) }
         state.typeAhead = TypeAhead(text: text, at: state.now, screen: state.route.focusKey)
         let engine = FocusEngine(screen: screen)
-        let matches = Self.uniqueItems(NameMatch.ranked(engine.order, typed: text) { [FocusEngine.searchName(of: $0)] }
-            .sorted { (engine.index(of: $0.id) ?? 0) < (engine.index(of: $1.id) ?? 0) })
+        let matches = Self.uniqueItems(
+            NameMatch.ranked(engine.order, typed: text) { [FocusEngine.searchName(of: $0)] }
+                .sorted { (engine.index(of: $0.id) ?? 0) < (engine.index(of: $1.id) ?? 0) })
         // One letter, or the same letter again ("ff"), steps through the items starting with it.
         if text.count == 1 || (matches.isEmpty && Set(text.lowercased()).count == 1) {
             return handleCommand(.jump(letter))
@@ -37,7 +39,8 @@ extension Session {
             return [speak(tr("Nothing matches {letters}.", ["letters": Sanitizer.quote(text)]))]
         }
         let start = engine.index(of: state.focusedID) ?? -1
-        let found = matches.first { $0.id == state.focusedID }
+        let found =
+            matches.first { $0.id == state.focusedID }
             ?? matches.first { (engine.index(of: $0.id) ?? 0) > start } ?? matches[0]
         state.focusedID = found.id
         state.warning = nil

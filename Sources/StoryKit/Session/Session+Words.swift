@@ -15,7 +15,8 @@ extension Session {
     static func bare(_ word: String) -> String {
         let scalars = word.unicodeScalars
         guard let first = scalars.firstIndex(where: { CharacterSet.alphanumerics.contains($0) }),
-              let last = scalars.lastIndex(where: { CharacterSet.alphanumerics.contains($0) }) else { return "" }
+            let last = scalars.lastIndex(where: { CharacterSet.alphanumerics.contains($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 

@@ -9,8 +9,10 @@ public struct Session: Sendable {
 
     /// Presentation chosen on the command line for this run: it holds over whichever profile is
     /// chosen, is never saved, and a change in Settings ends it for that setting.
-    public mutating func overridePresentation(textSize: TextSizePreset?, theme: ThemeName?, motion: MotionPreference?,
-                                              lineFocus: LineFocus? = nil, syllables: Bool? = nil, spacing: TextSpacing? = nil) {
+    public mutating func overridePresentation(
+        textSize: TextSizePreset?, theme: ThemeName?, motion: MotionPreference?,
+        lineFocus: LineFocus? = nil, syllables: Bool? = nil, spacing: TextSpacing? = nil
+    ) {
         state.presentationOverride = PresentationOverride(textSize: textSize, theme: theme, motion: motion)
         state.presentationOverride.lineFocus = lineFocus
         state.presentationOverride.syllables = syllables
@@ -33,8 +35,10 @@ public struct Session: Sendable {
         state.presentationOverride.recordingTempo = tempo
     }
 
-    public init(catalog: StoryCatalog, snapshot: SessionSnapshot, options: SessionOptions = SessionOptions(), profile: String? = nil,
-                languages: InterfaceLanguages = .englishOnly) {
+    public init(
+        catalog: StoryCatalog, snapshot: SessionSnapshot, options: SessionOptions = SessionOptions(), profile: String? = nil,
+        languages: InterfaceLanguages = .englishOnly
+    ) {
         self.catalog = catalog
         state = State(snapshot: snapshot, options: options)
         state.languages = languages
@@ -216,7 +220,9 @@ public struct Session: Sendable {
         if state.kiosk != nil { return [speak(tr("Settings closed: your changes last until the kiosk restarts."), .message)] }
         if state.profileName == nil { return [speak(tr("Settings closed: the guest's changes last for this run."), .message)] }
         if state.snapshot.pinIsSet, !state.settingsUnlocked { return [speak(tr("Settings closed: your changes are for now."), .message)] }
-        return [speak(tr("Settings closed: your changes are saved.") + (state.snapshot.pinIsSet ? " " + tr("The PIN is asked again next time.") : ""), .message)]
+        return [
+            speak(tr("Settings closed: your changes are saved.") + (state.snapshot.pinIsSet ? " " + tr("The PIN is asked again next time.") : ""), .message)
+        ]
     }
 
     mutating func moveFocus(_ move: FocusMove) -> [Effect] {
@@ -237,12 +243,16 @@ public struct Session: Sendable {
         var text = tr("You are on {screen}", ["screen": SpokenForm.finish(screen.title)])
         if let index = engine.index(of: state.focusedID) {
             // The hint on request, when moving does not say it (short or no hints).
-            text += " " + tr("Item {item} of {items}:", ["item": String(index + 1), "items": String(engine.order.count)]) + " "
+            text +=
+                " " + tr("Item {item} of {items}:", ["item": String(index + 1), "items": String(engine.order.count)]) + " "
                 + SpokenForm.describe(engine.order[index], hints: !hints, messages: state.messages)
         }
         if let reader = state.reader, state.route != .reader, reader.status == .playing || reader.status == .paused {
-            text += " " + (reader.status == .playing ? tr("Reading {title}, playing.", ["title": reader.story.title])
-                : tr("Reading {title}, paused.", ["title": reader.story.title]))
+            text +=
+                " "
+                + (reader.status == .playing
+                    ? tr("Reading {title}, playing.", ["title": reader.story.title])
+                    : tr("Reading {title}, paused.", ["title": reader.story.title]))
         }
         return [speak(text)]
     }
@@ -257,8 +267,12 @@ public struct Session: Sendable {
             }
             // Keys are told as they act where learn mode was entered from (the reader's own keys).
             let reading = learnsReadingKeys
-            return [speak(KeyHelp.describe(key, route: reading ? .reader : state.route, focused: reading ? nil : focusedElement,
-                                           paused: reading, messages: state.messages))]
+            return [
+                speak(
+                    KeyHelp.describe(
+                        key, route: reading ? .reader : state.route, focused: reading ? nil : focusedElement,
+                        paused: reading, messages: state.messages))
+            ]
         }
         if state.route == .pinPrompt {
             switch key {
@@ -282,7 +296,8 @@ public struct Session: Sendable {
             }
         }
         if let focused = focusedElement, focused.traits.contains(.textField), state.route == .profileForm,
-           let field = formField(focused.id), var form = state.form {
+            let field = formField(focused.id), var form = state.form
+        {
             var text = form.text(of: field)
             switch key {
             case .character(let character):
@@ -310,7 +325,11 @@ public struct Session: Sendable {
         if key == .escape, state.route != .reader, let cleared = clearTypeAhead() { return cleared }
         guard let command = bound else {
             if state.route == .reader {
-                return [speak(tr("{key} does nothing while reading. Press question mark for help.", ["key": key.spokenName(state.messages).capitalizedFirst]), .notification)]
+                return [
+                    speak(
+                        tr("{key} does nothing while reading. Press question mark for help.", ["key": key.spokenName(state.messages).capitalizedFirst]),
+                        .notification)
+                ]
             }
             if case .character(let character) = key, character.isLetter || character.isNumber {
                 return handleCommand(.jump(character))
@@ -379,7 +398,8 @@ public struct Session: Sendable {
                 return choose(in: field, step: command == .increase ? 1 : -1)
             }
             guard let focused = focusedElement, focused.id.hasPrefix("setting-"),
-                  let setting = SettingName(rawValue: String(focused.id.dropFirst("setting-".count))) else {
+                let setting = SettingName(rawValue: String(focused.id.dropFirst("setting-".count)))
+            else {
                 return [speak(tr("Move to a setting first."))]
             }
             return adjust(setting, up: command == .increase)
@@ -389,8 +409,12 @@ public struct Session: Sendable {
             guard let found = findProfile(name) else {
                 let names = state.snapshot.profiles.map(\.name)
                 let quoted = ["name": Sanitizer.quote(name), "profiles": names.joined(separator: ", ")]
-                return [speak(names.isEmpty ? tr("There is no profile called {name}. Make one from the profiles screen.", quoted)
-                              : tr("There is no profile called {name}. Profiles: {profiles}.", quoted), .important)]
+                return [
+                    speak(
+                        names.isEmpty
+                            ? tr("There is no profile called {name}. Make one from the profiles screen.", quoted)
+                            : tr("There is no profile called {name}. Profiles: {profiles}.", quoted), .important)
+                ]
             }
             return choose(profile: found.name)
         case .settings: return openSettings()
@@ -400,9 +424,10 @@ public struct Session: Sendable {
             let opened = paused + (state.route == .help ? announceScreen() : push(.help))
             guard state.options.readsWholeHelp else { return opened }
             // No screen to move through (a pipe, a braille display's log): all of it, a line each.
-            return opened + Screens.help(state).elements.filter { $0.id != "learn" }.map { element in
-                speak(element.traits.contains(.header) ? element.label + ":" : [element.label, element.value].compactMap { $0 }.joined(separator: ": "))
-            }
+            return opened
+                + Screens.help(state).elements.filter { $0.id != "learn" }.map { element in
+                    speak(element.traits.contains(.header) ? element.label + ":" : [element.label, element.value].compactMap { $0 }.joined(separator: ": "))
+                }
         case .learn:
             var effects = pauseForHelp()
             if state.route != .help { effects += push(.help) }
@@ -433,7 +458,10 @@ public struct Session: Sendable {
         let folded = name.trimmingCharacters(in: .whitespaces).lowercased()
         let profiles = state.snapshot.profiles
         return profiles.first { $0.name.lowercased() == folded }
-            ?? { let prefixed = profiles.filter { $0.name.lowercased().hasPrefix(folded) }; return prefixed.count == 1 ? prefixed[0] : nil }()
+            ?? {
+                let prefixed = profiles.filter { $0.name.lowercased().hasPrefix(folded) }
+                return prefixed.count == 1 ? prefixed[0] : nil
+            }()
     }
 
     mutating func choose(profile name: String?) -> [Effect] {
@@ -516,7 +544,8 @@ public struct Session: Sendable {
             var effects: [Effect] = []
             if !state.toldChangesKept {
                 state.toldChangesKept = true
-                let text = tr("Not saved yet: {problem}", ["problem": SpokenForm.finish(message)]) + " "
+                let text =
+                    tr("Not saved yet: {problem}", ["problem": SpokenForm.finish(message)]) + " "
                     + tr("Reads, places and favourites are kept, and saved the next time storyreader starts with room.")
                 effects.append(speak(text, .important))
             }
@@ -591,7 +620,9 @@ public struct Session: Sendable {
         let now = !state.reading(storyID).isFavourite
         updateReading(storyID) { $0.isFavourite = now }
         let title = catalog.entry(id: storyID)?.title ?? storyID
-        var effects: [Effect] = [speak(now ? tr("{title} saved to favourites.", ["title": title]) : tr("{title} removed from favourites.", ["title": title]), .message)]
+        var effects: [Effect] = [
+            speak(now ? tr("{title} saved to favourites.", ["title": title]) : tr("{title} removed from favourites.", ["title": title]), .message)
+        ]
         if state.profileName != nil, let id = state.profile.id { effects.append(.save(.setFavourite(profileID: id, story: storyID, now))) }
         if let element = focusedElement { effects.append(speak(SpokenForm.describe(element, hints: false, messages: state.messages))) }
         return effects
@@ -603,12 +634,19 @@ extension StoryLookupError {
     func spoken(_ messages: MessageCatalog = .english) -> String {
         switch self {
         case .notFound(let name, let suggestions):
-            return suggestions.isEmpty ? messages.tr("No story is called {name}. Type help, or go home to see the library.", ["name": Sanitizer.quote(name)])
-                : messages.tr("No story is called {name}. Did you mean {titles}?", [
-                    "name": Sanitizer.quote(name), "titles": suggestions.map(\.title).joined(separator: messages.tr(" or "))])
+            return suggestions.isEmpty
+                ? messages.tr("No story is called {name}. Type help, or go home to see the library.", ["name": Sanitizer.quote(name)])
+                : messages.tr(
+                    "No story is called {name}. Did you mean {titles}?",
+                    [
+                        "name": Sanitizer.quote(name), "titles": suggestions.map(\.title).joined(separator: messages.tr(" or ")),
+                    ])
         case .ambiguous(let name, let matches):
-            return messages.tr("{name} matches {count} stories: {titles}. Type more of the name.", [
-                "name": Sanitizer.quote(name), "count": String(matches.count), "titles": matches.prefix(4).map(\.title).joined(separator: ", ")])
+            return messages.tr(
+                "{name} matches {count} stories: {titles}. Type more of the name.",
+                [
+                    "name": Sanitizer.quote(name), "count": String(matches.count), "titles": matches.prefix(4).map(\.title).joined(separator: ", "),
+                ])
         case .noSuchBook(let name, _):
             return messages.tr("No book is called {name}.", ["name": Sanitizer.quote(name)])
         }

@@ -26,8 +26,10 @@ public struct SessionSnapshot: Sendable, Hashable {
     /// profile name → the story left midway most recently (what "welcome back" offers).
     public var inProgress: [String: String]
 
-    public init(profiles: [ChildProfile] = [], readings: [String: [String: ReadingRecord]] = [:], pinIsSet: Bool = false,
-                inProgress: [String: String] = [:]) {
+    public init(
+        profiles: [ChildProfile] = [], readings: [String: [String: ReadingRecord]] = [:], pinIsSet: Bool = false,
+        inProgress: [String: String] = [:]
+    ) {
         self.profiles = profiles
         self.readings = readings
         self.pinIsSet = pinIsSet
@@ -95,7 +97,8 @@ extension SessionSnapshot {
     @discardableResult
     public mutating func replace(_ profile: ChildProfile) -> String? {
         let key = ChildProfile.nameKey(profile.name)
-        let index = profile.id.flatMap { id in profiles.firstIndex { $0.id == id } }
+        let index =
+            profile.id.flatMap { id in profiles.firstIndex { $0.id == id } }
             ?? profiles.firstIndex { ChildProfile.nameKey($0.name) == key }
         guard let index else {
             profiles.append(profile)
@@ -143,7 +146,8 @@ extension StoryStore {
             switch change {
             case .saveProfile(let profile), .saveSettings(let profile):
                 let authorization = try authorization ?? authorize(pin: nil)
-                let saved = profile.id == nil
+                let saved =
+                    profile.id == nil
                     ? try addProfile(profile, authorization: authorization)
                     : try updateProfile(profile, authorization: authorization)
                 if case .saveSettings = change { return nil }

@@ -52,7 +52,10 @@ public struct ReaderState: Sendable, Hashable {
     /// The word explained (the `e` key), shown big with its syllables until reading moves past it.
     public var explained: (word: Int, shown: String)? {
         get { explainedWord.map { ($0, explainedText) } }
-        set { explainedWord = newValue?.word; explainedText = newValue?.shown ?? "" }
+        set {
+            explainedWord = newValue?.word
+            explainedText = newValue?.shown ?? ""
+        }
     }
     private var explainedWord: Int?
     private var explainedText = ""
@@ -100,8 +103,10 @@ public struct SessionOptions: Sendable, Hashable {
     /// offers those of the child's languages. Empty: the few every eSpeak NG has.
     public var voices: [String] = []
 
-    public init(isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24,
-                textScaling: TextScaling = .none) {
+    public init(
+        isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24,
+        textScaling: TextScaling = .none
+    ) {
         self.isLocked = isLocked
         self.allowedCommands = allowedCommands
         self.columns = columns

@@ -55,12 +55,13 @@ public final class EspeakEngine: SpeechEngine, Sendable {
         let thread = self.thread
         return try await withCheckedThrowingContinuation { continuation in
             thread.enqueue {
-                continuation.resume(with: Result {
-                    try thread.enterEngine {
-                        try EngineState.ensureInitialized()
-                        return try EngineState.synthesize(utterance, stop: stop, handler: handler)
-                    }
-                })
+                continuation.resume(
+                    with: Result {
+                        try thread.enterEngine {
+                            try EngineState.ensureInitialized()
+                            return try EngineState.synthesize(utterance, stop: stop, handler: handler)
+                        }
+                    })
             }
         }
     }
@@ -183,7 +184,11 @@ private enum EngineState {
                     }
                 }
                 let gender: VoiceCatalog.Voice.Gender =
-                    switch voice.gender { case 1: .male; case 2: .female; default: .unspecified }
+                    switch voice.gender {
+                    case 1: .male
+                    case 2: .female
+                    default: .unspecified
+                    }
                 voices.append(VoiceCatalog.Voice(name: name, identifier: identifier, languages: languages, gender: gender))
             }
             return voices

@@ -79,7 +79,8 @@ public struct Narration: Sendable, Hashable {
         var blockIndex = 0
         var storySentenceIndex = 0
         for page in story.pages {
-            var pageLead = announcingPages && page.index > 0
+            var pageLead =
+                announcingPages && page.index > 0
                 ? Self.pageAnnouncement(page: page.index, of: story.pages.count, language: story.language) + " " : ""
             for block in page.blocks {
                 defer { blockIndex += 1 }
@@ -95,10 +96,11 @@ public struct Narration: Sendable, Hashable {
                 for (position, sentence) in block.sentences.enumerated() {
                     defer { storySentenceIndex += 1 }
                     guard !sentence.words.isEmpty else { continue }
-                    items.append(Item(
-                        kind: kind, blockIndex: blockIndex, pageIndex: page.index, range: sentence.range,
-                        text: sentence.text, words: sentence.words, prefix: pageLead + (position == 0 ? prefix : ""),
-                        storySentenceIndex: storySentenceIndex))
+                    items.append(
+                        Item(
+                            kind: kind, blockIndex: blockIndex, pageIndex: page.index, range: sentence.range,
+                            text: sentence.text, words: sentence.words, prefix: pageLead + (position == 0 ? prefix : ""),
+                            storySentenceIndex: storySentenceIndex))
                     pageLead = ""
                 }
             }
@@ -122,7 +124,6 @@ public struct Narration: Sendable, Hashable {
         let properties = scalar.properties
         return properties.isAlphabetic || properties.numericType != nil || (properties.isEmoji && scalar.value > 0xFF)
     }
-
 
     /// Number of words in the plan.
     public var wordCount: Int { items.reduce(0) { $0 + $1.words.count } }

@@ -29,7 +29,8 @@ public struct NarrationAlignment: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         return String(
-            format: "%d words: %.2f %% on time (%.2f %% by eSpeak word event, %.2f %% by mark or joined-word estimate, in order), %d missed; marks lead word events by median %.1f ms, p95 %.1f ms",
+            format:
+                "%d words: %.2f %% on time (%.2f %% by eSpeak word event, %.2f %% by mark or joined-word estimate, in order), %d missed; marks lead word events by median %.1f ms, p95 %.1f ms",
             words, onTimeShare * 100, Double(byWordEvent) / Double(max(words, 1)) * 100,
             Double(byMark) / Double(max(words, 1)) * 100, missed, Percentile.of(markLeadMilliseconds, 0.5), Percentile.of(markLeadMilliseconds, 0.95))
     }
@@ -82,7 +83,7 @@ public struct NarrationAlignment: Sendable, Hashable, CustomStringConvertible {
                 continue
             }
             let next = ((word + 1)..<wordCount).lazy.compactMap { aligner.timings[$0]?.sample }.first ?? Int.max
-                switch timing.source {
+            switch timing.source {
             case .wordEvent:
                 result.byWordEvent += 1
                 if let mark = marks[word] {

@@ -76,8 +76,10 @@ public final class NarrationPlayer: Sendable {
     /// - Parameters:
     ///   - settings: rate, pitch, volume and the resolved voice (`settings.voice`).
     ///   - recording: the story's recorded narration, played where it has a clip, at `tempo`.
-    public init(narration: Narration, engine: any SpeechEngine, sink: any PCMSink, settings: SpeechSettings, hooks: Hooks = Hooks(),
-                recording: NarrationRecording? = nil, tempo: Double = 1) {
+    public init(
+        narration: Narration, engine: any SpeechEngine, sink: any PCMSink, settings: SpeechSettings, hooks: Hooks = Hooks(),
+        recording: NarrationRecording? = nil, tempo: Double = 1
+    ) {
         self.narration = narration
         self.recording = recording
         self.tempo = tempo
@@ -133,8 +135,11 @@ public final class NarrationPlayer: Sendable {
             return status.settings
         }
         guard let settings else { return }
-        service.send(.narrate(SpeechService.StoryRequest(narration: narration, sentence: first, word: word,
-                                                          settings: settings, stepMode: stepMode, recording: recording, tempo: tempo)))
+        service.send(
+            .narrate(
+                SpeechService.StoryRequest(
+                    narration: narration, sentence: first, word: word,
+                    settings: settings, stepMode: stepMode, recording: recording, tempo: tempo)))
     }
 
     /// Blocks until reading has finished, stopped or failed; returns the final state.

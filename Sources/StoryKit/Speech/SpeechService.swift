@@ -31,8 +31,10 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         public var recording: NarrationRecording?
         public var tempo: Double
 
-        public init(narration: Narration, sentence: Int = 0, word: Int = 0, settings: SpeechSettings,
-                    stepMode: StepMode = .off, title: String = "", recording: NarrationRecording? = nil, tempo: Double = 1) {
+        public init(
+            narration: Narration, sentence: Int = 0, word: Int = 0, settings: SpeechSettings,
+            stepMode: StepMode = .off, title: String = "", recording: NarrationRecording? = nil, tempo: Double = 1
+        ) {
             self.recording = recording
             self.tempo = tempo
             self.narration = narration
@@ -140,9 +142,11 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
     /// - Parameters:
     ///   - sink: where everything is heard; written only on the speech thread.
     ///   - onEvent: called on the speech thread, in order; keep it short (queue the event and wake a loop).
-    public init(sink: any PCMSink, engine: any SpeechEngine = EspeakEngine.shared, thread: SpeechThread = .shared,
-                onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil,
-                onEvent: @escaping @Sendable (Event) -> Void) {
+    public init(
+        sink: any PCMSink, engine: any SpeechEngine = EspeakEngine.shared, thread: SpeechThread = .shared,
+        onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil,
+        onEvent: @escaping @Sendable (Event) -> Void
+    ) {
         self.sink = sink
         self.engine = engine
         self.thread = thread
@@ -282,8 +286,9 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             let first = min(max(0, story.sentence), story.narration.items.count)
             var utterance = Utterance.story(story.title)
             utterance.input = input
-            core.story = Story(request: story, utterance: utterance, next: (first, max(0, story.word)),
-                               heard: Position(sentence: first, word: nil), status: .queued, generation: core.generation)
+            core.story = Story(
+                request: story, utterance: utterance, next: (first, max(0, story.word)),
+                heard: Position(sentence: first, word: nil), status: .queued, generation: core.generation)
             perform(core.queue.submit(utterance), &core, &out)
         case .pause:
             guard var story = core.story else { return }
@@ -469,7 +474,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         }
         // News (a message) waits for the end of a sentence: the story stops here and goes on after it.
         if story.next.word == 0, story.next.sentence > story.heard.sentence || story.heard.word != nil,
-           core.queue.pending.contains(where: { $0.kind == .interface && $0.priority <= .message }) {
+            core.queue.pending.contains(where: { $0.kind == .interface && $0.priority <= .message })
+        {
             story.stoppedAtBoundary = true
             core.story = story
             core.scheduled.append((nextFrame(core), .storyBoundary, generation))
@@ -536,7 +542,10 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         return true
     }
 
-    private enum Played { case played, failed(RecordingProblem) }
+    private enum Played {
+        case played
+        case failed(RecordingProblem)
+    }
 
     /// Plays the next sentence from its clip of the recording (decoded now, on the speech thread,
     /// as a sentence is synthesised): from where it was cut, else from the word asked for, else
@@ -565,7 +574,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         let heardWords = recorded.words.filter { $0.begin > start || $0 == current }
         for word in heardWords {
             let frame = base + max(0, Int((Double(word.begin - start) / 1000 * rate / tempo).rounded()))
-            let wordClip = NarrationRecording.Sentence(audio: recorded.audio, begin: word.begin, end: recorded.words.first { $0.begin > word.begin }?.begin ?? end)
+            let wordClip = NarrationRecording.Sentence(
+                audio: recorded.audio, begin: word.begin, end: recorded.words.first { $0.begin > word.begin }?.begin ?? end)
             core.scheduled.append((frame, .story(.word(sentence: sentence, word: word.word), wordClip), generation))
         }
         let stream = StreamingWrite(sink: sink)

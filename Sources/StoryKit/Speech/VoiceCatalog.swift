@@ -74,7 +74,8 @@ public struct VoiceCatalog: Sendable, Hashable, Codable {
                 notices.append(messages.tr("no voice for language '{language}': reading with '{voice}'", ["language": language, "voice": base]))
             } else {
                 chosenLanguage = fallback
-                notices.append(messages.tr("no voice for language '{language}': reading with the default voice '{voice}'", ["language": language, "voice": fallback]))
+                notices.append(
+                    messages.tr("no voice for language '{language}': reading with the default voice '{voice}'", ["language": language, "voice": fallback]))
             }
         }
         var voice = chosenLanguage

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads, places and favourites the database could not take because it cannot be written (a full
@@ -131,7 +131,7 @@ extension StoryStore {
                 case .saveProfile, .saveSettings: continue
                 }
                 written += 1
-            } catch where Self.cannotWrite(error) {
+            } catch  where Self.cannotWrite(error) {
                 // Full again: what was written is forgotten (a later start would write it twice),
                 // the rest kept for a later start.
                 let rest = kept.dropFirst(index)

@@ -48,40 +48,52 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public func localized(_ messages: MessageCatalog) -> String {
         switch self {
         case .dataFolderNotWritable(let path, let reason):
-            return messages.tr("the data folder {path} cannot be written ({reason}): make it writable (chmod u+w), or choose another folder with --data-dir or STORYREADER_DATA_DIR",
-                               ["path": path, "reason": reason])
+            return messages.tr(
+                "the data folder {path} cannot be written ({reason}): make it writable (chmod u+w), or choose another folder with --data-dir or STORYREADER_DATA_DIR",
+                ["path": path, "reason": reason])
         case .notADatabase(let path):
-            return messages.tr("{path} is not a storyreader database (not an SQLite file); it was left untouched: move it aside (mv '{path}' '{path}.bak') and run again to start a new database, or choose another folder with --data-dir",
-                               ["path": path])
+            return messages.tr(
+                "{path} is not a storyreader database (not an SQLite file); it was left untouched: move it aside (mv '{path}' '{path}.bak') and run again to start a new database, or choose another folder with --data-dir",
+                ["path": path])
         case .newerSchema(let path, let found, let known):
-            return messages.tr("{path} was written by a newer version of storyreader (database version {found}, this program knows up to {known}): update storyreader, or use another folder with --data-dir; the file was left untouched",
-                               ["path": path, "found": String(found), "known": String(known)])
+            return messages.tr(
+                "{path} was written by a newer version of storyreader (database version {found}, this program knows up to {known}): update storyreader, or use another folder with --data-dir; the file was left untouched",
+                ["path": path, "found": String(found), "known": String(known)])
         case .unreadable(let path, let reason):
             return messages.tr("{path} cannot be opened: {reason}", ["path": path, "reason": reason])
         case .fileNotWritable(let path, let reason):
-            return messages.tr("{path} cannot be written ({reason}): make it writable by this user (chmod u+w '{path}', or chown it if another user owns it), or choose another folder with --data-dir",
-                               ["path": path, "reason": reason])
+            return messages.tr(
+                "{path} cannot be written ({reason}): make it writable by this user (chmod u+w '{path}', or chown it if another user owns it), or choose another folder with --data-dir",
+                ["path": path, "reason": reason])
         case .fileNotReadable(let path, let reason):
-            return messages.tr("{path} cannot be read ({reason}): make it readable and writable by this user (chmod u+rw '{path}', or chown it if another user owns it), or choose another folder with --data-dir",
-                               ["path": path, "reason": reason])
+            return messages.tr(
+                "{path} cannot be read ({reason}): make it readable and writable by this user (chmod u+rw '{path}', or chown it if another user owns it), or choose another folder with --data-dir",
+                ["path": path, "reason": reason])
         case .notAFile(let path, let kind):
-            return messages.tr("{path} is {kind} where a file should be: storyreader does not open it; move it away (mv '{path}' '{path}.moved') or choose another folder with --data-dir",
-                               ["path": path, "kind": messages.text(kind)])
+            return messages.tr(
+                "{path} is {kind} where a file should be: storyreader does not open it; move it away (mv '{path}' '{path}.moved') or choose another folder with --data-dir",
+                ["path": path, "kind": messages.text(kind)])
         case .emptyDatabase(let path):
-            return messages.tr("{path} is empty (0 bytes), not a storyreader database; it was left untouched and no new database was made over it. If it was cut short (a full disk), look for a copy; to start a new database, move it aside (mv '{path}' '{path}.empty') and run again",
-                               ["path": path])
+            return messages.tr(
+                "{path} is empty (0 bytes), not a storyreader database; it was left untouched and no new database was made over it. If it was cut short (a full disk), look for a copy; to start a new database, move it aside (mv '{path}' '{path}.empty') and run again",
+                ["path": path])
         case .damaged(let path, let problem, let readable, let unreadable):
             let none = messages.tr("none")
-            return messages.tr("{path} is damaged ({problem}); it was left untouched. Still read whole: {readable}; not: {unreadable}. Keep a copy before anything else (cp '{path}' '{path}.copy'); `storyreader history` and `storyreader profile list` show what still reads; to start a new database, move it aside (mv '{path}' '{path}.damaged') and run again",
-                               ["path": path, "problem": Sanitizer.sanitizeLine(problem),
-                                "readable": readable.isEmpty ? none : readable.map { messages.text($0) }.joined(separator: ", "),
-                                "unreadable": unreadable.isEmpty ? none : unreadable.map { messages.text($0) }.joined(separator: ", ")])
+            return messages.tr(
+                "{path} is damaged ({problem}); it was left untouched. Still read whole: {readable}; not: {unreadable}. Keep a copy before anything else (cp '{path}' '{path}.copy'); `storyreader history` and `storyreader profile list` show what still reads; to start a new database, move it aside (mv '{path}' '{path}.damaged') and run again",
+                [
+                    "path": path, "problem": Sanitizer.sanitizeLine(problem),
+                    "readable": readable.isEmpty ? none : readable.map { messages.text($0) }.joined(separator: ", "),
+                    "unreadable": unreadable.isEmpty ? none : unreadable.map { messages.text($0) }.joined(separator: ", "),
+                ])
         case .badSyncSettings(let path):
-            return messages.tr("{path} is not a site's settings (damaged or edited by hand): join the site again (storyreader sync join URL --token TOKEN) to write it anew",
-                               ["path": path])
+            return messages.tr(
+                "{path} is not a site's settings (damaged or edited by hand): join the site again (storyreader sync join URL --token TOKEN) to write it anew",
+                ["path": path])
         case .diskFull(let path, let reason):
-            return messages.tr("{path} cannot be written: the disk is full ({reason}): free some space, or choose another folder with --data-dir",
-                               ["path": path, "reason": reason])
+            return messages.tr(
+                "{path} cannot be written: the disk is full ({reason}): free some space, or choose another folder with --data-dir",
+                ["path": path, "reason": reason])
         case .profileNotFound(let name):
             return messages.tr("there is no profile named \"{name}\": see the names with `storyreader profile list`", ["name": name])
         case .lastProfile(let name):
@@ -94,11 +106,13 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return messages.tr("no parental PIN is set: use `storyreader pin set` to set one")
         case .wrongPIN(let left, let lockedFor):
             if let lockedFor {
-                return messages.tr("PIN: wrong PIN: too many wrong tries, the PIN is locked for {time}: try again after that",
-                                   ["time": PINLockout.describe(lockedFor, messages)])
+                return messages.tr(
+                    "PIN: wrong PIN: too many wrong tries, the PIN is locked for {time}: try again after that",
+                    ["time": PINLockout.describe(lockedFor, messages)])
             }
-            return messages.trn("PIN: wrong PIN: {count} try left before a lockout: type the parental PIN again",
-                                "PIN: wrong PIN: {count} tries left before a lockout: type the parental PIN again", left)
+            return messages.trn(
+                "PIN: wrong PIN: {count} try left before a lockout: type the parental PIN again",
+                "PIN: wrong PIN: {count} tries left before a lockout: type the parental PIN again", left)
         case .pinLocked(let remaining):
             return messages.tr("PIN: too many wrong tries: the PIN is locked, try again in {time}", ["time": PINLockout.describe(remaining, messages)])
         case .pinFormat(let problem):
@@ -106,8 +120,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidProfile(let problems):
             return problems.map { $0.description(in: messages) }.joined(separator: "\n")
         case .siteUnreachable(let action, let reason):
-            return messages.tr("this kiosk is joined to a site: {action} needs the server, which cannot be reached now ({reason}): nothing was changed; try again when it is back",
-                               ["action": messages.text(action), "reason": Sanitizer.sanitizeLine(reason)])
+            return messages.tr(
+                "this kiosk is joined to a site: {action} needs the server, which cannot be reached now ({reason}): nothing was changed; try again when it is back",
+                ["action": messages.text(action), "reason": Sanitizer.sanitizeLine(reason)])
         case .siteRefused(let action, let reason):
             return messages.tr("the site's server refused {action}: {reason}", ["action": messages.text(action), "reason": Sanitizer.sanitizeLine(reason)])
         }

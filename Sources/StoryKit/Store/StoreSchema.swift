@@ -72,9 +72,11 @@ enum StoreSchema {
                     INSERT INTO profile (name, nameKey, age, interests, voice, rate, pitch, volume, textSize, motion, theme,
                     hints, stepMode, createdAt, updatedAt) VALUES (?, ?, ?, '[]', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [first.name, ChildProfile.nameKey(first.name), first.age, first.speech.voice, first.speech.rate,
-                            first.speech.pitch, first.speech.volume, first.textSize.rawValue, first.motion.rawValue,
-                            first.theme.rawValue, first.hints, first.settings.stepMode, now, now])
+                arguments: [
+                    first.name, ChildProfile.nameKey(first.name), first.age, first.speech.voice, first.speech.rate,
+                    first.speech.pitch, first.speech.volume, first.textSize.rawValue, first.motion.rawValue,
+                    first.theme.rawValue, first.hints, first.settings.stepMode, now, now,
+                ])
             try db.execute(sql: "PRAGMA user_version = 1")
         }
         migrator.registerMigration("v2: kiosk sessions") { db in

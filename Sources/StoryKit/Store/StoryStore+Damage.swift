@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension StoryStore {
@@ -117,7 +117,9 @@ struct DataFolderLock {
         if descriptor < 0, errno == EACCES { descriptor = Glibc.open(lockPath, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            let problem: StoreError = FileManager.default.fileExists(atPath: lockPath) ? .fileNotReadable(path: lockPath, reason: reason)
+            let problem: StoreError =
+                FileManager.default.fileExists(atPath: lockPath)
+                ? .fileNotReadable(path: lockPath, reason: reason)
                 : .dataFolderNotWritable(path: folder.path, reason: reason)
             guard readOnly else { throw problem }
             self.descriptor = -1

@@ -146,10 +146,13 @@ extension StoryStore {
             guard let row = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM parentalLock WHERE id = 1 AND hash IS NOT NULL") else { return nil }
             // Throwing decodes, not GRDB's subscripts, which stop the program on a value of the
             // wrong type: a damaged PIN row is an error to report, not a crash (issue 33).
-            let cost = PINHashCost(rounds: try row.decode(Int.self, forColumn: "rounds"), blockSize: try row.decode(Int.self, forColumn: "blockSize"),
-                                   parallelism: try row.decode(Int.self, forColumn: "parallelism"))
+            let cost = PINHashCost(
+                rounds: try row.decode(Int.self, forColumn: "rounds"), blockSize: try row.decode(Int.self, forColumn: "blockSize"),
+                parallelism: try row.decode(Int.self, forColumn: "parallelism"))
             guard cost.isSane else {
-                throw StoreError.unreadable(path: path, reason: "the parental PIN's stored cost (N \(cost.rounds), r \(cost.blockSize), p \(cost.parallelism)) is not one this program writes")
+                throw StoreError.unreadable(
+                    path: path,
+                    reason: "the parental PIN's stored cost (N \(cost.rounds), r \(cost.blockSize), p \(cost.parallelism)) is not one this program writes")
             }
             return PINHash(salt: try row.decode(Data.self, forColumn: "salt"), key: try row.decode(Data.self, forColumn: "hash"), cost: cost)
         }
@@ -168,8 +171,9 @@ extension StoryStore {
         guard let row = try GRDB.Row.fetchOne(db, sql: "SELECT failedAttempts, lockedUntil FROM parentalLock WHERE id = 1") else {
             return PINLockout()
         }
-        return PINLockout(failedAttempts: try row.decode(Int.self, forColumn: "failedAttempts"),
-                          lockedUntil: try row.decode(Date?.self, forColumn: "lockedUntil"))
+        return PINLockout(
+            failedAttempts: try row.decode(Int.self, forColumn: "failedAttempts"),
+            lockedUntil: try row.decode(Date?.self, forColumn: "lockedUntil"))
     }
 
     /// Refuses an authorization made for another database file.

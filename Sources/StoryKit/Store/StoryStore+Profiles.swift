@@ -13,11 +13,14 @@ public struct ProfileRemoval: Sendable, Hashable, Codable {
 
     /// The summary in the language of `messages`.
     public func localized(_ messages: MessageCatalog) -> String {
-        messages.tr("{name}'s profile and settings, {reads}, {positions} and {favourites}", [
-            "name": name,
-            "reads": messages.trn("{count} finished read", "{count} finished reads", reads),
-            "positions": messages.trn("{count} reading position", "{count} reading positions", positions),
-            "favourites": messages.trn("{count} favourite", "{count} favourites", favourites)])
+        messages.tr(
+            "{name}'s profile and settings, {reads}, {positions} and {favourites}",
+            [
+                "name": name,
+                "reads": messages.trn("{count} finished read", "{count} finished reads", reads),
+                "positions": messages.trn("{count} reading position", "{count} reading positions", positions),
+                "favourites": messages.trn("{count} favourite", "{count} favourites", favourites),
+            ])
     }
 }
 
@@ -209,9 +212,10 @@ extension StoryStore {
                 motion: MotionPreference(rawValue: field("motion", String?.none) ?? "") ?? .auto,
                 theme: ThemeName(rawValue: field("theme", String?.none) ?? "") ?? .default,
                 hints: field("hints", defaults.settings.hints), stepMode: field("stepMode", defaults.settings.stepMode),
-                aids: ReadingAids(lineFocus: LineFocus(rawValue: field("lineFocus", String?.none) ?? "") ?? .off,
-                                  syllables: field("syllables", Bool?.none) ?? false,
-                                  spacing: TextSpacing(rawValue: field("spacing", String?.none) ?? "") ?? .normal),
+                aids: ReadingAids(
+                    lineFocus: LineFocus(rawValue: field("lineFocus", String?.none) ?? "") ?? .off,
+                    syllables: field("syllables", Bool?.none) ?? false,
+                    spacing: TextSpacing(rawValue: field("spacing", String?.none) ?? "") ?? .normal),
                 // `hints` says on or off (a kiosk not yet updated syncs only it), this column how many.
                 hintVerbosity: HintVerbosity(rawValue: field("hintVerbosity", String?.none) ?? "").flatMap { $0 == .off ? nil : $0 })
             var withLanguage = settings

@@ -86,8 +86,9 @@ extension StoryStore {
     /// The story whose place was kept most recently (the one to welcome a child back to).
     public func latestPosition(profileID: Int64) throws(StoreError) -> String? {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT storyId FROM readingPosition WHERE profileId = ? ORDER BY updatedAt DESC, rowid DESC LIMIT 1",
-                                arguments: [profileID])
+            try String.fetchOne(
+                db, sql: "SELECT storyId FROM readingPosition WHERE profileId = ? ORDER BY updatedAt DESC, rowid DESC LIMIT 1",
+                arguments: [profileID])
         }
     }
 

@@ -1,6 +1,6 @@
 public import Foundation
-import Synchronization
 import GRDB
+import Synchronization
 
 /// A change that needs the site's server when the kiosk joined one.
 public enum SiteAction: Sendable, Hashable {

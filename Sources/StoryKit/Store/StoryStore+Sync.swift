@@ -126,7 +126,10 @@ extension StoryStore {
             try db.execute(sql: "UPDATE syncState SET joined = 1, cursor = 0 WHERE id = 1")
             var bodies: [SyncChange.Body] = []
             var ids: [UUID?] = []
-            func add(_ body: SyncChange.Body, _ id: UUID? = nil) { bodies.append(body); ids.append(id) }
+            func add(_ body: SyncChange.Body, _ id: UUID? = nil) {
+                bodies.append(body)
+                ids.append(id)
+            }
             var profiles: [Int64: UUID] = [:]
             for row in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM profile ORDER BY id") {
                 guard let uuid = UUID(uuidString: row["syncId"]) else { continue }

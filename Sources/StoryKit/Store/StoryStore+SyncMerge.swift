@@ -41,7 +41,8 @@ extension StoryStore {
                         return .commit
                     }
                 } catch let error as DatabaseError where [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG].contains(error.resultCode) {
-                    try Self.setAside(change, direction: .received, reason: "could not be stored here: \(error.message ?? "\(error.resultCode)")", in: db, at: now)
+                    try Self.setAside(
+                        change, direction: .received, reason: "could not be stored here: \(error.message ?? "\(error.resultCode)")", in: db, at: now)
                     continue
                 }
                 clock.observe(change.hlc)
@@ -65,8 +66,10 @@ extension StoryStore {
     static func setAside(_ change: SyncChange, direction: SetAsideDirection, reason: String, in db: Database, at now: Date) throws {
         try db.execute(
             sql: "INSERT OR IGNORE INTO syncSetAside (changeId, direction, reason, change, at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [change.id.uuidString, direction.rawValue, String(reason.prefix(1000)),
-                        String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self), now])
+            arguments: [
+                change.id.uuidString, direction.rawValue, String(reason.prefix(1000)),
+                String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self), now,
+            ])
     }
 
     /// Sets aside outbox entries the server refused (by their outbox numbers), in one transaction:
@@ -168,16 +171,20 @@ extension StoryStore {
                     UPDATE kioskSession SET profiles = ?, startedAt = ?, endedAt = ?, storiesRead = ?, blockedKeys = ?, endReason = ?
                     WHERE syncId = ?
                     """,
-                arguments: [json(decoded.profiles), decoded.startedAt, decoded.endedAt, json(decoded.storiesRead), decoded.blockedKeys,
-                            decoded.endReason, session.uuidString])
+                arguments: [
+                    json(decoded.profiles), decoded.startedAt, decoded.endedAt, json(decoded.storiesRead), decoded.blockedKeys,
+                    decoded.endReason, session.uuidString,
+                ])
             if db.changesCount == 0 {
                 try db.execute(
                     sql: """
                         INSERT INTO kioskSession (profiles, startedAt, endedAt, storiesRead, blockedKeys, endReason, syncId, kiosk)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [json(decoded.profiles), decoded.startedAt, decoded.endedAt, json(decoded.storiesRead), decoded.blockedKeys,
-                                decoded.endReason, session.uuidString, kiosk])
+                    arguments: [
+                        json(decoded.profiles), decoded.startedAt, decoded.endedAt, json(decoded.storiesRead), decoded.blockedKeys,
+                        decoded.endReason, session.uuidString, kiosk,
+                    ])
             }
             return true
         case .failedPIN(let kiosk, let at):

@@ -2,7 +2,7 @@ public import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The embedded database: profiles, the parental PIN and lockout, and the reading log.

@@ -20,12 +20,15 @@ enum FolderWalker {
             let code = errno
             if code == ENOENT {
                 if reportMissing {
-                    problems.append(StoryProblem(.error, .notFound, path: root, N_("this folder does not exist: check the path given to --stories, or create the folder")))
+                    problems.append(
+                        StoryProblem(.error, .notFound, path: root, N_("this folder does not exist: check the path given to --stories, or create the folder")))
                 }
             } else if code == ELOOP {
                 problems.append(StoryProblem(.error, .symlinkLoop, path: root, N_("is a link that leads back to itself: fix or remove the link")))
             } else {
-                problems.append(StoryProblem(.error, .unreadable, path: root, N_("cannot be read ({reason}): check its permissions"), ["reason": String(cString: strerror(code))]))
+                problems.append(
+                    StoryProblem(
+                        .error, .unreadable, path: root, N_("cannot be read ({reason}): check its permissions"), ["reason": String(cString: strerror(code))]))
             }
             return
         }
@@ -49,14 +52,19 @@ enum FolderWalker {
         }
         guard let directory = opendir(folder) else {
             let code = errno
-            problems.append(StoryProblem(.error, .unreadable, path: folder, N_("this folder cannot be read ({reason}): check its permissions"), ["reason": String(cString: strerror(code))]))
+            problems.append(
+                StoryProblem(
+                    .error, .unreadable, path: folder, N_("this folder cannot be read ({reason}): check its permissions"),
+                    ["reason": String(cString: strerror(code))]))
             return
         }
         var names: [String] = []
         let base = folder.hasSuffix("/") ? folder : folder + "/"
         while let entry = readdir(directory) {
             let bytes = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)))) }
+                $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
+                    Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))))
+                }
             }
             if bytes.first == UInt8(ascii: ".") { continue }  // hidden files, `.` and `..`
             guard let name = String(validating: bytes, as: UTF8.self) else {
@@ -64,8 +72,12 @@ enum FolderWalker {
                 // UTF-8 could only be opened under a repaired name that does not exist. Say so.
                 let shown = visibleName(bytes)
                 if StoryParser.storyExtensions.contains((shown as NSString).pathExtension.lowercased()) {
-                    problems.append(StoryProblem(.error, .unreadable, path: base + shown,
-                        N_("its file name is not valid UTF-8 (the bytes shown as \\xNN): rename the file, for example with `mv` and a shell glob, to a name in UTF-8")))
+                    problems.append(
+                        StoryProblem(
+                            .error, .unreadable, path: base + shown,
+                            N_(
+                                "its file name is not valid UTF-8 (the bytes shown as \\xNN): rename the file, for example with `mv` and a shell glob, to a name in UTF-8"
+                            )))
                 }
                 continue
             }
@@ -94,7 +106,8 @@ enum FolderWalker {
                 walk(path, info: child, files: &files, visited: &visited, problems: &problems)
             case S_IFREG:
                 guard StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()),
-                      !StoryParser.isFolderDocument(name) else { continue }
+                    !StoryParser.isFolderDocument(name)
+                else { continue }
                 files.append(FoundFile(path: path, size: Int(child.st_size), modified: modifiedNanoseconds(child)))
             default:
                 if StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()) {
@@ -103,7 +116,6 @@ enum FolderWalker {
             }
         }
     }
-
 
     /// A file name's bytes as text, each byte that is not part of valid UTF-8 shown as `\xNN`.
     static func visibleName(_ bytes: [UInt8]) -> String {

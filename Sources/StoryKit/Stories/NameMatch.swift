@@ -1,4 +1,5 @@
 import Foundation
+
 /// The one rule by which typed letters find a name: `read NAME` (story lookup), the `:` line's
 /// completion, the shell's completion and type-ahead in lists all match with it, so that what one
 /// finds the others offer.

@@ -56,21 +56,30 @@ struct BodyBuilder {
                 var pictureFile: String? = file.isEmpty ? nil : file
                 if let name = pictureFile {
                     if name.hasPrefix("/") || name.split(separator: "/").contains("..") {
-                        warnings.append(StoryProblem(.warning, .pictureFileMissing, path: path, line: lineNumber, N_("picture file '{name}' must be in the story's folder or below it: the picture is shown without it"),
-                                                     ["name": StoryParser.shorten(name)]))
+                        warnings.append(
+                            StoryProblem(
+                                .warning, .pictureFileMissing, path: path, line: lineNumber,
+                                N_("picture file '{name}' must be in the story's folder or below it: the picture is shown without it"),
+                                ["name": StoryParser.shorten(name)]))
                         pictureFile = nil
                     } else {
                         let folder = (path as NSString).deletingLastPathComponent
                         let full = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
                         if !FileManager.default.fileExists(atPath: full) {
-                            warnings.append(StoryProblem(.warning, .pictureFileMissing, path: path, line: lineNumber, N_("picture file '{name}' was not found: its description is still spoken"),
-                                                         ["name": StoryParser.shorten(name)]))
+                            warnings.append(
+                                StoryProblem(
+                                    .warning, .pictureFileMissing, path: path, line: lineNumber,
+                                    N_("picture file '{name}' was not found: its description is still spoken"),
+                                    ["name": StoryParser.shorten(name)]))
                             pictureFile = nil
                         }
                     }
                 }
                 if text.isEmpty {
-                    warnings.append(StoryProblem(.warning, .pictureWithoutDescription, path: path, line: lineNumber, N_("a picture needs a description between [ and ], which is spoken to children who cannot see it: picture skipped")))
+                    warnings.append(
+                        StoryProblem(
+                            .warning, .pictureWithoutDescription, path: path, line: lineNumber,
+                            N_("a picture needs a description between [ and ], which is spoken to children who cannot see it: picture skipped")))
                     continue
                 }
                 pages[pages.count - 1].append(PendingBlock(kind: .picture(file: pictureFile), text: text, emphasis: [], line: lineNumber))
@@ -132,8 +141,10 @@ struct BodyBuilder {
                 let range = TextRange(start: offset, end: offset + length)
                 text += block.text
                 let sentences = Segmenter.sentences(in: block.text, startingAt: offset)
-                blocks.append(StoryBlock(kind: block.kind, text: block.text, range: range, sentences: sentences,
-                                         emphasis: block.emphasis.map { $0.shifted(by: offset) }, line: block.line))
+                blocks.append(
+                    StoryBlock(
+                        kind: block.kind, text: block.text, range: range, sentences: sentences,
+                        emphasis: block.emphasis.map { $0.shifted(by: offset) }, line: block.line))
                 offset += length
             }
             result.append(StoryPage(index: result.count, blocks: blocks))
@@ -213,11 +224,16 @@ enum InlineMarkdown {
         var buffer = ""
         var index = 0
         func flush() {
-            if !buffer.isEmpty { pieces.append(.text(buffer)); buffer = "" }
+            if !buffer.isEmpty {
+                pieces.append(.text(buffer))
+                buffer = ""
+            }
         }
         while index < characters.count {
             let character = characters[index]
-            if character == "\\", index + 1 < characters.count, characters[index + 1].isASCII, characters[index + 1].isPunctuation || characters[index + 1].isSymbol {
+            if character == "\\", index + 1 < characters.count, characters[index + 1].isASCII,
+                characters[index + 1].isPunctuation || characters[index + 1].isSymbol
+            {
                 buffer.append(characters[index + 1])
                 index += 2
                 continue
@@ -229,8 +245,10 @@ enum InlineMarkdown {
                 continue
             }
             if character == "[" || (character == "!" && index + 1 < characters.count && characters[index + 1] == "["),
-               let (label, end) = link(characters, at: character == "!" ? index + 1 : index,
-                                       nextBracket: nextBracket, nextParenthesis: nextParenthesis) {
+                let (label, end) = link(
+                    characters, at: character == "!" ? index + 1 : index,
+                    nextBracket: nextBracket, nextParenthesis: nextParenthesis)
+            {
                 buffer += label
                 index = end
                 continue

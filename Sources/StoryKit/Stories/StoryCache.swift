@@ -32,7 +32,7 @@ public struct StoryCache: Sendable {
     /// JSON escapes every control character, so the record's separators never occur inside it.
     private static func encodedTemplate(_ problem: StoryProblem) -> String {
         guard problem.template != problem.message || !problem.values.isEmpty,
-              let data = try? JSONEncoder().encode(CachedTemplate(template: problem.template, values: problem.values))
+            let data = try? JSONEncoder().encode(CachedTemplate(template: problem.template, values: problem.values))
         else { return "" }
         return String(decoding: data, as: UTF8.self)
     }
@@ -71,7 +71,7 @@ public struct StoryCache: Sendable {
             fields.append(text)
         }
         guard fields.count == 21, let sentences = Int(fields[17]), let size = Int(fields[1]), let modified = Int(fields[2]),
-              let words = Int(fields[10]), let pages = Int(fields[11]), let paragraphs = Int(fields[12]), let pictures = Int(fields[13])
+            let words = Int(fields[10]), let pages = Int(fields[11]), let paragraphs = Int(fields[12]), let pictures = Int(fields[13])
         else { return nil }
         var ages: AgeRange?
         if !fields[6].isEmpty {
@@ -108,8 +108,10 @@ public struct StoryCache: Sendable {
             // Its template and values (third field, JSON) let the warning be shown in any language;
             // a record without them keeps its English message.
             let translatable = parts[2].isEmpty ? nil : try? JSONDecoder().decode(CachedTemplate.self, from: Data(parts[2].utf8))
-            warnings.append(StoryProblem(.warning, kind, path: entry.path, line: Int(parts[1]), translatable?.template ?? parts[3],
-                                         translatable?.values ?? [:]))
+            warnings.append(
+                StoryProblem(
+                    .warning, kind, path: entry.path, line: Int(parts[1]), translatable?.template ?? parts[3],
+                    translatable?.values ?? [:]))
         }
         return Record(entry: entry, warnings: warnings, size: size, modified: modified)
     }

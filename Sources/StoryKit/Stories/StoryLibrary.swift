@@ -54,8 +54,10 @@ public struct StoryLibrary: Sendable {
                 problems.append(contentsOf: record.warnings)
                 fresh[file.path] = record
                 if let first = seenIDs[record.entry.id] {
-                    problems.append(StoryProblem(.warning, .duplicateID, path: file.path,
-                        N_("has the same id '{id}' as {other}: only the first is used; rename one of the files"), ["id": record.entry.id, "other": first]))
+                    problems.append(
+                        StoryProblem(
+                            .warning, .duplicateID, path: file.path,
+                            N_("has the same id '{id}' as {other}: only the first is used; rename one of the files"), ["id": record.entry.id, "other": first]))
                     continue
                 }
                 seenIDs[record.entry.id] = file.path
@@ -194,8 +196,11 @@ public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
             if suggestions.isEmpty {
                 return messages.tr("no story is called '{name}': see the stories with 'storyreader list'", ["name": Sanitizer.quote(name)])
             }
-            return messages.tr("no story is called '{name}'. Did you mean: {stories}?", [
-                "name": Sanitizer.quote(name), "stories": suggestions.map { "\($0.title) (\($0.id))" }.joined(separator: ", ")])
+            return messages.tr(
+                "no story is called '{name}'. Did you mean: {stories}?",
+                [
+                    "name": Sanitizer.quote(name), "stories": suggestions.map { "\($0.title) (\($0.id))" }.joined(separator: ", "),
+                ])
         case .ambiguous(let name, let matches):
             // The author only tells apart stories of the same title.
             let titles = matches.map { StoryLibrary.fold($0.title) }
@@ -206,12 +211,16 @@ public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
                 return text + " (" + match.id + ")"
             }.joined(separator: ", ")
             if matches.count > 5 { shown = messages.trn("{list} and {count} more", "{list} and {count} more", matches.count - 5, ["list": shown]) }
-            return messages.tr("'{name}' matches {count} stories: {stories}. Type more of the name or use the id", [
-                "name": Sanitizer.quote(name), "count": String(matches.count), "stories": shown])
+            return messages.tr(
+                "'{name}' matches {count} stories: {stories}. Type more of the name or use the id",
+                [
+                    "name": Sanitizer.quote(name), "count": String(matches.count), "stories": shown,
+                ])
         case .noSuchBook(let name, let books):
             if books.isEmpty {
-                return messages.tr("no book is called '{name}': no story comes from a book yet (import one with 'storyreader import BOOK.epub')",
-                                   ["name": Sanitizer.quote(name)])
+                return messages.tr(
+                    "no book is called '{name}': no story comes from a book yet (import one with 'storyreader import BOOK.epub')",
+                    ["name": Sanitizer.quote(name)])
             }
             var shown = books.prefix(5).map { "‘\($0)’" }.joined(separator: ", ")
             if books.count > 5 { shown = messages.trn("{list} and {count} more", "{list} and {count} more", books.count - 5, ["list": shown]) }
@@ -223,7 +232,8 @@ public enum StoryLookupError: Error, Sendable, CustomStringConvertible {
 /// Levenshtein distance, for "did you mean" suggestions.
 public enum EditDistance {
     public static func between(_ a: String, _ b: String) -> Int {
-        let a = Array(a.prefix(64)), b = Array(b.prefix(64))
+        let a = Array(a.prefix(64))
+        let b = Array(b.prefix(64))
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

@@ -40,9 +40,11 @@ public enum StoryParser {
         // files (or links to them) are read.
         var info = stat()
         if stat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            throw StoryProblem(.error, .unreadable, path: path, (info.st_mode & S_IFMT) == S_IFDIR
-                ? N_("is not a regular file (a folder): a story is a .md or .txt text file")
-                : N_("is not a regular file (a pipe or a device): a story is a .md or .txt text file"))
+            throw StoryProblem(
+                .error, .unreadable, path: path,
+                (info.st_mode & S_IFMT) == S_IFDIR
+                    ? N_("is not a regular file (a folder): a story is a .md or .txt text file")
+                    : N_("is not a regular file (a pipe or a device): a story is a .md or .txt text file"))
         }
         do {
             let handle = try FileHandle(forReadingFrom: url)
@@ -50,13 +52,15 @@ public enum StoryParser {
             // Read one byte past the limit so a too-large file is recognised without reading it all.
             data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
         } catch {
-            throw StoryProblem(.error, .unreadable, path: path, N_("cannot be read ({reason}): check that the file exists and its permissions allow reading"),
-                               ["reason": describe(error)])
+            throw StoryProblem(
+                .error, .unreadable, path: path, N_("cannot be read ({reason}): check that the file exists and its permissions allow reading"),
+                ["reason": describe(error)])
         }
         if data.count > maximumFileBytes {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? data.count
-            throw StoryProblem(.error, .tooLarge, path: path, N_("is {size}; a story file can be at most {limit}: split it into several stories"),
-                               ["size": formatBytes(size), "limit": formatBytes(maximumFileBytes)])
+            throw StoryProblem(
+                .error, .tooLarge, path: path, N_("is {size}; a story file can be at most {limit}: split it into several stories"),
+                ["size": formatBytes(size), "limit": formatBytes(maximumFileBytes)])
         }
         return try parse(data: data, path: path)
     }
@@ -64,8 +68,9 @@ public enum StoryParser {
     /// Parses the bytes of a story file.
     public static func parse(data: Data, path: String) throws(StoryProblem) -> ParsedStory {
         if data.count > maximumFileBytes {
-            throw StoryProblem(.error, .tooLarge, path: path, N_("is {size}; a story file can be at most {limit}: split it into several stories"),
-                               ["size": formatBytes(data.count), "limit": formatBytes(maximumFileBytes)])
+            throw StoryProblem(
+                .error, .tooLarge, path: path, N_("is {size}; a story file can be at most {limit}: split it into several stories"),
+                ["size": formatBytes(data.count), "limit": formatBytes(maximumFileBytes)])
         }
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
@@ -84,7 +89,10 @@ public enum StoryParser {
             text = valid
         } else {
             let line = firstInvalidUTF8Line(bytes)
-            warnings.append(StoryProblem(.warning, .invalidUTF8, path: path, line: line, N_("is not valid UTF-8: the broken characters are shown as � (save the file as UTF-8 to fix it)")))
+            warnings.append(
+                StoryProblem(
+                    .warning, .invalidUTF8, path: path, line: line,
+                    N_("is not valid UTF-8: the broken characters are shown as � (save the file as UTF-8 to fix it)")))
             text = String(decoding: bytes, as: UTF8.self)
         }
         var parsed = try parse(text: text, path: path)
@@ -97,7 +105,10 @@ public enum StoryParser {
     public static func parse(text rawText: String, path: String) throws(StoryProblem) -> ParsedStory {
         var warnings: [StoryProblem] = []
         if let line = firstUnsafeLine(rawText) {
-            warnings.append(StoryProblem(.warning, .controlCharacters, path: path, line: line, N_("escape sequences or control characters were removed (they could take over the terminal)")))
+            warnings.append(
+                StoryProblem(
+                    .warning, .controlCharacters, path: path, line: line,
+                    N_("escape sequences or control characters were removed (they could take over the terminal)")))
         }
         let text = Sanitizer.sanitize(rawText)
         // Split at the LF bytes: a line feed is always a character of its own, and the sanitizer
@@ -126,9 +137,11 @@ public enum StoryParser {
             throw error
         }
         guard let title = header.title, !title.isEmpty else {
-            throw StoryProblem(.error, .missingTitle, path: path, line: 1, format == .markdown
-                ? N_("a story needs a title: add a 'title:' line to the front matter")
-                : N_("a story needs a title: add a 'Title:' line at the top, then a blank line"))
+            throw StoryProblem(
+                .error, .missingTitle, path: path, line: 1,
+                format == .markdown
+                    ? N_("a story needs a title: add a 'title:' line to the front matter")
+                    : N_("a story needs a title: add a 'Title:' line at the top, then a blank line"))
         }
         let (storyText, pages) = builder.finish()
         if pages.isEmpty || !pages.contains(where: { $0.blocks.contains { !$0.sentences.isEmpty } }) {
@@ -138,7 +151,8 @@ public enum StoryParser {
         if sentenceCount > maximumSentences {
             // Each sentence is one synthesis call (about a millisecond even for one word): a file of
             // tens of thousands of one-word lines would take minutes to read or export.
-            throw StoryProblem(.error, .tooLarge, path: path,
+            throw StoryProblem(
+                .error, .tooLarge, path: path,
                 N_("has {count} sentences; a story can have at most {limit}: split it into several stories"),
                 ["count": grouped(sentenceCount), "limit": grouped(maximumSentences)])
         }
@@ -235,24 +249,32 @@ public enum StoryParser {
             } else if let (key, value) = splitKeyValue(line) {
                 lastKey = apply(key: key, value: value, line: index + 1, path: path, format: .markdown, to: &header, warnings: &warnings)
             } else {
-                warnings.append(StoryProblem(.warning, .unknownKey, path: path, line: index + 1, N_("'{line}' is not a 'key: value' line: ignored"), ["line": shorten(trimmed)]))
+                warnings.append(
+                    StoryProblem(
+                        .warning, .unknownKey, path: path, line: index + 1, N_("'{line}' is not a 'key: value' line: ignored"), ["line": shorten(trimmed)]))
             }
             index += 1
         }
-        throw StoryProblem(.error, .unterminatedFrontMatter, path: path, line: opening + 1, N_("the front matter that starts here has no closing '---' line: add one after the last 'key: value' line"))
+        throw StoryProblem(
+            .error, .unterminatedFrontMatter, path: path, line: opening + 1,
+            N_("the front matter that starts here has no closing '---' line: add one after the last 'key: value' line"))
     }
 
     /// A `.txt` header: `Key: Value` lines at the top, ended by a blank line. Returns the first body line.
     static func parseTextHeader(_ lines: [String], path: String, into header: inout Header, warnings: inout [StoryProblem]) -> Int {
         guard let first = lines.first, let (key, _) = splitKeyValue(first),
-              knownKeys[key.lowercased()] != nil else { return 0 }
+            knownKeys[key.lowercased()] != nil
+        else { return 0 }
         var index = 0
         while index < lines.count, !lines[index].trimmedWhitespace().isEmpty {
             if let (key, value) = splitKeyValue(lines[index]) {
                 _ = apply(key: key, value: value, line: index + 1, path: path, format: .plainText, to: &header, warnings: &warnings)
             } else {
-                warnings.append(StoryProblem(.warning, .unknownKey, path: path, line: index + 1, N_("'{line}' in the header is not a 'Key: Value' line: ignored (end the header with a blank line)"),
-                                             ["line": shorten(lines[index])]))
+                warnings.append(
+                    StoryProblem(
+                        .warning, .unknownKey, path: path, line: index + 1,
+                        N_("'{line}' in the header is not a 'Key: Value' line: ignored (end the header with a blank line)"),
+                        ["line": shorten(lines[index])]))
             }
             index += 1
         }
@@ -263,28 +285,35 @@ public enum StoryParser {
         guard let colon = line.firstIndex(of: ":") else { return nil }
         let key = line[..<colon].trimmedWhitespace()
         guard !key.isEmpty, key.count <= 32,
-              key.first!.isLetter,
-              key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " })
+            key.first!.isLetter,
+            key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " })
         else { return nil }
         var value = line[line.index(after: colon)...].trimmedWhitespace()
         if value.count >= 2, let first = value.first, let last = value.last,
-           (first == "\"" && last == "\"") || (first == "'" && last == "'") {
+            (first == "\"" && last == "\"") || (first == "'" && last == "'")
+        {
             value = String(value.dropFirst().dropLast())
         }
         return (key, value)
     }
 
     /// Applies one header line; returns the canonical key.
-    static func apply(key rawKey: String, value: String, line: Int, path: String, format: Format, to header: inout Header, warnings: inout [StoryProblem]) -> String? {
+    static func apply(key rawKey: String, value: String, line: Int, path: String, format: Format, to header: inout Header, warnings: inout [StoryProblem])
+        -> String?
+    {
         let lowered = rawKey.lowercased()
         guard let key = knownKeys[lowered] else {
             let known = "title, author, ages, tags, language, summary"
-            warnings.append(StoryProblem(.warning, .unknownKey, path: path, line: line, N_("unknown key '{key}' ignored (known keys: {known})"), ["key": shorten(rawKey), "known": known]))
+            warnings.append(
+                StoryProblem(
+                    .warning, .unknownKey, path: path, line: line, N_("unknown key '{key}' ignored (known keys: {known})"),
+                    ["key": shorten(rawKey), "known": known]))
             return nil
         }
         if key.isEmpty { return lowered }
         if header.seen.contains(key) {
-            warnings.append(StoryProblem(.warning, .duplicateKey, path: path, line: line, N_("'{key}' appears more than once: the first one is used"), ["key": rawKey]))
+            warnings.append(
+                StoryProblem(.warning, .duplicateKey, path: path, line: line, N_("'{key}' appears more than once: the first one is used"), ["key": rawKey]))
             return key
         }
         header.seen.insert(key)
@@ -294,31 +323,40 @@ public enum StoryParser {
             header.title = limit(singleLine, to: maximumTitleCharacters, what: "title", line: line, path: path, warnings: &warnings)
             header.titleLine = line
         case "author":
-            header.author = singleLine.isEmpty ? nil : limit(singleLine, to: maximumTitleCharacters, what: "author", line: line, path: path, warnings: &warnings)
+            header.author =
+                singleLine.isEmpty ? nil : limit(singleLine, to: maximumTitleCharacters, what: "author", line: line, path: path, warnings: &warnings)
         case "licence":
-            header.licence = singleLine.isEmpty ? nil : limit(singleLine, to: maximumSummaryCharacters, what: "licence", line: line, path: path, warnings: &warnings)
+            header.licence =
+                singleLine.isEmpty ? nil : limit(singleLine, to: maximumSummaryCharacters, what: "licence", line: line, path: path, warnings: &warnings)
         case "book":
             header.book = singleLine.isEmpty ? nil : limit(singleLine, to: maximumTitleCharacters, what: "book", line: line, path: path, warnings: &warnings)
         case "part":
             if let part = Int(singleLine), part >= 1, part <= 1_000_000 {
                 header.part = part
             } else if !singleLine.isEmpty {
-                warnings.append(StoryProblem(.warning, .badPart, path: path, line: line, N_("part '{value}' is not a whole number from 1 (the story's place in its book): it is not used"),
-                                             ["value": shorten(singleLine)]))
+                warnings.append(
+                    StoryProblem(
+                        .warning, .badPart, path: path, line: line,
+                        N_("part '{value}' is not a whole number from 1 (the story's place in its book): it is not used"),
+                        ["value": shorten(singleLine)]))
             }
         case "recording":
             // The clip list of the story's recorded narration; checked when the story is read.
             header.recording = singleLine.isEmpty ? nil : singleLine
         case "summary":
-            header.summary = singleLine.isEmpty ? nil : limit(singleLine, to: maximumSummaryCharacters, what: "summary", line: line, path: path, warnings: &warnings)
+            header.summary =
+                singleLine.isEmpty ? nil : limit(singleLine, to: maximumSummaryCharacters, what: "summary", line: line, path: path, warnings: &warnings)
         case "tags":
             header.tags.append(contentsOf: parseTags(singleLine))
         case "language":
             if let language = normaliseLanguage(singleLine) {
                 header.language = language
             } else if !singleLine.isEmpty {
-                warnings.append(StoryProblem(.warning, .badLanguage, path: path, line: line, N_("language '{value}' is not a language code such as en, es, fr or en-us: English (en) is used"),
-                                             ["value": shorten(singleLine)]))
+                warnings.append(
+                    StoryProblem(
+                        .warning, .badLanguage, path: path, line: line,
+                        N_("language '{value}' is not a language code such as en, es, fr or en-us: English (en) is used"),
+                        ["value": shorten(singleLine)]))
             }
         case "ages":
             switch parseAges(singleLine) {
@@ -334,8 +372,10 @@ public enum StoryParser {
 
     static func limit(_ value: String, to count: Int, what: String, line: Int, path: String, warnings: inout [StoryProblem]) -> String {
         guard value.count > count else { return value }
-        warnings.append(StoryProblem(.warning, .tooLong, path: path, line: line, N_("the {what} is {length} characters long: only the first {count} are kept"),
-                                     ["what": what, "length": String(value.count), "count": String(count)]))
+        warnings.append(
+            StoryProblem(
+                .warning, .tooLong, path: path, line: line, N_("the {what} is {length} characters long: only the first {count} are kept"),
+                ["what": what, "length": String(value.count), "count": String(count)]))
         return String(value.prefix(count))
     }
 
@@ -367,9 +407,10 @@ public enum StoryParser {
     /// 50000 → "50,000".
     static func grouped(_ number: Int) -> String {
         let digits = Array(String(number))
-        return String(digits.enumerated().flatMap { index, digit in
-            index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
-        })
+        return String(
+            digits.enumerated().flatMap { index, digit in
+                index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
+            })
     }
 
     /// `4-7`, `4–7`, `4 to 7`, `6`, `5+` (5 to 18).
@@ -385,7 +426,10 @@ public enum StoryParser {
             if character.isASCII, character.isNumber {
                 current.append(character)
             } else {
-                if !current.isEmpty { numbers.append(Int(current) ?? Int.max); current = "" }
+                if !current.isEmpty {
+                    numbers.append(Int(current) ?? Int.max)
+                    current = ""
+                }
                 if character == "+" { plus = true } else { separators.append(character) }
             }
         }
@@ -393,21 +437,27 @@ public enum StoryParser {
         let separatorWords = separators.lowercased().replacingOccurrences(of: " ", with: "")
         if let first = trimmed.first, ["-", "−", "–", "—"].contains(first), !numbers.isEmpty {
             // "-1" is a minus sign, not a range with its first age missing.
-            return .failure(StoryProblemReason(N_("ages '{value}' is below zero: ages go from {min} to {max}, like 4-7"), limits.merging(["value": shorten(trimmed)]) { $1 }))
+            return .failure(
+                StoryProblemReason(
+                    N_("ages '{value}' is below zero: ages go from {min} to {max}, like 4-7"), limits.merging(["value": shorten(trimmed)]) { $1 }))
         }
         // A separator needs an age on each side: "6-" is as wrong as "-6".
         let separatorOK = separatorWords.isEmpty ? true : numbers.count == 2 && ["-", "–", "—", "to", "a", "à", "bis"].contains(separatorWords)
-        guard separatorOK, (numbers.count == 1 || numbers.count == 2), !(plus && numbers.count != 1) else {
+        guard separatorOK, numbers.count == 1 || numbers.count == 2, !(plus && numbers.count != 1) else {
             return .failure(StoryProblemReason(N_("ages '{value}' is not an age range: write two ages like 4-7"), ["value": shorten(trimmed)]))
         }
         let lower = numbers[0]
         let upper = numbers.count == 2 ? numbers[1] : (plus ? agesAllowed.upperBound : numbers[0])
         guard agesAllowed.contains(lower), agesAllowed.contains(upper) else {
-            return .failure(StoryProblemReason(N_("ages '{value}' is out of range: ages go from {min} to {max}, like 4-7"), limits.merging(["value": shorten(trimmed)]) { $1 }))
+            return .failure(
+                StoryProblemReason(
+                    N_("ages '{value}' is out of range: ages go from {min} to {max}, like 4-7"), limits.merging(["value": shorten(trimmed)]) { $1 }))
         }
         guard lower <= upper else {
-            return .failure(StoryProblemReason(N_("ages '{value}' goes backwards: write the younger age first, like {upper}-{lower}"),
-                                               ["value": shorten(trimmed), "upper": String(upper), "lower": String(lower)]))
+            return .failure(
+                StoryProblemReason(
+                    N_("ages '{value}' goes backwards: write the younger age first, like {upper}-{lower}"),
+                    ["value": shorten(trimmed), "upper": String(upper), "lower": String(lower)]))
         }
         return .success(AgeRange(lower: lower, upper: upper))
     }
@@ -422,7 +472,8 @@ public enum StoryParser {
     static func describe(_ error: any Error) -> String {
         let nsError = error as NSError
         if nsError.domain == NSCocoaErrorDomain, let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
             return String(cString: strerror(code.rawValue))
         }
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }

@@ -64,14 +64,19 @@ public struct StoryRecording: Sendable, Hashable {
                 RecordingProblem(template, ["file": file, "line": String(number + 1), "value": String(value.prefix(40))])
             }
             guard (3...5).contains(fields.count) else {
-                throw RecordingProblem(N_("{file}, line {line}: a clip is a block, a text range, an audio file and an optional begin and end"),
-                                       ["file": file, "line": String(number + 1)])
+                throw RecordingProblem(
+                    N_("{file}, line {line}: a clip is a block, a text range, an audio file and an optional begin and end"),
+                    ["file": file, "line": String(number + 1)])
             }
-            guard let block = Int(fields[0]), block >= 1, block <= 10_000_000 else { throw fail(N_("{file}, line {line}: the block '{value}' cannot be read"), fields[0]) }
+            guard let block = Int(fields[0]), block >= 1, block <= 10_000_000 else {
+                throw fail(N_("{file}, line {line}: the block '{value}' cannot be read"), fields[0])
+            }
             var range: Range<Int>?
             if fields[1] != "*" {
                 let bounds = fields[1].split(separator: "-").compactMap { Int($0) }
-                guard bounds.count == 2, bounds[0] >= 0, bounds[1] > bounds[0] else { throw fail(N_("{file}, line {line}: the text range '{value}' cannot be read"), fields[1]) }
+                guard bounds.count == 2, bounds[0] >= 0, bounds[1] > bounds[0] else {
+                    throw fail(N_("{file}, line {line}: the text range '{value}' cannot be read"), fields[1])
+                }
                 range = bounds[0]..<bounds[1]
             }
             var begin = 0
@@ -81,7 +86,9 @@ public struct StoryRecording: Sendable, Hashable {
                 begin = value
             }
             if fields.count > 4 {
-                guard let value = clockValue(fields[4]), value > begin else { throw fail(N_("{file}, line {line}: the end '{value}' cannot be read"), fields[4]) }
+                guard let value = clockValue(fields[4]), value > begin else {
+                    throw fail(N_("{file}, line {line}: the end '{value}' cannot be read"), fields[4])
+                }
                 end = value
             }
             clips.append(Clip(block: block - 1, text: range, audio: fields[2], begin: begin, end: end))
@@ -206,12 +213,14 @@ public struct NarrationRecording: Sendable, Hashable {
         var fileLengths: [String: Int] = [:]
         return sentences.reduce(0) { total, sentence in
             guard let sentence else { return total }
-            let end = sentence.end ?? {
-                if let known = fileLengths[sentence.audio] { return known }
-                let length = AudioClipDecoder.durationMilliseconds(path: sentence.audio) ?? sentence.begin
-                fileLengths[sentence.audio] = length
-                return length
-            }()
+            let end =
+                sentence.end
+                ?? {
+                    if let known = fileLengths[sentence.audio] { return known }
+                    let length = AudioClipDecoder.durationMilliseconds(path: sentence.audio) ?? sentence.begin
+                    fileLengths[sentence.audio] = length
+                    return length
+                }()
             return total + max(0, end - sentence.begin)
         }
     }
@@ -247,7 +256,8 @@ public struct NarrationRecording: Sendable, Hashable {
                 }
             } else {
                 // Shared by length: each sentence's part of the clip, the last to the clip's end.
-                let duration = clip.end.map { $0 - clip.begin }
+                let duration =
+                    clip.end.map { $0 - clip.begin }
                     ?? AudioClipDecoder.durationMilliseconds(path: audio).map { $0 - clip.begin }
                 guard let duration, duration > 0 else { continue }
                 // Each sentence runs to the next one's start (the space between goes with it).

@@ -11,8 +11,10 @@ public final class BackgroundSync: Sendable {
 
     /// Starts syncing when the data folder was joined to a site; nil (nothing started) otherwise.
     /// `clock` times the rounds (monotonic: a wall clock set back would stop them).
-    public static func start(dataDirectory: URL, store: StoryStore, period: Double = 60, poll: Double = 5,
-                             clock: any KioskClock = SystemKioskClock()) -> BackgroundSync? {
+    public static func start(
+        dataDirectory: URL, store: StoryStore, period: Double = 60, poll: Double = 5,
+        clock: any KioskClock = SystemKioskClock()
+    ) -> BackgroundSync? {
         // Settings that cannot be read: `sync --status` and every site-wide change say why.
         guard let settings = try? SyncClient.load(from: dataDirectory) else { return nil }
         let client = SyncClient(settings: settings)

@@ -21,7 +21,8 @@ public struct HLCTimestamp: Sendable, Hashable, Comparable, Codable, CustomStrin
 
     /// Fixed-width text that sorts like the timestamp (SQL `ORDER BY` and `MAX` work on it).
     public var description: String {
-        let m = String(millis), c = String(counter)
+        let m = String(millis)
+        let c = String(counter)
         return String(repeating: "0", count: max(0, 13 - m.count)) + m + ":"
             + String(repeating: "0", count: max(0, 6 - c.count)) + c + ":" + node
     }
@@ -124,7 +125,8 @@ public enum ClockSkew {
     public static func warning(kioskMillis: Int64, serverMillis: Int64) -> String? {
         let ahead = kioskMillis.saturatingSubtract(serverMillis)
         guard ahead > toleranceMillis else { return nil }
-        return "this machine's clock is \(ahead / 60_000) minutes ahead of the server's; its times are corrected by the server (set the clock, e.g. with systemd-timesyncd)"
+        return
+            "this machine's clock is \(ahead / 60_000) minutes ahead of the server's; its times are corrected by the server (set the clock, e.g. with systemd-timesyncd)"
     }
 }
 

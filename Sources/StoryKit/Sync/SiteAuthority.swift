@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The server of the site a kiosk joined, asked at once (not through the outbox) before a change
@@ -72,7 +73,8 @@ extension SyncClient: SiteAuthority {
         guard let status else { throw .unreachable("the server gave no answer") }
         if status == 200 { return }
         // A batch refused as invalid names each change and why; the first reason says enough.
-        let message = (try? JSONDecoder().decode(RefusalResponse.self, from: data ?? Data())).flatMap { $0.refused.first?.reason }
+        let message =
+            (try? JSONDecoder().decode(RefusalResponse.self, from: data ?? Data())).flatMap { $0.refused.first?.reason }
             ?? (try? JSONDecoder().decode([String: String].self, from: data ?? Data()))?["error"]
             ?? String(decoding: (data ?? Data()).prefix(200), as: UTF8.self)
         // 5xx: the server is there but its database is not; 4xx: the site said no.

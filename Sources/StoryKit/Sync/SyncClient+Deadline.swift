@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension SyncClient {
@@ -41,7 +42,7 @@ extension SyncClient {
     /// `attempts` times in all. A refusal (a revoked token, another site) is thrown at once.
     static func retrying<T>(
         attempts: Int, firstWait: Double, sleep: (Double) async -> Void,
-        onRetry: (SyncFailure, Double) -> Void = { _, _ in }, _ body: () async throws -> T
+        onRetry: (SyncFailure, Double) -> Void = { _, _ in }, body: () async throws -> T
     ) async throws -> T {
         var wait = firstWait
         var attempt = 1
@@ -64,8 +65,8 @@ extension SyncClient {
     ) async throws -> SyncRound {
         try await Self.retrying(
             attempts: attempts, firstWait: firstWait, sleep: { seconds in try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) },
-            onRetry: onRetry
-        ) { try await round(store) }
+            onRetry: onRetry, body: { try await round(store) }
+        )
     }
 }
 

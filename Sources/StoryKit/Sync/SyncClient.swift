@@ -1,6 +1,7 @@
 public import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Why a sync round stopped (the outbox is kept; the next round retries).
@@ -22,15 +23,19 @@ public enum SyncFailure: Error, CustomStringConvertible, Sendable {
     public func localized(_ messages: MessageCatalog) -> String {
         switch self {
         case .insecureURL(let url):
-            messages.tr("{url} is plain http:// to another machine: the token would cross the network readable; use https:// (a TLS proxy, see docs/sites.md) or --insecure on a trusted network", ["url": url])
+            messages.tr(
+                "{url} is plain http:// to another machine: the token would cross the network readable; use https:// (a TLS proxy, see docs/sites.md) or --insecure on a trusted network",
+                ["url": url])
         case .badURL(let url): messages.tr("'{url}' is not an http:// or https:// address", ["url": url])
         case .badToken: messages.tr("the token should look like SITE.SECRET, as printed by 'storyreader serve site add SITE'")
         case .refused(let status, let message): messages.tr("the server refused ({status}): {message}", ["status": String(status), "message": message])
         case .unreachable(let why): messages.tr("the server could not be reached: {reason}", ["reason": why])
-        case .timedOut(let seconds): messages.trn("the server did not answer within {count} second", "the server did not answer within {count} seconds", Int(seconds))
+        case .timedOut(let seconds):
+            messages.trn("the server did not answer within {count} second", "the server did not answer within {count} seconds", Int(seconds))
         case .invalidChanges(let refused):
-            messages.trn("the server refused {count} change as invalid: {reason}", "the server refused {count} changes as invalid: {reason}",
-                         refused.count, ["reason": Sanitizer.sanitizeLine(refused.first?.reason ?? "")])
+            messages.trn(
+                "the server refused {count} change as invalid: {reason}", "the server refused {count} changes as invalid: {reason}",
+                refused.count, ["reason": Sanitizer.sanitizeLine(refused.first?.reason ?? "")])
         case .stuckCursor(let cursor):
             messages.tr("the server said more changes follow but did not move past change {cursor}: the round was ended", ["cursor": String(cursor)])
         }
@@ -60,9 +65,10 @@ public struct SyncRound: Sendable, Hashable, Codable {
 
     /// What moved, in `messages`' language.
     public func summary(_ messages: MessageCatalog) -> String {
-        messages.trn("sent {count} change ({new} new to the server), received {received} ({applied} changed something here)",
-                     "sent {count} changes ({new} new to the server), received {received} ({applied} changed something here)", uploaded,
-                     ["new": String(storedNew), "received": String(downloaded), "applied": String(applied)])
+        messages.trn(
+            "sent {count} change ({new} new to the server), received {received} ({applied} changed something here)",
+            "sent {count} changes ({new} new to the server), received {received} ({applied} changed something here)", uploaded,
+            ["new": String(storedNew), "received": String(downloaded), "applied": String(applied)])
     }
 }
 
@@ -147,7 +153,8 @@ public struct SyncClient: Sendable {
 
     /// The server times a kiosk believes (2020 to 2286): another is ignored, with a warning.
     public static let plausibleServerMillis: ClosedRange<Int64> = 1_577_836_800_000...HLCTimestamp.millisRange.upperBound
-    static let implausibleServerClock = N_("the server's clock is out of range (before 2020 or after 2286): it was ignored, and this machine keeps its own time")
+    static let implausibleServerClock = N_(
+        "the server's clock is out of range (before 2020 or after 2286): it was ignored, and this machine keeps its own time")
 
     func runRound(_ store: StoryStore) async throws -> SyncRound {
         var round = SyncRound()
@@ -200,7 +207,8 @@ public struct SyncClient: Sendable {
             round.setAside += try store.setAsideCount() - before
             // A round with nothing to send still learns whether this clock runs ahead.
             if round.uploaded == 0 {
-                round.clockWarning = serverClock.map { ClockSkew.warning(kioskMillis: HybridLogicalClock.millis(store.now), serverMillis: $0) }
+                round.clockWarning =
+                    serverClock.map { ClockSkew.warning(kioskMillis: HybridLogicalClock.millis(store.now), serverMillis: $0) }
                     ?? Self.implausibleServerClock
             }
             if !page.more { break }

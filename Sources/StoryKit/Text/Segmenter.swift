@@ -26,11 +26,17 @@ public enum Segmenter {
         var index: String.Index
 
         var isWhitespace: Bool {
-            if first.isASCII { let value = first.value; return value == 0x20 || (value >= 0x09 && value <= 0x0D) }
+            if first.isASCII {
+                let value = first.value
+                return value == 0x20 || (value >= 0x09 && value <= 0x0D)
+            }
             return first.properties.isWhitespace
         }
         var isLetter: Bool {
-            if first.isASCII { let value = first.value | 0x20; return value >= 0x61 && value <= 0x7A }
+            if first.isASCII {
+                let value = first.value | 0x20
+                return value >= 0x61 && value <= 0x7A
+            }
             return first.properties.isAlphabetic
         }
         var isNumber: Bool {
@@ -70,7 +76,8 @@ public enum Segmenter {
                     if isCloser(characters[end]) {
                         end += 1
                     } else if [0x20, 0xA0, 0x202F].contains(characters[end].single),
-                              end + 1 < characters.count, characters[end + 1].single == 0xBB {
+                        end + 1 < characters.count, characters[end + 1].single == 0xBB
+                    {
                         // French puts a space inside the closing guillemet: « Regardez-moi ! »
                         end += 2
                     } else {
@@ -182,7 +189,8 @@ public enum Segmenter {
         guard next < characters.count else { return true }
         var probe = next
         while probe < characters.count, !characters[probe].isLetter, !characters[probe].isNumber,
-              isOpener(characters[probe]) { probe += 1 }
+            isOpener(characters[probe])
+        { probe += 1 }
         if probe < characters.count, text[characters[probe].index].isLowercase { return false }
         // A full stop after an abbreviation or a single-letter initial does not end the sentence.
         if characters[index].single == 0x2E && (index + 1 == end || !isTerminator(characters[index + 1])) {
@@ -218,7 +226,7 @@ public enum Segmenter {
         }
         switch first.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark:
+            .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark:
             return true
         default:
             return false

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Reading syllables for common children's words that the hyphenation patterns leave whole or
 /// split where a child would not (patterns are made to break lines, and keep short words whole).
 /// Each entry is written as a child sounds the word out; a test checks every one.
@@ -19,13 +20,14 @@ enum SyllableExceptions {
 
     /// Word (lower case) → the scalar offsets after which a syllable ends.
     static func table(for language: String) -> [String: [Int]] {
-        let words: [String] = switch language {
-        case "en": english
-        case "es": spanish
-        case "fr": french
-        case "de": german
-        default: []
-        }
+        let words: [String] =
+            switch language {
+            case "en": english
+            case "es": spanish
+            case "fr": french
+            case "de": german
+            default: []
+            }
         var table: [String: [Int]] = [:]
         for written in words {
             var offsets: [Int] = []

@@ -151,8 +151,9 @@ final class Hyphenator: @unchecked Sendable {
         let status = bytes.withUnsafeBufferPointer { word in
             hyphens.withUnsafeMutableBufferPointer { marks in
                 // 0: the dictionary's own minimum fragment sizes (LEFTHYPHENMIN, RIGHTHYPHENMIN).
-                hnj_hyphen_hyphenate3(dictionary, word.baseAddress, Int32(word.count), marks.baseAddress, nil,
-                                      &replacements, &positions, &cuts, 0, 0, 0, 0)
+                hnj_hyphen_hyphenate3(
+                    dictionary, word.baseAddress, Int32(word.count), marks.baseAddress, nil,
+                    &replacements, &positions, &cuts, 0, 0, 0, 0)
             }
         }
         if let replacements {

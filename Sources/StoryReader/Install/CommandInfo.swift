@@ -68,7 +68,8 @@ struct CommandInfo: Decodable, Sendable {
             path.append(word)
         }
         while command.subcommands?.isEmpty == false, let name = command.defaultSubcommand,
-              let next = command.subcommands?.first(where: { $0.commandName == name }) {
+            let next = command.subcommands?.first(where: { $0.commandName == name })
+        {
             command = next
             path.append(name)
         }

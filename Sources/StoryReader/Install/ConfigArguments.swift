@@ -8,15 +8,18 @@ import StoryKit
 enum ConfigArguments {
     /// Words after which the configuration is not read: help, version, and what the shell and
     /// `make install` ask for, so that a broken file never hides the help that explains it.
-    private static let bypass: Set<String> = ["-h", "--help", "--version", "--generate-completion-script",
-                                              "--experimental-dump-help", "---completion"]
+    private static let bypass: Set<String> = [
+        "-h", "--help", "--version", "--generate-completion-script",
+        "--experimental-dump-help", "---completion",
+    ]
 
     /// The command line to parse: `arguments` (without the program name) plus the file's
     /// defaults; and the environment variables to set for settings the command has no option for
     /// but reads from the environment (the kiosk's audio device: `STORYREADER_AUDIO_DEVICE`).
     /// - Throws: `ConfigError` naming the file and line of the first problem; nothing runs then.
     static func apply(to arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(ConfigError) -> (arguments: [String], environment: [String: String]) {
+        throws(ConfigError) -> (arguments: [String], environment: [String: String])
+    {
         if arguments.contains(where: bypass.contains) || ["help", ManualCommand.configuration.commandName].contains(arguments.first) {
             return (arguments, [:])
         }

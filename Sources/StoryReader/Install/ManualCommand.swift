@@ -1,6 +1,6 @@
-import StoryKit
 import ArgumentParser
 import Foundation
+import StoryKit
 
 /// `storyreader generate-manual`: the manual page, for `make install` (hidden from --help).
 struct ManualCommand: ParsableCommand {

@@ -27,12 +27,16 @@ enum ManualPage {
             page.command(command, path: ["storyreader"])
         }
         page.section("FILES")
-        page.definition("$XDG_CONFIG_HOME/storyreader/config.toml",
-                        "Defaults for options (stories folders, data folder, audio device, display, kiosk); the options given win. See the configuration guide in the documentation folder.")
-        page.definition("$XDG_DATA_HOME/storyreader/storyreader.sqlite",
-                        "Profiles, the parental PIN (a slow salted hash), read counts and reading positions.")
-        page.definition("../share/storyreader/stories",
-                        "The bundled stories, found beside the installed program.")
+        page.definition(
+            "$XDG_CONFIG_HOME/storyreader/config.toml",
+            "Defaults for options (stories folders, data folder, audio device, display, kiosk); the options given win. See the configuration guide in the documentation folder."
+        )
+        page.definition(
+            "$XDG_DATA_HOME/storyreader/storyreader.sqlite",
+            "Profiles, the parental PIN (a slow salted hash), read counts and reading positions.")
+        page.definition(
+            "../share/storyreader/stories",
+            "The bundled stories, found beside the installed program.")
         page.section("ENVIRONMENT")
         page.definition("STORYREADER_DATA_DIR", "The data folder, instead of $XDG_DATA_HOME/storyreader.")
         page.definition("STORYREADER_STORIES_DIR", "The bundled stories folder, instead of the one beside the program.")

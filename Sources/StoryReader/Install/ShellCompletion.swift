@@ -17,8 +17,9 @@ package enum ShellCompletion {
     package static let profiles = CompletionKind.custom { words, _, prefix in
         let directory = options(from: words).dataDirectory()
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(StoryStore.fileName).path),
-              let store = try? StoryStore(dataDirectory: directory, readOnlyFallback: true),
-              let profiles = try? store.profiles() else { return [] }
+            let store = try? StoryStore(dataDirectory: directory, readOnlyFallback: true),
+            let profiles = try? store.profiles()
+        else { return [] }
         return matching(profiles.map(\.name), prefix: prefix)
     }
 

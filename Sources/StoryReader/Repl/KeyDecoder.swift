@@ -28,7 +28,10 @@ package struct KeyDecoder {
     mutating func flush() -> [Key] {
         var keys: [Key] = []
         while !buffer.isEmpty {
-            guard let (key, used) = decode(buffer, final: true) else { buffer.removeAll(); break }
+            guard let (key, used) = decode(buffer, final: true) else {
+                buffer.removeAll()
+                break
+            }
             buffer.removeFirst(used)
             if let key { keys.append(key) }
         }

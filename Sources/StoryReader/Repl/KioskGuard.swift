@@ -1,7 +1,8 @@
 import Foundation
 import StoryKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the shell needs for kiosk mode: the clock that feeds `Input.tick`. (The PIN is checked

@@ -61,7 +61,9 @@ struct LineEditor {
         case .right: cursor = min(text.count, cursor + 1)
         case .home, .control("a"): cursor = 0
         case .end, .control("e"): cursor = text.count
-        case .control("u"): text = ""; cursor = 0
+        case .control("u"):
+            text = ""
+            cursor = 0
         case .up:
             guard !history.isEmpty else { break }
             let index = max(0, (historyIndex ?? history.count) - 1)
@@ -114,8 +116,11 @@ struct LineEditor {
             let option = cycle.options[cycle.index]
             text = option
             cursor = text.count
-            message = messages.tr("{name}, {item} of {count}", [
-                "name": shown(option, typed: cycle.typed), "item": String(cycle.index + 1), "count": String(cycle.options.count)])
+            message = messages.tr(
+                "{name}, {item} of {count}",
+                [
+                    "name": shown(option, typed: cycle.typed), "item": String(cycle.index + 1), "count": String(cycle.options.count),
+                ])
             return
         }
         let options = completions()

@@ -49,7 +49,8 @@ package final class ReplBraille {
     package init(mode: BrailleMode, takesEveryKey: Bool, address: BrailleDisplay.Address = BrailleDisplay.Address()) {
         self.mode = mode
         guard mode != .off else { return }
-        let inbox = self.inbox, wake = self.wake
+        let inbox = self.inbox
+        let wake = self.wake
         display = BrailleDisplay(address: address, takesEveryKey: takesEveryKey) { event in
             inbox.withLock { $0.append(event) }
             wake.signal()
@@ -127,7 +128,8 @@ package final class ReplBraille {
                 marked = reader.wordIndex - firstWord
             }
         } else {
-            text = session.focusedElement.map { SpokenForm.describe($0, hints: false, messages: state.messages) }
+            text =
+                session.focusedElement.map { SpokenForm.describe($0, hints: false, messages: state.messages) }
                 ?? SpokenForm.finish(session.screen.title)
             text = Sanitizer.sanitizeLine(text)
             words = BrailleLine.wordRanges(of: text)

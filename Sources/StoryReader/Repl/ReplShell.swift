@@ -1,8 +1,9 @@
 import Foundation
 import StoryKit
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The imperative shell around `Session`: reads keys or lines, performs effects, feeds narration
@@ -65,8 +66,10 @@ final class ReplShell {
     var braille: ReplBraille?
 
     /// - Parameter audio: where speech goes (nil: no sound at all, a script's virtual time).
-    init(session: Session, store: StoryStore, interactive: Bool,
-         presentation: PresentationOptions, scaling: TextScaling, audio: ReplAudio? = nil) {
+    init(
+        session: Session, store: StoryStore, interactive: Bool,
+        presentation: PresentationOptions, scaling: TextScaling, audio: ReplAudio? = nil
+    ) {
         self.session = session
         self.session.runsWithoutScreen(!interactive)
         self.presentation = presentation
@@ -89,7 +92,8 @@ final class ReplShell {
             speech = TimelineSpeech()
         }
         if let path = ProcessInfo.processInfo.environment["STORYREADER_SPEECH_LOG"], !path.isEmpty,
-           FileManager.default.createFile(atPath: path, contents: nil), let log = FileHandle(forWritingAtPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil), let log = FileHandle(forWritingAtPath: path)
+        {
             speech.trace = { line in log.write(Data((line + "\n").utf8)) }
         }
     }
@@ -146,8 +150,10 @@ final class ReplShell {
         guard speech.isAudible else { return }
         let deadline = monotonicNanoseconds() + 3_000_000_000
         while speech.isBusy, monotonicNanoseconds() < deadline {
-            var descriptors = [pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [
+                pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0),
+            ]
             _ = poll(&descriptors, 2, 20)
             if !TerminalMode.pendingSignals().filter({ $0 != SIGWINCH }).isEmpty { return }
             _ = speech.tick(now: monotonicNanoseconds())
@@ -197,19 +203,27 @@ final class ReplShell {
             return
         }
         var deadlines = [speech.deadline, kioskDeadline(now: now), animation?.at, braille?.deadline].compactMap { $0 }
-        if waiting.active, speech.clock == .virtual { driveWait(); return }
-        if waiting.active, !speech.isStoryLoaded { waiting = (false, nil); return }
+        if waiting.active, speech.clock == .virtual {
+            driveWait()
+            return
+        }
+        if waiting.active, !speech.isStoryLoaded {
+            waiting = (false, nil)
+            return
+        }
         var timeout: Int32 = -1
         if let nearest = deadlines.min() {
             timeout = Int32(min(1000, max(0, (Int64(nearest) - Int64(now)) / 1_000_000 + 1)))
         }
         if decoder.hasPending { timeout = timeout < 0 ? KeyDecoder.escapeDelayMilliseconds : min(timeout, KeyDecoder.escapeDelayMilliseconds) }
         deadlines.removeAll()
-        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: workDone.read, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: braille?.wake.read ?? -1, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: workDone.read, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: braille?.wake.read ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
         if inputClosed || (waiting.active) { fds[0].fd = -1 }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         for signal in TerminalMode.pendingSignals() { handle(signal: signal) }
@@ -403,8 +417,10 @@ final class ReplShell {
         }
         if case .word = event { braille?.storyHeard() }
         perform(session.handle(.narration(event)))
-        if waiting.active, event == .finished || (waiting.sentences.map { $0 <= 0 } ?? false) || !speech.isStoryLoaded
-            || (speech.clock == .virtual && !speech.isStoryRunning) {
+        if waiting.active,
+            event == .finished || (waiting.sentences.map { $0 <= 0 } ?? false) || !speech.isStoryLoaded
+                || (speech.clock == .virtual && !speech.isStoryRunning)
+        {
             waiting = (false, nil)
         }
     }
@@ -460,7 +476,8 @@ final class ReplShell {
                     // A profile change may ask a joined kiosk's site first (up to a few seconds):
                     // off the loop, the wait told on a terminal.
                     if interactive, case .saveProfile = change, (try? store.isJoined()) == true { say(session.state.tr("Saving…")) }
-                    let store = self.store, authorization = self.authorization
+                    let store = self.store
+                    let authorization = self.authorization
                     startWork { .stored(store.apply(change, authorization: authorization)) }
                 case .recordFinished, .savePosition, .setFavourite:
                     // Local writes of a few milliseconds (the site hears of them through the outbox),
@@ -484,7 +501,8 @@ final class ReplShell {
     /// Runs `job` off the loop; its result comes back to `deliverWork` on the loop's thread.
     private func startWork(_ job: @escaping @Sendable () -> WorkResult) {
         workPending += 1
-        let results = workResults, done = workDone
+        let results = workResults
+        let done = workDone
         work.async {
             let result = job()
             results.withLock { $0.append(result) }
@@ -564,8 +582,9 @@ final class ReplShell {
     private var animation: (frames: [MotionFrame], next: Int, at: UInt64)?
 
     private var motion: MotionPolicy {
-        MotionPolicy.resolve(session.state.profile.motion, environment: ProcessInfo.processInfo.environment,
-                             isTTY: interactive && style.attributes)
+        MotionPolicy.resolve(
+            session.state.profile.motion, environment: ProcessInfo.processInfo.environment,
+            isTTY: interactive && style.attributes)
     }
 
     /// Where the cursor was put last.
@@ -602,7 +621,8 @@ final class ReplShell {
         guard let current = animation, now >= current.at else { return }
         let frame = current.frames[current.next]
         draw(frame.lines)
-        animation = current.next + 1 < current.frames.count
+        animation =
+            current.next + 1 < current.frames.count
             ? (current.frames, current.next + 1, now + UInt64(frame.milliseconds) * 1_000_000) : nil
     }
 
@@ -632,7 +652,9 @@ final class ReplShell {
         if let cue = motionCue {
             motionCue = nil
             // Never while a command is typed, and one still frame with reduced motion.
-            let frames = isEditingCommand || drawn.isEmpty ? []
+            let frames =
+                isEditingCommand || drawn.isEmpty
+                ? []
                 : motion.liveFrames(for: cue, from: drawn, to: lines, options: renderOptions, width: options.columns)
             if frames.count > 1 {
                 animation = (frames, 0, 0)

@@ -1,8 +1,9 @@
 import Foundation
 package import StoryKit
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the shell asks of speech, and the two ways it is done: the speech service (audio, or paced
@@ -110,7 +111,8 @@ package final class ServiceSpeech: ReplSpeech {
 
     private func resolution(for wanted: String) -> VoiceCatalog.Resolution {
         if let known = voices[wanted] { return known }
-        let resolution = (try? EspeakEngine.shared.resolveVoice(wanted, messages: messages))
+        let resolution =
+            (try? EspeakEngine.shared.resolveVoice(wanted, messages: messages))
             ?? VoiceCatalog.Resolution(voice: "en", notice: messages.tr("no voice for '{voice}': reading with 'en'", ["voice": wanted]))
         voices[wanted] = resolution
         return resolution
@@ -120,7 +122,8 @@ package final class ServiceSpeech: ReplSpeech {
     func resolveVoice(_ wanted: String) -> (voice: String, notice: String?) {
         let resolution = resolution(for: wanted)
         guard resolution.notice != nil, noticed.insert(wanted).inserted else { return (resolution.voice, nil) }
-        let notice = (try? EspeakEngine.shared.resolveVoice(wanted, messages: messages))?.notice
+        let notice =
+            (try? EspeakEngine.shared.resolveVoice(wanted, messages: messages))?.notice
             ?? messages.tr("no voice for '{voice}': reading with 'en'", ["voice": wanted])
         return (resolution.voice, notice)
     }
@@ -138,7 +141,8 @@ package final class ServiceSpeech: ReplSpeech {
         let wasPaused = paused
         paused = nil
         if let wasPaused, wasPaused.path == story.path, wasPaused.word == fromWord, let recordingTempo, self.story != nil,
-           recording?.path == story.path, recording?.recording != nil, resolveVoice(settings.voice ?? story.language).voice == wasPaused.voice {
+            recording?.path == story.path, recording?.recording != nil, resolveVoice(settings.voice ?? story.language).voice == wasPaused.voice
+        {
             // The paused story goes on where it was heard, with what changed while it was paused.
             var resolved = settings.clamped().settings
             resolved.voice = wasPaused.voice
@@ -176,7 +180,8 @@ package final class ServiceSpeech: ReplSpeech {
         }
         let storySentence = firstWord.lastIndex { $0 <= fromWord } ?? 0
         let item = narration.item(forStorySentence: storySentence) ?? narration.items.count
-        let word = item < narration.items.count && narration.items[item].storySentenceIndex == storySentence
+        let word =
+            item < narration.items.count && narration.items[item].storySentenceIndex == storySentence
             ? fromWord - firstWord[storySentence] : 0
         self.story = (narration.items, firstWord)
         currentSentence = nil
@@ -194,10 +199,12 @@ package final class ServiceSpeech: ReplSpeech {
         // The child's setting "always the synthetic voice": the recording is not even read.
         let played = recordingTempo == nil ? nil : recording?.recording
         tempo = played == nil ? nil : recordingTempo
-        service.send(.narrate(SpeechService.StoryRequest(
-            narration: narration, sentence: item, word: max(0, word), settings: resolved,
-            stepMode: stepMode ? .sentence : .off, title: story.title, recording: played,
-            tempo: recordingTempo ?? 1)), input: input)
+        service.send(
+            .narrate(
+                SpeechService.StoryRequest(
+                    narration: narration, sentence: item, word: max(0, word), settings: resolved,
+                    stepMode: stepMode ? .sentence : .off, title: story.title, recording: played,
+                    tempo: recordingTempo ?? 1)), input: input)
         return [notice, recordingNotice].compactMap { $0 }.joined(separator: " ").nilIfEmpty
     }
 
@@ -262,8 +269,12 @@ package final class ServiceSpeech: ReplSpeech {
                 break
             case .story(let heard):
                 if case .recordingUnavailable(let sentence, let problem) = heard.kind {
-                    notices.append(messages.tr("sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot", [
-                        "sentence": String(sentence + 1), "problem": problem.localized(messages)]))
+                    notices.append(
+                        messages.tr(
+                            "sentence {sentence}: {problem}: eSpeak NG reads what the recording cannot",
+                            [
+                                "sentence": String(sentence + 1), "problem": problem.localized(messages),
+                            ]))
                 }
                 if case .sentence(let index) = heard.kind { trace?(Self.sourceLine(sentence: index, heard.clip)) }
                 out += storyEvents(heard)

@@ -34,8 +34,9 @@ struct SessionRunner {
         let size = TerminalMode.size()
         var options = global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling))
         options.voices = voices
-        var session = Session(catalog: StoryCatalog(library: library), snapshot: snapshot,
-                              options: options, profile: profile, languages: Catalogs.languages)
+        var session = Session(
+            catalog: StoryCatalog(library: library), snapshot: snapshot,
+            options: options, profile: profile, languages: Catalogs.languages)
         presentation.apply(to: &session)
         return session
     }
@@ -43,12 +44,15 @@ struct SessionRunner {
     /// The shell that runs `session`. Speech through eSpeak NG onto the audio device (or paced
     /// silence); --no-audio on a terminal: paced silence; --no-audio without a terminal: virtual
     /// time (scripts, transcripts). `warn`: where the audio's notice goes besides the session.
-    func shell(_ session: Session, noAudio: Bool, device: String?, kiosk: Bool = false,
-               messages: MessageCatalog, warn: ((String) -> Void)? = nil) throws -> ReplShell {
+    func shell(
+        _ session: Session, noAudio: Bool, device: String?, kiosk: Bool = false,
+        messages: MessageCatalog, warn: ((String) -> Void)? = nil
+    ) throws -> ReplShell {
         let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
         let audio = clock == .virtual ? nil : try ReplCommand.openAudio(noAudio: noAudio, device: device, messages: messages, warn: warn)
-        let shell = ReplShell(session: session, store: store, interactive: interactive,
-                              presentation: presentation, scaling: capabilities.scaling, audio: audio)
+        let shell = ReplShell(
+            session: session, store: store, interactive: interactive,
+            presentation: presentation, scaling: capabilities.scaling, audio: audio)
         shell.braille = presentation.brailleDisplay(kiosk: kiosk)
         return shell
     }

@@ -24,11 +24,14 @@ struct EPUBArchive {
         for entry in archive {
             count += 1
             guard count <= limits.entries else {
-                throw BookProblem(N_("{book} has more than {count} files, more than an EPUB ever holds: refused as a zip bomb"), ["book": name, "count": String(limits.entries)])
+                throw BookProblem(
+                    N_("{book} has more than {count} files, more than an EPUB ever holds: refused as a zip bomb"),
+                    ["book": name, "count": String(limits.entries)])
             }
             total += entry.uncompressedSize
             guard total <= UInt64(limits.totalBytes) else {
-                throw BookProblem(N_("{book} would unpack to more than {size} MB: refused as a zip bomb"), ["book": name, "size": String(limits.totalBytes >> 20)])
+                throw BookProblem(
+                    N_("{book} would unpack to more than {size} MB: refused as a zip bomb"), ["book": name, "size": String(limits.totalBytes >> 20)])
             }
             entries[entry.path] = entry
             let utf8 = entry.path(using: .utf8)
@@ -45,7 +48,8 @@ struct EPUBArchive {
             throw BookProblem(N_("missing file {path}"), ["path": path])
         }
         guard entry.uncompressedSize <= UInt64(limits.entryBytes) else {
-            throw BookProblem(N_("{path} would unpack to {size} MB: too large to be a book's page"), ["path": path, "size": String(entry.uncompressedSize >> 20)])
+            throw BookProblem(
+                N_("{path} would unpack to {size} MB: too large to be a book's page"), ["path": path, "size": String(entry.uncompressedSize >> 20)])
         }
         var data = Data()
         let limit = limits.entryBytes
@@ -78,7 +82,8 @@ public struct BookProblem: TranslatableError, Sendable, Hashable, CustomStringCo
 
     /// The book's documents hold more text than any book (see ``EPUBBook/Limits/textBytes``).
     static func tooMuchText(book: String, limit: Int) -> BookProblem {
-        BookProblem(N_("{book}: its chapters unpack to more than {size} MB of text, more than a book ever holds: refused as a zip bomb"),
-                    ["book": book, "size": String(limit >> 20)])
+        BookProblem(
+            N_("{book}: its chapters unpack to more than {size} MB of text, more than a book ever holds: refused as a zip bomb"),
+            ["book": book, "size": String(limit >> 20)])
     }
 }

@@ -35,8 +35,10 @@ public struct EPUBBook: Sendable {
         /// chapter is skipped, named.
         public var documentElements: Int
 
-        public init(entries: Int = 10_000, entryBytes: Int = 64 << 20, totalBytes: Int = 512 << 20, textBytes: Int = 128 << 20,
-                    documentElements: Int = 1_000_000) {
+        public init(
+            entries: Int = 10_000, entryBytes: Int = 64 << 20, totalBytes: Int = 512 << 20, textBytes: Int = 128 << 20,
+            documentElements: Int = 1_000_000
+        ) {
             self.entries = entries
             self.entryBytes = entryBytes
             self.totalBytes = totalBytes
@@ -81,7 +83,8 @@ public struct EPUBBook: Sendable {
         var clips: [BookClip] = []
         guard !package.spine.isEmpty else { throw BookProblem(N_("{book}: the package lists no document to read (an empty spine)"), ["book": name]) }
         for (path, count) in package.repeatedInSpine {
-            warnings.append(BookProblem(N_("{book}, {path}: listed {count} times in the spine, read once"), ["book": name, "path": path, "count": String(count)]))
+            warnings.append(
+                BookProblem(N_("{book}, {path}: listed {count} times in the spine, read once"), ["book": name, "path": path, "count": String(count)]))
         }
         func skip(_ path: String, _ problem: BookProblem) {
             warnings.append(BookProblem(N_("{book}, {path}: {problem} (chapter skipped)"), ["book": name, "path": path], parts: ["problem": problem.text]))
@@ -109,7 +112,8 @@ public struct EPUBBook: Sendable {
                 var shift = 0
                 // A chapter without a heading of its own takes its name from the navigation.
                 if !package.fixedLayout, !blocks.isEmpty, !blocks.contains(where: { if case .heading = $0 { true } else { false } }),
-                   let name = navigation.title(path: path) {
+                    let name = navigation.title(path: path)
+                {
                     blocks.insert(.heading(name), at: 0)
                     shift = 1
                 }
@@ -135,15 +139,19 @@ public struct EPUBBook: Sendable {
         language = Self.mostCommon(languages) ?? package.language ?? "en"
         let splits = split ?? (works.count > 1 && !package.fixedLayout)
         let bookTitle = title
-        self.works = splits && !works.isEmpty ? works.enumerated().map { index, work in
-            var work = work
-            if work.title.isEmpty { work.title = "\(bookTitle) \(index + 1)" }
-            return work
-        } : [Work(title: bookTitle, blocks: whole)]
+        self.works =
+            splits && !works.isEmpty
+            ? works.enumerated().map { index, work in
+                var work = work
+                if work.title.isEmpty { work.title = "\(bookTitle) \(index + 1)" }
+                return work
+            } : [Work(title: bookTitle, blocks: whole)]
         if package.mediaOverlays && (clips.isEmpty || self.works.count > 1) {
             // Said first: it is about the whole book.
-            warnings.insert(BookProblem(N_("{book} has Media Overlays (a recorded narration) that cannot be played: its text is read by eSpeak NG"),
-                                        ["book": name]), at: 0)
+            warnings.insert(
+                BookProblem(
+                    N_("{book} has Media Overlays (a recorded narration) that cannot be played: its text is read by eSpeak NG"),
+                    ["book": name]), at: 0)
         }
         self.clips = self.works.count == 1 ? clips : []
         self.problems = warnings
@@ -171,11 +179,13 @@ public struct EPUBBook: Sendable {
     /// Each work as a story of ours; a collection's works say which book they are from.
     public func stories(bookID: String) -> [BookStory] {
         let ids = BookStory.uniqueIDs(works.map { works.count == 1 ? bookID : bookID + "-" + BookStory.slug($0.title) })
-        return BookStory.numbered(zip(ids, works).map { id, work in
-            var story = BookStory(id: id, title: work.title, author: author, language: works.count > 1 ? work.language ?? language : language,
-                                  book: works.count > 1 ? title : nil, blocks: work.blocks)
-            if works.count == 1 { story.clips = clips }
-            return story
-        })
+        return BookStory.numbered(
+            zip(ids, works).map { id, work in
+                var story = BookStory(
+                    id: id, title: work.title, author: author, language: works.count > 1 ? work.language ?? language : language,
+                    book: works.count > 1 ? title : nil, blocks: work.blocks)
+                if works.count == 1 { story.clips = clips }
+                return story
+            })
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The book's own names for its chapters and works: the EPUB 3 nav (`epub:type="toc"`), else the
@@ -69,7 +70,9 @@ struct EPUBNavigation {
             if ncx {
                 switch name {
                 case "navPoint": points.append("")
-                case "text" where points.last?.isEmpty == true: text = ""; collecting = true
+                case "text" where points.last?.isEmpty == true:
+                    text = ""
+                    collecting = true
                 case "content": if let label = points.last, let src = attributes["src"] { entries.append((src, label)) }
                 default: break
                 }
@@ -77,7 +80,11 @@ struct EPUBNavigation {
             }
             if tocDepth > 0 {
                 tocDepth += 1
-                if name == "a" { href = attributes["href"]; text = ""; collecting = true }
+                if name == "a" {
+                    href = attributes["href"]
+                    text = ""
+                    collecting = true
+                }
             } else if name == "nav", (attributes["epub:type"] ?? "").split(separator: " ").contains("toc") {
                 tocDepth = 1
             }
@@ -90,12 +97,19 @@ struct EPUBNavigation {
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             let clean = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
             if ncx {
-                if name == "text", collecting, !points.isEmpty { points[points.count - 1] = clean(text); collecting = false }
+                if name == "text", collecting, !points.isEmpty {
+                    points[points.count - 1] = clean(text)
+                    collecting = false
+                }
                 if name == "navPoint" { _ = points.popLast() }
                 return
             }
             guard tocDepth > 0 else { return }
-            if name == "a", let href { entries.append((href, clean(text))); self.href = nil; collecting = false }
+            if name == "a", let href {
+                entries.append((href, clean(text)))
+                self.href = nil
+                collecting = false
+            }
             tocDepth -= 1
         }
     }

@@ -38,10 +38,13 @@ struct EPUBPackage {
         guard archive.contains(opfPath) else { throw BookProblem(N_("{book}: the package file {path} is missing"), ["book": archive.name, "path": opfPath]) }
         let opf = XMLTree(try archive.data(opfPath), elementLimit: archive.limits.documentElements)
         if opf.tooManyElements {
-            throw BookProblem(N_("{book}: {path} has more than {count} elements, more than a package file ever holds"),
-                              ["book": archive.name, "path": opfPath, "count": String(archive.limits.documentElements)])
+            throw BookProblem(
+                N_("{book}: {path} has more than {count} elements, more than a package file ever holds"),
+                ["book": archive.name, "path": opfPath, "count": String(archive.limits.documentElements)])
         }
-        guard opf.parsed || !opf.all("itemref").isEmpty else { throw BookProblem(N_("{book}: {path} is not well-formed XML"), ["book": archive.name, "path": opfPath]) }
+        guard opf.parsed || !opf.all("itemref").isEmpty else {
+            throw BookProblem(N_("{book}: {path} is not well-formed XML"), ["book": archive.name, "path": opfPath])
+        }
         self.init(opf: opf, base: (opfPath as NSString).deletingLastPathComponent)
     }
 
@@ -55,9 +58,11 @@ struct EPUBPackage {
         // The author: a creator whose role is aut (the EPUB 2 attribute or an EPUB 3 refinement),
         // never the illustrator; else the first creator without a role.
         let metas = opf.all("meta")
-        let roles = Dictionary(metas.filter { $0.attributes["property"] == "role" }.compactMap { meta in
-            meta.attributes["refines"].map { (String($0.drop { $0 == "#" }), meta.text.trimmingCharacters(in: .whitespaces)) }
-        }) { first, _ in first }
+        let roles = Dictionary(
+            metas.filter { $0.attributes["property"] == "role" }.compactMap { meta in
+                meta.attributes["refines"].map { (String($0.drop { $0 == "#" }), meta.text.trimmingCharacters(in: .whitespaces)) }
+            }
+        ) { first, _ in first }
         let creators = opf.all("dc:creator").map { creator in
             (creator, creator.attributes["opf:role"] ?? creator.attributes["role"] ?? creator.attributes["id"].flatMap { roles[$0] })
         }
@@ -69,8 +74,9 @@ struct EPUBPackage {
         var items: [String: Item] = [:]
         for element in opf.all("item") {
             guard let id = element.attributes["id"], let href = element.attributes["href"] else { continue }
-            let item = Item(path: XHTMLDecoding.resolve(href, against: base), mediaType: element.attributes["media-type"] ?? "",
-                            properties: (element.attributes["properties"] ?? "").split(separator: " ").map(String.init))
+            let item = Item(
+                path: XHTMLDecoding.resolve(href, against: base), mediaType: element.attributes["media-type"] ?? "",
+                properties: (element.attributes["properties"] ?? "").split(separator: " ").map(String.init))
             items[id] = item
             if item.properties.contains("nav") { navPath = item.path }
             if item.mediaType == "application/x-dtbncx+xml", ncxPath == nil { ncxPath = item.path }
@@ -78,7 +84,8 @@ struct EPUBPackage {
         }
         for element in opf.all("item") {
             guard let id = element.attributes["id"], let overlay = element.attributes["media-overlay"], let document = items[id]?.path,
-                  let smil = items[overlay]?.path else { continue }
+                let smil = items[overlay]?.path
+            else { continue }
             overlays[document] = smil
         }
         if let toc = opf.first("spine")?.attributes["toc"], let item = items[toc] { ncxPath = item.path }

@@ -7,9 +7,12 @@ enum XHTMLDecoding {
     /// UTF-8 with every HTML5 named entity as a numeric reference. A document that is not UTF-8
     /// is read as windows-1252 (old tools' exports) and its XML declaration made to say UTF-8.
     static func prepared(_ data: Data) -> Data {
-        guard let text = String(data: data, encoding: .utf8)
-            ?? String(data: data, encoding: .windowsCP1252).map({ $0.replacingOccurrences(
-                of: #"^(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"utf-8\"", options: .regularExpression) })
+        guard
+            let text = String(data: data, encoding: .utf8)
+                ?? String(data: data, encoding: .windowsCP1252).map({
+                    $0.replacingOccurrences(
+                        of: #"^(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"utf-8\"", options: .regularExpression)
+                })
         else { return data }
         return Data(numericEntities(text).utf8)
     }

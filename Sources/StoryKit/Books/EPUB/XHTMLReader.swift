@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// One XHTML document of the spine as blocks, and as works when it holds several stories
@@ -34,9 +35,11 @@ struct XHTMLReader {
         "pagebreak", "uncopyright", "annotation",
     ]
     static let skippedElements: Set<String> = ["aside", "script", "style", "rt", "rp", "nav", "head", "title", "template"]
-    static let blockElements: Set<String> = ["p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "figcaption", "dt", "dd", "blockquote",
-                                             "pre", "td", "th", "hgroup", "div", "section", "article", "figure", "body", "header", "footer",
-                                             "table", "tr", "ul", "ol", "dl", "caption"]
+    static let blockElements: Set<String> = [
+        "p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "figcaption", "dt", "dd", "blockquote",
+        "pre", "td", "th", "hgroup", "div", "section", "article", "figure", "body", "header", "footer",
+        "table", "tr", "ul", "ol", "dl", "caption",
+    ]
     static let headingElements: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
     static let workTypes = ["short-story", "fiction", "fable", "z3998:fiction", "z3998:poem", "z3998:story", "article"]
     /// What a verse line break becomes until the paragraph is cleaned (never in a book's text).
@@ -94,8 +97,16 @@ struct XHTMLReader {
             return low
         }
         let total = kept.last.map { $0.clean + 1 } ?? 0
-        return (starts.map { let index = firstKept(atOrAfter: $0); return index < kept.count ? kept[index].clean : total },
-                ends.map { let index = firstKept(atOrAfter: $0); return index > 0 ? kept[index - 1].clean + 1 : 0 })
+        return (
+            starts.map {
+                let index = firstKept(atOrAfter: $0)
+                return index < kept.count ? kept[index].clean : total
+            },
+            ends.map {
+                let index = firstKept(atOrAfter: $0)
+                return index > 0 ? kept[index - 1].clean + 1 : 0
+            }
+        )
     }
 
     /// A paragraph's verse lines, each with its white space runs made one space and trimmed; empty
@@ -227,11 +238,14 @@ struct XHTMLReader {
             if element == "article" || element == "section", types.contains(where: { type in XHTMLReader.workTypes.contains { type.hasSuffix($0) } }) {
                 flush()
                 closeWork()
-                current = EPUBBook.Work(title: "", blocks: [], anchor: attributes["id"],
-                                        language: (attributes["xml:lang"] ?? attributes["lang"]).flatMap(XHTMLDecoding.languageCode))
+                current = EPUBBook.Work(
+                    title: "", blocks: [], anchor: attributes["id"],
+                    language: (attributes["xml:lang"] ?? attributes["lang"]).flatMap(XHTMLDecoding.languageCode))
                 workDepth = depth
             }
-            if (element == "a" && (attributes["href"] ?? "").contains("#")) || element == "sup" { noteCandidates.append((depth, paragraph, text.utf8.count, hasWords)) }
+            if (element == "a" && (attributes["href"] ?? "").contains("#")) || element == "sup" {
+                noteCandidates.append((depth, paragraph, text.utf8.count, hasWords))
+            }
             switch element {
             case "hgroup":
                 flush()

@@ -49,9 +49,11 @@ public struct GutenbergBook: Sendable, Hashable {
     /// Each tale as a story of ours; a collection's tales say which book they are from.
     public func stories(bookID: String) -> [BookStory] {
         let ids = BookStory.uniqueIDs(tales.map { tales.count == 1 ? bookID : bookID + "-" + BookStory.slug($0.title) })
-        return BookStory.numbered(zip(ids, tales).map { id, tale in
-            BookStory(id: id, title: tale.title, author: author, language: language,
-                      book: tales.count > 1 ? "\(title) (Project Gutenberg)" : nil, blocks: tale.blocks, licence: Self.licence)
-        })
+        return BookStory.numbered(
+            zip(ids, tales).map { id, tale in
+                BookStory(
+                    id: id, title: tale.title, author: author, language: language,
+                    book: tales.count > 1 ? "\(title) (Project Gutenberg)" : nil, blocks: tale.blocks, licence: Self.licence)
+            })
     }
 }

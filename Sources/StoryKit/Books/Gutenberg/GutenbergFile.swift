@@ -51,7 +51,8 @@ enum GutenbergFile {
         var value = String(lines[index].dropFirst(key.count + 1)).trimmingCharacters(in: .whitespaces)
         var next = index + 1
         while next < lines.endIndex, let first = lines[next].first, first == " " || first == "\t",
-              !lines[next].trimmingCharacters(in: .whitespaces).isEmpty {
+            !lines[next].trimmingCharacters(in: .whitespaces).isEmpty
+        {
             value += " " + lines[next].trimmingCharacters(in: .whitespaces)
             next += 1
         }

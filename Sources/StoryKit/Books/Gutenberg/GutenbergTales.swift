@@ -5,12 +5,18 @@ import Foundation
 /// it of any heading the contents names (fewer blank lines mark a part of a tale or a note).
 enum GutenbergTales {
     /// A heading: an ALL-CAPS line, with its count of blank lines before it.
-    struct Heading { var line: Int; var text: String; var blanksBefore: Int }
+    struct Heading {
+        var line: Int
+        var text: String
+        var blanksBefore: Int
+    }
 
     /// Headings that are never tales, even when the contents names them.
-    static let apparatus: Set<String> = ["CONTENTS", "TABLE OF CONTENTS", "PREFACE", "INTRODUCTION", "NOTES", "NOTES AND REFERENCES",
-                                         "APPENDIX", "INDEX", "GLOSSARY", "BIBLIOGRAPHY", "FOOTNOTES", "THE END", "ILLUSTRATIONS",
-                                         "LIST OF ILLUSTRATIONS"]
+    static let apparatus: Set<String> = [
+        "CONTENTS", "TABLE OF CONTENTS", "PREFACE", "INTRODUCTION", "NOTES", "NOTES AND REFERENCES",
+        "APPENDIX", "INDEX", "GLOSSARY", "BIBLIOGRAPHY", "FOOTNOTES", "THE END", "ILLUSTRATIONS",
+        "LIST OF ILLUSTRATIONS",
+    ]
 
     static func split(_ body: [String], title: String) -> [GutenbergBook.Tale] {
         let body = withoutProductionNotes(body)
@@ -35,8 +41,13 @@ enum GutenbergTales {
             // One story (a novel: its ALL-CAPS chapter headings are headings), without its contents.
             var withoutContents = body
             withoutContents.replaceSubrange(contentsStart..<contentsEnd, with: Array(repeating: "", count: contentsEnd - contentsStart))
-            return [GutenbergBook.Tale(title: title, blocks: blocks(withoutContents, 0..<body.count,
-                                                                    headings: headings.filter { !(contentsStart..<contentsEnd).contains($0.line) }))]
+            return [
+                GutenbergBook.Tale(
+                    title: title,
+                    blocks: blocks(
+                        withoutContents, 0..<body.count,
+                        headings: headings.filter { !(contentsStart..<contentsEnd).contains($0.line) }))
+            ]
         }
         let boundaries = headings.filter { $0.blanksBefore >= taleBlanks && $0.line >= contentsEnd }
         var tales: [GutenbergBook.Tale] = []
@@ -46,7 +57,10 @@ enum GutenbergTales {
             var next = boundaries.first { $0.line > heading.line }?.line ?? body.count
             // After the last tale, a lone "*****" starts the book's afterword.
             if number == taleHeadings.count - 1,
-               let afterword = body[(heading.line + 1)..<next].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).range(of: #"^\*{5,}$"#, options: .regularExpression) != nil }) {
+                let afterword = body[(heading.line + 1)..<next].firstIndex(where: {
+                    $0.trimmingCharacters(in: .whitespaces).range(of: #"^\*{5,}$"#, options: .regularExpression) != nil
+                })
+            {
                 next = afterword
             }
             // A heading with fewer blank lines before it inside a tale is a part of it.
@@ -63,7 +77,10 @@ enum GutenbergTales {
         var blanks = 0
         for (index, line) in body.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { blanks += 1; continue }
+            if trimmed.isEmpty {
+                blanks += 1
+                continue
+            }
             if blanks >= 2, isAllCaps(trimmed) { headings.append(Heading(line: index, text: trimmed, blanksBefore: blanks)) }
             blanks = 0
         }
@@ -164,7 +181,8 @@ enum GutenbergTales {
             // Small, except first and after a full stop or colon ("Chapter I. The Start").
             if index > 0, small.contains(string), !(words[index - 1].last.map { ".:".contains($0) } ?? false) { return string }
             if string.uppercased().range(of: #"^M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})[.:,]?$"#, options: .regularExpression) != nil,
-               string.contains(where: \.isLetter) {
+                string.contains(where: \.isLetter)
+            {
                 return string.uppercased()
             }
             return string.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")

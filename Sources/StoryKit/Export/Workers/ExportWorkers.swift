@@ -49,7 +49,12 @@ public enum ExportWorkers {
                         if written != count { problem = "cannot keep an export worker's output: \(String(cString: strerror(errno)))" }
                     }
                     condition.lock()
-                    if count > 0, problem == nil { stored += count } else { finished = true; failure = problem }
+                    if count > 0, problem == nil {
+                        stored += count
+                    } else {
+                        finished = true
+                        failure = problem
+                    }
                     condition.broadcast()
                     condition.unlock()
                     if count <= 0 || problem != nil { return }
@@ -80,7 +85,9 @@ public enum ExportWorkers {
                 let length = min(max(count, 1 << 18), end - offset)
                 window = [UInt8](repeating: 0, count: length)
                 let got = window.withUnsafeMutableBytes { pread(fd, $0.baseAddress, length, off_t(offset)) }
-                guard got == length else { throw ExportWorkerFailure(message: "cannot read an export worker's output back: \(String(cString: strerror(errno)))") }
+                guard got == length else {
+                    throw ExportWorkerFailure(message: "cannot read an export worker's output back: \(String(cString: strerror(errno)))")
+                }
                 windowStart = offset
             }
             let from = offset - windowStart
@@ -95,8 +102,10 @@ public enum ExportWorkers {
 
     /// Writes the workers' audio to `sink` in order, after what it holds; their events, shifted
     /// to the file's time. `runs` are the workers' runs, for the message if one fails.
-    public static func collect(_ streams: [Stream], runs: [Range<Int>], sink: any PCMFileSink, stopped: StopToken,
-                        onWord: () -> Void = {}) throws -> [NarrationPlayer.Event] {
+    public static func collect(
+        _ streams: [Stream], runs: [Range<Int>], sink: any PCMFileSink, stopped: StopToken,
+        onWord: () -> Void = {}
+    ) throws -> [NarrationPlayer.Event] {
         defer { stop(streams) }
         var events: [NarrationPlayer.Event] = []
         let joining = sink as? OpusExportFile
@@ -123,7 +132,8 @@ public enum ExportWorkers {
                     events.append(NarrationPlayer.Event(kind: .sentence(sentence), frame: offset + frame))
                 case UInt8(ascii: "W"):
                     guard let sentence = try stream.read(4).map(Self.u32), let word = try stream.read(4).map(Self.u32),
-                          let frame = try stream.read(8).map(Self.u64) else { break }
+                        let frame = try stream.read(8).map(Self.u64)
+                    else { break }
                     events.append(NarrationPlayer.Event(kind: .word(sentence: sentence, word: word), frame: offset + frame))
                     onWord()
                 case UInt8(ascii: "E"):
@@ -136,7 +146,10 @@ public enum ExportWorkers {
             if stopped.isStopped { return events }
             stream.process.waitUntilExit()
             if stream.process.terminationStatus != 0 || stream.process.terminationReason != .exit {
-                throw ExportWorkerFailure(message: "an export worker stopped (sentences \(runs[index].lowerBound + 1)–\(runs[index].upperBound)), status \(stream.process.terminationStatus)")
+                throw ExportWorkerFailure(
+                    message:
+                        "an export worker stopped (sentences \(runs[index].lowerBound + 1)–\(runs[index].upperBound)), status \(stream.process.terminationStatus)"
+                )
             }
         }
         return events
@@ -162,7 +175,8 @@ public final class RecordSink: PCMFileSink {
         try state.withLock { state in
             state.pending.append(UInt8(ascii: "P"))
             withUnsafeBytes(of: UInt32(samples.count).littleEndian) { state.pending.append(contentsOf: $0) }
-            state.pending.append(UnsafeBufferPointer(start: UnsafeRawPointer(samples.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: samples.count * 2))
+            state.pending.append(
+                UnsafeBufferPointer(start: UnsafeRawPointer(samples.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: samples.count * 2))
             state.written += samples.count
             try send(&state, whole: false)
             return true
@@ -174,9 +188,18 @@ public final class RecordSink: PCMFileSink {
             func u32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { state.pending.append(contentsOf: $0) } }
             func u64(_ value: Int) { withUnsafeBytes(of: UInt64(value).littleEndian) { state.pending.append(contentsOf: $0) } }
             switch event.kind {
-            case .sentence(let index): state.pending.append(UInt8(ascii: "S")); u32(index); u64(event.frame)
-            case .word(let sentence, let word): state.pending.append(UInt8(ascii: "W")); u32(sentence); u32(word); u64(event.frame)
-            case .end: state.pending.append(UInt8(ascii: "E")); u64(event.frame)
+            case .sentence(let index):
+                state.pending.append(UInt8(ascii: "S"))
+                u32(index)
+                u64(event.frame)
+            case .word(let sentence, let word):
+                state.pending.append(UInt8(ascii: "W"))
+                u32(sentence)
+                u32(word)
+                u64(event.frame)
+            case .end:
+                state.pending.append(UInt8(ascii: "E"))
+                u64(event.frame)
             default: return
             }
             try? send(&state, whole: false)
