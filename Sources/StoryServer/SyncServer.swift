@@ -1,6 +1,3 @@
-import NIOFoundationEssentialsCompat
-import UnixSignals
-
 #if Server
     import Foundation
     import Hummingbird
