@@ -36,25 +36,76 @@ struct LibraryBenchmark: ParsableCommand {
     func run() throws {
         let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("storyreader-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
-        print("library benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(words) words a story")
+        print("library benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(words) words a story, \(runs) rounds, interleaved")
+        print("  anchors: 'stat all' walks the folders and stats every file (what a warm load must at least do);")
+        print("  'read all' also reads every file's bytes (what a cold load must at least do before parsing)")
         for total in count {
             let folder = root.appendingPathComponent("stories-\(total)")
             try StoryGenerator.write(count: total, words: words, into: folder)
             let cache = StoryCache(url: root.appendingPathComponent("cache-\(total)"))
             var cold: [Double] = []
             var warm: [Double] = []
+            var statAll: [Double] = []
+            var readAll: [Double] = []
             var loaded = 0
             for _ in 0..<runs {
+                statAll.append(Clock.measure { _ = FileWalk.total(folder.path, reading: false) })
+                readAll.append(Clock.measure { _ = FileWalk.total(folder.path, reading: true) })
                 try? FileManager.default.removeItem(at: cache.url)
                 cold.append(Clock.measure { loaded = StoryLibrary.load(folders: [folder.path], cache: cache).entries.count })
                 warm.append(Clock.measure { loaded = StoryLibrary.load(folders: [folder.path], cache: cache).entries.count })
             }
             let none = Clock.measure { _ = StoryLibrary.load(folders: [folder.path]) }
-            print(
-                String(
-                    format: "%6d stories (%d loaded): cold %.1f ms (no cache file, writes it), warm %.1f ms (cache), parse only %.1f ms; peak RSS %.1f MB",
-                    total, loaded, Percentile.median(cold), Percentile.median(warm), none, Memory.peakResidentMegabytes()))
+            func line(_ name: String, _ samples: [Double], anchor: [Double]? = nil) -> String {
+                var text = String(
+                    format: "    %@ best %.1f ms, median %.1f ms", name.padding(toLength: 10, withPad: " ", startingAt: 0), samples.min() ?? 0,
+                    Percentile.median(samples))
+                if let anchor, let best = anchor.min(), best > 0 {
+                    text += String(format: " (%.1f× the anchor's best)", (samples.min() ?? 0) / best)
+                }
+                return text
+            }
+            print("  \(total) stories (\(loaded) loaded):")
+            print(line("stat all", statAll))
+            print(line("read all", readAll))
+            print(line("cold", cold, anchor: readAll) + " — no cache file, writes it")
+            print(line("warm", warm, anchor: statAll) + " — from the cache")
+            print(String(format: "    parse only %.1f ms (no cache at all); peak RSS %.1f MB", none, Memory.peakResidentMegabytes()))
         }
+    }
+}
+
+/// The anchors of the library benchmark: a plain recursive walk with `stat` on every entry, and
+/// optionally every file read, in C calls with nothing else done.
+enum FileWalk {
+    /// Bytes of every regular file below `path` (read, or as `stat` says).
+    static func total(_ path: String, reading: Bool) -> Int {
+        guard let directory = opendir(path) else { return 0 }
+        defer { closedir(directory) }
+        var sum = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            if name.hasPrefix(".") { continue }
+            let child = path + "/" + name
+            var info = stat()
+            guard stat(child, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                sum += total(child, reading: reading)
+            } else if !reading {
+                sum += Int(info.st_size)
+            } else {
+                let descriptor = open(child, O_RDONLY)
+                guard descriptor >= 0 else { continue }
+                while true {
+                    let count = read(descriptor, &buffer, buffer.count)
+                    if count <= 0 { break }
+                    sum += count
+                }
+                close(descriptor)
+            }
+        }
+        return sum
     }
 }
 

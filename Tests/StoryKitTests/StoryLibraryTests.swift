@@ -227,6 +227,61 @@ struct LibraryFixture {
         #expect(cold.problems == serial.problems && warm.problems == serial.problems)
     }
 
+    @Test func aFolderOfHundredsIsReadInNameOrderWithEveryProblemNamed() throws {
+        // More entries than one thread looks up (the walker shares a big folder's `stat`s between
+        // cores): the order, the files passed over and the problems must not depend on which
+        // core looked a name up.
+        let folder = try TemporaryFolder("big-folder")
+        defer { folder.remove() }
+        let fm = FileManager.default
+        var expectedIDs: [String] = []
+        var expectedProblems: [(String, StoryProblem.Kind)] = []
+        for index in 0..<400 {
+            let name = String(format: "%03d", index)
+            switch index % 8 {
+            case 1: try folder.write("\(name)-picture.art", "not a story")
+            case 2:
+                // Named like a folder document only after a prefix: still a story.
+                try folder.write("\(name)-README.md", "---\ntitle: Read me \(name)\n---\n\nA story.\n")
+                expectedIDs.append("\(name)-readme")
+            case 3:
+                try fm.createSymbolicLink(atPath: folder.path + "/\(name)-gone.md", withDestinationPath: "nowhere.md")
+                expectedProblems.append(("\(name)-gone.md", .notFound))
+            case 4:
+                try fm.createSymbolicLink(atPath: folder.path + "/\(name)-self.md", withDestinationPath: "\(name)-self.md")
+                expectedProblems.append(("\(name)-self.md", .symlinkLoop))
+            case 5:
+                try folder.write("\(name)-shelf/inner-\(name).md", "---\ntitle: Inner \(name)\n---\n\nInside.\n")
+                try folder.write("\(name)-shelf/README.md", "---\ntitle: About this shelf\n---\n\nNot a story.\n")
+                expectedIDs.append("inner-\(name)")
+            default:
+                try folder.write("\(name)-Story.MD", "---\ntitle: Story \(name)\n---\n\nOnce.\n")
+                expectedIDs.append("\(name)-story")
+            }
+        }
+        let library = StoryLibrary.load(folders: [folder.path])
+        #expect(library.entries.map(\.id).sorted() == expectedIDs.sorted())
+        // Problems come in the walk's order: by name, a subfolder's after its name.
+        #expect(library.problems.map(\.path) == expectedProblems.map { folder.path + "/" + $0.0 })
+        #expect(library.problems.map(\.kind) == expectedProblems.map(\.1))
+        #expect(!library.entries.contains { $0.title == "About this shelf" })
+    }
+
+    @Test func aCacheWithBytesThatAreNotUTF8IsIgnoredAndRewritten() throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.folder.remove() }
+        let cache = StoryCache(url: fixture.folder.url.appendingPathComponent("story-cache.v1"))
+        let expected = fixture.load(cache: cache).entries
+        var bytes = [UInt8](try Data(contentsOf: cache.url))
+        // One title byte of the file's last record made invalid: the whole cache goes.
+        let title = Array("Pip and the Puddle".utf8)
+        let at = try #require(bytes.indices.last { bytes[$0...].starts(with: title) })
+        bytes[at] = 0xFF
+        try Data(bytes).write(to: cache.url)
+        #expect(fixture.load(cache: cache).entries == expected)
+        #expect(try String(contentsOf: cache.url, encoding: .utf8).contains("Pip and the Puddle"))
+    }
+
     @Test func duplicateIDsAreReportedAndTheFirstWins() throws {
         let first = try TemporaryFolder("first")
         let second = try TemporaryFolder("second")

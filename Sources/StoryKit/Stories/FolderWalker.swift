@@ -61,20 +61,19 @@ enum FolderWalker {
         var names: [String] = []
         let base = folder.hasSuffix("/") ? folder : folder + "/"
         while let entry = readdir(directory) {
-            let bytes = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
-                    Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))))
-                }
-            }
+            // The name in place in the entry (valid until the next `readdir`), not a copy of its 256 bytes.
+            let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: strlen(start.assumingMemoryBound(to: CChar.self)))
             if bytes.first == UInt8(ascii: ".") { continue }  // hidden files, `.` and `..`
+            // A regular file that is not a story (a picture, a PDF) is passed over without a `stat`.
+            if entry.pointee.d_type == UInt8(DT_REG), !isStoryName(bytes) { continue }
             guard let name = String(validating: bytes, as: UTF8.self) else {
                 // Linux names are bytes; every path in this program is text, so a name that is not
                 // UTF-8 could only be opened under a repaired name that does not exist. Say so.
-                let shown = visibleName(bytes)
-                if StoryParser.storyExtensions.contains((shown as NSString).pathExtension.lowercased()) {
+                if isStoryName(bytes) {
                     problems.append(
                         StoryProblem(
-                            .error, .unreadable, path: base + shown,
+                            .error, .unreadable, path: base + visibleName(Array(bytes)),
                             N_(
                                 "its file name is not valid UTF-8 (the bytes shown as \\xNN): rename the file, for example with `mv` and a shell glob, to a name in UTF-8"
                             )))
@@ -83,18 +82,19 @@ enum FolderWalker {
             }
             names.append(name)
         }
-        closedir(directory)
         names.sort()
-        for name in names {
+        // Each name looked up in the open folder, not by its whole path again from `/`; the folder
+        // is closed before its subfolders are walked, so a deep tree holds one descriptor at a time.
+        let descriptor = dirfd(directory)
+        let found = lookUp(names, in: descriptor)
+        closedir(directory)
+        for entry in found {
+            let (name, child, code, isLink) = (entry.name, entry.info, entry.error, entry.isLink)
             let path = base + name
-            var child = stat()
-            if stat(path, &child) != 0 {
-                let code = errno
-                var linkInfo = stat()
-                let isLink = lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
+            if code != 0 {
                 if code == ELOOP {
                     problems.append(StoryProblem(.warning, .symlinkLoop, path: path, N_("is a link that leads back to itself: skipped")))
-                } else if isLink, StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                } else if isLink, isStoryName(name.utf8) {
                     problems.append(StoryProblem(.warning, .notFound, path: path, N_("is a link to a file that does not exist: skipped")))
                 } else if !isLink {
                     problems.append(StoryProblem(.error, .unreadable, path: path, N_("cannot be read ({reason})"), ["reason": String(cString: strerror(code))]))
@@ -105,16 +105,66 @@ enum FolderWalker {
             case S_IFDIR:
                 walk(path, info: child, files: &files, visited: &visited, problems: &problems)
             case S_IFREG:
-                guard StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()),
-                    !StoryParser.isFolderDocument(name)
-                else { continue }
+                guard isStoryName(name.utf8), !StoryParser.isFolderDocument(name) else { continue }
                 files.append(FoundFile(path: path, size: Int(child.st_size), modified: modifiedNanoseconds(child)))
             default:
-                if StoryParser.storyExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                if isStoryName(name.utf8) {
                     problems.append(StoryProblem(.warning, .unreadable, path: path, N_("is not a regular file (a pipe or a device): skipped")))
                 }
             }
         }
+    }
+
+    /// A folder entry's `stat`, or why there is none (`error`, and whether it is a link).
+    private struct LookedUp {
+        var name: String
+        var info: stat
+        var error: Int32
+        var isLink: Bool
+    }
+
+    /// What a folder's entries are, looked up on every core when there are many (the kernel's
+    /// path lookups are most of a warm start's walk).
+    private static func lookUp(_ names: [String], in descriptor: Int32) -> [LookedUp] {
+        @Sendable func lookUp(_ name: String) -> LookedUp {
+            var info = stat()
+            guard fstatat(descriptor, name, &info, 0) != 0 else { return LookedUp(name: name, info: info, error: 0, isLink: false) }
+            let code = errno
+            var linkInfo = stat()
+            let isLink = fstatat(descriptor, name, &linkInfo, AT_SYMLINK_NOFOLLOW) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
+            return LookedUp(name: name, info: info, error: code, isLink: isLink)
+        }
+        let chunk = 128
+        guard names.count > chunk else { return names.map(lookUp) }
+        var found = [LookedUp?](repeating: nil, count: names.count)
+        found.withUnsafeMutableBufferPointer { buffer in
+            let output = UncheckedLookups(buffer: buffer)
+            DispatchQueue.concurrentPerform(iterations: (names.count + chunk - 1) / chunk) { block in
+                // Each index is written by exactly one iteration.
+                for index in (block * chunk)..<min(names.count, (block + 1) * chunk) { output.buffer[index] = lookUp(names[index]) }
+            }
+        }
+        return found.map { $0! }
+    }
+
+    /// Unchecked: each iteration of concurrentPerform writes only its own indices, and the
+    /// buffer is read after every iteration has returned.
+    private struct UncheckedLookups: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<LookedUp?>
+    }
+
+    /// Whether a file name ends in one of `StoryParser.storyExtensions` (any case), read from its
+    /// bytes: what `pathExtension` and `lowercased()` told, without making two strings a file.
+    static func isStoryName(_ name: some BidirectionalCollection<UInt8>) -> Bool {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return false }
+        let extensionBytes = name[name.index(after: dot)...]
+        guard extensionBytes.count <= 8 else { return false }
+        var lowered = ""
+        for byte in extensionBytes {
+            guard byte < 0x80 else { return false }
+            lowered.unicodeScalars.append(Unicode.Scalar(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte))
+        }
+        return StoryParser.storyExtensions.contains(lowered)
     }
 
     /// A file name's bytes as text, each byte that is not part of valid UTF-8 shown as `\xNN`.

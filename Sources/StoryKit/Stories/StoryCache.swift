@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Parsed stories kept between runs, so a library of thousands of files opens quickly.
 ///
@@ -53,22 +54,60 @@ public struct StoryCache: Sendable {
     static func records(in bytes: UnsafeBufferPointer<UInt8>) -> [String: Record] {
         let magicBytes = Array(magic.utf8)
         guard bytes.count > magicBytes.count, bytes.starts(with: magicBytes) else { return [:] }
-        var records: [String: Record] = [:]
         let body = UnsafeBufferPointer(rebasing: bytes[magicBytes.count...])
-        for line in body.split(separator: UInt8(Self.record.value)) {
-            guard let record = decodeRecord(line) else { return [:] }
-            records[record.entry.path] = record
+        // Checked once, whole, so that each field is then made without a check of its own.
+        guard String(validating: body, as: UTF8.self) != nil else { return [:] }
+        var found: [Range<Int>] = []
+        var start = 0
+        for index in 0...body.count where index == body.count || body[index] == UInt8(Self.record.value) {
+            if index > start { found.append(start..<index) }
+            start = index + 1
         }
+        let lines = found
+        // Decoded on every core, a run of records each (most of a warm start is here).
+        var decoded = [Record?](repeating: nil, count: lines.count)
+        let damaged = Atomic<Bool>(false)
+        decoded.withUnsafeMutableBufferPointer { buffer in
+            let shared = UncheckedRecords(input: body, output: buffer)
+            let chunk = 256
+            DispatchQueue.concurrentPerform(iterations: (lines.count + chunk - 1) / chunk) { block in
+                for index in (block * chunk)..<min(lines.count, (block + 1) * chunk) {
+                    // Each index is written by exactly one iteration.
+                    guard let record = decodeRecord(UnsafeBufferPointer(rebasing: shared.input[lines[index]])) else {
+                        damaged.store(true, ordering: .relaxed)
+                        return
+                    }
+                    shared.output[index] = record
+                }
+            }
+        }
+        guard !damaged.load(ordering: .relaxed) else { return [:] }
+        var records: [String: Record] = [:]
+        records.reserveCapacity(decoded.count)
+        for case let record? in decoded { records[record.entry.path] = record }
         return records
     }
 
+    /// Unchecked: the input is only read while the iterations run; each iteration of
+    /// concurrentPerform writes only its own indices of the output, which is read after every
+    /// iteration has returned.
+    private struct UncheckedRecords: @unchecked Sendable {
+        let input: UnsafeBufferPointer<UInt8>
+        let output: UnsafeMutableBufferPointer<Record?>
+    }
+
     /// One record, or nil when anything in it is damaged (the whole cache is then ignored).
-    private static func decodeRecord(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Record? {
+    private static func decodeRecord(_ line: UnsafeBufferPointer<UInt8>) -> Record? {
         var fields: [String] = []
         fields.reserveCapacity(21)
-        for bytes in line.split(separator: UInt8(Self.field.value), omittingEmptySubsequences: false) {
-            guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
-            fields.append(text)
+        // A plain scan of the bytes: `split` on a slice of a buffer pointer is not specialized
+        // here, and looked its element type up at run time for every byte.
+        let separator = UInt8(Self.field.value)
+        var start = 0
+        for index in 0...line.count where index == line.count || line[index] == separator {
+            // The whole file was found valid UTF-8, and no field ends inside a character (the separators are ASCII).
+            fields.append(String(decoding: UnsafeBufferPointer(rebasing: line[start..<index]), as: UTF8.self))
+            start = index + 1
         }
         guard fields.count == 21, let sentences = Int(fields[17]), let size = Int(fields[1]), let modified = Int(fields[2]),
             let words = Int(fields[10]), let pages = Int(fields[11]), let paragraphs = Int(fields[12]), let pictures = Int(fields[13])
@@ -79,31 +118,30 @@ public struct StoryCache: Sendable {
             guard bounds.count == 2, bounds[0] <= bounds[1] else { return nil }
             ages = AgeRange(lower: bounds[0], upper: bounds[1])
         }
-        let list = Character(Self.list)
         var entry = StoryEntry.empty
         entry.path = fields[0]
         entry.id = fields[3]
         entry.title = fields[4]
         entry.author = fields[5].isEmpty ? nil : fields[5]
         entry.ages = ages
-        entry.tags = fields[7].isEmpty ? [] : fields[7].split(separator: list).map(String.init)
+        entry.tags = fields[7].isEmpty ? [] : items(of: fields[7])
         entry.language = fields[8]
         entry.summary = fields[9].isEmpty ? nil : fields[9]
         entry.words = words
         entry.pages = pages
         entry.paragraphs = paragraphs
         entry.pictures = pictures
-        let starts = fields[15].split(separator: list).map { Int($0) }
+        let starts = items(of: fields[15]).map { Int($0) }
         guard !starts.contains(nil) else { return nil }
         entry.pageStarts = starts.compactMap { $0 }
         entry.sentences = sentences
         entry.book = fields[18].isEmpty ? nil : fields[18]
         entry.part = Int(fields[19])
         entry.recording = fields[20].isEmpty ? nil : fields[20]
-        entry.pictureDescriptions = fields[16].isEmpty ? [] : fields[16].split(separator: list, omittingEmptySubsequences: false).map(String.init)
+        entry.pictureDescriptions = fields[16].isEmpty ? [] : items(of: fields[16], keepingEmpty: true)
         var warnings: [StoryProblem] = []
-        for problem in fields[14].split(separator: list) {
-            let parts = problem.split(separator: Character(Self.problemField), omittingEmptySubsequences: false).map(String.init)
+        for problem in items(of: fields[14]) {
+            let parts = items(of: problem, at: Self.problemField, keepingEmpty: true)
             guard parts.count == 4, let kind = StoryProblem.Kind(rawValue: parts[0]) else { return nil }
             // Its template and values (third field, JSON) let the warning be shown in any language;
             // a record without them keeps its English message.
@@ -114,6 +152,14 @@ public struct StoryCache: Sendable {
                     translatable?.values ?? [:]))
         }
         return Record(entry: entry, warnings: warnings, size: size, modified: modified)
+    }
+
+    /// The items of a list field, split at the ASCII separator's byte (the same as splitting the
+    /// text: no character of the sanitized text holds that byte, and a control character always
+    /// ends a grapheme).
+    private static func items(of text: String, at separator: Unicode.Scalar = list, keepingEmpty: Bool = false) -> [String] {
+        guard !text.isEmpty else { return keepingEmpty ? [""] : [] }
+        return text.utf8.split(separator: UInt8(separator.value), omittingEmptySubsequences: !keepingEmpty).map { String(Substring($0)) }
     }
 
     func write(_ records: [String: Record]) {

@@ -41,18 +41,20 @@ public struct StoryLibrary: Sendable {
         let results = ParallelParser.parse(files, cached: cached, parallel: parallel)
 
         var entries: [StoryEntry] = []
+        entries.reserveCapacity(files.count)
         var seenIDs: [String: String] = [:]
-        var fresh: [String: StoryCache.Record] = [:]
+        seenIDs.reserveCapacity(files.count)
         // A file parsed again (new, or changed since the cache was written) means the cache is
         // out of date; so does a cached file no longer found (counted below).
         var parsedAgain = false
+        var loaded = 0
         for (file, result) in zip(files, results) {
             switch result {
             case .success(let parsed):
                 let record = parsed.record
                 parsedAgain = parsedAgain || !parsed.fromCache
+                loaded += 1
                 problems.append(contentsOf: record.warnings)
-                fresh[file.path] = record
                 if let first = seenIDs[record.entry.id] {
                     problems.append(
                         StoryProblem(
@@ -66,7 +68,15 @@ public struct StoryLibrary: Sendable {
                 problems.append(problem)
             }
         }
-        if let cache, parsedAgain || fresh.count != cached.count {
+        // The records to keep are gathered only when the cache is written: on a warm start, every
+        // file came from the cache and as many were loaded as it holds. (A story file named twice
+        // on the command line is counted twice; at worst the cache is written again, or keeps the
+        // record of a removed file, which is used only if that very file comes back unchanged.)
+        if let cache, parsedAgain || loaded != cached.count {
+            var fresh: [String: StoryCache.Record] = [:]
+            for (file, result) in zip(files, results) {
+                if case .success(let parsed) = result { fresh[file.path] = parsed.record }
+            }
             cache.write(fresh)
         }
         // Each title lowered once, not once a comparison (10,000 stories: 280,000 times).

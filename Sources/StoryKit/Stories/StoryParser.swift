@@ -21,7 +21,10 @@ public enum StoryParser {
     /// Files that describe a folder rather than tell a story (`README.md`, `INDEX.md`, `LICENSE.txt`, …):
     /// the library does not load them.
     public static func isFolderDocument(_ fileName: String) -> Bool {
-        let base = ((fileName as NSString).deletingPathExtension).lowercased()
+        // The name before its last dot (what `deletingPathExtension` gives for a file name), without
+        // bridging to NSString: the library asks this of every story file it finds.
+        let stem = fileName.utf8.lastIndex(of: UInt8(ascii: ".")).map { fileName[..<$0] } ?? fileName[...]
+        let base = stem.lowercased()
         return ["readme", "index", "license", "licence", "changelog", "contributing", "notes"].contains(base) || base.hasPrefix("readme")
     }
     static let maximumSummaryCharacters = 1_000
