@@ -67,11 +67,13 @@ let package = Package(
         ),
         // FFmpeg's libraries, for playing a book's recorded narration: MP3, AAC, Opus and Vorbis
         // clips decoded (libavformat, libavcodec), made the sink's format (libswresample), and
-        // slowed or quickened without changing pitch (libavfilter's atempo).
-        .systemLibrary(
+        // slowed or quickened without changing pitch (libavfilter's atempo). Opened when a
+        // recording is first needed (Sources/CFFmpeg/loader.c), not linked: linked, they made
+        // every start of the program some 85 ms slower. Headers from Debian's libavformat-dev,
+        // libavcodec-dev, libavfilter-dev, libswresample-dev and libavutil-dev (scripts/setup.sh).
+        .target(
             name: "CFFmpeg",
-            pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswresample-dev", "libavutil-dev"])]
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         .target(
             name: "StoryKit",

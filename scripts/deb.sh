@@ -28,7 +28,7 @@ bin=${1:?the storyreader binary to package}
 out=${2:?the folder the package is written to}
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-for tool in dpkg-deb dpkg-shlibdeps strip; do
+for tool in dpkg-deb dpkg-shlibdeps strip strings; do
   command -v "$tool" >/dev/null 2>&1 ||
     { echo "deb: $tool is missing: run 'scripts/setup.sh --deb' (make deb does) or 'sudo apt-get install dpkg-dev binutils'" >&2; exit 1; }
 done
@@ -90,7 +90,7 @@ maintainers ($maintainer) before redistributing this package.
 EOF
 
 # 3. The control file: Depends from the libraries the binary links (eSpeak NG, ALSA, libopusenc,
-#    LAME, libhyphen, SQLite, the C and C++ runtimes).
+#    LAME, libhyphen, SQLite, the C and C++ runtimes) and the FFmpeg libraries it opens.
 mkdir -p "$stage/debian" "$root/DEBIAN"
 printf 'Source: %s\nMaintainer: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$maintainer" "$package" >"$stage/debian/control"
 shlibdeps_options=()
@@ -101,6 +101,14 @@ fi
 depends=$(cd "$stage" && dpkg-shlibdeps "${shlibdeps_options[@]}" -O -e root/usr/bin/storyreader 2>"$stage/shlibdeps.log" |
   sed -n 's/^shlibs:Depends=//p') || { cat "$stage/shlibdeps.log" >&2; exit 1; }
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies for $bin" >&2; cat "$stage/shlibdeps.log" >&2; exit 1; }
+# FFmpeg's libraries are opened when a recording is first played (Sources/CFFmpeg/loader.c), not
+# linked, so dpkg-shlibdeps cannot see them: the packages holding the sonames the binary names
+# are added by name.
+for soname in $(strings -a "$bin" | grep -E '^lib(avutil|swresample|avcodec|avformat|avfilter)\.so\.[0-9]+$' | sort -u); do
+  owner=$(dpkg-query -S "*/$soname" 2>/dev/null | head -n 1 | cut -d: -f1) || true
+  [ -n "$owner" ] || { echo "deb: no installed package holds $soname (apt-get install libavformat-dev libavfilter-dev)" >&2; exit 1; }
+  depends="$depends, $owner"
+done
 installed_size=$(du -sk --apparent-size "$root" | cut -f1)
 cat >"$root/DEBIAN/control" <<EOF
 Package: $package

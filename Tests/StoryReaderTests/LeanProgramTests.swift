@@ -46,6 +46,20 @@ import Testing
         }
     }
 
+    @Test func ffmpegIsOpenedWhenARecordingPlaysNotLinkedIntoEveryStart() throws {
+        // Linked, FFmpeg's libraries brought some 180 more into every start of the program and of
+        // each export worker; they are opened by CFFmpeg's loader instead (RecordedNarrationTests
+        // play recordings through it).
+        let readelf = try #require(RequiredTool.locate("readelf"), "readelf (binutils) is needed")
+        let dynamic = try ExternalProcess.run(readelf, ["-d", TestPaths.binary.path], environment: ProcessInfo.processInfo.environment)
+        #expect(dynamic.status == 0, "\(dynamic.standardError)")
+        let needed = dynamic.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libespeak-ng") }, "readelf -d: \(needed)")
+        for library in ["libavformat", "libavcodec", "libavfilter", "libswresample", "libavutil"] {
+            #expect(!needed.contains { $0.contains(library) }, "\(library) is linked: \(needed)")
+        }
+    }
+
     @Test func benchHandsOverToTheBenchProgramWithTheSameWords() throws {
         let help = try StoryReaderProcess.run(["bench", "--help"])
         #expect(help.status == 0, "\(help.standardError)")

@@ -23,7 +23,7 @@ public enum AudioClipDecoder {
     /// The length of the recording at `path` in milliseconds, as its container says; nil when it
     /// cannot be read or does not say.
     public static func durationMilliseconds(path: String) -> Int? {
-        _ = quiet
+        guard missing == nil else { return nil }
         var format: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_open_input(&format, path, nil, nil) >= 0, let context = format else { return nil }
         defer { avformat_close_input(&format) }
@@ -31,14 +31,33 @@ public enum AudioClipDecoder {
         return Int(context.pointee.duration / 1000)  // AV_TIME_BASE is microseconds
     }
 
-    /// FFmpeg writes its own notes to standard error ("Estimating duration from bitrate"),
-    /// unsanitized and untranslated: quiet, every failure is said as an `RecordingProblem`.
-    private static let quiet: Void = av_log_set_level(AV_LOG_QUIET)
+    /// FFmpeg's libraries, opened the first time a recording is needed (CFFmpeg's loader): nil
+    /// once they are open, else the loader's reason. Once open, they are quiet: FFmpeg writes its
+    /// own notes to standard error ("Estimating duration from bitrate"), unsanitized and
+    /// untranslated, and every failure is said as a `RecordingProblem` instead.
+    private static let missing: String? = {
+        var why = [CChar](repeating: 0, count: 512)
+        guard cffmpeg_load(&why, UInt(why.count)) == 0 else {
+            return String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        av_log_set_level(AV_LOG_QUIET)
+        return nil
+    }()
+
+    /// Throws, naming the file, when FFmpeg's libraries cannot be opened.
+    private static func requireLibraries(for name: String) throws(RecordingProblem) {
+        guard let missing else { return }
+        throw RecordingProblem(
+            N_(
+                "{file}: playing a recording needs FFmpeg's libraries, which cannot be opened ({reason}): install them (on Debian: sudo apt install libavformat59 libavfilter8)"
+            ),
+            ["file": name, "reason": missing])
+    }
 
     /// Decodes `path`'s `[beginMs, endMs)` at `tempo`.
     public static func decode(path: String, beginMs: Int, endMs: Int?, tempo: Double = 1) throws(RecordingProblem) -> [Int16] {
-        _ = quiet
         let name = (path as NSString).lastPathComponent
+        try requireLibraries(for: name)
         guard FileManager.default.fileExists(atPath: path) else { throw RecordingProblem(N_("{file}: the recording is missing"), ["file": name]) }
         if let endMs, endMs <= beginMs { throw RecordingProblem(N_("{file}: the clip ends before it begins"), ["file": name]) }
         if let endMs, endMs - beginMs > longestClipMilliseconds {
@@ -161,6 +180,7 @@ public enum AudioClipDecoder {
 
     /// `samples` at `tempo` with their pitch kept: FFmpeg's `atempo` (WSOLA).
     public static func stretch(_ samples: [Int16], tempo: Double, name: String = "") throws(RecordingProblem) -> [Int16] {
+        try requireLibraries(for: name)
         let failure = RecordingProblem(N_("{file}: its tempo cannot be changed"), ["file": name])
         var graph = avfilter_graph_alloc()
         defer { avfilter_graph_free(&graph) }
