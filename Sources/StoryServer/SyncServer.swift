@@ -153,6 +153,19 @@
             if !refused.isEmpty { throw ServerDatabase.InvalidChanges(refused: refused) }
         }
 
+        /// The most changes a page holds: the kiosk's `limit`, 1 to 5,000 (1,000 when not given).
+        static func pageLimit(_ request: Request) -> Int {
+            min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 1000, 1), 5000)
+        }
+
+        /// A pull's page of `rows` (read with a limit of `limit + 1`: one more says more follow).
+        static func pageJSON(_ rows: [(seq: Int64, body: String)], after: Int64, limit: Int, database: ServerDatabase, clock: WallClock) -> [UInt8] {
+            let page = rows.prefix(limit)
+            return PullResponse.json(
+                bodies: page, cursor: page.last?.seq ?? after, more: rows.count > limit, serverMillis: HybridLogicalClock.millis(clock.now())
+            ) { seq in database.logger.warning("change \(seq) of the log is not JSON, skipped") }
+        }
+
         /// `clock` is the server's time: what kiosks' stamps are checked against and restamped with.
         static func routes(
             _ router: Router<BasicRequestContext>, database: ServerDatabase, restamp: RestampClock = RestampClock(),
@@ -168,9 +181,16 @@
                     try validate(upload, now: now)
                     // A clock far ahead is not trusted: the server's time replaces it (in the kiosk's order).
                     let stored = try await database.upload(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))
-                    return try json(
-                        UploadResponse(
-                            stored: stored, serverMillis: now, clockWarning: ClockSkew.warning(kioskMillis: upload.kioskMillis, serverMillis: now)))
+                    let answer = UploadResponse(
+                        stored: stored, serverMillis: now, clockWarning: ClockSkew.warning(kioskMillis: upload.kioskMillis, serverMillis: now))
+                    // A kiosk that names its cursor gets its first pull in the same answer (one
+                    // exchange a round instead of two).
+                    guard let after = request.uri.queryParameters.get("after", as: Int64.self) else { return try json(answer) }
+                    let limit = pageLimit(request)
+                    let page = pageJSON(
+                        try await database.pull(site: site, after: after, limit: limit + 1), after: after, limit: limit, database: database, clock: clock)
+                    let body = UploadResponse.json(encoded: try JSONEncoder.sync.encode(answer), page: page)
+                    return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
                 }
             }
             // Changes every kiosk of the site must agree on, asked for at once (never from the outbox):
@@ -199,7 +219,7 @@
                         throw Denied(status: .unauthorized, message: Self.tokenNeeded)
                     }
                     let after = request.uri.queryParameters.get("after", as: Int64.self) ?? 0
-                    let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 1000, 1), 5000)
+                    let limit = pageLimit(request)
                     // The token check and the page in one query: a pull's only trip to the database.
                     let rows: [(seq: Int64, body: String)]
                     switch try await database.pull(
@@ -209,10 +229,7 @@
                     case .otherSite: throw Denied(status: .forbidden, message: Self.tokenOfAnotherSite)
                     case .rows(let found): rows = found
                     }
-                    let page = rows.prefix(limit)
-                    let body = PullResponse.json(
-                        bodies: page, cursor: page.last?.seq ?? after, more: rows.count > limit, serverMillis: HybridLogicalClock.millis(clock.now())
-                    ) { seq in database.logger.warning("change \(seq) of the log is not JSON, skipped") }
+                    let body = pageJSON(rows, after: after, limit: limit, database: database, clock: clock)
                     return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
                 }
             }

@@ -125,4 +125,36 @@ final class ScriptedSite: @unchecked Sendable {
         #expect(round.clockWarning == SyncClient.implausibleServerClock)
         #expect(try store.read { db in try StoryStore.loadClock(in: db) }.offsetMillis == 0)
     }
+
+    /// Issue 32: the upload's answer brings the pull's first page when the kiosk asked for it; the
+    /// round then asks for no page of its own. A page in that answer that does not read as one is
+    /// left out (the upload was stored all the same) and the kiosk pulls as before.
+    @Test func aPageInTheUploadsAnswerSavesThePull() async throws {
+        let zoe = SyncChange(
+            hlc: HLCTimestamp(millis: HybridLogicalClock.millis(Date()), node: "other"), body: .profileField(profile: UUID(), field: "name", value: "Zoe"))
+        let page = String(
+            decoding: try JSONEncoder.sync.encode(PullResponse(changes: [zoe], cursor: 7, more: false, serverMillis: HybridLogicalClock.millis(Date()))),
+            as: UTF8.self)
+        for broken in [false, true] {
+            let server = try ScriptedSite { line in
+                let now = HybridLogicalClock.millis(Date())
+                if line.hasPrefix("POST") {
+                    return line.contains("?after=0&limit=")
+                        ? #"{"stored":1,"serverMillis":\#(now),"page":\#(broken ? "5" : page)}"# : #"{"stored":1,"serverMillis":\#(now)}"#
+                }
+                return #"{"changes":[],"cursor":7,"more":false,"serverMillis":\#(now)}"#
+            }
+            defer { server.stop() }
+            let (database, store, client) = try joinedKiosk("page", url: server.url)
+            defer { database.remove() }
+            try store.recordFinishedRead(profileID: try store.profiles()[0].id!, storyID: "fox")
+            let round = try await client.round(store)
+            #expect(round.uploaded >= 1)
+            #expect(server.requestLines.first?.hasPrefix("POST /v1/sites/branch/changes?after=0&limit=") == true)
+            #expect(server.requestLines.filter { $0.hasPrefix("GET") }.count == (broken ? 1 : 0))
+            #expect(try store.profiles().contains { $0.name == "Zoe" } == !broken)
+            #expect(try store.syncCursor() == 7)
+            #expect(try store.syncStatus().outbox == 0)
+        }
+    }
 }

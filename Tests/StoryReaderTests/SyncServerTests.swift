@@ -136,6 +136,41 @@ struct SyncServerTests {
         #expect(try k.store.syncStatus().outbox == 0)
     }
 
+    /// Issue 32: an upload that names its cursor gets the page a pull after it would give in the
+    /// same answer (the kiosk's own change in it, as stored, and "more" when the limit cut it); one
+    /// that does not gets no page, as from a server before it.
+    @Test func anUploadThatNamesItsCursorBringsThePageAfterIt() async throws {
+        let token = try addSite("one-exchange")
+        let a = try kiosk("a", token: token)
+        let b = try kiosk("b", token: token)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
+        try a.store.recordFinishedRead(profileID: try a.store.profiles()[0].id!, storyID: "from-a")
+        try await a.client.round(a.store)
+        let path = SyncAPI.changesPath(site: "one-exchange")
+        let change = SyncChange(hlc: HLCTimestamp(millis: HybridLogicalClock.millis(Date()), node: "b"), body: .failedPIN(kiosk: "b", at: Date()))
+        let upload = UploadRequest(changes: [change], kioskMillis: HybridLogicalClock.millis(Date()))
+        let plain: UploadResponse = try await b.client.call("POST", path, body: upload)
+        #expect(plain.page == nil)
+        let whole: UploadResponse = try await b.client.call("POST", path + "?after=0&limit=1000", body: upload)
+        let page = try #require(whole.page)
+        #expect(page.changes.contains { $0.id == change.id })
+        #expect(page.changes.count == (try serverRows(site: "one-exchange")))
+        #expect(!page.more)
+        let pulled: PullResponse = try await b.client.call("GET", path + "?after=0&limit=1000", body: Optional<UploadRequest>.none)
+        #expect(pulled.changes == page.changes)
+        #expect(pulled.cursor == page.cursor)
+        let cut: UploadResponse = try await b.client.call("POST", path + "?after=0&limit=1", body: upload)
+        #expect(cut.page?.changes.count == 1)
+        #expect(cut.page?.more == true)
+        // And a round, which asks for it: b has a's read.
+        try b.store.recordFinishedRead(profileID: try b.store.profiles()[0].id!, storyID: "from-b")
+        try await b.client.round(b.store)
+        #expect(try b.store.history().contains { $0.storyID == "from-a" })
+    }
+
     /// Test 5 (server side): a kiosk an hour ahead is told so, and its times are not trusted.
     @Test func aKioskAnHourAheadIsWarnedAndItsClockReplaced() async throws {
         let token = try addSite("skew")

@@ -60,12 +60,12 @@ extension StoryStore {
     }
 
     static func setRegister(_ key: String, _ hlc: HLCTimestamp, change: UUID, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO syncRegister (key, hlc, changeId) VALUES (?, ?, ?)
                 ON CONFLICT (key) DO UPDATE SET hlc = excluded.hlc, changeId = excluded.changeId
-                """,
-            arguments: [key, hlc.description, change.uuidString])
+                """
+        ).execute(arguments: [key, hlc.description, change.uuidString])
     }
 
     static func profileSyncID(_ profileID: Int64, in db: Database) throws -> UUID? {

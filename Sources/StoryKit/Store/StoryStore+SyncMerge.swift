@@ -27,6 +27,8 @@ extension StoryStore {
             }
             var clock = try Self.loadClock(in: db)
             var applied = 0
+            // Each child's row id, looked up once a page: a page is mostly reads of a few children.
+            var children = LocalChildren()
             // Profiles first, so a read in the same batch finds its child.
             let ordered = changes.filter(\.isProfileChange) + changes.filter { !$0.isProfileChange }
             for change in ordered {
@@ -36,9 +38,16 @@ extension StoryStore {
                 }
                 var changed = false
                 do {
-                    try db.inSavepoint {
-                        changed = try Self.apply(change, in: db)
-                        return .commit
+                    if case .read(let profile, let story, let finishedAt) = change.body {
+                        // One statement, which SQLite undoes alone when it fails: no savepoint.
+                        changed = try Self.applyRead(change.id, profile: profile, story: story, finishedAt: finishedAt, children: &children, in: db)
+                    } else {
+                        try db.inSavepoint {
+                            changed = try Self.apply(change, in: db)
+                            return .commit
+                        }
+                        // A child may have come or gone.
+                        children.forget()
                     }
                 } catch let error as DatabaseError where [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG].contains(error.resultCode) {
                     try Self.setAside(
@@ -85,13 +94,37 @@ extension StoryStore {
     }
 
     static func isTombstoned(_ profile: UUID, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM syncTombstone WHERE profile = ?", arguments: [profile.uuidString]) != nil
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM syncTombstone WHERE profile = ?"), arguments: [profile.uuidString]) != nil
+    }
+
+    /// The local row ids of the children a page's changes name (nil: not here, or removed for
+    /// good), each read from the database once until a profile change makes them stale.
+    struct LocalChildren {
+        private var ids: [UUID: Int64?] = [:]
+
+        mutating func id(of profile: UUID, in db: Database) throws -> Int64? {
+            if let known = ids[profile] { return known }
+            let id = try StoryStore.isTombstoned(profile, in: db) ? nil : StoryStore.localProfileID(profile, in: db)
+            ids[profile] = id
+            return id
+        }
+
+        mutating func forget() { ids.removeAll(keepingCapacity: true) }
+    }
+
+    /// A pulled finished read: added once by its change id (what most of a page is, so its
+    /// statement is prepared once).
+    static func applyRead(_ change: UUID, profile: UUID, story: String, finishedAt: Date, children: inout LocalChildren, in db: Database) throws -> Bool {
+        guard let id = try children.id(of: profile, in: db) else { return false }
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO readEvent (profileId, storyId, finishedAt, syncId) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [id, story, finishedAt, change.uuidString])
+        return db.changesCount > 0
     }
 
     /// Whether a last-writer-wins change beats what this kiosk has; records its clock when it does.
     static func takes(_ change: SyncChange, in db: Database) throws -> Bool {
         guard let key = change.registerKey else { return true }
-        let row = try GRDB.Row.fetchOne(db, sql: "SELECT hlc, changeId FROM syncRegister WHERE key = ?", arguments: [key])
+        let row = try GRDB.Row.fetchOne(db.cachedStatement(sql: "SELECT hlc, changeId FROM syncRegister WHERE key = ?"), arguments: [key])
         let current = (row?["hlc"] as String?).flatMap(HLCTimestamp.init)
         // The same change coming back (perhaps re-stamped by the server) takes the server's stamp.
         let sameChange = (row?["changeId"] as String?) == change.id.uuidString
@@ -101,18 +134,15 @@ extension StoryStore {
     }
 
     static func localProfileID(_ profile: UUID, in db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM profile WHERE syncId = ?", arguments: [profile.uuidString])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM profile WHERE syncId = ?"), arguments: [profile.uuidString])
     }
 
     static func apply(_ change: SyncChange, in db: Database) throws -> Bool {
         if let profile = change.profile, try isTombstoned(profile, in: db) { return false }
         switch change.body {
         case .read(let profile, let story, let finishedAt):
-            guard let id = try localProfileID(profile, in: db) else { return false }
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO readEvent (profileId, storyId, finishedAt, syncId) VALUES (?, ?, ?, ?)",
-                arguments: [id, story, finishedAt, change.id.uuidString])
-            return db.changesCount > 0
+            var children = LocalChildren()
+            return try applyRead(change.id, profile: profile, story: story, finishedAt: finishedAt, children: &children, in: db)
         case .position(let profile, let story, let sentence):
             guard let id = try localProfileID(profile, in: db), try takes(change, in: db) else { return false }
             if let sentence {

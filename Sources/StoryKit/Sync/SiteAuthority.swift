@@ -41,34 +41,21 @@ extension SyncClient: SiteAuthority {
 
     /// Sends the changes to `POST /v1/sites/{site}/profiles` (or `/pin`) and waits for the answer.
     ///
-    /// Uses URLSession's completion handler, not `async`: the caller is synchronous code (a command,
-    /// the shell running a save), and blocking it must not wait on the Swift concurrency pool.
+    /// Synchronous, not `async`: the caller is synchronous code (a command, the shell running a
+    /// save), and blocking it must not wait on the Swift concurrency pool.
     public func agree(_ changes: [SyncChange]) throws(SiteRefusal) {
         let path = changes.allSatisfy(\.isPIN) ? SyncAPI.pinPath(site: settings.site) : SyncAPI.profilesPath(site: settings.site)
         guard let url = URL(string: settings.url.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + path) else {
             throw .refused(SyncFailure.badURL(settings.url).description)
         }
         let deadline = min(callDeadline, Self.agreementDeadline)
-        var request = URLRequest(url: url, timeoutInterval: deadline)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(settings.token)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let body: Data
         do {
-            request.httpBody = try JSONEncoder.sync.encode(UploadRequest(changes: changes, kioskMillis: HybridLogicalClock.millis(clock.now())))
+            body = try JSONEncoder.sync.encode(UploadRequest(changes: changes, kioskMillis: HybridLogicalClock.millis(clock.now())))
         } catch {
             throw .refused("the change could not be encoded: \(error)")
         }
-        let answer = AnswerBox()
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            answer.finish(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
-        }
-        task.resume()
-        // The request's own timeout covers a silent server; this one covers everything else.
-        guard answer.wait(seconds: deadline + 1) else {
-            task.cancel()
-            throw .unreachable(SyncFailure.timedOut(seconds: deadline).description)
-        }
-        let (data, status, error) = answer.result
+        let (data, status, error) = try Self.post(url, token: settings.token, body: body, deadline: deadline)
         if let error { throw .unreachable(SyncFailure.unreachable(error.localizedDescription).description) }
         guard let status else { throw .unreachable("the server gave no answer") }
         if status == 200 { return }
@@ -80,6 +67,37 @@ extension SyncClient: SiteAuthority {
         // 5xx: the server is there but its database is not; 4xx: the site said no.
         if status >= 500 { throw .unreachable("the server could not reach its database (\(status))") }
         throw .refused(message)
+    }
+}
+
+extension SyncClient {
+    /// One POST on this thread, ended by `deadline`: by ``PlainHTTP`` on this thread for an
+    /// `http://` site, by URLSession for an `https://` one.
+    static func post(_ url: URL, token: String, body: Data, deadline: Double) throws(SiteRefusal) -> (Data?, Int?, (any Error)?) {
+        let headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
+        if url.scheme?.lowercased() == "http" {
+            do {
+                let answer = try PlainHTTP.Exchange(deadline: deadline).run("POST", url, headers: headers, body: body, connections: .shared)
+                return (answer.body, answer.status, nil)
+            } catch {
+                throw .unreachable((error as? SyncFailure ?? .unreachable(String(describing: error))).description)
+            }
+        }
+        var request = URLRequest(url: url, timeoutInterval: deadline)
+        request.httpMethod = "POST"
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
+        let answer = AnswerBox()
+        let task = URLSession.shared.dataTask(with: request) { data, response, error in
+            answer.finish(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
+        }
+        task.resume()
+        // The request's own timeout covers a silent server; this one covers everything else.
+        guard answer.wait(seconds: deadline + 1) else {
+            task.cancel()
+            throw .unreachable(SyncFailure.timedOut(seconds: deadline).description)
+        }
+        return answer.result
     }
 }
 

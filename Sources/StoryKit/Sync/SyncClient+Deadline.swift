@@ -14,7 +14,7 @@ extension SyncClient {
     /// of the answer and the timer comes first wins, the other is ignored. Cancelling the Swift task
     /// (the background sync stopping) cancels the request too.
     static func exchange(_ request: URLRequest, deadline: Double) async throws -> (Data, URLResponse) {
-        let once = OneAnswer()
+        let once = OneAnswer<(Data, URLResponse)>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
                 let task = URLSession.shared.dataTask(with: request) { data, response, error in
@@ -26,7 +26,7 @@ extension SyncClient {
                         once.finish(.failure(URLError(.badServerResponse)))
                     }
                 }
-                once.start(continuation, task: task)
+                once.start(continuation) { task.cancel() }
                 DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
                     once.finish(.failure(SyncFailure.timedOut(seconds: deadline)))
                 }
@@ -71,42 +71,43 @@ extension SyncClient {
 }
 
 /// The continuation of one exchange, resumed exactly once: by the answer, the deadline or a
-/// cancellation, whichever comes first.
-private final class OneAnswer: Sendable {
+/// cancellation, whichever comes first. A failure stops the exchange (`stop`, given with the
+/// continuation): the request is cancelled, the socket shut down.
+final class OneAnswer<Value: Sendable>: Sendable {
     private struct State {
-        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
-        var task: URLSessionDataTask?
+        var continuation: CheckedContinuation<Value, any Error>?
+        var stop: (@Sendable () -> Void)?
         /// A result that came before the continuation was set (a cancellation at once).
-        var early: Result<(Data, URLResponse), any Error>?
+        var early: Result<Value, any Error>?
         var finished = false
     }
     private let state = Mutex(State())
 
-    func start(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>, task: URLSessionDataTask) {
-        let early = state.withLock { state -> Result<(Data, URLResponse), any Error>? in
+    func start(_ continuation: CheckedContinuation<Value, any Error>, stop: @escaping @Sendable () -> Void) {
+        let early = state.withLock { state -> Result<Value, any Error>? in
             if let early = state.early { return early }
             state.continuation = continuation
-            state.task = task
+            state.stop = stop
             return nil
         }
         if let early {
-            task.cancel()
+            stop()
             continuation.resume(with: early)
         }
     }
 
-    func finish(_ result: Result<(Data, URLResponse), any Error>) {
-        let waiting = state.withLock { state -> (CheckedContinuation<(Data, URLResponse), any Error>, URLSessionDataTask?)? in
+    func finish(_ result: Result<Value, any Error>) {
+        let waiting = state.withLock { state -> (CheckedContinuation<Value, any Error>, (@Sendable () -> Void)?)? in
             guard !state.finished else { return nil }
             state.finished = true
             guard let continuation = state.continuation.take() else {
                 state.early = result
                 return nil
             }
-            return (continuation, state.task.take())
+            return (continuation, state.stop.take())
         }
-        guard let (continuation, task) = waiting else { return }
-        if case .failure = result { task?.cancel() }
+        guard let (continuation, stop) = waiting else { return }
+        if case .failure = result { stop?() }
         continuation.resume(with: result)
     }
 }

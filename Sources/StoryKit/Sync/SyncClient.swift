@@ -16,6 +16,8 @@ public enum SyncFailure: Error, CustomStringConvertible, Sendable {
     case invalidChanges([RefusedChange])
     /// The server answered a page that does not move the cursor on, yet says more follow.
     case stuckCursor(Int64)
+    /// The server's answer was larger than any the API gives (`limit` bytes): left unread.
+    case answerTooLarge(limit: Int)
 
     public var description: String { localized(.english) }
 
@@ -29,7 +31,8 @@ public enum SyncFailure: Error, CustomStringConvertible, Sendable {
         case .badURL(let url): messages.tr("'{url}' is not an http:// or https:// address", ["url": url])
         case .badToken: messages.tr("the token should look like SITE.SECRET, as printed by 'storyreader serve site add SITE'")
         case .refused(let status, let message): messages.tr("the server refused ({status}): {message}", ["status": String(status), "message": message])
-        case .unreachable(let why): messages.tr("the server could not be reached: {reason}", ["reason": why])
+        // The reason is one of ours (marked for the catalogs) or the system's words.
+        case .unreachable(let why): messages.tr("the server could not be reached: {reason}", ["reason": messages.text(why)])
         case .timedOut(let seconds):
             messages.trn("the server did not answer within {count} second", "the server did not answer within {count} seconds", Int(seconds))
         case .invalidChanges(let refused):
@@ -38,6 +41,8 @@ public enum SyncFailure: Error, CustomStringConvertible, Sendable {
                 refused.count, ["reason": Sanitizer.sanitizeLine(refused.first?.reason ?? "")])
         case .stuckCursor(let cursor):
             messages.tr("the server said more changes follow but did not move past change {cursor}: the round was ended", ["cursor": String(cursor)])
+        case .answerTooLarge(let limit):
+            messages.tr("the server's answer is larger than {size} MB: it was not read", ["size": String(limit / (1024 * 1024))])
         }
     }
 
@@ -72,8 +77,9 @@ public struct SyncRound: Sendable, Hashable, Codable {
     }
 }
 
-/// The kiosk side of the `/v1/` API, on Foundation's URLSession only (no extra package, and nothing
-/// of it runs unless the kiosk joined a site).
+/// The kiosk side of the `/v1/` API: a small HTTP/1.1 client of its own for `http://` sites
+/// (``PlainHTTP``), Foundation's URLSession for `https://` ones (no extra package, and nothing of
+/// it runs unless the kiosk joined a site).
 public struct SyncClient: Sendable {
     public var settings: SyncSettings
     /// The deadline of one HTTP call, kept from outside the request (see `exchange`).
@@ -159,14 +165,18 @@ public struct SyncClient: Sendable {
     func runRound(_ store: StoryStore) async throws -> SyncRound {
         var round = SyncRound()
         var batch = batchSize
+        // The first page of the pull when the last upload brought it, and the cursor it follows.
+        var uploadedPage: (page: PullResponse, after: Int64)?
         while true {
             let pending = try store.pendingChanges(limit: batch)
             guard let last = pending.last else { break }
             // The store's clock is this kiosk's clock (what its changes were stamped with).
             let request = UploadRequest(changes: pending.map(\.change), kioskMillis: HybridLogicalClock.millis(store.now))
+            // The outbox's last batch asks for the pull's first page in the same answer.
+            let after = pending.count < batch ? try store.syncCursor() : nil
             let response: UploadResponse
             do {
-                response = try await call("POST", SyncAPI.changesPath(site: settings.site), body: request)
+                response = try await call("POST", SyncAPI.changesPath(site: settings.site) + (after.map { pageQuery(after: $0) } ?? ""), body: request)
             } catch SyncFailure.invalidChanges(let refused) {
                 // Nothing of the batch was stored: the bad ones are set aside, the rest goes again.
                 let reasons = Dictionary(refused.map { ($0.id, $0.reason) }, uniquingKeysWith: { first, _ in first })
@@ -186,6 +196,7 @@ public struct SyncClient: Sendable {
                 continue
             }
             try store.confirmUploaded(through: last.seq)
+            if let after, let page = response.page { uploadedPage = (page, after) }
             round.uploaded += pending.count
             round.storedNew += response.stored
             if Self.plausibleServerMillis.contains(response.serverMillis) {
@@ -196,9 +207,14 @@ public struct SyncClient: Sendable {
             }
         }
         for _ in 0..<Self.maximumPagesPerRound {
-            let cursor = try store.syncCursor()
-            let page: PullResponse = try await call(
-                "GET", SyncAPI.changesPath(site: settings.site) + "?after=\(cursor)&limit=\(batchSize)", body: Optional<UploadRequest>.none)
+            let cursor: Int64
+            let page: PullResponse
+            if let early = uploadedPage.take() {
+                (page, cursor) = (early.page, early.after)
+            } else {
+                cursor = try store.syncCursor()
+                page = try await call("GET", SyncAPI.changesPath(site: settings.site) + pageQuery(after: cursor), body: Optional<UploadRequest>.none)
+            }
             let serverClock = Self.plausibleServerMillis.contains(page.serverMillis) ? page.serverMillis : nil
             // Pulled changes are checked at the server's time, else at this machine's.
             let before = try store.setAsideCount()
@@ -218,6 +234,9 @@ public struct SyncClient: Sendable {
         return round
     }
 
+    /// The query of a pull's page after `cursor`.
+    func pageQuery(after cursor: Int64) -> String { "?after=\(cursor)&limit=\(batchSize)" }
+
     /// Server minus local time, ignored when within a second (no need to move a good clock).
     static func offset(serverMillis: Int64, kioskMillis: Int64) -> Int64 {
         let offset = serverMillis.saturatingSubtract(kioskMillis)
@@ -233,17 +252,34 @@ public struct SyncClient: Sendable {
         guard let url = URL(string: settings.url.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + path) else {
             throw SyncFailure.badURL(settings.url)
         }
+        let encoded = try body.map { try JSONEncoder.sync.encode($0) }
+        let (status, data) = try await exchange(method, url, body: encoded)
+        if status == 400, let refusal = try? JSONDecoder().decode(RefusalResponse.self, from: data), !refusal.refused.isEmpty {
+            throw SyncFailure.invalidChanges(refusal.refused)
+        }
+        guard status == 200 else {
+            let message = (try? JSONDecoder().decode([String: String].self, from: data))?["error"] ?? String(decoding: data.prefix(200), as: UTF8.self)
+            throw SyncFailure.refused(status: status, message: message)
+        }
+        return try JSONDecoder.sync.decode(Answer.self, from: data)
+    }
+
+    /// One request and its answer's status and body: `http://` by ``PlainHTTP`` (a connection
+    /// kept alive from round to round), `https://` by URLSession. Both end by `callDeadline`.
+    func exchange(_ method: String, _ url: URL, body: Data?) async throws -> (status: Int, body: Data) {
+        var headers = [("Authorization", "Bearer \(settings.token)")]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        if url.scheme?.lowercased() == "http" {
+            let answer = try await PlainHTTP.exchange(method, url, headers: headers, body: body, deadline: callDeadline)
+            return (answer.status, answer.body)
+        }
         var request = URLRequest(url: url, timeoutInterval: callDeadline)
         request.httpMethod = method
-        request.setValue("Bearer \(settings.token)", forHTTPHeaderField: "Authorization")
-        if let body {
-            request.httpBody = try JSONEncoder.sync.encode(body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let data: Data
-        let response: URLResponse
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body
         do {
-            (data, response) = try await Self.exchange(request, deadline: callDeadline)
+            let (data, response) = try await Self.exchange(request, deadline: callDeadline)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
         } catch let failure as SyncFailure {
             throw failure
         } catch let cancelled as CancellationError {
@@ -253,14 +289,5 @@ public struct SyncClient: Sendable {
         } catch {
             throw SyncFailure.unreachable(error.localizedDescription)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        if status == 400, let refusal = try? JSONDecoder().decode(RefusalResponse.self, from: data), !refusal.refused.isEmpty {
-            throw SyncFailure.invalidChanges(refusal.refused)
-        }
-        guard status == 200 else {
-            let message = (try? JSONDecoder().decode([String: String].self, from: data))?["error"] ?? String(decoding: data.prefix(200), as: UTF8.self)
-            throw SyncFailure.refused(status: status, message: message)
-        }
-        return try JSONDecoder.sync.decode(Answer.self, from: data)
     }
 }

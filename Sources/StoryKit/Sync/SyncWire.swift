@@ -4,6 +4,7 @@ public import Foundation
 /// `Authorization: Bearer TOKEN`; every path names the site, which must be the token's.
 ///
 ///     POST /v1/sites/{site}/changes        UploadRequest  -> UploadResponse
+///     POST /v1/sites/{site}/changes?after=N&limit=M        -> UploadResponse with the pull's page
 ///     GET  /v1/sites/{site}/changes?after=N&limit=M        -> PullResponse
 ///     GET  /v1/sites/{site}/state                          -> SyncSnapshot (what every kiosk should show)
 ///     GET  /v1/health                                      -> "ok"
@@ -28,10 +29,40 @@ public struct UploadResponse: Sendable, Codable {
     public var serverMillis: Int64
     /// Set when the kiosk's clock is more than five minutes ahead: its times were re-stamped.
     public var clockWarning: String?
+    /// The page a pull after `after` would give, when the upload asked for it (`?after=N&limit=M`):
+    /// a round's upload and its first pull in one exchange. A server that predates it leaves it out,
+    /// and the kiosk pulls as before.
+    public var page: PullResponse?
+
     public init(stored: Int, serverMillis: Int64, clockWarning: String?) {
         self.stored = stored
         self.serverMillis = serverMillis
         self.clockWarning = clockWarning
+    }
+
+    enum CodingKeys: String, CodingKey { case stored, serverMillis, clockWarning, page }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        stored = try container.decode(Int.self, forKey: .stored)
+        serverMillis = try container.decode(Int64.self, forKey: .serverMillis)
+        clockWarning = try container.decodeIfPresent(String.self, forKey: .clockWarning)
+        // The upload was stored whatever the page holds: a page that does not read is left out,
+        // and the kiosk asks for it again on its own.
+        page = try? container.decodeIfPresent(PullResponse.self, forKey: .page)
+    }
+
+    /// The answer as the server sends it: `encoded` (this answer without a page, by
+    /// ``JSONEncoder/sync``) with `page` (from ``PullResponse/json(bodies:cursor:more:serverMillis:skipped:)``)
+    /// spliced in as it is.
+    public static func json(encoded: Data, page: [UInt8]) -> [UInt8] {
+        var out = Array(encoded)
+        guard out.last == UInt8(ascii: "}") else { return out }
+        out.removeLast()
+        out.append(contentsOf: #","page":"#.utf8)
+        out.append(contentsOf: page)
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 }
 
