@@ -108,6 +108,21 @@ struct ExportBenchmark: ParsableCommand {
                     format: "  %@ wall best %.3f s, median %.3f s · CPU best %.3f s, median %.3f s · peak RSS %d MB",
                     name as NSString, wall[0], Percentile.ofSorted(wall, 0.5), cpu[0], Percentile.ofSorted(cpu, 0.5), rss / 1024))
         }
+        // Ratios of best wall times to their anchors, measured in the same rounds: the export
+        // at N jobs against the limit (issue 32: within 1.15), each encoder against the WAV
+        // export at the same jobs (Opus: within 1.5).
+        func best(_ name: String) -> Double? { kinds.firstIndex { $0.0 == name }.flatMap { samples[$0].map(\.wall).min() } }
+        let ratios: [(String, String, String)] = [
+            ("export WAV, --jobs \(cores)", "espeak-ng -w, one per core (the limit)", "WAV --jobs \(cores) / the limit"),
+            ("export WAV, --jobs 1", "espeak-ng -w, whole", "WAV --jobs 1 / espeak-ng -w whole"),
+            ("export Opus, --jobs 1", "export WAV, --jobs 1", "Opus / WAV, --jobs 1"),
+            ("export Opus, --jobs \(cores)", "export WAV, --jobs \(cores)", "Opus / WAV, --jobs \(cores)"),
+            ("export MP3, --jobs 1", "export WAV, --jobs 1", "MP3 / WAV, --jobs 1"),
+        ]
+        for (measured, anchor, label) in ratios {
+            guard let measured = best(measured), let anchor = best(anchor) else { continue }
+            print(String(format: "  %@ %.2f×", label.padding(toLength: 40, withPad: " ", startingAt: 0) as NSString, measured / anchor))
+        }
         // Words a second by jobs, from the best wall times: what more cores would give.
         let words = Double(narration.items.reduce(0) { $0 + $1.words.count })
         for (index, kind) in kinds.enumerated() where kind.0.hasPrefix("export WAV") || kind.0.hasPrefix("espeak-ng") {

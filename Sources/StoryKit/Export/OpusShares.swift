@@ -5,20 +5,20 @@ import Synchronization
 /// One share of a story's speech encoded as Opus packets on the core that made it, ready to be
 /// joined to the others into one Ogg Opus stream (`OpusExportFile`).
 ///
-/// Each share has its own encoder (libopusenc, with its resampler from 22050 Hz). An encoder's
-/// first packet starts with `preSkip` samples of its warm-up, and its last packet is padded to a
-/// whole frame: joined as they are, every share would begin that much later than in the WAV. So a
-/// share that is not the file's last ends on a whole frame of the stream: its trailing silence
-/// (a sentence's pause) is shortened to the frame at or before its end (by less than 66 ms), and
-/// the next share's warm-up plays in place of the last `preSkip` samples of that silence. The
-/// stream then has one pre-skip, granule positions that count every packet, and the joins fall
-/// in silence; the file's last share is padded so that the whole is as long as its samples.
+/// Each share has its own encoder. An encoder's first packet starts with `preSkip` samples of its
+/// warm-up, and its last packet is padded to a whole frame: joined as they are, every share would
+/// begin that much later than in the WAV. So a share that is not the file's last ends on a whole
+/// frame of the stream: its trailing silence (a sentence's pause) is shortened to the frame at or
+/// before its end (by less than 20 ms), and the next share's warm-up plays in place of the last
+/// `preSkip` samples of that silence. The stream then has one pre-skip, granule positions that
+/// count every packet, and the joins fall in silence; the file's last share is padded so that
+/// the whole is as long as its samples.
 public struct EncodedShare: Sendable {
     /// The Opus packets, in order.
     public var packets: [[UInt8]]
     /// How long the share lasts in the file, in frames of `SpeechAudioFormat.sampleRate`: whole
     /// Opus frames for a share that is not the last, which may differ from `sourceFrames` by
-    /// less than a frame (60 ms).
+    /// less than a frame (20 ms).
     public var frames: Int
     /// The samples the share was made from.
     public var sourceFrames: Int
@@ -30,9 +30,21 @@ public struct EncodedShare: Sendable {
     }
 }
 
-final class OpusShareEncoder {
-    /// Opus frames of 60 ms: files, not calls, so no one waits for a frame, and long ones cost less.
-    static let frameSamples48k = 2880
+/// The encoder of one share: eSpeak NG's speech made 16 kHz (`SpeechResampler`) and coded by
+/// libopus in CELT mode, wideband, complexity 0, a packet each 20 ms (see `complexity`).
+///
+/// A packet whose 20 ms, and the 20 ms each side, are digital silence (a pause between
+/// sentences is zeros) is not encoded: a silent packet made once stands in for it, and the
+/// encoder starts afresh after the pause. That is what the encoder would have sent (a CELT frame
+/// of zeros is a silence flag, and after one both sides hold the same state), at none of the
+/// cost: eSpeak NG's speech is about a quarter pauses, and coding a frame of silence costs four
+/// fifths of coding one of speech.
+/// Unchecked: one thread uses an encoder at a time (an export file's encoding queue, then, once
+/// that is drained, the thread holding the file's lock; or a worker's narration player).
+final class OpusShareEncoder: @unchecked Sendable {
+    /// Opus frames of 20 ms (CELT's longest), in samples at 48 kHz and at 16 kHz.
+    static let frameSamples48k = 960
+    static let frameSamples = 320
     /// Samples of 48 kHz a frame of the speech's rate stands for.
     static let rate = SpeechAudioFormat.sampleRate
     /// A sample this close to zero is silence (the pause eSpeak NG leaves after a sentence is zeros).
@@ -41,36 +53,51 @@ final class OpusShareEncoder {
     /// be shortened: a frame and a pre-skip with room to spare.
     static let heldBack = 4096
 
-    private var encoder: OpaquePointer?
+    /// libopus's effort, 0–10. At 24 kbit/s SILK (libopus's speech coder) cost four times eSpeak
+    /// NG's synthesis of the same speech, even at complexity 0; CELT a fifth of that. eSpeak NG's
+    /// formant voice has no breath or room for SILK's noise shaping to save, and CELT at 24
+    /// kbit/s over 0–8 kHz keeps every word clear. CELT's higher complexities add a pitch
+    /// pre-filter and finer spreading and time-frequency choices: 5 costs twice 0, with no
+    /// difference in the decoded speech's error (13.5 dB against 13.9 dB on "Captain Nine").
+    static let complexity = 0
+
+    private let encoder: OpaquePointer
+    private var resampler = SpeechResampler()
+    /// Speech at the speech's rate not yet resampled (the held-back tail).
     private var pending: [Int16] = []
+    /// Resampled speech not yet encoded: whole frames wait for the one after them.
+    private var resampled: [Float] = []
     private var packets: [[UInt8]] = []
-    private var partial: [UInt8] = []
-    private static let head = Array("OpusHead".utf8)
-    private static let tags = Array("OpusTags".utf8)
+    /// What stands for a frame of silence, and whether the last frame was silence or was left out.
+    private let silentPacket: [UInt8]
+    private var previousSilent = true
+    private var skipped = false
     private(set) var sourceFrames = 0
-    /// The decoder's warm-up at the start of every stream this encoder makes (from its OpusHead).
-    private(set) var preSkip = 312
+    /// The decoder's warm-up at the start of every stream (the encoder's look-ahead), at 48 kHz.
+    let preSkip: Int
 
     init(bitrate: Int) throws {
         var error: Int32 = 0
-        guard let comments = ope_comments_create() else { throw AudioError.fileFailed(path: "Opus", reason: "out of memory") }
-        defer { ope_comments_destroy(comments) }
-        guard let encoder = ope_encoder_create_pull(comments, Int32(Self.rate), 1, 0, &error) else {
-            throw AudioError.fileFailed(path: "Opus", reason: String(cString: ope_strerror(error)))
+        guard let encoder = opus_encoder_create(Int32(SpeechResampler.outputRate), 1, OPUS_APPLICATION_RESTRICTED_LOWDELAY, &error) else {
+            throw AudioError.fileFailed(path: "Opus", reason: String(cString: opus_strerror(error)))
         }
         self.encoder = encoder
-        OpusExportFile.configure(encoder)
-        if copusenc_set_bitrate(encoder, Int32(bitrate)) != OPE_OK {
-            ope_encoder_destroy(encoder)
-            self.encoder = nil
+        guard copus_set_bitrate(encoder, Int32(bitrate)) == OPUS_OK else {
+            opus_encoder_destroy(encoder)
             throw AudioError.fileFailed(path: "Opus", reason: "the bitrate \(bitrate) is not one Opus takes (500 to 512000 bit/s)")
         }
-        // The header pages now, for the pre-skip the share's end is planned with.
-        _ = ope_encoder_flush_header(encoder)
-        try collectPages(flush: false)
+        copus_set_complexity(encoder, Int32(Self.complexity))
+        preSkip = Int(copus_lookahead(encoder)) * 48_000 / SpeechResampler.outputRate
+        let zeros = [Float](repeating: 0, count: Self.frameSamples)
+        silentPacket = Self.encode(encoder, zeros[...]) ?? []
+        copus_reset(encoder)
+        guard !silentPacket.isEmpty else {
+            opus_encoder_destroy(encoder)
+            throw AudioError.fileFailed(path: "Opus", reason: "libopus could not encode silence")
+        }
     }
 
-    deinit { if let encoder { ope_encoder_destroy(encoder) } }
+    deinit { opus_encoder_destroy(encoder) }
 
     func write(_ samples: UnsafeBufferPointer<Int16>) throws {
         pending.append(contentsOf: samples)
@@ -99,18 +126,20 @@ final class OpusShareEncoder {
         }
         try feed(keep)
         pending.removeAll()
-        guard let encoder else { throw AudioError.fileFailed(path: "Opus", reason: "already finished") }
-        let status = ope_encoder_drain(encoder)
-        guard status == OPE_OK else { throw AudioError.fileFailed(path: "Opus", reason: String(cString: ope_strerror(status))) }
-        try collectPages(flush: true)
+        resampler.finish(into: &resampled)
+        // Frames up to the fed speech and the look-ahead, the last padded with silence; the
+        // share's end counts as silence after it (the next share's encoder starts afresh).
+        let covered = resampler.produced + preSkip * SpeechResampler.outputRate / 48_000
+        let frames = (covered + Self.frameSamples - 1) / Self.frameSamples
+        try encodeFrames(final: true, upTo: frames)
         let fed = fedFrames
         let decoded = packets.reduce(0) { $0 + Self.samples(in: $1) }
-        let frames = wantedFrames == nil ? decoded * Self.rate / 48_000 : fed
-        return (EncodedShare(packets: packets, frames: frames, sourceFrames: sourceFrames), Self.samples48k(fed))
+        let length = wantedFrames == nil ? decoded * Self.rate / 48_000 : fed
+        return (EncodedShare(packets: packets, frames: length, sourceFrames: sourceFrames), Self.samples48k(fed))
     }
 
-    /// Samples at 48 kHz for `frames` at the speech's rate, rounded up as libopusenc rounds the end.
-    static func samples48k(_ frames: Int) -> Int { (frames * 48_000 + rate - 1) / rate }
+    /// Samples at 48 kHz for `frames` at the speech's rate: three for each one the resampler makes.
+    static func samples48k(_ frames: Int) -> Int { 3 * SpeechResampler.outputCount(for: frames) }
 
     /// How many samples of the trailing `silence` to leave out so that the share ends on a frame
     /// of the stream: the encoder makes frames up to the fed audio and its pre-skip. The frame at
@@ -136,43 +165,65 @@ final class OpusShareEncoder {
     }
 
     private var fedFrames = 0
+    /// Frames of 16 kHz encoded (or left out as silence) so far, and where `resampled` starts.
+    private var encodedFrames = 0
 
     private func feed(_ count: Int) throws {
-        guard count > 0, let encoder else { return }
-        let status = pending.withUnsafeBufferPointer { ope_encoder_write(encoder, $0.baseAddress, Int32(count)) }
-        guard status == OPE_OK else { throw AudioError.fileFailed(path: "Opus", reason: String(cString: ope_strerror(status))) }
+        guard count > 0 else { return }
+        pending.withUnsafeBufferPointer { resampler.append(UnsafeBufferPointer(rebasing: $0[..<count]), to: &resampled) }
         pending.removeFirst(count)
         fedFrames += count
-        try collectPages(flush: false)
+        try encodeFrames(final: false, upTo: nil)
     }
 
-    /// Takes the finished pages and keeps their packets (the two header packets give the pre-skip).
-    private func collectPages(flush: Bool) throws {
-        guard let encoder else { return }
-        var page: UnsafeMutablePointer<UInt8>?
-        var length: Int32 = 0
-        while ope_encoder_get_page(encoder, &page, &length, flush ? 1 : 0) != 0, let page {
-            let bytes = UnsafeBufferPointer(start: page, count: Int(length))
-            guard bytes.count >= 27, bytes.starts(with: Array("OggS".utf8)) else {
-                throw AudioError.fileFailed(path: "Opus", reason: "libopusenc made a page that is not Ogg")
-            }
-            let segments = Int(bytes[26])
-            var offset = 27 + segments
-            for index in 0..<segments {
-                let lacing = Int(bytes[27 + index])
-                partial.append(contentsOf: bytes[offset..<(offset + lacing)])
-                offset += lacing
-                if lacing < 255 {
-                    // A mono stream's audio packet never starts with "Opus" (its first byte would say stereo).
-                    if partial.starts(with: Self.head) {
-                        if partial.count >= 12 { preSkip = Int(partial[10]) | Int(partial[11]) << 8 }
-                    } else if !partial.starts(with: Self.tags) {
-                        packets.append(partial)
-                    }
-                    partial.removeAll(keepingCapacity: true)
+    /// Encodes the whole frames in `resampled`, each once the one after it is there (or, at the
+    /// end, up to `upTo` frames in all, silence after them).
+    private func encodeFrames(final: Bool, upTo total: Int?) throws {
+        let size = Self.frameSamples
+        var offset = 0
+        while true {
+            if let total, encodedFrames >= total { break }
+            let available = resampled.count - offset
+            guard available >= (final ? size : 2 * size) else {
+                if final, let total, encodedFrames < total {
+                    // The last frames: padded with silence.
+                    resampled += [Float](repeating: 0, count: size - available)
+                    continue
                 }
+                break
             }
+            let frame = resampled[offset..<(offset + size)]
+            let silent = frame.allSatisfy { $0 == 0 }
+            let nextSilent = available >= 2 * size ? resampled[(offset + size)..<(offset + 2 * size)].allSatisfy { $0 == 0 } : true
+            if silent, previousSilent, nextSilent {
+                packets.append(silentPacket)
+                skipped = true
+            } else {
+                if skipped {
+                    // After a pause left out, the encoder starts afresh from silence.
+                    copus_reset(encoder)
+                    skipped = false
+                }
+                guard let packet = Self.encode(encoder, frame) else {
+                    throw AudioError.fileFailed(path: "Opus", reason: "libopus could not encode")
+                }
+                packets.append(packet)
+            }
+            previousSilent = silent
+            offset += size
+            encodedFrames += 1
         }
+        resampled.removeFirst(offset)
+    }
+
+    private static func encode(_ encoder: OpaquePointer, _ frame: ArraySlice<Float>) -> [UInt8]? {
+        var packet = [UInt8](repeating: 0, count: 1_275)
+        let length = frame.withUnsafeBufferPointer { samples in
+            opus_encode_float(encoder, samples.baseAddress!, Int32(samples.count), &packet, Int32(packet.count))
+        }
+        guard length > 0 else { return nil }
+        packet.removeSubrange(Int(length)...)
+        return packet
     }
 
     /// Samples (at 48 kHz) a packet decodes to.
@@ -197,8 +248,15 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     private var chapters: [AudioChapter]
     private var file: FileHandle?
     private var pages: OggPageWriter
-    /// The share being written to this file directly, if any.
+    /// The share being written to this file directly, if any, and the samples given to it.
     private var current: OpusShareEncoder?
+    private var currentFrames = 0
+    /// Speech written here directly is encoded on a thread of its own, so that a one-process
+    /// export encodes on the core its synthesis leaves idle; `room` bounds what waits for it
+    /// (blocks of the narration player's, a few seconds of speech), `encodingFailure` is its error.
+    private let encoding = DispatchQueue(label: "storyreader.opus-export")
+    private let room = DispatchSemaphore(value: 64)
+    private let encodingFailure = Mutex<(any Error)?>(nil)
     /// The file's length so far, in frames of the speech's rate (shares whole), and in decoded
     /// samples at 48 kHz (the packets written).
     private var timeline = 0
@@ -206,7 +264,8 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     /// The samples given, whether here or to the shares' encoders: the length the file should have.
     private var sourceFrames = 0
     private var headerWritten = false
-    private var preSkip = 312
+    /// Every share encoder's look-ahead at 48 kHz (CELT's 2.5 ms), as the first one to finish says.
+    private var preSkip = 120
 
     public init(path: String, bitrate: Int = OpusFileSink.defaultBitrate, tags: AudioTags) throws {
         temporaryPath = AtomicFile.temporaryPath(for: path)
@@ -227,30 +286,26 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
         pages = OggPageWriter(serial: UInt32.random(in: 1...UInt32.max))
     }
 
-    /// The encoder settings every share uses: speech at the bitrate given, 60 ms frames, and
-    /// complexity 0 (see `complexity`).
-    static func configure(_ encoder: OpaquePointer) {
-        copusenc_set_voice(encoder)
-        copusenc_set_complexity(encoder, Int32(complexity))
-        copusenc_set_frame_duration_60ms(encoder)
-    }
-
-    /// libopus's effort, 0–10. eSpeak NG's speech at 24 kbit/s is coded by SILK, whose higher
-    /// complexities search more pitch and noise-shaping choices: 0 costs half of 3 and a fifth
-    /// of 10, and on this speech the difference is not heard (eSpeak's formant voice has none of
-    /// the breath and room that the searches are for).
-    static let complexity = 0
-
     public var framesWritten: Int {
-        lock.withLock { timeline + (current?.sourceFrames ?? 0) }
+        lock.withLock { timeline + currentFrames }
     }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
         try lock.withLock {
             guard file != nil else { throw AudioError.fileFailed(path: path, reason: "already closed") }
-            if current == nil { current = try OpusShareEncoder(bitrate: bitrate) }
-            try current!.write(samples)
+            if let failure = encodingFailure.withLock({ $0 }) { throw failure }
+            let encoder = try current ?? OpusShareEncoder(bitrate: bitrate)
+            current = encoder
+            currentFrames += samples.count
             sourceFrames += samples.count
+            let block = Array(samples)
+            room.wait()
+            encoding.async { [self] in
+                defer { room.signal() }
+                do { try block.withUnsafeBufferPointer { try encoder.write($0) } } catch {
+                    encodingFailure.withLock { $0 = $0 ?? error }
+                }
+            }
             return true
         }
     }
@@ -277,6 +332,8 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     private func sealCurrent() throws {
         guard let share = current else { return }
         current = nil
+        try drainEncoding()
+        currentFrames = 0
         let (encoded, _) = try share.finish()
         preSkip = share.preSkip
         try writePackets(encoded.packets)
@@ -324,6 +381,12 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
         try file.write(contentsOf: bytes)
     }
 
+    /// Waits for the speech given to be encoded; throws what went wrong there.
+    private func drainEncoding() throws {
+        encoding.sync {}
+        if let failure = encodingFailure.withLock({ $0 }) { throw failure }
+    }
+
     public func setChapterTimes(_ chapters: [AudioChapter]) {
         lock.withLock { self.chapters = chapters }
     }
@@ -334,8 +397,10 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
         try lock.withLock {
             guard let file else { return }
             do {
+                try drainEncoding()
                 let last = try current ?? OpusShareEncoder(bitrate: bitrate)
                 current = nil
+                currentFrames = 0
                 let wanted = sourceFrames - timeline
                 let (encoded, content) = try last.finish(wantedFrames: max(0, wanted))
                 preSkip = last.preSkip
@@ -408,7 +473,7 @@ struct OggPageWriter {
         packetsOnPage += 1
         if endOfStream {
             out += page(last: true)
-        } else if packetsOnPage >= 17 || body.count >= 4096 {
+        } else if packetsOnPage >= 50 || body.count >= 4096 {
             out += page(last: false)
         }
         return out
