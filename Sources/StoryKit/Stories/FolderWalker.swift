@@ -126,7 +126,7 @@ enum FolderWalker {
     /// What a folder's entries are, looked up on every core when there are many (the kernel's
     /// path lookups are most of a warm start's walk).
     private static func lookUp(_ names: [String], in descriptor: Int32) -> [LookedUp] {
-        @Sendable func lookUp(_ name: String) -> LookedUp {
+        func lookUp(_ name: String) -> LookedUp {
             var info = stat()
             guard fstatat(descriptor, name, &info, 0) != 0 else { return LookedUp(name: name, info: info, error: 0, isLink: false) }
             let code = errno
@@ -134,23 +134,7 @@ enum FolderWalker {
             let isLink = fstatat(descriptor, name, &linkInfo, AT_SYMLINK_NOFOLLOW) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
             return LookedUp(name: name, info: info, error: code, isLink: isLink)
         }
-        let chunk = 128
-        guard names.count > chunk else { return names.map(lookUp) }
-        var found = [LookedUp?](repeating: nil, count: names.count)
-        found.withUnsafeMutableBufferPointer { buffer in
-            let output = UncheckedLookups(buffer: buffer)
-            DispatchQueue.concurrentPerform(iterations: (names.count + chunk - 1) / chunk) { block in
-                // Each index is written by exactly one iteration.
-                for index in (block * chunk)..<min(names.count, (block + 1) * chunk) { output.buffer[index] = lookUp(names[index]) }
-            }
-        }
-        return found.map { $0! }
-    }
-
-    /// Unchecked: each iteration of concurrentPerform writes only its own indices, and the
-    /// buffer is read after every iteration has returned.
-    private struct UncheckedLookups: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<LookedUp?>
+        return parallelMap(count: names.count, chunk: 128) { lookUp(names[$0]) }
     }
 
     /// Whether a file name ends in one of `StoryParser.storyExtensions` (any case), read from its
@@ -204,20 +188,8 @@ enum ParallelParser {
     /// The files' records in their order; `parallel: false` parses them one after the other on
     /// the calling thread (the same results: each file is parsed on its own).
     static func parse(_ files: [FoundFile], cached: [String: StoryCache.Record], parallel: Bool = true) -> [Outcome] {
-        guard parallel, files.count > 1 else { return files.map { outcome(of: $0, cached: cached) } }
-        var results = [Outcome?](repeating: nil, count: files.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            let base = UncheckedBuffer(buffer: buffer)
-            // A chunk of files an iteration, not one: one file costs less than the queue's hand-off.
-            let chunk = 16
-            DispatchQueue.concurrentPerform(iterations: (files.count + chunk - 1) / chunk) { block in
-                for index in (block * chunk)..<min(files.count, (block + 1) * chunk) {
-                    // Each index is written by exactly one iteration.
-                    base.buffer[index] = outcome(of: files[index], cached: cached)
-                }
-            }
-        }
-        return results.map { $0! }
+        guard parallel else { return files.map { outcome(of: $0, cached: cached) } }
+        return parallelMap(count: files.count, chunk: 16) { outcome(of: files[$0], cached: cached) }
     }
 
     static func outcome(of file: FoundFile, cached: [String: StoryCache.Record]) -> Outcome {
@@ -233,9 +205,4 @@ enum ParallelParser {
         }
     }
 
-    /// Unchecked: each iteration of concurrentPerform writes only its own index, and the buffer
-    /// is read after every iteration has returned.
-    private struct UncheckedBuffer: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<Outcome?>
-    }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Parsed stories kept between runs, so a library of thousands of files opens quickly.
 ///
@@ -65,35 +64,14 @@ public struct StoryCache: Sendable {
         }
         let lines = found
         // Decoded on every core, a run of records each (most of a warm start is here).
-        var decoded = [Record?](repeating: nil, count: lines.count)
-        let damaged = Atomic<Bool>(false)
-        decoded.withUnsafeMutableBufferPointer { buffer in
-            let shared = UncheckedRecords(input: body, output: buffer)
-            let chunk = 256
-            DispatchQueue.concurrentPerform(iterations: (lines.count + chunk - 1) / chunk) { block in
-                for index in (block * chunk)..<min(lines.count, (block + 1) * chunk) {
-                    // Each index is written by exactly one iteration.
-                    guard let record = decodeRecord(UnsafeBufferPointer(rebasing: shared.input[lines[index]])) else {
-                        damaged.store(true, ordering: .relaxed)
-                        return
-                    }
-                    shared.output[index] = record
-                }
-            }
-        }
-        guard !damaged.load(ordering: .relaxed) else { return [:] }
+        let decoded = parallelMap(count: lines.count, chunk: 256) { decodeRecord(UnsafeBufferPointer(rebasing: body[lines[$0]])) }
         var records: [String: Record] = [:]
         records.reserveCapacity(decoded.count)
-        for case let record? in decoded { records[record.entry.path] = record }
+        for record in decoded {
+            guard let record else { return [:] }
+            records[record.entry.path] = record
+        }
         return records
-    }
-
-    /// Unchecked: the input is only read while the iterations run; each iteration of
-    /// concurrentPerform writes only its own indices of the output, which is read after every
-    /// iteration has returned.
-    private struct UncheckedRecords: @unchecked Sendable {
-        let input: UnsafeBufferPointer<UInt8>
-        let output: UnsafeMutableBufferPointer<Record?>
     }
 
     /// One record, or nil when anything in it is damaged (the whole cache is then ignored).
