@@ -38,7 +38,8 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
-        // libopusenc, for exporting stories as Ogg Opus.
+        // libopus, for exporting stories as Ogg Opus: linked through libopusenc, whose package
+        // brings it and its headers (the export makes its own Ogg pages; see OpusShares.swift).
         .systemLibrary(
             name: "COpusEnc",
             pkgConfig: "libopusenc",

@@ -235,7 +235,7 @@ final class OpusShareEncoder: @unchecked Sendable {
 /// An Ogg Opus file made of shares encoded apart (`EncodedShare`) and of speech written to it
 /// (encoded here, a share at a time): one logical stream, one pre-skip, granule positions counting
 /// every packet, the tags and chapters in its comments. Written beside its target and renamed
-/// when whole, as `OpusFileSink` does.
+/// when whole, as `WAVFileSink` does.
 public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     // One thread writes at a time (the narration player's, then the one joining the workers'
     // shares); the lock makes the hand-over between them safe.
@@ -244,6 +244,8 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     public let temporaryPath: String
     /// Bits a second, as the encoders are told.
     public let bitrate: Int
+    /// Speech at 24 kbit/s unless told otherwise.
+    public static let defaultBitrate = 24_000
     private let tags: AudioTags
     private var chapters: [AudioChapter]
     private var file: FileHandle?
@@ -267,7 +269,29 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     /// Every share encoder's look-ahead at 48 kHz (CELT's 2.5 ms), as the first one to finish says.
     private var preSkip = 120
 
-    public init(path: String, bitrate: Int = OpusFileSink.defaultBitrate, tags: AudioTags) throws {
+    /// Vorbis comments in order: the tags, then the chapters (times as placeholders of their
+    /// final width, written on `close`).
+    static func comments(_ tags: AudioTags) -> [(String, String)] {
+        var comments = [("TITLE", tags.title)]
+        if let artist = tags.artist, !artist.isEmpty { comments.append(("ARTIST", artist)) }
+        comments += [("ALBUM", tags.album), ("LANGUAGE", tags.language)]
+        if let licence = tags.licence, !licence.isEmpty { comments.append(("LICENSE", licence)) }
+        comments.append(("ENCODER", "storyreader"))
+        for (index, chapter) in tags.chapters.enumerated() {
+            comments.append((chapterKey(index), chapterTime(0)))
+            comments.append((chapterKey(index) + "NAME", chapter.title))
+        }
+        return comments
+    }
+
+    static func chapterKey(_ index: Int) -> String { String(format: "CHAPTER%03d", index + 1) }
+
+    /// `HH:MM:SS.mmm`, as the Ogg chapter extension writes a start.
+    static func chapterTime(_ ms: Int) -> String {
+        String(format: "%02d:%02d:%02d.%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+    }
+
+    public init(path: String, bitrate: Int = OpusExportFile.defaultBitrate, tags: AudioTags) throws {
         temporaryPath = AtomicFile.temporaryPath(for: path)
         guard tags.chapters.count <= AudioTags.mostChapters else {
             throw AudioError.fileFailed(path: path, reason: "\(tags.chapters.count) chapters are more than an Ogg file can name (\(AudioTags.mostChapters))")
@@ -360,7 +384,7 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
         try emit(pages.add(head, granule: 0, beginningOfStream: true))
         try emit(pages.flush())
         var comments = Self.littleEndian(Self.vendor.utf8.count) + Array(Self.vendor.utf8)
-        let list = OpusFileSink.comments(tags)
+        let list = Self.comments(tags)
         comments += Self.littleEndian(list.count)
         for (key, value) in list {
             let text = Array("\(key)=\(value)".utf8)
@@ -411,7 +435,7 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
                 self.file = nil
                 if !chapters.isEmpty {
                     try OggCommentPatch.apply(
-                        chapters.enumerated().map { (OpusFileSink.chapterKey($0) + "=", OpusFileSink.chapterTime(0), OpusFileSink.chapterTime($1.start)) },
+                        chapters.enumerated().map { (Self.chapterKey($0) + "=", Self.chapterTime(0), Self.chapterTime($1.start)) },
                         toFileAt: temporaryPath)
                 }
                 guard rename(temporaryPath, path) == 0 else { throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno))) }
