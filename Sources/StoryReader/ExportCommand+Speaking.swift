@@ -17,6 +17,31 @@ extension ExportCommand {
         let narration: Narration
         do { narration = try Narration(story: story) } catch { throw UserFailure(message: aboutStory(error.localized(messages))) }
         var settings = SpeechSettings(rate: rate ?? base.rate, pitch: pitch ?? base.pitch, volume: volume ?? base.volume, voice: voice ?? base.voice)
+        // A story with a recording exports its recording unless --voice asks for eSpeak NG: one
+        // process decodes it (decoding is far quicker than synthesis; workers would not help).
+        let recording = voice == nil ? exportedRecording(story, narration: narration, aboutStory) : nil
+        // Several processes for a long story (the same words, not quite the same samples: see
+        // ExportWorkers); one for a short one, where starting them costs more than it saves.
+        let wanted = recording != nil ? 1 : jobs ?? (story.wordCount >= Self.wordsForJobs ? ProcessInfo.processInfo.activeProcessorCount : 1)
+        let workerCount = min(wanted, narration.items.count) - 1
+        // The workers start first: their start-up overlaps this process's own and its first
+        // sentences (see ExportWorkers.Team).
+        let stop = StopToken()  // raised by a signal; read by the loop that joins the workers
+        let team = ExportWorkers.Team(narration: narration)
+        var streams: [ExportWorkers.Stream] = []
+        if workerCount > 0 {
+            // An Opus file's workers encode their own shares (on their own cores).
+            let encode = (sink as? OpusExportFile).map { ["--opus", String($0.bitrate)] } ?? []
+            do {
+                streams = try ExportWorkers.start(
+                    storyArguments: global.storyFolders.flatMap { ["--stories", $0] } + [story.id], count: workerCount,
+                    settings: settings, voice: settings.voice ?? story.language, team: team, encode: encode)
+            } catch {
+                throw UserFailure(message: aboutStory(messages.describe(error)))
+            }
+        }
+        defer { ExportWorkers.stop(streams) }
+        if fixedShares { team.ready() }
         do {
             let resolution = try EspeakEngine.shared.resolveVoice(settings.voice ?? story.language, messages: messages)
             if let notice = resolution.notice, !quiet { FileHandle.standardError.write(Data("storyreader: \(notice)\n".utf8)) }
@@ -24,47 +49,36 @@ extension ExportCommand {
         } catch {
             throw UserFailure(message: messages.describe(error))
         }
-        // A story with a recording exports its recording unless --voice asks for eSpeak NG: one
-        // process decodes it (decoding is far quicker than synthesis; workers would not help).
-        let recording = voice == nil ? exportedRecording(story, narration: narration, aboutStory) : nil
-        // Several processes for a long story (the same words, not quite the same samples: see
-        // ExportWorkers); one for a short one, where starting them costs more than it saves.
-        let wanted = recording != nil ? 1 : jobs ?? (story.wordCount >= Self.wordsForJobs ? ProcessInfo.processInfo.activeProcessorCount : 1)
-        let runs = ExportWorkers.split(narration, jobs: wanted)
         let events: [NarrationPlayer.Event]
-        if runs.count > 1 {
-            // The workers take every run but the first, which this process says meanwhile (one
-            // process fewer to start, and no core idle while the first worker would start up).
-            let stop = StopToken()  // raised by a signal; read by the loop that joins the workers
-            let storyArguments = global.storyFolders.flatMap { ["--stories", $0] } + [story.id]
-            var first = narration
-            first.items = Array(narration.items[..<runs[0].upperBound])
+        if !streams.isEmpty {
+            // This process reads from the first sentence to where the team cuts the story once a
+            // worker is ready; the workers take the rest.
             let heard = Mutex<[NarrationPlayer.Event]>([])
             let player = NarrationPlayer(
-                narration: first, engine: EspeakEngine.shared, sink: sink, settings: settings,
+                narration: narration, engine: EspeakEngine.shared, sink: sink, settings: settings,
                 hooks: NarrationPlayer.Hooks(onEvent: { event in
                     heard.withLock { $0.append(event) }
                     if case .word = event.kind { progress.word() }
-                }))
+                }), limit: team.limit)
             TerminalMode.onStopSignal {
                 stop.stop()
                 player.send(.stop)
             }
             do {
-                // An Opus file's workers encode their own shares (on their own cores).
-                let encode = (sink as? OpusExportFile).map { ["--opus", String($0.bitrate)] } ?? []
-                let streams = try ExportWorkers.start(
-                    storyArguments: storyArguments, narration: narration, runs: Array(runs.dropFirst()),
-                    settings: settings, encode: encode)
-                defer { ExportWorkers.stop(streams) }
                 player.start()
                 let state = player.wait()
                 if case .failed(let message) = state { throw UserFailure(message: player.failure(in: messages) ?? message) }
                 guard state == .finished, !stop.isStopped else { throw ExitCode(130) }
-                // The first run's end is not the story's: the workers' last one is.
-                events =
-                    try heard.withLock { $0 }.filter { $0.kind != .end }
-                    + ExportWorkers.collect(streams, runs: Array(runs.dropFirst()), sink: sink, stopped: stop, onWord: { progress.word() })
+                // This process's end is the story's only when no worker took a run.
+                let runs = team.finish()
+                let own = heard.withLock { $0 }
+                if runs.allSatisfy({ $0 == nil }) {
+                    events = own
+                } else {
+                    events =
+                        try own.filter { $0.kind != .end }
+                        + ExportWorkers.collect(streams, runs: runs, sink: sink, stopped: stop, onWord: { progress.word() })
+                }
             } catch let exit as ExitCode {
                 throw exit
             } catch {

@@ -78,6 +78,11 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: ArgumentHelp(helpMessages.tr("Replace files that already exist.")))
     var force = false
 
+    /// The story shared out before the workers start, in runs of equal expected audio, rather
+    /// than when the first is ready: the same runs every time, for tests that look at the joins.
+    @Flag(help: .hidden)
+    var fixedShares = false
+
     @Flag(name: [.customShort("q"), .long], help: ArgumentHelp(helpMessages.tr("Print nothing but errors (no progress line, no summary).")))
     var quiet = false
 

@@ -3,37 +3,43 @@ import Foundation
 import StoryKit
 
 extension ExportWorkers {
-    /// Starts a worker for each run (each begins synthesising at once).
-    /// `encode`: what the workers send instead of samples (`--opus BITRATE`: their share as Opus
-    /// packets, encoded on their own core).
+    /// Starts `count` workers on the story, each to be told its run by `team` when it is ready.
+    /// `voice` is the one asked for (each worker resolves it as the export does); `encode`: what
+    /// the workers send instead of samples (`--opus BITRATE`: their share as Opus packets,
+    /// encoded on their own core).
     static func start(
-        storyArguments: [String], narration: Narration, runs: [Range<Int>], settings: SpeechSettings,
+        storyArguments: [String], count: Int, settings: SpeechSettings, voice: String, team: Team,
         encode: [String] = []
     ) throws -> [Stream] {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        // A worker that died before its run was sent must not take the export with it (EPIPE, said
+        // by the worker's stream, rather than SIGPIPE).
+        _ = signal(SIGPIPE, SIG_IGN)
         var streams: [Stream] = []
         do {
-            for run in runs {
+            for _ in 0..<count {
                 let process = Process()
                 process.executableURL = executable
                 process.arguments =
                     ["export-worker"] + storyArguments + [
-                        "--first", "\(run.lowerBound)", "--end", "\(run.upperBound)",
-                        "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)",
-                        "--voice", settings.voice ?? narration.language,
+                        "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)", "--voice", voice,
                     ] + encode
                 let pipe = Pipe()
+                let input = Pipe()
                 process.standardOutput = pipe
+                process.standardInput = input
                 process.standardError = FileHandle.standardError
                 try process.run()
-                // The parent's copy of the write end goes, so the stream ends when the worker does.
+                // The parent's copies of the other ends go, so each side sees the other end.
                 try? pipe.fileHandleForWriting.close()
-                streams.append(try Stream(process: process, pipe: pipe))
+                try? input.fileHandleForReading.close()
+                streams.append(try Stream(process: process, pipe: pipe, input: input.fileHandleForWriting, onReady: { team.ready() }))
             }
         } catch {
             stop(streams)
             throw error
         }
+        team.open(streams)
         return streams
     }
 }
@@ -45,8 +51,11 @@ struct ExportWorkerCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument var story: String
-    @Option var first: Int
-    @Option var end: Int
+    /// The run of sentences to say (`--first` to before `--end`); without them the worker says
+    /// it is ready (an `R` on standard output) and reads its run from standard input, two
+    /// little-endian 64-bit numbers, or ends at once when the input ends first (no run for it).
+    @Option var first: Int?
+    @Option var end: Int?
     @Option var rate: Int
     @Option var pitch: Int
     @Option var volume: Int
@@ -60,8 +69,20 @@ struct ExportWorkerCommand: ParsableCommand {
         let story = try global.resolveStory(self.story, in: library)
         let whole: Narration
         do { whole = try Narration(story: story) } catch { throw UserFailure(message: error.description) }
-        guard first >= 0, first < end, end <= whole.items.count else { throw UserFailure(message: "no such run of sentences") }
+        // Resolved as the export resolves it, which says why if it cannot be.
+        guard let voice = try? EspeakEngine.shared.resolveVoice(voice, messages: global.messages).voice else { throw ExitCode(1) }
         let settings = SpeechSettings(rate: rate, pitch: pitch, volume: volume, voice: voice)
+        let first: Int
+        let end: Int
+        if let given = self.first, let givenEnd = self.end {
+            (first, end) = (given, givenEnd)
+        } else {
+            try FileHandle.standardOutput.write(contentsOf: Data("R".utf8))
+            guard let run = try FileHandle.standardInput.readToEnd(), run.count == 16 else { return }
+            first = ExportWorkers.u64(run.prefix(8))
+            end = ExportWorkers.u64(run.suffix(8))
+        }
+        guard first >= 0, first < end, end <= whole.items.count else { throw UserFailure(message: "no such run of sentences") }
         var part = whole
         if first > 0 {
             // The engine nearer to where the serial export left it: the sentence before this run

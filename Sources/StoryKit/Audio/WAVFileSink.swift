@@ -13,6 +13,7 @@ public final class WAVFileSink: PCMFileSink {
     private struct State: @unchecked Sendable {
         var file: UnsafeMutablePointer<FILE>?
         var written = 0
+        var behind = WriteBehind()
     }
     private let state: Mutex<State>
     /// Where the finished file goes.
@@ -117,6 +118,7 @@ public final class WAVFileSink: PCMFileSink {
             #endif
             state.written += count
             if count != samples.count { throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno))) }
+            state.behind.wrote(upTo: 44 + state.written * 2, of: fileno(file)) { fflush(file) == 0 }
             return true
         }
     }

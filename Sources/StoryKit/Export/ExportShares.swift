@@ -4,9 +4,15 @@ public enum ExportShares {
     /// Balanced by what eSpeak NG says, not by words: a long word takes longer than a short one,
     /// and every sentence ends with a pause whatever its length (see `expectedAudio`).
     public static func split(_ narration: Narration, jobs: Int) -> [Range<Int>] {
-        let counts = narration.items.map(expectedAudio)
+        split(narration, sentences: 0..<narration.items.count, jobs: jobs)
+    }
+
+    /// The same for the sentences `sentences` only (what is left of a story once its workers
+    /// are ready): runs that cover them, in order.
+    public static func split(_ narration: Narration, sentences: Range<Int>, jobs: Int) -> [Range<Int>] {
+        let counts = narration.items[sentences].map(expectedAudio)
         let total = counts.reduce(0, +)
-        let jobs = max(1, min(jobs, narration.items.count))
+        let jobs = max(1, min(jobs, counts.count))
         var runs: [Range<Int>] = []
         var start = 0
         var sum = 0
@@ -21,7 +27,7 @@ public enum ExportShares {
             }
         }
         runs.append(start..<counts.count)
-        return runs.filter { !$0.isEmpty }
+        return runs.filter { !$0.isEmpty }.map { ($0.lowerBound + sentences.lowerBound)..<($0.upperBound + sentences.lowerBound) }
     }
 
     /// A sentence's expected length in speech, in units of about a letter's time: its letters and

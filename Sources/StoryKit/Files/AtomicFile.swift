@@ -137,3 +137,24 @@ public struct FileWriteError: TranslatableError, LocalizedError, Sendable, Hasha
         messages.tr("cannot write {path}: {reason}", ["path": path, "reason": reason])
     }
 }
+
+/// Writing a big file behind its writer: every few megabytes written, the disk is asked to take
+/// them (`POSIX_FADV_DONTNEED`, which on Linux starts writing dirty pages back without waiting,
+/// and lets go of those already on the disk), so the `fsync` that makes the file whole before its
+/// rename waits for the last few megabytes only. An export of a long story to WAV waited
+/// 40–50 ms for 34 MB at its end; these writes now reach the disk while the story is still being
+/// synthesised, and the file's pages are not kept in memory once written.
+struct WriteBehind {
+    /// Bytes up to here were handed to the disk.
+    private var started = 0
+    static let step = 4 << 20
+
+    /// `written` bytes of `descriptor` are in it (once `flush` has emptied the caller's own
+    /// buffer): the disk is given those not yet handed to it, a step at a time.
+    mutating func wrote(upTo written: Int, of descriptor: Int32, flush: () -> Bool = { true }) {
+        guard written - started >= Self.step, flush() else { return }
+        // Advice, not a promise: a failure to write shows in the fsync at the end.
+        _ = posix_fadvise(descriptor, off_t(started), off_t(written - started), POSIX_FADV_DONTNEED)
+        started = written
+    }
+}

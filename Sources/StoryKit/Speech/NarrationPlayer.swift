@@ -69,6 +69,8 @@ public final class NarrationPlayer: Sendable {
     /// Played where it has a clip (see `SpeechService.StoryRequest.recording`).
     public let recording: NarrationRecording?
     public let tempo: Double
+    /// Where it ends if not at the story's last sentence (an export's share).
+    public let limit: SentenceLimit?
     private let service: SpeechService
     private let status: LockedValue<Status>
     private let done = DispatchSemaphore(value: 0)
@@ -76,11 +78,13 @@ public final class NarrationPlayer: Sendable {
     /// - Parameters:
     ///   - settings: rate, pitch, volume and the resolved voice (`settings.voice`).
     ///   - recording: the story's recorded narration, played where it has a clip, at `tempo`.
+    ///   - limit: where it ends if not at the last sentence, moved while it reads (see `SentenceLimit`).
     public init(
         narration: Narration, engine: any SpeechEngine, sink: any PCMSink, settings: SpeechSettings, hooks: Hooks = Hooks(),
-        recording: NarrationRecording? = nil, tempo: Double = 1
+        recording: NarrationRecording? = nil, tempo: Double = 1, limit: SentenceLimit? = nil
     ) {
         self.narration = narration
+        self.limit = limit
         self.recording = recording
         self.tempo = tempo
         let status = LockedValue(Status(settings: settings))
@@ -139,7 +143,7 @@ public final class NarrationPlayer: Sendable {
             .narrate(
                 SpeechService.StoryRequest(
                     narration: narration, sentence: first, word: word,
-                    settings: settings, stepMode: stepMode, recording: recording, tempo: tempo)))
+                    settings: settings, stepMode: stepMode, recording: recording, tempo: tempo, limit: limit)))
     }
 
     /// Blocks until reading has finished, stopped or failed; returns the final state.

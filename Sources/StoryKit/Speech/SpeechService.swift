@@ -30,11 +30,16 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// it all), and the tempo it is played at (1: its own pace; pitch is kept).
         public var recording: NarrationRecording?
         public var tempo: Double
+        /// Where the story ends if not at its last sentence, moved while it is read (an export's
+        /// share, see `SentenceLimit`); nil: at its last sentence.
+        public var limit: SentenceLimit?
 
         public init(
             narration: Narration, sentence: Int = 0, word: Int = 0, settings: SpeechSettings,
-            stepMode: StepMode = .off, title: String = "", recording: NarrationRecording? = nil, tempo: Double = 1
+            stepMode: StepMode = .off, title: String = "", recording: NarrationRecording? = nil, tempo: Double = 1,
+            limit: SentenceLimit? = nil
         ) {
+            self.limit = limit
             self.recording = recording
             self.tempo = tempo
             self.narration = narration
@@ -466,7 +471,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         if sink.isRealTime, sink.framesWritten - sink.framesPlayed > Self.aheadFrames { return false }
         let items = story.request.narration.items
         let generation = story.generation
-        guard story.next.sentence < items.count else {
+        guard story.next.sentence < items.count, story.request.limit?.claim(story.next.sentence) ?? true else {
             story.synthesisedToEnd = true
             core.story = story
             core.scheduled.append((nextFrame(core), .story(.end), generation))

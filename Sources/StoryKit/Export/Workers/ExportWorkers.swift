@@ -2,12 +2,15 @@ public import Foundation
 import Synchronization
 
 /// Exporting in parallel: eSpeak NG is one engine per process, so more cores means more
-/// processes. The story is cut into contiguous runs of sentences of about equal word counts; the
-/// export says the first run itself, and each other run goes to a worker, this program
-/// (`export-worker`, hidden), which sends its PCM and word events back over its standard output.
-/// The export then joins them in order, shifting the times, while the later ones still synthesise.
-/// Here: the records a worker sends (`RecordSink`) and their reading back (`collect`); starting
-/// the worker processes is the program's (`ExportWorkers.start`, `export-worker`).
+/// processes. The export starts its workers, this program (`export-worker`, hidden), before
+/// anything else and begins the story itself; when the first worker is ready (started, its
+/// engine loaded), what the export has not begun is cut into contiguous runs of sentences of
+/// about equal expected audio, the export keeping the first (`Team`). Each worker sends its PCM
+/// and word events back over its standard output; the export then joins them in order, shifting
+/// the times. Cutting when the workers are ready, not before they start, keeps the cores equally
+/// busy however long a start takes on this machine. Here: the records a worker sends
+/// (`RecordSink`), their reading back (`collect`) and the sharing out (`Team`); starting the
+/// worker processes is the program's (`ExportWorkers.start`, `export-worker`).
 public enum ExportWorkers {
     /// Contiguous runs of `items` of about equal expected audio (see `ExportShares`).
     public static func split(_ narration: Narration, jobs: Int) -> [Range<Int>] { ExportShares.split(narration, jobs: jobs) }
@@ -20,6 +23,8 @@ public enum ExportWorkers {
     /// `condition` is locked; `process` and `fd` are set once in `init`.
     public final class Stream: @unchecked Sendable {
         public let process: Process
+        /// The worker's standard input: its share is sent there when it is ready (see `Team`).
+        let input: FileHandle?
         private let condition = NSCondition()
         private let fd: Int32
         /// Bytes in the file, and bytes of it already read.
@@ -28,8 +33,11 @@ public enum ExportWorkers {
         private var finished = false
         private var failure: String?
 
-        public init(process: Process, pipe: Pipe) throws {
+        /// - Parameter onReady: called (on the thread reading the pipe) when the worker says it is
+        ///   ready for its share, the record it begins with.
+        public init(process: Process, pipe: Pipe, input: FileHandle? = nil, onReady: (@Sendable () -> Void)? = nil) throws {
             self.process = process
+            self.input = input
             var template = Array((NSTemporaryDirectory() + "/storyreader-export-XXXXXX").utf8CString)
             let fd = mkstemp(&template)
             guard fd >= 0 else { throw ExportWorkerFailure(message: "cannot make a temporary file for an export worker: \(String(cString: strerror(errno)))") }
@@ -43,11 +51,14 @@ public enum ExportWorkers {
                     let count = block.withUnsafeMutableBytes { Foundation.read(source, $0.baseAddress, $0.count) }
                     if count < 0, errno == EINTR { continue }
                     var problem: String?
+                    var ready = false
                     if count > 0 {
                         let offset = condition.withLock { stored }
+                        ready = offset == 0 && block[0] == UInt8(ascii: "R")
                         let written = block.withUnsafeBytes { pwrite(fd, $0.baseAddress, count, off_t(offset)) }
                         if written != count { problem = "cannot keep an export worker's output: \(String(cString: strerror(errno)))" }
                     }
+                    if ready { onReady?() }
                     condition.lock()
                     if count > 0, problem == nil {
                         stored += count
@@ -100,26 +111,116 @@ public enum ExportWorkers {
         for stream in streams where stream.process.isRunning { stream.process.terminate() }
     }
 
+    /// One export's workers and the sharing out of its story between them and the export.
+    /// The export reads the story from its first sentence with `limit`; when the first worker
+    /// says it is ready, the sentences the export has not begun are cut into runs of about equal
+    /// expected audio, one for the export (the story's end moves to the end of that run) and one
+    /// for each worker, sent on its standard input (a worker with no run is sent nothing and ends).
+    /// A story the export reads to its end before any worker is ready goes to no worker.
+    public final class Team: Sendable {
+        private struct State {
+            var streams: [Stream] = []
+            /// All the streams are known (a worker may be ready before the last one starts).
+            var open = false
+            var readyEarly = false
+            /// Each worker's run, once shared out.
+            var runs: [Range<Int>?]?
+        }
+        public let limit: SentenceLimit
+        private let narration: Narration
+        private let state = Mutex(State())
+
+        public init(narration: Narration) {
+            self.narration = narration
+            limit = SentenceLimit(end: narration.items.count)
+        }
+
+        /// The workers are all started: a ready one gets its share from now on.
+        public func open(_ streams: [Stream]) {
+            state.withLock { state in
+                state.streams = streams
+                state.open = true
+                if state.readyEarly { shareOut(&state) }
+            }
+        }
+
+        /// A worker is ready: the first time, the rest of the story is shared out.
+        public func ready() {
+            state.withLock { state in
+                guard state.open else {
+                    state.readyEarly = true
+                    return
+                }
+                shareOut(&state)
+            }
+        }
+
+        /// The export has read its share: each worker's run (nil: none, it was sent nothing).
+        public func finish() -> [Range<Int>?] {
+            state.withLock { state in
+                shareOut(&state)
+                return state.runs ?? []
+            }
+        }
+
+        private func shareOut(_ state: inout State) {
+            guard state.runs == nil else { return }
+            let workers = state.streams.count
+            var runs: [Range<Int>] = []
+            let narration = narration
+            _ = limit.cut { first in
+                runs = ExportShares.split(narration, sentences: first..<narration.items.count, jobs: workers + 1)
+                return runs.first?.upperBound ?? first
+            }
+            let given = Array(runs.dropFirst())
+            state.runs = state.streams.indices.map { given[safe: $0] }
+            for (stream, run) in zip(state.streams, state.runs ?? []) {
+                guard let input = stream.input else { continue }
+                if let run {
+                    var record = Data()
+                    withUnsafeBytes(of: UInt64(run.lowerBound).littleEndian) { record.append(contentsOf: $0) }
+                    withUnsafeBytes(of: UInt64(run.upperBound).littleEndian) { record.append(contentsOf: $0) }
+                    // A worker that died meanwhile: its stream's end says so, in `collect`.
+                    try? input.write(contentsOf: record)
+                }
+                try? input.close()
+            }
+        }
+    }
+
     /// Writes the workers' audio to `sink` in order, after what it holds; their events, shifted
-    /// to the file's time. `runs` are the workers' runs, for the message if one fails.
+    /// to the file's time. `runs` are the workers' runs (nil: a worker given none, passed over),
+    /// for the message if one fails.
     public static func collect(
-        _ streams: [Stream], runs: [Range<Int>], sink: any PCMFileSink, stopped: StopToken,
+        _ streams: [Stream], runs: [Range<Int>?], sink: any PCMFileSink, stopped: StopToken,
         onWord: () -> Void = {}
     ) throws -> [NarrationPlayer.Event] {
         defer { stop(streams) }
         var events: [NarrationPlayer.Event] = []
         let joining = sink as? OpusExportFile
+        let last = runs.lastIndex { $0 != nil }
         for (index, stream) in streams.enumerated() {
+            guard let run = runs[safe: index] ?? nil else { continue }
             // Where this worker's share begins in the file: after what is written, whole.
             let offset = try joining?.sealShare() ?? sink.framesWritten
             var packets: [[UInt8]] = []
+            // A worker's samples come 20 ms a record (eSpeak's buffer): they are written to the
+            // sink a few seconds at a time, not in ten thousand small writes for a long story.
+            var samples = Data()
+            func writeSamples() throws {
+                guard !samples.isEmpty else { return }
+                try samples.withUnsafeBytes { raw in _ = try sink.write(raw.bindMemory(to: Int16.self)) }
+                samples.removeAll(keepingCapacity: true)
+            }
             while !stopped.isStopped, let tag = try stream.read(1)?.first {
+                if tag != UInt8(ascii: "P") { try writeSamples() }
                 switch tag {
+                case UInt8(ascii: "R"):
+                    continue  // ready: what it was sent is its run
                 case UInt8(ascii: "P"):
                     guard let size = try stream.read(4).map(Self.u32), let bytes = try stream.read(size * 2) else { break }
-                    try bytes.withUnsafeBytes { raw in
-                        _ = try sink.write(raw.bindMemory(to: Int16.self))
-                    }
+                    samples.append(bytes)
+                    if samples.count >= 1 << 18 { try writeSamples() }
                 case UInt8(ascii: "O"):
                     guard let size = try stream.read(4).map(Self.u32), let bytes = try stream.read(size) else { break }
                     packets.append([UInt8](bytes))
@@ -138,25 +239,26 @@ public enum ExportWorkers {
                     onWord()
                 case UInt8(ascii: "E"):
                     guard let frame = try stream.read(8).map(Self.u64) else { break }
-                    if index == streams.count - 1 { events.append(NarrationPlayer.Event(kind: .end, frame: offset + frame)) }
+                    if index == last { events.append(NarrationPlayer.Event(kind: .end, frame: offset + frame)) }
                 default:
                     throw ExportWorkerFailure(message: "an export worker sent something unreadable")
                 }
             }
+            try writeSamples()
             if stopped.isStopped { return events }
             stream.process.waitUntilExit()
             if stream.process.terminationStatus != 0 || stream.process.terminationReason != .exit {
                 throw ExportWorkerFailure(
                     message:
-                        "an export worker stopped (sentences \(runs[index].lowerBound + 1)–\(runs[index].upperBound)), status \(stream.process.terminationStatus)"
+                        "an export worker stopped (sentences \(run.lowerBound + 1)–\(run.upperBound)), status \(stream.process.terminationStatus)"
                 )
             }
         }
         return events
     }
 
-    static func u32(_ data: Data) -> Int { Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }.littleEndian) }
-    static func u64(_ data: Data) -> Int { Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }.littleEndian) }
+    package static func u32(_ data: Data) -> Int { Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }.littleEndian) }
+    package static func u64(_ data: Data) -> Int { Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }.littleEndian) }
 }
 
 /// Samples and events as records on standard output.
@@ -165,6 +267,9 @@ public final class RecordSink: PCMFileSink {
         var written = 0
         /// Records not yet sent: written out 64 KiB at a time, not one system call a record.
         var pending = Data()
+        /// Where in `pending` the count of the samples record still open is: samples that follow
+        /// samples join its record (eSpeak gives 20 ms at a time; a record a word is enough).
+        var openSamples: Int?
     }
     private let state = Mutex(State())
     private let out = FileHandle.standardOutput
@@ -173,8 +278,14 @@ public final class RecordSink: PCMFileSink {
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
         try state.withLock { state in
-            state.pending.append(UInt8(ascii: "P"))
-            withUnsafeBytes(of: UInt32(samples.count).littleEndian) { state.pending.append(contentsOf: $0) }
+            if let open = state.openSamples {
+                let count = state.pending[open..<(open + 4)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }.littleEndian
+                withUnsafeBytes(of: (count + UInt32(samples.count)).littleEndian) { state.pending.replaceSubrange(open..<(open + 4), with: $0) }
+            } else {
+                state.pending.append(UInt8(ascii: "P"))
+                state.openSamples = state.pending.count
+                withUnsafeBytes(of: UInt32(samples.count).littleEndian) { state.pending.append(contentsOf: $0) }
+            }
             state.pending.append(
                 UnsafeBufferPointer(start: UnsafeRawPointer(samples.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: samples.count * 2))
             state.written += samples.count
@@ -185,6 +296,7 @@ public final class RecordSink: PCMFileSink {
 
     public func record(_ event: NarrationPlayer.Event) {
         state.withLock { state in
+            state.openSamples = nil
             func u32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { state.pending.append(contentsOf: $0) } }
             func u64(_ value: Int) { withUnsafeBytes(of: UInt64(value).littleEndian) { state.pending.append(contentsOf: $0) } }
             switch event.kind {
@@ -210,11 +322,13 @@ public final class RecordSink: PCMFileSink {
         guard whole ? !state.pending.isEmpty : state.pending.count >= 1 << 16 else { return }
         try out.write(contentsOf: state.pending)
         state.pending.removeAll(keepingCapacity: true)
+        state.openSamples = nil
     }
 
     /// A share encoded here: its packets, then its length in the file and in samples given.
     public func send(_ share: EncodedShare) throws {
         try state.withLock { state in
+            state.openSamples = nil
             for packet in share.packets {
                 state.pending.append(UInt8(ascii: "O"))
                 withUnsafeBytes(of: UInt32(packet.count).littleEndian) { state.pending.append(contentsOf: $0) }
