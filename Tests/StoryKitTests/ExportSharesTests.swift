@@ -25,6 +25,19 @@ import Testing
         #expect(ExportShares.split(narration, jobs: 2) == ExportShares.split(narration, sentences: 0..<count, jobs: 2))
     }
 
+    @Test func theExportsOwnRunIsSmallerByWhatItAlsoJoins() throws {
+        let story = try parsedStory(Array(repeating: threeParagraphs, count: 6).joined(separator: "\n\n"))
+        let narration = try Narration(story: story)
+        func audio(_ run: Range<Int>) -> Int { narration.items[run].map(ExportShares.expectedAudio).reduce(0, +) }
+        let even = ExportShares.split(narration, sentences: 0..<narration.items.count, jobs: 2)
+        let half = ExportShares.split(narration, sentences: 0..<narration.items.count, jobs: 2, firstShare: 50)
+        #expect(even.count == 2 && half.count == 2)
+        #expect(half[0].upperBound < even[0].upperBound)
+        // Within a sentence's worth of a third of the whole.
+        let third = Double(audio(half[0])) / Double(audio(0..<narration.items.count))
+        #expect(abs(third - 1.0 / 3) < 0.06, "\(third)")
+    }
+
     @Test func aCutNeverFallsBeforeASentenceAlreadyBegun() {
         let limit = SentenceLimit(end: 10)
         #expect(limit.claim(0) && limit.claim(1) && limit.claim(2))

@@ -128,6 +128,10 @@ public enum ExportWorkers {
         }
         public let limit: SentenceLimit
         private let narration: Narration
+        /// The export's run against a worker's, in hundredths. It also joins the workers' audio
+        /// into the file (8.5 MB of WAV in 15–25 ms here, against about 300 ms to say it): a
+        /// twentieth less to say, and the workers' samples are joined as they come, not after.
+        static let exportsShare = 95
         private let state = Mutex(State())
 
         public init(narration: Narration) {
@@ -169,7 +173,8 @@ public enum ExportWorkers {
             var runs: [Range<Int>] = []
             let narration = narration
             _ = limit.cut { first in
-                runs = ExportShares.split(narration, sentences: first..<narration.items.count, jobs: workers + 1)
+                runs = ExportShares.split(
+                    narration, sentences: first..<narration.items.count, jobs: workers + 1, firstShare: Self.exportsShare)
                 return runs.first?.upperBound ?? first
             }
             let given = Array(runs.dropFirst())
