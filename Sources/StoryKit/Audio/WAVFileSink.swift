@@ -12,6 +12,8 @@ public final class WAVFileSink: PCMFileSink {
     /// Only touched under the mutex, so the `FILE *` never crosses threads unguarded.
     private struct State: @unchecked Sendable {
         var file: UnsafeMutablePointer<FILE>?
+        /// stdio's buffer for `file`, freed once it is closed.
+        var buffer: UnsafeMutableRawPointer?
         var written = 0
         var behind = WriteBehind()
     }
@@ -26,6 +28,7 @@ public final class WAVFileSink: PCMFileSink {
 
     /// The most data bytes a canonical RIFF/WAVE header can describe (its RIFF size is 36 + data).
     public static let riffDataLimit = Int(UInt32.max) - 36
+    static let bufferSize = 1 << 18
 
     public convenience init(path: String) throws {
         try self.init(path: path, rf64Threshold: Self.riffDataLimit)
@@ -37,10 +40,16 @@ public final class WAVFileSink: PCMFileSink {
         guard let file = fopen(temporary, "w+b") else {  // read too: RF64 moves the samples in place
             throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno)))
         }
+        // Samples come 20 ms (882 bytes) at a time: with stdio's 4 KiB buffer a long story was
+        // some 8,000 write calls; a quarter of a megabyte makes it a hundred or so. Set before
+        // anything is written (stdio allows it only then), with a buffer of our own (glibc
+        // ignores the size without one); freed after the file is closed.
+        let buffer = malloc(Self.bufferSize)
+        setvbuf(file, buffer?.assumingMemoryBound(to: CChar.self), _IOFBF, Self.bufferSize)
         self.path = path
         self.temporaryPath = temporary
         self.rf64Threshold = rf64Threshold
-        state = Mutex(State(file: file))
+        state = Mutex(State(file: file, buffer: buffer))
         let header = Self.header(dataBytes: 0)
         let ok = header.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
         if !ok {
@@ -142,6 +151,8 @@ public final class WAVFileSink: PCMFileSink {
             failed = failed || header.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) != $0.count }
             failed = failed || fflush(file) != 0 || fsync(fileno(file)) != 0
             failed = (fclose(file) != 0) || failed
+            free(state.buffer)
+            state.buffer = nil
             if failed || AtomicFile.rename(temporaryPath, path) != 0 {
                 let reason = String(cString: strerror(errno))
                 unlink(temporaryPath)
@@ -155,6 +166,8 @@ public final class WAVFileSink: PCMFileSink {
         state.withLock { state in
             if let file = state.file { fclose(file) }
             state.file = nil
+            free(state.buffer)
+            state.buffer = nil
         }
         unlink(temporaryPath)
     }
