@@ -41,6 +41,9 @@ extension StoryStore {
                     if case .read(let profile, let story, let finishedAt) = change.body {
                         // One statement, which SQLite undoes alone when it fails: no savepoint.
                         changed = try Self.applyRead(change.id, profile: profile, story: story, finishedAt: finishedAt, children: &children, in: db)
+                    } else if case .position(let profile, let story, nil) = change.body {
+                        // The position every finished read forgets: as often as reads, and no savepoint either.
+                        changed = try Self.forgetPosition(change, profile: profile, story: story, children: &children, in: db)
                     } else {
                         try db.inSavepoint {
                             changed = try Self.apply(change, in: db)
@@ -117,8 +120,56 @@ extension StoryStore {
     static func applyRead(_ change: UUID, profile: UUID, story: String, finishedAt: Date, children: inout LocalChildren, in db: Database) throws -> Bool {
         guard let id = try children.id(of: profile, in: db) else { return false }
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO readEvent (profileId, storyId, finishedAt, syncId) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [id, story, finishedAt, change.uuidString])
+            .execute(arguments: [id, story, databaseDate(finishedAt), change.uuidString])
         return db.changesCount > 0
+    }
+
+    /// A pulled position that forgets where to resume (what every finished read sends with it):
+    /// what ``apply(_:in:)`` does for it, with the child looked up once a page. Its two statements
+    /// (the register, a DELETE) are ones no constraint refuses, so it needs no savepoint.
+    static func forgetPosition(_ change: SyncChange, profile: UUID, story: String, children: inout LocalChildren, in db: Database) throws -> Bool {
+        guard let id = try children.id(of: profile, in: db), try takes(change, in: db) else { return false }
+        try db.cachedStatement(sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?").execute(arguments: [id, story])
+        return true
+    }
+
+    /// A date as GRDB stores one ("yyyy-MM-dd HH:mm:ss.SSS", UTC, to the nearest millisecond as
+    /// ICU rounds), written by hand: GRDB's `DateFormatter` (ICU) cost more than the rest of applying a
+    /// pulled read. Dates outside 1970…9999 are left to GRDB.
+    static func databaseDate(_ date: Date) -> DatabaseValue {
+        let millis = (date.timeIntervalSince1970 * 1000).rounded()
+        guard millis >= 0, millis < 253_402_300_800_000 else { return date.databaseValue }
+        let whole = Int64(millis)
+        let days = whole / 86_400_000
+        let ofDay = whole % 86_400_000
+        // Year, month and day from days since 1970 (the proleptic Gregorian calendar, in eras of 400 years).
+        let shifted = days + 719_468
+        let era = shifted / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        var text: [UInt8] = []
+        text.reserveCapacity(23)
+        func append(_ value: Int64, digits: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        for (value, digits, separator) in [
+            (year, 4, "-"), (month, 2, "-"), (day, 2, " "), (ofDay / 3_600_000, 2, ":"), (ofDay / 60000 % 60, 2, ":"), (ofDay / 1000 % 60, 2, "."),
+            (ofDay % 1000, 3, ""),
+        ] as [(Int64, Int, String)] {
+            append(value, digits: digits)
+            text.append(contentsOf: separator.utf8)
+        }
+        return String(decoding: text, as: UTF8.self).databaseValue
     }
 
     /// Whether a last-writer-wins change beats what this kiosk has; records its clock when it does.
@@ -150,7 +201,7 @@ extension StoryStore {
                     sql: """
                         INSERT INTO readingPosition (profileId, storyId, sentenceIndex, updatedAt) VALUES (?, ?, ?, ?)
                         ON CONFLICT (profileId, storyId) DO UPDATE SET sentenceIndex = excluded.sentenceIndex, updatedAt = excluded.updatedAt
-                        """, arguments: [id, story, sentence, Date(timeIntervalSince1970: Double(change.hlc.millis) / 1000)])
+                        """, arguments: [id, story, sentence, databaseDate(Date(timeIntervalSince1970: Double(change.hlc.millis) / 1000))])
             } else {
                 try db.execute(sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?", arguments: [id, story])
             }

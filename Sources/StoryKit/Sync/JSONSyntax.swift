@@ -29,6 +29,15 @@ public enum JSONSyntax {
         return scanner.index == buffer.count
     }
 
+    /// Where the JSON value that starts at `start` ends (the index after it), or nil when no value
+    /// starts there: how ``SyncPageReader`` passes over a member it does not need. `depth` is how
+    /// deep in the document the value is (the limit counts from the top).
+    static func end(ofValueIn buffer: UnsafeBufferPointer<UInt8>, from start: Int, depth: Int) -> Int? {
+        var scanner = Scanner(bytes: buffer)
+        scanner.index = start
+        return scanner.value(depth: depth) ? scanner.index : nil
+    }
+
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
@@ -111,10 +120,8 @@ public enum JSONSyntax {
         }
 
         mutating func word(_ word: StaticString) -> Bool {
-            let count = word.utf8CodeUnitCount
-            guard bytes.count - index >= count else { return false }
-            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
-            index += count
+            guard bytes.has(word, at: index) else { return false }
+            index += word.utf8CodeUnitCount
             return true
         }
 
@@ -147,5 +154,15 @@ extension UInt8 {
     fileprivate var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
     fileprivate var isHexDigit: Bool {
         isDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether `word`'s bytes come at `index`.
+    func has(_ word: StaticString, at index: Int) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard self.count - index >= count else { return false }
+        for offset in 0..<count where self[index + offset] != word.utf8Start[offset] { return false }
+        return true
     }
 }

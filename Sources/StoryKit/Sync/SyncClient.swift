@@ -261,7 +261,15 @@ public struct SyncClient: Sendable {
             let message = (try? JSONDecoder().decode([String: String].self, from: data))?["error"] ?? String(decoding: data.prefix(200), as: UTF8.self)
             throw SyncFailure.refused(status: status, message: message)
         }
-        return try JSONDecoder.sync.decode(Answer.self, from: data)
+        return try Self.decode(Answer.self, from: data)
+    }
+
+    /// An answer as `JSONDecoder` reads it: a page, or an upload's answer that brings one, read
+    /// by ``SyncPageReader`` where it is sure of it (most of a busy site's round was decoding them).
+    static func decode<Answer: Decodable>(_ type: Answer.Type, from data: Data) throws -> Answer {
+        if type == PullResponse.self, let page = SyncPageReader.pull(data) as? Answer { return page }
+        if type == UploadResponse.self, let answer = SyncPageReader.upload(data) as? Answer { return answer }
+        return try JSONDecoder.sync.decode(type, from: data)
     }
 
     /// One request and its answer's status and body: `http://` by ``PlainHTTP`` (a connection
