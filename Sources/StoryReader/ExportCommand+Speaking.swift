@@ -30,8 +30,9 @@ extension ExportCommand {
         let team = ExportWorkers.Team(narration: narration)
         var streams: [ExportWorkers.Stream] = []
         if workerCount > 0 {
-            // An Opus file's workers encode their own shares (on their own cores).
-            let encode = (sink as? OpusExportFile).map { ["--opus", String($0.bitrate)] } ?? []
+            // An Opus or MP3 file's workers encode their own shares (on their own cores).
+            let encode =
+                (sink as? OpusExportFile).map { ["--opus", String($0.bitrate)] } ?? (sink as? Mp3ExportFile).map { ["--mp3", String($0.bitrate)] } ?? []
             do {
                 streams = try ExportWorkers.start(
                     storyArguments: global.storyFolders.flatMap { ["--stories", $0] } + [story.id], count: workerCount,

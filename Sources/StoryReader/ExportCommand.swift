@@ -245,9 +245,9 @@ struct ExportCommand: ParsableCommand {
         let sink: any PCMFileSink
         do {
             switch format {
-            // Encoded a share at a time, each on the core that says it (see OpusExportFile).
+            // Encoded a share at a time, each on the core that says it (see OpusExportFile, Mp3ExportFile).
             case "opus": sink = try OpusExportFile(path: audioFile.path, bitrate: (bitrate ?? 24) * 1000, tags: tags)
-            case "mp3", "epub": sink = try MP3FileSink(path: audioFile.path, bitrate: bitrate ?? MP3FileSink.defaultBitrate, tags: tags)
+            case "mp3", "epub": sink = try Mp3ExportFile(path: audioFile.path, bitrate: bitrate ?? MP3FileSink.defaultBitrate, tags: tags)
             default: sink = try WAVFileSink(path: audioFile.path)
             }
         } catch {

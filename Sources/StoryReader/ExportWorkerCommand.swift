@@ -62,6 +62,8 @@ struct ExportWorkerCommand: ParsableCommand {
     @Option var voice: String
     /// Send the share encoded as Opus at this bitrate (bit/s) rather than as samples.
     @Option var opus: Int?
+    /// Send the share encoded as MP3 at this bitrate (kbit/s) rather than as samples.
+    @Option var mp3: Int?
 
     func run() throws {
         Self.endWithParent()
@@ -98,8 +100,9 @@ struct ExportWorkerCommand: ParsableCommand {
         part.items = Array(whole.items[..<end])
         let output = RecordSink()
         let share = try opus.map { try OpusShareSink(bitrate: $0) }
+        let mp3Share = try mp3.map { try Mp3ShareSink(bitrate: $0) }
         // The one call into the synthesis: the samples go out as records, or to this core's encoder.
-        let sink: any PCMFileSink = share.map { $0 as any PCMFileSink } ?? output
+        let sink: any PCMFileSink = share.map { $0 as any PCMFileSink } ?? mp3Share.map { $0 as any PCMFileSink } ?? output
         let player = NarrationPlayer(
             narration: part, engine: EspeakEngine.shared, sink: sink, settings: settings,
             hooks: NarrationPlayer.Hooks(onEvent: { output.record($0) }))
@@ -107,6 +110,7 @@ struct ExportWorkerCommand: ParsableCommand {
         let state = player.wait()
         guard state == .finished else { throw ExitCode(1) }
         if let share { try output.send(try share.finish()) }
+        if let mp3Share { try output.send(try mp3Share.finish()) }
         try output.flush()
     }
 }

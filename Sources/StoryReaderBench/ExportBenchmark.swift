@@ -77,6 +77,7 @@ struct ExportBenchmark: ParsableCommand {
         kinds.append(("export Opus, --jobs 1", [export("c.opus", ["--jobs", "1"])]))
         kinds.append(("export Opus, --jobs \(cores)", [export("f.opus", ["--jobs", "\(cores)"])]))
         kinds.append(("export MP3, --jobs 1", [export("d.mp3", ["--jobs", "1"])]))
+        kinds.append(("export MP3, --jobs \(cores)", [export("g.mp3", ["--jobs", "\(cores)"])]))
         kinds.append(("export EPUB, --jobs \(cores)", [export("e.epub", ["--jobs", "\(cores)"])]))
         // One worker alone on the first share, for its own peak memory (a parent's peak from wait4
         // counts its workers' too).
@@ -110,7 +111,7 @@ struct ExportBenchmark: ParsableCommand {
         }
         // Ratios of best wall times to their anchors, measured in the same rounds: the export
         // at N jobs against the limit (issue 32: within 1.15), each encoder against the WAV
-        // export at the same jobs (Opus: within 1.5).
+        // export at the same jobs (Opus and MP3: within 1.5).
         func best(_ name: String) -> Double? { kinds.firstIndex { $0.0 == name }.flatMap { samples[$0].map(\.wall).min() } }
         let ratios: [(String, String, String)] = [
             ("export WAV, --jobs \(cores)", "espeak-ng -w, one per core (the limit)", "WAV --jobs \(cores) / the limit"),
@@ -118,6 +119,7 @@ struct ExportBenchmark: ParsableCommand {
             ("export Opus, --jobs 1", "export WAV, --jobs 1", "Opus / WAV, --jobs 1"),
             ("export Opus, --jobs \(cores)", "export WAV, --jobs \(cores)", "Opus / WAV, --jobs \(cores)"),
             ("export MP3, --jobs 1", "export WAV, --jobs 1", "MP3 / WAV, --jobs 1"),
+            ("export MP3, --jobs \(cores)", "export WAV, --jobs \(cores)", "MP3 / WAV, --jobs \(cores)"),
         ]
         for (measured, anchor, label) in ratios {
             guard let measured = best(measured), let anchor = best(anchor) else { continue }

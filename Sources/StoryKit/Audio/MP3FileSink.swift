@@ -24,20 +24,7 @@ public final class MP3FileSink: PCMFileSink {
     public init(path: String, bitrate: Int = defaultBitrate, tags: AudioTags) throws {
         let url = URL(fileURLWithPath: path)
         let temporary = AtomicFile.temporaryPath(for: url.path)
-        guard let encoder = lame_init() else { throw AudioError.fileFailed(path: path, reason: "out of memory") }
-        lame_set_in_samplerate(encoder, Int32(SpeechAudioFormat.sampleRate))
-        lame_set_out_samplerate(encoder, Int32(SpeechAudioFormat.sampleRate))
-        lame_set_num_channels(encoder, 1)
-        lame_set_mode(encoder, MONO)
-        lame_set_brate(encoder, Int32(bitrate))
-        // LAME's "good and fast" setting: speech at 48 kbit/s gains nothing from the slower ones.
-        lame_set_quality(encoder, 7)
-        // The tag is written by us, first, before any audio; LAME writes none.
-        lame_set_write_id3tag_automatic(encoder, 0)
-        guard lame_init_params(encoder) >= 0 else {
-            lame_close(encoder)
-            throw AudioError.fileFailed(path: path, reason: "LAME refused \(bitrate) kbit/s at 22050 Hz (use 8 to 160)")
-        }
+        let encoder = try Self.encoder(bitrate: bitrate, path: path)
         guard let file = fopen(temporary, "w+b") else {
             lame_close(encoder)
             throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno)))
@@ -53,6 +40,28 @@ public final class MP3FileSink: PCMFileSink {
         self.path = path
         self.temporaryPath = temporary
         state = Mutex(State(encoder: encoder, file: file, tags: tags, tagSize: tag.count))
+    }
+
+    /// A LAME encoder of speech: mono at the speech's rate, `bitrate` kbit/s constant. `infoFrame`:
+    /// whether LAME begins the stream with a frame for its Xing/Info tag (a file joined from
+    /// shares has one tag of its own for the whole, see `Mp3ExportFile`).
+    static func encoder(bitrate: Int, path: String, infoFrame: Bool = true) throws -> OpaquePointer {
+        guard let encoder = lame_init() else { throw AudioError.fileFailed(path: path, reason: "out of memory") }
+        lame_set_in_samplerate(encoder, Int32(SpeechAudioFormat.sampleRate))
+        lame_set_out_samplerate(encoder, Int32(SpeechAudioFormat.sampleRate))
+        lame_set_num_channels(encoder, 1)
+        lame_set_mode(encoder, MONO)
+        lame_set_brate(encoder, Int32(bitrate))
+        // LAME's "good and fast" setting: speech at 48 kbit/s gains nothing from the slower ones.
+        lame_set_quality(encoder, 7)
+        // The tag is written by us, first, before any audio; LAME writes none.
+        lame_set_write_id3tag_automatic(encoder, 0)
+        if !infoFrame { lame_set_bWriteVbrTag(encoder, 0) }
+        guard lame_init_params(encoder) >= 0 else {
+            lame_close(encoder)
+            throw AudioError.fileFailed(path: path, reason: "LAME refused \(bitrate) kbit/s at 22050 Hz (use 8 to 160)")
+        }
+        return encoder
     }
 
     /// The chapters' times, known once the audio is made: written over the tag on `close`.

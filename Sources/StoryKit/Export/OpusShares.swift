@@ -1,6 +1,5 @@
 import COpusEnc
 import Foundation
-import Synchronization
 
 /// One share of a story's speech encoded as Opus packets on the core that made it, ready to be
 /// joined to the others into one Ogg Opus stream (`OpusExportFile`).
@@ -253,12 +252,8 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     /// The share being written to this file directly, if any, and the samples given to it.
     private var current: OpusShareEncoder?
     private var currentFrames = 0
-    /// Speech written here directly is encoded on a thread of its own, so that a one-process
-    /// export encodes on the core its synthesis leaves idle; `room` bounds what waits for it
-    /// (blocks of the narration player's, a few seconds of speech), `encodingFailure` is its error.
-    private let encoding = DispatchQueue(label: "storyreader.opus-export")
-    private let room = DispatchSemaphore(value: 64)
-    private let encodingFailure = Mutex<(any Error)?>(nil)
+    /// Speech written here directly, encoded on a thread of its own.
+    private let encoding = EncodingQueue(label: "storyreader.opus-export")
     /// The file's length so far, in frames of the speech's rate (shares whole), and in decoded
     /// samples at 48 kHz (the packets written).
     private var timeline = 0
@@ -317,19 +312,11 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
         try lock.withLock {
             guard file != nil else { throw AudioError.fileFailed(path: path, reason: "already closed") }
-            if let failure = encodingFailure.withLock({ $0 }) { throw failure }
             let encoder = try current ?? OpusShareEncoder(bitrate: bitrate)
             current = encoder
+            try encoding.submit(samples) { try encoder.write($0) }
             currentFrames += samples.count
             sourceFrames += samples.count
-            let block = Array(samples)
-            room.wait()
-            encoding.async { [self] in
-                defer { room.signal() }
-                do { try block.withUnsafeBufferPointer { try encoder.write($0) } } catch {
-                    encodingFailure.withLock { $0 = $0 ?? error }
-                }
-            }
             return true
         }
     }
@@ -356,7 +343,7 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     private func sealCurrent() throws {
         guard let share = current else { return }
         current = nil
-        try drainEncoding()
+        try encoding.drain()
         currentFrames = 0
         let (encoded, _) = try share.finish()
         preSkip = share.preSkip
@@ -405,12 +392,6 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
         try file.write(contentsOf: bytes)
     }
 
-    /// Waits for the speech given to be encoded; throws what went wrong there.
-    private func drainEncoding() throws {
-        encoding.sync {}
-        if let failure = encodingFailure.withLock({ $0 }) { throw failure }
-    }
-
     public func setChapterTimes(_ chapters: [AudioChapter]) {
         lock.withLock { self.chapters = chapters }
     }
@@ -421,7 +402,7 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
         try lock.withLock {
             guard let file else { return }
             do {
-                try drainEncoding()
+                try encoding.drain()
                 let last = try current ?? OpusShareEncoder(bitrate: bitrate)
                 current = nil
                 currentFrames = 0
