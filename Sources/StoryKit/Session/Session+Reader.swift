@@ -302,9 +302,10 @@ extension Session {
         }
         var profile = state.profile
         let old = profile.settings.recordingTempo
-        profile.settings.recordingTempo = RecordingTempo.stepped(old, up: faster)
+        // A kiosk holds it within the parent's tempo ±20 %, as it holds the speed.
+        let (tempo, held) = allowedTempo(RecordingTempo.stepped(old, up: faster))
+        profile.settings.recordingTempo = tempo
         state.profile = profile
-        let tempo = profile.settings.recordingTempo
         let value = RecordingTempo.spoken(tempo, state.messages)
         var effects: [Effect] = []
         if tempo == old {
@@ -314,7 +315,7 @@ extension Session {
                         ? tr("This is the fastest recording tempo: {tempo}.", ["tempo": value])
                         : tr("This is the slowest recording tempo: {tempo}.", ["tempo": value])))
         } else {
-            effects.append(speak(tr("Recording tempo: {tempo}.", ["tempo": value])))
+            effects.append(speak(held ?? tr("Recording tempo: {tempo}.", ["tempo": value])))
         }
         if state.reader?.status == .playing { effects.append(.changeTempo(tempo)) }
         effects += saveSettings(state.storedProfile)
