@@ -197,6 +197,13 @@ struct ProfileJSON: Encodable {
     var theme: String
     var hints: Bool
     var stepMode: Bool
+    var lineFocus: String
+    var syllables: Bool
+    var spacing: String
+    var language: String?
+    var brailleCode: String
+    var narration: String
+    var recordingTempo: Double
     var readCount: Int?
     var favourites: [String]?
 
@@ -214,6 +221,13 @@ struct ProfileJSON: Encodable {
         theme = settings.theme.rawValue
         hints = settings.hints
         stepMode = settings.stepMode
+        lineFocus = settings.aids.lineFocus.rawValue
+        syllables = settings.aids.syllables
+        spacing = settings.aids.spacing.rawValue
+        language = settings.interfaceLanguage
+        brailleCode = settings.brailleCode.rawValue
+        narration = settings.narration.rawValue
+        recordingTempo = settings.recordingTempo
         self.readCount = readCount
         self.favourites = favourites
     }

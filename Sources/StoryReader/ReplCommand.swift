@@ -60,6 +60,7 @@ struct ReplCommand: ParsableCommand {
             var effects = session.start()
             if let notice = store.readOnlyNotice(session.state.messages, keepingReads: true) {
                 effects.insert(.speak(Utterance(Sanitizer.sanitizeLine(notice), priority: .message)), at: min(1, effects.count))
+                session.changesKeptWereTold()
             }
             return effects
         }

@@ -50,6 +50,8 @@ struct ConfigFileTests {
         ("[display]\ntheme = \"purple\"\n", 2, "'purple' is not a theme: use one of default, dark"),
         ("[kiosk]\n\nidle-timeout = -5\n", 3, "'idle-timeout' must be at least 0"),
         ("[kiosk]\ntime-limit = 0\n", 2, "'time-limit' must be more than 0"),
+        ("[reading]\nrecording-tempo = 3\n", 2, "'recording-tempo' must be from 0.5 to 2"),
+        ("[reading]\n\nrecording-tempo = 0.25\n", 3, "'recording-tempo' must be from 0.5 to 2"),
         ("[kiosk]\nprofile = 7\n", 2, "'profile' must be text in quotes, not a number"),
         ("[display]\nreduce-motion = \"yes\"\n", 2, "'reduce-motion' must be true or false"),
         ("theme = \"dark\"\n", 1, "'theme' is not a setting: it belongs under [display]"),

@@ -139,6 +139,33 @@ import Testing
         #expect(spoken(effects) == ["That is not available here."])
     }
 
+    /// The recording tempo is held as the speed is: within the parent's ±20 %, on every path a
+    /// child changes it (`set`, the settings screen's arrows), said, and not saved.
+    @Test func theRecordingTempoStaysWithinTwentyPercentOfTheParentsAndIsNotSaved() {
+        var session = kiosk()
+        #expect(session.state.kiosk?.tempoRange == 0.8...1.2)
+        var effects = session.handle(.command(.set(name: "tempo", value: "2")))
+        #expect(session.state.profile.settings.recordingTempo == 1.2)
+        #expect(spoken(effects).last == "Recording tempo can go from 0.8 to 1.2 here, so it is 1.2.")
+        #expect(!effects.contains { if case .save = $0 { true } else { false } })
+        effects = session.handle(.command(.set(name: "tempo", value: "0.5")))
+        #expect(session.state.profile.settings.recordingTempo == 0.8)
+        #expect(spoken(effects).last == "Recording tempo can go from 0.8 to 1.2 here, so it is 0.8.")
+        // The settings screen's arrow: a step up from 0.8 is 1, inside; the next (1.25) is held at 1.2.
+        _ = session.handle(.command(.settings))
+        session.state.focus[session.state.route.focusKey] = "setting-recording-tempo"
+        _ = session.handle(.command(.increase))
+        #expect(session.state.profile.settings.recordingTempo == 1)
+        effects = session.handle(.command(.increase))
+        #expect(session.state.profile.settings.recordingTempo == 1.2)
+        #expect(spoken(effects).contains { $0.contains("Recording tempo can go from 0.8 to 1.2 here, so it is 1.2.") }, "\(spoken(effects))")
+        // Outside a kiosk the whole range is the child's.
+        var free = Session(catalog: SessionFixtures.catalog, snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5)]), profile: "Maya")
+        _ = free.start()
+        _ = free.handle(.command(.set(name: "tempo", value: "2")))
+        #expect(free.state.profile.settings.recordingTempo == 2)
+    }
+
     @Test func speedClampWhileReadingChangesTheNarrationToTheClampedSpeed() {
         var session = kiosk()
         openStory(&session)

@@ -114,4 +114,18 @@ import Testing
         // The help that explains the file still shows.
         #expect(try StoryReaderProcess.run(["--help"], environment: ["XDG_CONFIG_HOME": config.path]).status == 0)
     }
+
+    /// A recording tempo out of range is named with the file, its line and key (it used to be
+    /// refused later as the option `--recording-tempo`, with no word of the file).
+    @Test func aRecordingTempoOutOfRangeNamesTheFileAndTheKey() throws {
+        let config = try Self.configFolder("[reading]\nrecording-tempo = 5\n")
+        defer { config.remove() }
+        let data = try TemporaryFolder("config-data")
+        defer { data.remove() }
+        let file = config.url.appendingPathComponent("storyreader/config.toml").path
+        let result = try StoryReaderProcess.run(["list"], environment: ["XDG_CONFIG_HOME": config.path], dataDirectory: data.path)
+        #expect(result.status == 1)
+        #expect(result.standardError == "storyreader: \(file), line 2: 'recording-tempo' must be from 0.5 to 2\n")
+        #expect(result.standardOutput == "")
+    }
 }

@@ -214,7 +214,7 @@ import Testing
         #expect(full.status == 0, "\(full.standardError)")
         #expect(!full.standardError.contains("disk I/O error"), "\(full.standardError)")
         #expect(
-            full.standardOutput.contains("opened read-only: \(data)/\(StoryStore.fileName) cannot be written: the disk is full (No space left on device)"),
+            full.standardOutput.contains("opened read-only: \(data)/\(StoryStore.fileName) cannot be written: the disk is full: free some space"),
             "\(full.standardOutput)\n\(full.standardError)")
         #expect(full.standardOutput.contains(foxLine), "the read made before is still shown")
         try? FileManager.default.removeItem(atPath: disk.path + "/filler")
@@ -237,7 +237,10 @@ import Testing
         defer { pending.remove() }
         let data = disk.path + "/data"
         try FileManager.default.copyItem(atPath: fixture.data, toPath: data)
-        let environment = ["STORYREADER_PENDING_DIR": pending.path]
+        let speech = try TemporaryFolder("speech")
+        defer { speech.remove() }
+        let log = speech.url.appendingPathComponent("speech.log").path
+        let environment = ["STORYREADER_PENDING_DIR": pending.path, "STORYREADER_SPEECH_LOG": log]
         let arguments = ["--no-audio", "--stories", fixture.stories, "--data-dir", data, "--profile", "Maya"]
         disk.fill()
 
@@ -246,9 +249,14 @@ import Testing
             environment: environment, dataDirectory: data)
         #expect(full.status == 0, "\(full.standardError)")
         #expect(
-            full.standardOutput.contains("opened read-only: \(data)/\(StoryStore.fileName) cannot be written: the disk is full (No space left on device)"),
+            full.standardOutput.contains("opened read-only: \(data)/\(StoryStore.fileName) cannot be written: the disk is full: free some space"),
             "\(full.standardOutput)")
         #expect(full.standardOutput.contains("Reads, places and favourites are kept, and saved the next time storyreader starts with room."))
+        // The reason is heard once: the start's notice says it, the first read kept does not again.
+        let heard = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("start ") }
+        #expect(heard.filter { $0.contains("the disk is full") }.count == 1, "\(heard)")
+        #expect(!heard.contains { $0.contains("No space left on device") }, "the same reason in other words: \(heard)")
+        #expect(heard.filter { $0.contains("Reads, places and favourites are kept") }.count == 1, "\(heard)")
         // Counted in this session already: the fixture's read and this one.
         #expect(full.standardOutput.contains("The end. Maya, you have read The Tiny Fox 2 times."), "\(full.standardOutput)")
         let kept = try FileManager.default.contentsOfDirectory(atPath: pending.path)

@@ -41,6 +41,36 @@ import Testing
         #expect(profiles.compactMap { $0["name"] as? String } == ["Mia", "Reader"])
     }
 
+    /// Every reading setting `profile show` prints as text is in its JSON too, as its flag spells it.
+    @Test func theJSONHasTheReadingAidsBrailleNarrationAndTempo() throws {
+        let folder = try TemporaryFolder("profile-cli")
+        defer { folder.remove() }
+        let added = try run(
+            [
+                "profile", "add", "--name", "Ana", "--age", "8", "--line-focus", "3", "--syllables", "--spacing", "wide",
+                "--braille-code", "grade-2", "--narration", "synthetic", "--recording-tempo", "1.25",
+            ], in: folder)
+        #expect(added.status == 0, "\(added.standardError)")
+        let show = try run(["profile", "show", "ana", "--json"], in: folder)
+        #expect(show.status == 0, "\(show.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(show.standardOutput.utf8)) as? [String: Any])
+        #expect(json["lineFocus"] as? String == "3")
+        #expect(json["syllables"] as? Bool == true)
+        #expect(json["spacing"] as? String == "wide")
+        #expect(json["brailleCode"] as? String == "grade-2")
+        #expect(json["narration"] as? String == "synthetic")
+        #expect(json["recordingTempo"] as? Double == 1.25)
+        let text = try run(["profile", "show", "ana"], in: folder).standardOutput
+        #expect(text.contains("Braille: grade-2\n"), "\(text)")
+        #expect(text.contains("Narration: synthetic\n"), "\(text)")
+        // The default profile: what a child who chose nothing gets.
+        let reader = try run(["profile", "show", "reader", "--json"], in: folder)
+        let defaults = try #require(try JSONSerialization.jsonObject(with: Data(reader.standardOutput.utf8)) as? [String: Any])
+        #expect(defaults["brailleCode"] as? String == "grade-1")
+        #expect(defaults["narration"] as? String == "recording")
+        #expect(defaults["recordingTempo"] as? Double == 1)
+    }
+
     @Test func everyBadFlagIsNamedAndNothingIsSaved() throws {
         let folder = try TemporaryFolder("profile-cli")
         defer { folder.remove() }

@@ -16,6 +16,19 @@ import Testing
         #expect(decoder.flush() == [.escape])
     }
 
+    /// A half sequence read together with the next keys (a busy machine read late: the kiosk's
+    /// random burst under load) ends where a byte cannot belong to it: the Escapes and Ctrl-W
+    /// after it are keys, not parameters of one long unknown sequence.
+    @Test func aBrokenSequenceDoesNotSwallowTheKeysAfterIt() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed([0x1B, 0x5B, 0x31, 0x1B, 0x1B, 0x1B, 0x17]) == [.unknown("ESC"), .escape, .escape, .escape, .control("w")])
+        #expect(decoder.feed([0x1B, 0x5B, 0x31, 0x7E]) == [.home])
+        #expect(decoder.feed([0x1B, 0x5B, 0x32, 0x31, 0x3B, 0x32, 0x7E]) == [.unknown("CSI 21;2~")])
+        #expect(decoder.feed([0x1B, 0x5B, 0x33, 0x0D]) == [.unknown("ESC"), .enter])
+        #expect(decoder.feed([0x1B, 0x5B, 0x31]) == [])
+        #expect(decoder.flush() == [.unknown("ESC")])
+    }
+
     /// The real terminal, under tmux: `read` is the Session's reader (the REPL's screen and keys):
     /// the highlight shows, Space pauses at the word and says where, Space goes on, Right moves on
     /// a sentence, q stops and ends the program, and the terminal is back in its normal mode

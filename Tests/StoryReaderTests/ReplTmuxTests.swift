@@ -507,8 +507,14 @@ struct ReplTmuxTests {
         }
         try tmux.send(":")
         try tmux.send("-l", "rea")
-        Thread.sleep(forTimeInterval: 0.4)
-        let typing = try cursor(tmux)
+        // Drawn when the three letters are read: polled, as a loaded machine may take longer than
+        // a fixed wait (the cursor was then still after “:re”).
+        var typing = try cursor(tmux)
+        let deadline = Date().addingTimeInterval(10)
+        while !(typing.y == 23 && typing.x == 4), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            typing = try cursor(tmux)
+        }
         #expect(typing.y == 23 && typing.x == 4, "on the ▏ after “:rea”: \(typing)")
         try tmux.send("BSpace", "BSpace", "BSpace")
         try tmux.send("-l", "set rate 80")

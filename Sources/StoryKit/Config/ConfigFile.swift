@@ -13,6 +13,8 @@ public struct ConfigFile: Sendable, Equatable {
             case choice([String])
             /// A number of at least `minimum` (or more than it, when `exclusive`).
             case number(minimum: Double, exclusive: Bool)
+            /// A number within `range` (the same bounds its option checks).
+            case range(ClosedRange<Double>)
         }
 
         /// "" for the top of the file, else the `[section]`.
@@ -51,7 +53,7 @@ public struct ConfigFile: Sendable, Equatable {
         Setting(
             section: "reading", key: "narration", kind: .choice(NarrationSource.allCases.map(\.rawValue)), option: "--narration", spellings: ["--narration"]),
         Setting(
-            section: "reading", key: "recording-tempo", kind: .number(minimum: 0, exclusive: true), option: "--recording-tempo",
+            section: "reading", key: "recording-tempo", kind: .range(RecordingTempo.range), option: "--recording-tempo",
             spellings: ["--recording-tempo", "--tempo"]),
         Setting(section: "kiosk", key: "profile", kind: .text, option: "--profile", spellings: ["--profile"], command: "kiosk"),
         Setting(
@@ -155,6 +157,14 @@ public struct ConfigFile: Sendable, Equatable {
                     ["key": setting.key, "minimum": minimum.formatted()], [:])
             }
             return value
+        case (.range(let range), .number(let number)):
+            // Checked here as its option checks it, so the error names this file and line.
+            guard range.contains(number) else {
+                throw fail(
+                    N_("'{key}' must be from {minimum} to {maximum}"),
+                    ["key": setting.key, "minimum": range.lowerBound.formatted(), "maximum": range.upperBound.formatted()], [:])
+            }
+            return value
         default:
             let wanted: CatalogText =
                 switch setting.kind {
@@ -163,7 +173,7 @@ public struct ConfigFile: Sendable, Equatable {
                 case .folders: CatalogText(N_("a folder in quotes, or a list of them: [\"~/Stories\", \"/srv/stories\"]"))
                 case .boolean: CatalogText(N_("true or false"))
                 case .choice(let choices): CatalogText(N_("one of {choices}"), ["choices": choices.map { "\"\($0)\"" }.joined(separator: ", ")])
-                case .number: CatalogText(N_("a number"))
+                case .number, .range: CatalogText(N_("a number"))
                 }
             throw fail(N_("'{key}' must be {wanted}, not {kind}"), ["key": setting.key], ["wanted": wanted, "kind": CatalogText(value.kindName)])
         }

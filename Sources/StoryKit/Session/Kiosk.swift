@@ -67,6 +67,8 @@ public struct KioskState: Sendable, Hashable {
     public var timeUpPendingSince: TimeInterval?
     /// The speed the parent set: the child may move it ±20 %.
     public var baseRate: Int
+    /// The recording tempo the parent set: the child may move it ±20 % too.
+    public var baseTempo: Double = 1
     /// The right PIN was typed: the parent menu and the profiles screen are open.
     public var parentUnlocked = false
     /// The parent chose "leave the kiosk".
@@ -100,6 +102,13 @@ public struct KioskState: Sendable, Hashable {
     public var rateRange: ClosedRange<Int> {
         let low = max(SpeechSettings.rateRange.lowerBound, Int((Double(baseRate) * 0.8).rounded(.up)))
         let high = min(SpeechSettings.rateRange.upperBound, Int((Double(baseRate) * 1.2).rounded(.down)))
+        return low...max(low, high)
+    }
+
+    /// The recording tempos a child may choose: the parent's tempo ±20 %, in hundredths.
+    public var tempoRange: ClosedRange<Double> {
+        let low = max(RecordingTempo.range.lowerBound, (baseTempo * 80).rounded(.up) / 100)
+        let high = min(RecordingTempo.range.upperBound, (baseTempo * 120).rounded(.down) / 100)
         return low...max(low, high)
     }
 }

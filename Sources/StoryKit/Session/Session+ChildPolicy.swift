@@ -31,4 +31,16 @@ extension Session {
                 ["min": String(range.lowerBound), "max": String(range.upperBound), "rate": String(held)])
         )
     }
+
+    /// Holds a recording tempo inside the kiosk's bounds (the parent's ±20 %) as `allowedRate` holds a speed.
+    func allowedTempo(_ tempo: Double) -> (tempo: Double, said: String?) {
+        guard let range = state.kiosk?.tempoRange, !range.contains(tempo) else { return (tempo, nil) }
+        let held = min(max(tempo, range.lowerBound), range.upperBound)
+        return (
+            held,
+            tr(
+                "Recording tempo can go from {min} to {max} here, so it is {tempo}.",
+                ["min": RecordingTempo.text(range.lowerBound), "max": RecordingTempo.text(range.upperBound), "tempo": RecordingTempo.text(held)])
+        )
+    }
 }

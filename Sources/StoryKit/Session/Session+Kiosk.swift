@@ -14,6 +14,7 @@ extension Session {
         state.stack = [.library]
         state.focus = [:]
         state.kiosk = KioskState(options: options, now: now, baseRate: state.profile.speech.rate, profile: state.profileName)
+        state.kiosk!.baseTempo = state.profile.settings.recordingTempo
     }
 
     /// What the kiosk says as it starts, after the greeting: the time there is.
@@ -391,6 +392,7 @@ extension Session {
             // A parent switched profile: the new child's speed and time limit start afresh.
             var kiosk = state.kiosk!
             kiosk.baseRate = state.profile.speech.rate
+            kiosk.baseTempo = state.profile.settings.recordingTempo
             kiosk.profilesUsed.append(state.profileName ?? ChildProfile.guest.name)
             kiosk.parentUnlocked = false
             if let limit = kiosk.options.timeLimit {

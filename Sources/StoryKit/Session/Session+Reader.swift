@@ -18,16 +18,19 @@ extension Session {
         switch catalog.resolve(name) {
         case .success(let entry):
             // Read before anyone chose a profile (a script's first line): the guest reads, and
-            // keeps no place past this run, which is said rather than found out at the next run.
-            let asGuest =
-                state.profileName == nil && state.stack.first == .profiles
-                ? [speak(tr("No profile is chosen: reading as the guest, and the place is not kept. Type profile and a name first to keep it."), .message)] : []
+            // keeps no place past this run, which is said rather than found out at the next run;
+            // short and once, as the story waits for it (where am I says how to keep the place).
+            let asGuest = readsAsGuest && !state.toldGuest ? [speak(tr("Reading as the guest: the place is not kept."), .message)] : []
+            if readsAsGuest { state.toldGuest = true }
             if !fromStart, state.reading(entry.id).sentenceIndex != nil { return asGuest + goOnReading(entry.id) }
             return asGuest + startReading(entry.id, fromWord: 0)
         case .failure(let error):
             return [speak(SpokenForm.finish(error.spoken(state.messages)), .important)]
         }
     }
+
+    /// No profile was chosen (the profiles screen is the first): the guest reads and keeps no place.
+    var readsAsGuest: Bool { state.profileName == nil && state.stack.first == .profiles }
 
     /// `storyreader read STORY`: the session opens on the reader of that story, and leaving the
     /// reader ends the program. `sentence` (from `--from`) wins over the saved place.
@@ -299,9 +302,10 @@ extension Session {
         }
         var profile = state.profile
         let old = profile.settings.recordingTempo
-        profile.settings.recordingTempo = RecordingTempo.stepped(old, up: faster)
+        // A kiosk holds it within the parent's tempo ±20 %, as it holds the speed.
+        let (tempo, held) = allowedTempo(RecordingTempo.stepped(old, up: faster))
+        profile.settings.recordingTempo = tempo
         state.profile = profile
-        let tempo = profile.settings.recordingTempo
         let value = RecordingTempo.spoken(tempo, state.messages)
         var effects: [Effect] = []
         if tempo == old {
@@ -311,7 +315,7 @@ extension Session {
                         ? tr("This is the fastest recording tempo: {tempo}.", ["tempo": value])
                         : tr("This is the slowest recording tempo: {tempo}.", ["tempo": value])))
         } else {
-            effects.append(speak(tr("Recording tempo: {tempo}.", ["tempo": value])))
+            effects.append(speak(held ?? tr("Recording tempo: {tempo}.", ["tempo": value])))
         }
         if state.reader?.status == .playing { effects.append(.changeTempo(tempo)) }
         effects += saveSettings(state.storedProfile)
@@ -360,6 +364,7 @@ extension Session {
         }
         if let chapter = map.chapter(ofSentence: reader.sentence) { text += ", " + tr("in ‘{chapter}’", ["chapter": chapter]) }
         if state.route != .reader { text += ". " + tr("You are on {screen}", ["screen": SpokenForm.finish(screen.title)]) }
+        if readsAsGuest { text += ". " + tr("No profile is chosen: the place is not kept. Type profile and a name to keep it") }
         return [speak(text + ".")]
     }
 

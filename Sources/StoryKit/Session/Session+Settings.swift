@@ -113,6 +113,10 @@ extension Session {
         case .recordingTempo:
             guard let tempo = RecordingTempo.parse(word) else { return invalid(tr("a number from {min} to {max}", ["min": "0.5", "max": "2"])) }
             profile.settings.recordingTempo = tempo
+            if case (let held, let said?) = allowedTempo(tempo) {
+                profile.settings.recordingTempo = held
+                return apply(profile, setting: setting, said: said)
+            }
         case .language:
             if ["auto", "automatic", "default", "system"].contains(word) {
                 profile.settings.interfaceLanguage = nil
@@ -199,6 +203,10 @@ extension Session {
         if setting == .rate, case (let rate, let said?) = allowedRate(profile.speech.rate) {
             profile.speech.rate = rate
             return apply(profile, setting: setting, said: said)
+        }
+        if setting == .recordingTempo, case (let tempo, let said?) = allowedTempo(profile.settings.recordingTempo) {
+            profile.settings.recordingTempo = tempo
+            if tempo != before.settings.recordingTempo { return apply(profile, setting: setting, said: said) }
         }
         var end = ""
         if setting == .textSize, let index = TextSizePreset.allCases.firstIndex(of: profile.textSize) {

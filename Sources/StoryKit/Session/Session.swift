@@ -519,6 +519,10 @@ public struct Session: Sendable {
         return [speak(message, .important)]
     }
 
+    /// The start's notice (a database opened read-only) already said why and that changes are
+    /// kept: the first change kept says nothing more (the reason was heard twice).
+    public mutating func changesKeptWereTold() { state.toldChangesKept = true }
+
     /// The store's answer to a save.
     mutating func stored(_ reply: StoreReply) -> [Effect] {
         switch reply {

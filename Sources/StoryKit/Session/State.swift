@@ -153,6 +153,8 @@ public struct State: Sendable, Hashable {
     public var presentationOverride = PresentationOverride()
     /// "This change is for now…" was said on this screen (once a visit is enough).
     public var toldChangeIsForNow = false
+    /// The guest's short notice (the place is not kept) was said: once a run; where am I says the rest.
+    public var toldGuest = false
     /// Every catalog, loaded once at start.
     public var languages: InterfaceLanguages = .englishOnly
     /// The sentences (indices into the story's) each child heard to their end at speaking pace in

@@ -90,10 +90,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return messages.tr(
                 "{path} is not a site's settings (damaged or edited by hand): join the site again (storyreader sync join URL --token TOKEN) to write it anew",
                 ["path": path])
-        case .diskFull(let path, let reason):
-            return messages.tr(
-                "{path} cannot be written: the disk is full ({reason}): free some space, or choose another folder with --data-dir",
-                ["path": path, "reason": reason])
+        case .diskFull(let path, _):
+            // The reason is always ENOSPC's "No space left on device" (in English): said after
+            // "the disk is full" it said the same thing twice.
+            return messages.tr("{path} cannot be written: the disk is full: free some space, or choose another folder with --data-dir", ["path": path])
         case .profileNotFound(let name):
             return messages.tr("there is no profile named \"{name}\": see the names with `storyreader profile list`", ["name": name])
         case .lastProfile(let name):

@@ -46,10 +46,14 @@ package struct KeyDecoder {
             if bytes.count == 1 { return final ? (.escape, 1) : nil }
             let second = bytes[1]
             if second == UInt8(ascii: "[") || second == UInt8(ascii: "O") {
-                // CSI or SS3: parameters, then a final byte in 0x40...0x7E.
+                // CSI or SS3: parameters and intermediates (0x20...0x3F), then a final byte in
+                // 0x40...0x7E. Any other byte (a control key, a new ESC) ends a broken sequence
+                // and is a key of its own: a process that reads late (a busy machine) gets a half
+                // sequence and the next keys in one read, and Escape and Ctrl-W were swallowed.
                 var index = 2
-                while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+                while index < bytes.count, (0x20...0x3F).contains(bytes[index]) { index += 1 }
                 if index >= bytes.count { return final ? (.unknown("ESC"), bytes.count) : nil }
+                if !(0x40...0x7E).contains(bytes[index]) { return (.unknown("ESC"), index) }
                 let body = String(decoding: bytes[2..<index], as: UTF8.self)
                 return (csiKey(final: bytes[index], parameters: body), index + 1)
             }

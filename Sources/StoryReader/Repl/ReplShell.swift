@@ -230,7 +230,17 @@ final class ReplShell {
         tickKiosk()
         if ready <= 0 {
             if decoder.hasPending { handleKeys(decoder.flush()) }
+            keysPendingSince = nil
             return
+        }
+        // Speech, braille or finished work woke the loop before the delay was up: a half
+        // sequence still ends once the delay has passed since its bytes came (woken often enough,
+        // it used to wait for the next key and take it in).
+        if decoder.hasPending, fds[0].revents == 0, let since = keysPendingSince,
+            monotonicNanoseconds() - since >= UInt64(KeyDecoder.escapeDelayMilliseconds) * 1_000_000
+        {
+            handleKeys(decoder.flush())
+            keysPendingSince = nil
         }
         if fds[0].revents != 0 {
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -246,6 +256,7 @@ final class ReplShell {
             let bytes = Array(buffer[0..<count])
             if interactive {
                 handleKeys(decoder.feed(bytes))
+                keysPendingSince = decoder.hasPending ? monotonicNanoseconds() : nil
             } else {
                 receive(bytes)
             }
@@ -254,6 +265,8 @@ final class ReplShell {
     }
 
     private var partialLine: [UInt8] = []
+    /// When the bytes that left the decoder waiting came (a lone ESC, half a sequence).
+    private var keysPendingSince: UInt64?
 
     /// Kiosk: time passes (idle reset, time limit, lockout countdown).
     private func tickKiosk() {
