@@ -29,7 +29,14 @@ extension ExportCommand {
         let stop = StopToken()  // raised by a signal; read by the loop that joins the workers
         let team = ExportWorkers.Team(narration: narration)
         var streams: [ExportWorkers.Stream] = []
+        // Ctrl-C or SIGTERM from the moment workers exist, before this process's own player does
+        // (started with none, the default action ended it at once and left its part file).
+        let playing = LockedValue<NarrationPlayer?>(nil)
         if workerCount > 0 {
+            TerminalMode.onStopSignal {
+                stop.stop()
+                playing.withLock { $0 }?.send(.stop)
+            }
             // An Opus or MP3 file's workers encode their own shares (on their own cores).
             let encode =
                 (sink as? OpusExportFile).map { ["--opus", String($0.bitrate)] } ?? (sink as? Mp3ExportFile).map { ["--mp3", String($0.bitrate)] } ?? []
@@ -61,11 +68,10 @@ extension ExportCommand {
                     heard.withLock { $0.append(event) }
                     if case .word = event.kind { progress.word() }
                 }), limit: team.limit)
-            TerminalMode.onStopSignal {
-                stop.stop()
-                player.send(.stop)
-            }
+            playing.withLock { $0 = player }
             do {
+                // A stop that came before the player: it never starts (one after is its own).
+                guard !stop.isStopped else { throw ExitCode(130) }
                 player.start()
                 let state = player.wait()
                 if case .failed(let message) = state { throw UserFailure(message: player.failure(in: messages) ?? message) }
