@@ -53,8 +53,11 @@ struct SpeechResampler {
 
     /// Takes more input; appends to `output` (as floats of −1…1) every sample it now allows.
     mutating func append(_ samples: UnsafeBufferPointer<Int16>, to output: inout [Float]) {
-        input.reserveCapacity(input.count + samples.count)
-        for sample in samples { input.append(Float(sample) * (1.0 / 32_768)) }
+        if let source = samples.baseAddress, !samples.isEmpty {
+            input.append(contentsOf: repeatElement(0, count: samples.count))
+            let base = input.count - samples.count
+            input.withUnsafeMutableBufferPointer { copus_samples_to_float(source, samples.count, $0.baseAddress! + base) }
+        }
         appended += samples.count
         produce(upTo: Self.outputCount(for: max(0, appended - Self.half)), into: &output)
     }

@@ -147,7 +147,10 @@ public struct Narration: Sendable, Hashable {
             cursor = max(cursor, word.range.end)
         }
         if item.range.end > cursor { ssml.append(Self.speakable(scalars, cursor, item.range.end)) }
-        ssml.append("</speak>")
+        // No closing `</speak>`: eSpeak NG 1.51 (Debian 12's) takes every `</speak>` for a change
+        // of voice, so it loaded the voice and its dictionary again after each sentence, 3–4 % of an
+        // export's synthesis. The text's end closes the sentence as the tag did; the end pause
+        // (`espeakENDPAUSE`) stays.
         return NarrationUtterance(
             sentenceIndex: index, firstWord: firstWord, wordSpans: spans,
             letterCounts: item.words[firstWord...].map { $0.text.unicodeScalars.filter(\.properties.isAlphabetic).count },
