@@ -149,9 +149,9 @@ struct WriteBehind {
     private var started = 0
     static let step = 4 << 20
 
-    /// `written` bytes of `descriptor` are in it (once `flush` has emptied the caller's own
-    /// buffer): the disk is given those not yet handed to it, a step at a time.
-    mutating func wrote(upTo written: Int, of descriptor: Int32, flush: () -> Bool = { true }) {
+    /// `written` bytes of `descriptor` are in it once `flush` has emptied the caller's own buffer
+    /// (called only when a step is due): the disk is given those not yet handed to it.
+    mutating func wrote(upTo written: Int, of descriptor: Int32, flush: () -> Bool) {
         guard written - started >= Self.step, flush() else { return }
         // Advice, not a promise: a failure to write shows in the fsync at the end.
         _ = posix_fadvise(descriptor, off_t(started), off_t(written - started), POSIX_FADV_DONTNEED)
