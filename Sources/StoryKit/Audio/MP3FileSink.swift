@@ -52,7 +52,12 @@ public final class MP3FileSink: PCMFileSink {
         lame_set_num_channels(encoder, 1)
         lame_set_mode(encoder, MONO)
         lame_set_brate(encoder, Int32(bitrate))
-        // LAME's "good and fast" setting: speech at 48 kbit/s gains nothing from the slower ones.
+        // LAME's "good and fast" setting, and its fastest: in LAME 3.100 qualities 8 and 9 make the
+        // very same bytes as 7 (measured on eSpeak's "Captain Nine and the Comet", 13:42 of speech,
+        // 48 kbit/s: q7, q8 and q9 all 1.4 s of CPU, identical files). The slower q5 takes 2.7 s and
+        // decodes no closer to the WAV (SNR 20.4 dB against q7's 23.7, segmental 19.8 against
+        // 21.8; loudness 0.951 of the WAV's for both, the lowpass; lengths equal). The bitrate buys
+        // little time: 32 kbit/s takes 1.35 s for 3 dB less SNR, 64 kbit/s 1.45 s for 1.2 dB more.
         lame_set_quality(encoder, 7)
         // The tag is written by us, first, before any audio; LAME writes none.
         lame_set_write_id3tag_automatic(encoder, 0)
