@@ -33,7 +33,7 @@ public struct EncodedMp3Share: Sendable {
 /// The encoder of one share (see `EncodedMp3Share`). Unchecked: one thread uses an encoder at a
 /// time (an export file's encoding queue, then the thread holding the file's lock; or a worker's
 /// narration player).
-final class Mp3ShareEncoder: @unchecked Sendable {
+final class Mp3ShareEncoder: ShareEncoding, @unchecked Sendable {
     /// Samples in an MPEG-2 layer III frame.
     static let frameSamples = 576
     /// LAME's delay before a stream's first sample; a decoder adds 529 of its own.
@@ -125,17 +125,13 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
     private var tags: AudioTags
     private let tagSize: Int
     private var file: FileHandle?
-    private var current: Mp3ShareEncoder?
-    private var currentFrames = 0
-    /// Speech written here directly, encoded on a thread of its own.
-    private let encoding = EncodingQueue(label: "storyreader.mp3-export")
-    /// The file's length so far in samples (shares whole), its audio frames and their bytes.
-    private var timeline = 0
+    /// The shares: this file's own (speech written here, encoded on a thread of its own) and the
+    /// workers'.
+    private var shares: JoinedShares<Mp3ShareEncoder>
+    /// The file's audio frames and their bytes.
     private var audioFrames = 0
     private var audioBytes = 0
     private var firstHeader: [UInt8]?
-    /// The samples given, whether here or to the shares' encoders: the length the file should have.
-    private var sourceFrames = 0
     private let infoSize: Int
     private let infoBitrateIndex: Int
 
@@ -155,6 +151,7 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
         }
         self.path = path
         self.bitrate = bitrate
+        shares = JoinedShares(bitrate: bitrate, label: "storyreader.mp3-export")
         self.tags = tags
         let tag = ID3Tag.encode(tags)
         tagSize = tag.count
@@ -169,16 +166,12 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
         }
     }
 
-    public var framesWritten: Int { lock.withLock { timeline + currentFrames } }
+    public var framesWritten: Int { lock.withLock { shares.framesWritten } }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
         try lock.withLock {
             guard file != nil else { throw AudioError.fileFailed(path: path, reason: "already closed") }
-            let encoder = try current ?? Mp3ShareEncoder(bitrate: bitrate)
-            current = encoder
-            try encoding.submit(samples) { try encoder.write($0) }
-            currentFrames += samples.count
-            sourceFrames += samples.count
+            try shares.write(samples)
             return true
         }
     }
@@ -188,7 +181,7 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
     public func sealShare() throws -> Int {
         try lock.withLock {
             try sealCurrent()
-            return timeline
+            return shares.timeline
         }
     }
 
@@ -197,16 +190,13 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
         try lock.withLock {
             try sealCurrent()
             try writeShare(share)
-            sourceFrames += share.sourceFrames
+            shares.appended(sourceFrames: share.sourceFrames)
         }
     }
 
     private func sealCurrent() throws {
-        guard let share = current else { return }
-        current = nil
-        try encoding.drain()
-        currentFrames = 0
-        try writeShare(try share.finish())
+        guard let encoder = try shares.takeCurrent() else { return }
+        try writeShare(try encoder.finish())
     }
 
     private func writeShare(_ share: EncodedMp3Share) throws {
@@ -214,7 +204,7 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
         try file?.write(contentsOf: share.bytes)
         audioBytes += share.bytes.count
         audioFrames += Self.frameCount(share.bytes)
-        timeline += share.frames
+        shares.timeline += share.frames
     }
 
     /// Frames in a run of MPEG-2 layer III frames at the speech's rate, read from their headers.
@@ -283,12 +273,9 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
         try lock.withLock {
             guard let file else { return }
             do {
-                try encoding.drain()
-                let last = try current ?? Mp3ShareEncoder(bitrate: bitrate)
-                current = nil
-                currentFrames = 0
-                try writeShare(try last.finish(wantedFrames: max(0, sourceFrames - timeline)))
-                let padding = audioFrames * Mp3ShareEncoder.frameSamples - Mp3ShareEncoder.encoderDelay - sourceFrames
+                let last = try shares.takeLast()
+                try writeShare(try last.finish(wantedFrames: max(0, shares.sourceFrames - shares.timeline)))
+                let padding = audioFrames * Mp3ShareEncoder.frameSamples - Mp3ShareEncoder.encoderDelay - shares.sourceFrames
                 try file.seek(toOffset: UInt64(tagSize))
                 try file.write(contentsOf: infoFrame(padding: padding))
                 if !tags.chapters.isEmpty {
@@ -313,7 +300,7 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
 
     public func discard() {
         lock.withLock {
-            current = nil
+            shares.discard()
             try? file?.close()
             file = nil
         }

@@ -40,7 +40,7 @@ public struct EncodedShare: Sendable {
 /// fifths of coding one of speech.
 /// Unchecked: one thread uses an encoder at a time (an export file's encoding queue, then, once
 /// that is drained, the thread holding the file's lock; or a worker's narration player).
-final class OpusShareEncoder: @unchecked Sendable {
+final class OpusShareEncoder: ShareEncoding, @unchecked Sendable {
     /// Opus frames of 20 ms (CELT's longest), in samples at 48 kHz and at 16 kHz.
     static let frameSamples48k = 960
     static let frameSamples = 320
@@ -249,17 +249,11 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     private var chapters: [AudioChapter]
     private var file: FileHandle?
     private var pages: OggPageWriter
-    /// The share being written to this file directly, if any, and the samples given to it.
-    private var current: OpusShareEncoder?
-    private var currentFrames = 0
-    /// Speech written here directly, encoded on a thread of its own.
-    private let encoding = EncodingQueue(label: "storyreader.opus-export")
-    /// The file's length so far, in frames of the speech's rate (shares whole), and in decoded
-    /// samples at 48 kHz (the packets written).
-    private var timeline = 0
+    /// The shares: this file's own (speech written here, encoded on a thread of its own) and the
+    /// workers'.
+    private var shares: JoinedShares<OpusShareEncoder>
+    /// The file's length so far in decoded samples at 48 kHz (the packets written).
     private var decoded48k = 0
-    /// The samples given, whether here or to the shares' encoders: the length the file should have.
-    private var sourceFrames = 0
     private var headerWritten = false
     /// Every share encoder's look-ahead at 48 kHz (CELT's 2.5 ms), as the first one to finish says.
     private var preSkip = 120
@@ -299,24 +293,19 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
         }
         self.path = path
         self.bitrate = bitrate
+        shares = JoinedShares(bitrate: bitrate, label: "storyreader.opus-export")
         self.tags = tags
         chapters = tags.chapters
         file = handle
         pages = OggPageWriter(serial: UInt32.random(in: 1...UInt32.max))
     }
 
-    public var framesWritten: Int {
-        lock.withLock { timeline + currentFrames }
-    }
+    public var framesWritten: Int { lock.withLock { shares.framesWritten } }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
         try lock.withLock {
             guard file != nil else { throw AudioError.fileFailed(path: path, reason: "already closed") }
-            let encoder = try current ?? OpusShareEncoder(bitrate: bitrate)
-            current = encoder
-            try encoding.submit(samples) { try encoder.write($0) }
-            currentFrames += samples.count
-            sourceFrames += samples.count
+            try shares.write(samples)
             return true
         }
     }
@@ -326,7 +315,7 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     public func sealShare() throws -> Int {
         try lock.withLock {
             try sealCurrent()
-            return timeline
+            return shares.timeline
         }
     }
 
@@ -335,20 +324,17 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
         try lock.withLock {
             try sealCurrent()
             try writePackets(share.packets)
-            timeline += share.frames
-            sourceFrames += share.sourceFrames
+            shares.timeline += share.frames
+            shares.appended(sourceFrames: share.sourceFrames)
         }
     }
 
     private func sealCurrent() throws {
-        guard let share = current else { return }
-        current = nil
-        try encoding.drain()
-        currentFrames = 0
-        let (encoded, _) = try share.finish()
-        preSkip = share.preSkip
+        guard let encoder = try shares.takeCurrent() else { return }
+        let (encoded, _) = try encoder.finish()
+        preSkip = encoder.preSkip
         try writePackets(encoded.packets)
-        timeline += encoded.frames
+        shares.timeline += encoded.frames
     }
 
     private func writePackets(_ packets: [[UInt8]], endGranule: Int? = nil) throws {
@@ -402,15 +388,11 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
         try lock.withLock {
             guard let file else { return }
             do {
-                try encoding.drain()
-                let last = try current ?? OpusShareEncoder(bitrate: bitrate)
-                current = nil
-                currentFrames = 0
-                let wanted = sourceFrames - timeline
-                let (encoded, content) = try last.finish(wantedFrames: max(0, wanted))
+                let last = try shares.takeLast()
+                let (encoded, content) = try last.finish(wantedFrames: max(0, shares.sourceFrames - shares.timeline))
                 preSkip = last.preSkip
                 try writePackets(encoded.packets, endGranule: decoded48k + preSkip + content)
-                timeline += encoded.frames
+                shares.timeline += encoded.frames
                 try emit(pages.flush())
                 try file.close()
                 self.file = nil
@@ -432,7 +414,7 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
 
     public func discard() {
         lock.withLock {
-            current = nil
+            shares.discard()
             try? file?.close()
             file = nil
         }
