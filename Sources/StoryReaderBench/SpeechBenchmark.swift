@@ -268,7 +268,7 @@ struct SpeechBenchmark: ParsableCommand {
 }
 
 /// CPU seconds (user + system) of every child waited for so far.
-private func childCPUSeconds() -> Double {
+func childCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_CHILDREN.rawValue, &usage)
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6

@@ -61,6 +61,9 @@ struct SyncBenchmark: AsyncParsableCommand {
             // folder, store and client, as tasks): 200 processes starting at once would measure
             // the machine's process start-up, not sync.
             let processCount = processes ?? min(kiosks, 20)
+            // Where the machine's time went: the kiosks' processes and the server's share its
+            // cores, so a slow round may be the kiosks' own work, not the server's.
+            let cpuBefore = childCPUSeconds()
             let started = ContinuousClock.now
             let children = try (0..<processCount).map { process in
                 let first = process * kiosks / processCount
@@ -79,7 +82,10 @@ struct SyncBenchmark: AsyncParsableCommand {
             samples.sort()
             firsts.sort()
             let total = ContinuousClock.now - started
+            let kioskCPU = childCPUSeconds() - cpuBefore
             let snapshot = try await SyncClient(settings: settings).siteSnapshot()
+            server.stop()
+            let serverCPU = childCPUSeconds() - cpuBefore - kioskCPU
             print("bench sync: \(kiosks) kiosks x \(reads) reads in \(processCount) processes, \(samples.count) sync rounds in \(total)")
             print(
                 String(
@@ -89,6 +95,7 @@ struct SyncBenchmark: AsyncParsableCommand {
                 String(
                     format: "  each kiosk's first round (its process starting, before any read; not above): p50 %.1f ms, max %.1f ms",
                     Percentile.ofSorted(firsts, 0.5), firsts.last ?? 0))
+            print(String(format: "  CPU: kiosk processes %.1f s, server %.1f s (PostgreSQL not counted)", kioskCPU, serverCPU))
             print("  failed rounds (tried again): \(failed)")
             print("  reads counted by the server: \(snapshot.reads.count) of \(kiosks * reads)")
             if snapshot.reads.count != kiosks * reads {
