@@ -247,12 +247,9 @@ struct ExportCommand: ParsableCommand {
             switch format {
             // Encoded a share at a time, each on the core that says it (see OpusExportFile, Mp3ExportFile).
             case "opus": sink = try OpusExportFile(path: audioFile.path, bitrate: (bitrate ?? 24) * 1000, tags: tags)
-            case "mp3": sink = try Mp3ExportFile(path: audioFile.path, bitrate: bitrate ?? MP3FileSink.defaultBitrate, tags: tags)
-            // A book's audio is still MP3FileSink's (LAME's own Xing tag). Its reader decodes it
-            // clip by clip, and from Mp3ExportFile's file (its own Info frame) the clips were heard
-            // off their words (a loudness match of 0.91, aim 0.95), though that file decodes whole
-            // to the WAV's very samples: why is not yet known.
-            case "epub": sink = try MP3FileSink(path: audioFile.path, bitrate: bitrate ?? MP3FileSink.defaultBitrate, tags: tags)
+            // A book's audio too: its Info frame's LAME tag says the encoder's delay, so a reading
+            // app (and AudioClipDecoder) plays each clip from the sample its SMIL time names.
+            case "mp3", "epub": sink = try Mp3ExportFile(path: audioFile.path, bitrate: bitrate ?? MP3FileSink.defaultBitrate, tags: tags)
             default: sink = try WAVFileSink(path: audioFile.path)
             }
         } catch {

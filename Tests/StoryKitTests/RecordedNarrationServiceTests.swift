@@ -91,6 +91,38 @@ import Testing
         #expect(throws: RecordingProblem.self) { try AudioClipDecoder.decode(path: folder.path + "/none.mp3", beginMs: 0, endMs: nil) }
     }
 
+    /// A gapless MP3 (the export's own, with LAME's delay in its Info frame): a clip starts at
+    /// the recording's sample of its time, not 50 ms early (the delay FFmpeg leaves out), whether
+    /// the decoder starts at the file's start or seeks into it.
+    @Test func aGaplessMp3sClipStartsAtItsSample() throws {
+        let folder = try TemporaryFolder("gapless")
+        defer { folder.remove() }
+        let tone = try Self.chirp(folder)
+        let path = folder.path + "/tone.mp3"
+        let file = try Mp3ExportFile(path: path, tags: AudioTags(title: "Tone", language: "en"))
+        _ = try tone.samples.withUnsafeBufferPointer { try file.write($0) }
+        try file.close()
+        /// The shift (in samples) at which a stretch inside `clip`, which should start at the
+        /// tone's sample `clipStart`, best matches the tone.
+        func lag(_ clip: [Int16], clipStart: Int) -> Int {
+            let (inside, length, reach) = (Self.rate / 4, Self.rate / 8, 1_500)
+            let scores = (-reach...reach).map { shift -> (shift: Int, score: Double) in
+                var sum = 0.0
+                for index in inside..<(inside + length) {
+                    sum += Double(clip[index]) * Double(tone.samples[clipStart + index + shift])
+                }
+                return (shift, sum)
+            }
+            return scores.max { $0.score < $1.score }!.shift
+        }
+        let fromStart = try AudioClipDecoder.decode(path: path, beginMs: 0, endMs: 1_000)
+        let sought = try AudioClipDecoder.decode(path: path, beginMs: 1_500, endMs: 2_000)
+        let (startLag, seekLag) = (lag(fromStart, clipStart: 0), lag(sought, clipStart: Self.rate * 3 / 2))
+        print("gapless MP3: a clip from 0 is \(startLag) samples off, one from 1.5 s \(seekLag)")
+        #expect(fromStart.count == Self.rate)
+        #expect(abs(startLag) <= 2 && abs(seekLag) <= 2, "the encoder's delay is 1,105 samples")
+    }
+
     /// Tempo 0.75: the clip lasts 1.33 times as long, and a 440 Hz tone stays at 440 Hz.
     @Test func aSlowerTempoKeepsThePitch() throws {
         let folder = try TemporaryFolder("tempo")

@@ -78,16 +78,27 @@ public enum AudioClipDecoder {
         }
         var decoder = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&decoder) }
-        guard let decoder, avcodec_parameters_to_context(decoder, stream.pointee.codecpar) >= 0,
-            avcodec_open2(decoder, codec, nil) >= 0
-        else {
+        guard let decoder, avcodec_parameters_to_context(decoder, stream.pointee.codecpar) >= 0 else {
+            throw RecordingProblem(N_("{file}: its sound cannot be decoded"), ["file": name])
+        }
+        // The packets' time base: without it the decoder cannot move a frame's timestamp past the
+        // samples it leaves out at the start (an MP3's delay), and the first frame kept the time
+        // of the packet it came from, 529 samples early.
+        decoder.pointee.pkt_timebase = stream.pointee.time_base
+        guard avcodec_open2(decoder, codec, nil) >= 0 else {
             throw RecordingProblem(N_("{file}: its sound cannot be decoded"), ["file": name])
         }
         let timeBase = stream.pointee.time_base
-        let seconds = { (timestamp: Int64) -> Double in Double(timestamp) * Double(timeBase.num) / Double(timeBase.den) }
+        // A gapless MP3 (a LAME tag saying the encoder's delay: LAME's own files, FFmpeg's, the
+        // export's) starts later than 0: FFmpeg leaves out the delay (1,105 samples at 22050 Hz)
+        // and stamps the first sample it gives 50 ms. That sample is the recording's first, time
+        // 0 of its clips, as a reading app plays it. (Ogg Opus and AAC start at 0 here, their
+        // priming already left out.)
+        let origin = stream.pointee.start_time > 0 && stream.pointee.start_time != Int64.min ? stream.pointee.start_time : 0
+        let seconds = { (timestamp: Int64) -> Double in Double(timestamp - origin) * Double(timeBase.num) / Double(timeBase.den) }
         if beginMs > 0 {
             // Half a second early: an MP3 frame needs the one before it to decode cleanly.
-            let target = Int64(Double(max(0, beginMs - 500)) / 1000 * Double(timeBase.den) / Double(timeBase.num))
+            let target = origin + Int64(Double(max(0, beginMs - 500)) / 1000 * Double(timeBase.den) / Double(timeBase.num))
             if av_seek_frame(context, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 { avcodec_flush_buffers(decoder) }
         }
 
