@@ -60,7 +60,10 @@ struct BrailleDisplayTests {
         try tmux.command("read tiny fox")
         let expected = try Self.frames(Self.firstSentence, cells: cells)
         #expect(expected.count == 5)
-        let last = display.waitFor(timeout: 20) { $0 == expected.last }
+        // The sentence lasts about 8 s at 80 words a minute; with the whole suite and a build
+        // sharing two cores, reaching its last word on 20 cells once took longer than 20 s. The
+        // wait ends as soon as the word is shown.
+        let last = display.waitFor(timeout: 60) { $0 == expected.last }
         #expect(last != nil, "the last word of the first sentence was never marked")
         // Every word was marked, in the order heard, each on the display when it was heard.
         let written = display.written
