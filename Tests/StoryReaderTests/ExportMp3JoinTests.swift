@@ -8,10 +8,7 @@ import Testing
 /// WAV's length, no frame at a join taking bits from the share before it, nothing heard there.
 @Suite(.serialized) struct ExportMp3JoinTests {
     @Test func sharesEncodedApartJoinWithoutAClick() throws {
-        guard let ffmpeg = ExternalProcess.find("ffmpeg") else {
-            print("MP3 join test skipped: ffmpeg is not installed (scripts/setup.sh --test installs it)")
-            return
-        }
+        let ffmpeg = try #require(RequiredTool.find("ffmpeg", package: "ffmpeg", for: "decoding the joined MP3"))
         let folder = try TemporaryFolder("mp3-join")
         defer { folder.remove() }
         let story = "the-moon-who-lost-her-hum"  // no pictures: a caption cue for every narrated sentence

@@ -7,10 +7,8 @@ import Testing
 /// Ogg stream that decodes to the WAV's length, with nothing heard where the shares meet.
 @Suite(.serialized) struct ExportOpusJoinTests {
     @Test func sharesEncodedApartJoinWithoutAClick() throws {
-        guard let ffmpeg = ExternalProcess.find("ffmpeg"), let opusinfo = ExternalProcess.find("opusinfo") else {
-            print("Opus join test skipped: ffmpeg or opusinfo is not installed (scripts/setup.sh --test installs them)")
-            return
-        }
+        let ffmpeg = try #require(RequiredTool.find("ffmpeg", package: "ffmpeg", for: "decoding the joined Opus file"))
+        let opusinfo = try #require(RequiredTool.find("opusinfo", package: "opus-tools", for: "reading the joined Opus file's pages"))
         let folder = try TemporaryFolder("opus-join")
         defer { folder.remove() }
         let story = "the-moon-who-lost-her-hum"  // no pictures: a caption cue for every narrated sentence
