@@ -304,7 +304,7 @@
             guard !batch.isEmpty else { return 0 }
             let ids = batch.map(\.id)
             let hlcs = batch.map(\.hlc.description)
-            let bodies = try batch.map { String(decoding: try JSONEncoder.sync.encode($0), as: UTF8.self) }
+            let bodies = batch.map(\.jsonText)
             var stored = Set<UUID>()
             for try await id in try await connection.query(
                 """

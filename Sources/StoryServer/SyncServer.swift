@@ -175,8 +175,8 @@
             router.post("/v1/sites/:site/changes") { request, context in
                 await guarded {
                     let site = try await authorize(request, context: context, database: database)
-                    let buffer = try await request.body.collect(upTo: 16 * 1024 * 1024)
-                    let upload = try JSONDecoder.sync.decode(UploadRequest.self, from: Data(buffer: buffer))
+                    let buffer = Data(buffer: try await request.body.collect(upTo: 16 * 1024 * 1024))
+                    let upload = try SyncPageReader.uploadRequest(buffer) ?? JSONDecoder.sync.decode(UploadRequest.self, from: buffer)
                     let now = HybridLogicalClock.millis(clock.now())
                     try validate(upload, now: now)
                     // A clock far ahead is not trusted: the server's time replaces it (in the kiosk's order).

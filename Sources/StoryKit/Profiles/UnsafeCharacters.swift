@@ -21,5 +21,10 @@ enum UnsafeCharacters {
     }
 
     /// Whether any scalar of `text` is unsafe.
-    static func containsUnsafe(_ text: String) -> Bool { text.unicodeScalars.contains(where: isUnsafe) }
+    static func containsUnsafe(_ text: String) -> Bool {
+        // Printable ASCII (every story id a kiosk syncs) is answered from its bytes: of ASCII only
+        // C0 and DEL are unsafe, and Unicode's tables cost more than the rest of checking a change.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }
+        return text.unicodeScalars.contains(where: isUnsafe)
+    }
 }

@@ -38,7 +38,7 @@ extension StoryStore {
             let event = UUID()
             try db.execute(
                 sql: "INSERT INTO readEvent (profileId, storyId, finishedAt, syncId) VALUES (?, ?, ?, ?)",
-                arguments: [profileID, storyID, finishedAt, event.uuidString])
+                arguments: [profileID, storyID, finishedAt, event.syncText])
             try db.execute(
                 sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID])
             if let profile = try Self.profileSyncID(profileID, in: db) {

@@ -42,13 +42,10 @@ extension StoryStore {
         guard let state = try GRDB.Row.fetchOne(db, sql: "SELECT joined, clock FROM syncState WHERE id = 1"), state["joined"] as Bool
         else { return }
         var clock = try JSONDecoder().decode(HybridLogicalClock.self, from: Data((state["clock"] as String).utf8))
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
         for (index, body) in bodies.enumerated() {
             let id = (index < ids.count ? ids[index] : nil) ?? UUID()
             let change = SyncChange(id: id, hlc: clock.tick(now: now), body: body)
-            try db.execute(
-                sql: "INSERT INTO syncOutbox (change) VALUES (?)", arguments: [String(decoding: try encoder.encode(change), as: UTF8.self)])
+            try db.cachedStatement(sql: "INSERT INTO syncOutbox (change) VALUES (?)").execute(arguments: [change.jsonText])
             if let key = change.registerKey { try setRegister(key, change.hlc, change: change.id, in: db) }
         }
         try saveClock(clock, in: db)
@@ -65,7 +62,7 @@ extension StoryStore {
                 INSERT INTO syncRegister (key, hlc, changeId) VALUES (?, ?, ?)
                 ON CONFLICT (key) DO UPDATE SET hlc = excluded.hlc, changeId = excluded.changeId
                 """
-        ).execute(arguments: [key, hlc.description, change.uuidString])
+        ).execute(arguments: [key, hlc.description, change.syncText])
     }
 
     static func profileSyncID(_ profileID: Int64, in db: Database) throws -> UUID? {
@@ -106,7 +103,8 @@ extension StoryStore {
         decoder.dateDecodingStrategy = .millisecondsSince1970
         return try read { db in
             try GRDB.Row.fetchAll(db, sql: "SELECT seq, change FROM syncOutbox ORDER BY seq LIMIT ?", arguments: [limit]).map { row in
-                (row["seq"], try decoder.decode(SyncChange.self, from: Data((row["change"] as String).utf8)))
+                let text: String = row["change"]
+                return (row["seq"], try SyncPageReader.change(text) ?? decoder.decode(SyncChange.self, from: Data(text.utf8)))
             }
         }
     }

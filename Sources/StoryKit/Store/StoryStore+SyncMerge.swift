@@ -23,7 +23,7 @@ extension StoryStore {
             for reason in unreadable {
                 try db.execute(
                     sql: "INSERT INTO syncSetAside (changeId, direction, reason, change, at) VALUES (?, ?, ?, '', ?)",
-                    arguments: ["unreadable-" + UUID().uuidString, SetAsideDirection.received.rawValue, "not a change: " + reason, now])
+                    arguments: ["unreadable-" + UUID().syncText, SetAsideDirection.received.rawValue, "not a change: " + reason, now])
             }
             var clock = try Self.loadClock(in: db)
             var applied = 0
@@ -79,7 +79,7 @@ extension StoryStore {
         try db.execute(
             sql: "INSERT OR IGNORE INTO syncSetAside (changeId, direction, reason, change, at) VALUES (?, ?, ?, ?, ?)",
             arguments: [
-                change.id.uuidString, direction.rawValue, String(reason.prefix(1000)),
+                change.id.syncText, direction.rawValue, String(reason.prefix(1000)),
                 String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self), now,
             ])
     }
@@ -97,7 +97,7 @@ extension StoryStore {
     }
 
     static func isTombstoned(_ profile: UUID, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM syncTombstone WHERE profile = ?"), arguments: [profile.uuidString]) != nil
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM syncTombstone WHERE profile = ?"), arguments: [profile.syncText]) != nil
     }
 
     /// The local row ids of the children a page's changes name (nil: not here, or removed for
@@ -120,7 +120,7 @@ extension StoryStore {
     static func applyRead(_ change: UUID, profile: UUID, story: String, finishedAt: Date, children: inout LocalChildren, in db: Database) throws -> Bool {
         guard let id = try children.id(of: profile, in: db) else { return false }
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO readEvent (profileId, storyId, finishedAt, syncId) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [id, story, databaseDate(finishedAt), change.uuidString])
+            .execute(arguments: [id, story, databaseDate(finishedAt), change.syncText])
         return db.changesCount > 0
     }
 
@@ -178,14 +178,14 @@ extension StoryStore {
         let row = try GRDB.Row.fetchOne(db.cachedStatement(sql: "SELECT hlc, changeId FROM syncRegister WHERE key = ?"), arguments: [key])
         let current = (row?["hlc"] as String?).flatMap(HLCTimestamp.init)
         // The same change coming back (perhaps re-stamped by the server) takes the server's stamp.
-        let sameChange = (row?["changeId"] as String?) == change.id.uuidString
+        let sameChange = (row?["changeId"] as String?) == change.id.syncText
         guard sameChange || SiteState.wins(change.hlc, over: current) else { return false }
         try setRegister(key, change.hlc, change: change.id, in: db)
         return true
     }
 
     static func localProfileID(_ profile: UUID, in db: Database) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM profile WHERE syncId = ?"), arguments: [profile.uuidString])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM profile WHERE syncId = ?"), arguments: [profile.syncText])
     }
 
     static func apply(_ change: SyncChange, in db: Database) throws -> Bool {
@@ -221,19 +221,19 @@ extension StoryStore {
             if try localProfileID(profile, in: db) == nil {
                 // A child first seen here: defaults until its fields arrive (its name comes in the same batch).
                 var placeholder = ChildProfile.defaultProfile
-                placeholder.name = try freeName("Child " + String(profile.uuidString.prefix(8)), for: profile, in: db)
+                placeholder.name = try freeName("Child " + String(profile.syncText.prefix(8)), for: profile, in: db)
                 let id = try insertProfile(placeholder, in: db, at: Date(timeIntervalSince1970: Double(change.hlc.millis) / 1000))
-                try db.execute(sql: "UPDATE profile SET syncId = ? WHERE id = ?", arguments: [profile.uuidString, id])
+                try db.execute(sql: "UPDATE profile SET syncId = ? WHERE id = ?", arguments: [profile.syncText, id])
             }
             if field == "name" {
                 try applyName(value, to: profile, in: db)
             } else {
                 // `field` is one of the known column names (checked above), never text from the wire.
-                try db.execute(sql: "UPDATE profile SET \(field) = ? WHERE syncId = ?", arguments: [value, profile.uuidString])
+                try db.execute(sql: "UPDATE profile SET \(field) = ? WHERE syncId = ?", arguments: [value, profile.syncText])
             }
             return true
         case .profileRemoved(let profile):
-            try db.execute(sql: "INSERT OR IGNORE INTO syncTombstone (profile) VALUES (?)", arguments: [profile.uuidString])
+            try db.execute(sql: "INSERT OR IGNORE INTO syncTombstone (profile) VALUES (?)", arguments: [profile.syncText])
             if let id = try localProfileID(profile, in: db) {
                 for table in ["readEvent", "readingPosition", "favourite"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE profileId = ?", arguments: [id])
@@ -254,7 +254,7 @@ extension StoryStore {
                     """,
                 arguments: [
                     json(decoded.profiles), decoded.startedAt, decoded.endedAt, json(decoded.storiesRead), decoded.blockedKeys,
-                    decoded.endReason, session.uuidString,
+                    decoded.endReason, session.syncText,
                 ])
             if db.changesCount == 0 {
                 try db.execute(
@@ -264,14 +264,14 @@ extension StoryStore {
                         """,
                     arguments: [
                         json(decoded.profiles), decoded.startedAt, decoded.endedAt, json(decoded.storiesRead), decoded.blockedKeys,
-                        decoded.endReason, session.uuidString, kiosk,
+                        decoded.endReason, session.syncText, kiosk,
                     ])
             }
             return true
         case .failedPIN(let kiosk, let at):
             // For the site's log (`sync --status`); the lockout stays per kiosk.
             try db.execute(
-                sql: "INSERT OR IGNORE INTO pinFailure (syncId, kiosk, at) VALUES (?, ?, ?)", arguments: [change.id.uuidString, kiosk, at])
+                sql: "INSERT OR IGNORE INTO pinFailure (syncId, kiosk, at) VALUES (?, ?, ?)", arguments: [change.id.syncText, kiosk, at])
             return db.changesCount > 0
         case .pinHash(let record):
             // The site's PIN, set on a kiosk that reached the server (the server takes it no other way).
@@ -291,7 +291,7 @@ extension StoryStore {
         let shown = try freeName(value, for: profile, in: db)
         try db.execute(
             sql: "UPDATE profile SET name = ?, nameKey = ?, siteName = ? WHERE syncId = ?",
-            arguments: [shown, ChildProfile.nameKey(shown), shown == value ? nil : value, profile.uuidString])
+            arguments: [shown, ChildProfile.nameKey(shown), shown == value ? nil : value, profile.syncText])
     }
 
     /// `name` when no other child here has it (ignoring case and accents), else "name (2)", "name (3)" …
@@ -299,7 +299,7 @@ extension StoryStore {
         func taken(_ candidate: String) throws -> Bool {
             try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM profile WHERE nameKey = ? AND syncId IS NOT ?",
-                arguments: [ChildProfile.nameKey(candidate), profile.uuidString]) != nil
+                arguments: [ChildProfile.nameKey(candidate), profile.syncText]) != nil
         }
         if try !taken(name) { return name }
         var number = 2

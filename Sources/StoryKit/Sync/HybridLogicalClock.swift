@@ -34,9 +34,16 @@ public struct HLCTimestamp: Sendable, Hashable, Comparable, Codable, CustomStrin
     public static let millisRange: ClosedRange<Int64> = 0...9_999_999_999_999
 
     public init?(_ text: String) {
-        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let millis = Int64(parts[0]), let counter = Int(parts[1]), !parts[2].isEmpty else { return nil }
-        self.init(millis: millis, counter: counter, node: String(parts[2]))
+        // "millis:counter:node", the node taking any later colon. Found by bytes, not by
+        // `split` (which walks Characters): a kiosk reads one of these in every change it pulls.
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(of: UInt8(ascii: ":")),
+            let second = utf8[utf8.index(after: first)...].firstIndex(of: UInt8(ascii: ":")),
+            let millis = Int64(text[..<first]), let counter = Int(text[utf8.index(after: first)..<second])
+        else { return nil }
+        let node = text[utf8.index(after: second)...]
+        guard !node.isEmpty else { return nil }
+        self.init(millis: millis, counter: counter, node: String(node))
     }
 
     public init(from decoder: any Decoder) throws {

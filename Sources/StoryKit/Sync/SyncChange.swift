@@ -37,10 +37,10 @@ public struct SyncChange: Sendable, Hashable, Codable {
     /// The register a last-writer-wins change writes, or nil for append-only changes.
     public var registerKey: String? {
         switch body {
-        case .position(let p, let s, _): "position/\(p.uuidString)/\(s)"
-        case .favourite(let p, let s, _): "favourite/\(p.uuidString)/\(s)"
-        case .profileField(let p, let f, _): "profile/\(p.uuidString)/\(f)"
-        case .kioskSession(let s, _, _): "session/\(s.uuidString)"
+        case .position(let p, let s, _): "position/\(p.syncText)/\(s)"
+        case .favourite(let p, let s, _): "favourite/\(p.syncText)/\(s)"
+        case .profileField(let p, let f, _): "profile/\(p.syncText)/\(f)"
+        case .kioskSession(let s, _, _): "session/\(s.syncText)"
         case .pinHash: "pin"
         case .read, .profileRemoved, .failedPIN: nil
         }

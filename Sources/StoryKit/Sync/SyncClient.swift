@@ -252,7 +252,7 @@ public struct SyncClient: Sendable {
         guard let url = URL(string: settings.url.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + path) else {
             throw SyncFailure.badURL(settings.url)
         }
-        let encoded = try body.map { try JSONEncoder.sync.encode($0) }
+        let encoded = try body.map { body in try (body as? UploadRequest)?.json ?? JSONEncoder.sync.encode(body) }
         let (status, data) = try await exchange(method, url, body: encoded)
         if status == 400, let refusal = try? JSONDecoder().decode(RefusalResponse.self, from: data), !refusal.refused.isEmpty {
             throw SyncFailure.invalidChanges(refusal.refused)

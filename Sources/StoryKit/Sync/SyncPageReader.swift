@@ -32,6 +32,27 @@ public enum SyncPageReader {
         }
     }
 
+    /// One change (an outbox entry), or nil for `JSONDecoder` to read it.
+    public static func change(_ text: String) -> SyncChange? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var reader = Reader(bytes)
+            reader.skipSpace()
+            guard let change = try? reader.change(depth: 0), reader.isAtEnd else { return nil }
+            return change
+        }
+    }
+
+    /// An upload's request (what the server reads), or nil for `JSONDecoder` to read it.
+    public static func uploadRequest(_ data: Data) -> UploadRequest? {
+        data.withUnsafeBytes { raw in
+            var reader = Reader(raw.bindMemory(to: UInt8.self))
+            reader.skipSpace()
+            guard let request = try? reader.uploadRequest(), reader.isAtEnd else { return nil }
+            return request
+        }
+    }
+
     /// Not sure: `JSONDecoder` decides.
     struct Unsure: Error {}
 
@@ -71,6 +92,21 @@ public enum SyncPageReader {
             var answer = UploadResponse(stored: stored, serverMillis: serverMillis, clockWarning: clockWarning ?? nil)
             answer.page = page ?? nil
             return answer
+        }
+
+        mutating func uploadRequest() throws(Unsure) -> UploadRequest {
+            var changes: ([SyncChange], unreadable: [String])?
+            var kioskMillis: Int64?
+            try members(depth: 0) { reader, key throws(Unsure) in
+                switch key {
+                case "changes": try Self.once(&changes, try reader.changes(depth: 1))
+                case "kioskMillis": try Self.once(&kioskMillis, try reader.integer())
+                default: try reader.skipValue(depth: 1)
+                }
+            }
+            // A change that does not decode makes the decoder refuse the whole request, and say why.
+            guard let changes, changes.unreadable.isEmpty, let kioskMillis else { throw Unsure() }
+            return UploadRequest(changes: changes.0, kioskMillis: kioskMillis)
         }
 
         /// A page, `depth` deep in the answer (the limit on nesting counts from the top).
@@ -254,7 +290,7 @@ public enum SyncPageReader {
         }
 
         mutating func uuid() throws(Unsure) -> UUID {
-            try Self.sure(UUID(uuidString: try string()))
+            try Self.sure(UUID(syncText: try string()))
         }
 
         mutating func boolean() throws(Unsure) -> Bool {

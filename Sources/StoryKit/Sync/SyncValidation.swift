@@ -60,6 +60,16 @@ public enum SyncValidation {
 
     /// A machine's name (its clock's node): letters, digits, `-`, `_` and `.`.
     static func nodeProblem(_ node: String, _ what: String) -> String? {
+        // Every change's clock names a node: the ASCII bytes are checked first, without Unicode's
+        // tables (ASCII letters are exactly the alphabetic ASCII scalars).
+        if (1...nodeLength).contains(node.utf8.count),
+            node.utf8.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+            })
+        {
+            return nil
+        }
         guard !node.isEmpty, node.count <= nodeLength,
             node.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) })
         else { return "\(what) \(quoted(node)) is not 1 to \(nodeLength) letters, digits, '-', '_' or '.'" }

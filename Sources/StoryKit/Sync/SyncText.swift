@@ -1,0 +1,142 @@
+public import Foundation
+
+/// The text of the changes most of a site's traffic is (finished reads and the positions each one
+/// forgets), written and read without Foundation's general paths: every change crosses this text
+/// four times (a kiosk's outbox, its upload, the server's log, every other kiosk's pull), and with
+/// twenty kiosks on two cores `JSONEncoder`, `JSONDecoder` and `UUID`'s own text (`sscanf` and
+/// `printf` on Linux) were a third of a sync round (issue 32).
+///
+/// What is written is `JSONEncoder.sync`'s text byte for byte (the tests compare them); anything
+/// this is not sure of (another kind of change, a string that needs an escape, a date that is
+/// not a plain number) is left to `JSONEncoder.sync`.
+extension SyncChange {
+    /// The change as `JSONEncoder.sync` writes it.
+    public var jsonText: String {
+        if let text = fastJSON() { return text }
+        return (try? String(decoding: JSONEncoder.sync.encode(self), as: UTF8.self)) ?? "{}"
+    }
+
+    /// `{"body":{"read":{"finishedAt":…,"profile":"…","story":"…"}},"hlc":"…","id":"…"}`, keys
+    /// sorted, or nil when `JSONEncoder` must write it.
+    func fastJSON() -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(200)
+        out.append(contentsOf: #"{"body":{"#.utf8)
+        switch body {
+        case .read(let profile, let story, let finishedAt):
+            // What `millisecondsSince1970` writes: the Double, without a trailing ".0".
+            var millis = (finishedAt.timeIntervalSince1970 * 1000).description
+            guard !millis.contains("e"), !millis.contains("n"), !millis.contains("i") else { return nil }
+            if millis.hasSuffix(".0") { millis.removeLast(2) }
+            out.append(contentsOf: #""read":{"finishedAt":"#.utf8)
+            out.append(contentsOf: millis.utf8)
+            out.append(contentsOf: #","profile":""#.utf8)
+            out.append(contentsOf: profile.syncText.utf8)
+            out.append(contentsOf: #"","story":"#.utf8)
+            guard Self.appendPlain(story, to: &out) else { return nil }
+        case .position(let profile, let story, let sentence):
+            out.append(contentsOf: #""position":{"profile":""#.utf8)
+            out.append(contentsOf: profile.syncText.utf8)
+            out.append(UInt8(ascii: "\""))
+            if let sentence {
+                out.append(contentsOf: #","sentence":"#.utf8)
+                out.append(contentsOf: String(sentence).utf8)
+            }
+            out.append(contentsOf: #","story":"#.utf8)
+            guard Self.appendPlain(story, to: &out) else { return nil }
+        default:
+            return nil
+        }
+        out.append(contentsOf: #"}},"hlc":"#.utf8)
+        guard Self.appendPlain(hlc.description, to: &out) else { return nil }
+        out.append(contentsOf: #","id":""#.utf8)
+        out.append(contentsOf: id.syncText.utf8)
+        out.append(contentsOf: #""}"#.utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` quoted, when it needs no escape as `JSONEncoder` writes them (no quote, backslash,
+    /// slash or control character); false otherwise, and `out` is then not to be used.
+    static func appendPlain(_ text: String, to out: inout [UInt8]) -> Bool {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte != UInt8(ascii: "/") else { return false }
+            out.append(byte)
+        }
+        out.append(UInt8(ascii: "\""))
+        return true
+    }
+}
+
+extension UploadRequest {
+    /// The request as `JSONEncoder.sync` writes it, each change by ``SyncChange/jsonText``.
+    public var json: Data {
+        var out = Data(#"{"changes":["#.utf8)
+        for (index, change) in changes.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: change.jsonText.utf8)
+        }
+        out.append(contentsOf: #"],"kioskMillis":"#.utf8)
+        out.append(contentsOf: String(kioskMillis).utf8)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}
+
+extension UUID {
+    /// The UUID as `uuidString` writes it (upper-case hex, 8-4-4-4-12), without `printf`.
+    public var syncText: String {
+        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+        return withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { out in
+                var at = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    out[at] = hex[Int(byte >> 4)]
+                    out[at + 1] = hex[Int(byte & 0x0F)]
+                    at += 2
+                }
+                return at
+            }
+        }
+    }
+
+    /// A UUID from its text as `UUID(uuidString:)` takes it, without `sscanf` for the usual
+    /// 8-4-4-4-12 hex; anything else is `UUID(uuidString:)`'s to decide.
+    public init?(syncText text: String) {
+        var bytes: (UInt64, UInt64) = (0, 0)
+        var nibbles = 0
+        var valid = text.utf8.count == 36
+        if valid {
+            for (count, byte) in text.utf8.enumerated() {
+                if count == 8 || count == 13 || count == 18 || count == 23 {
+                    valid = byte == UInt8(ascii: "-")
+                } else {
+                    let value: UInt64
+                    switch byte {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt64(byte - UInt8(ascii: "0"))
+                    case UInt8(ascii: "A")...UInt8(ascii: "F"): value = UInt64(byte - UInt8(ascii: "A") + 10)
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): value = UInt64(byte - UInt8(ascii: "a") + 10)
+                    default:
+                        valid = false
+                        value = 0
+                    }
+                    if nibbles < 16 { bytes.0 = bytes.0 << 4 | value } else { bytes.1 = bytes.1 << 4 | value }
+                    nibbles += 1
+                }
+                if !valid { break }
+            }
+        }
+        guard valid, nibbles == 32 else {
+            guard let parsed = UUID(uuidString: text) else { return nil }
+            self = parsed
+            return
+        }
+        // Big-endian: the text's first byte is the UUID's first.
+        let (a, b) = (bytes.0.bigEndian, bytes.1.bigEndian)
+        self.init(uuid: withUnsafeBytes(of: (a, b)) { $0.load(as: uuid_t.self) })
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
+
+/// The hand-written text of changes, UUIDs and clock stamps (issue 32) says exactly what
+/// Foundation's general paths say: the server stores it, every kiosk reads it, and an old kiosk or
+/// server must not be able to tell the difference.
+struct SyncTextTests {
+    /// Changes of every kind a site sends, with the strings and dates that take the slow paths
+    /// (escapes, a slash, controls, non-ASCII text, dates with and without fractions, far ones).
+    static func changes(count: Int, seed: UInt64) -> [SyncChange] {
+        var random = SeededGenerator(seed: seed)
+        let stories = ["story-1", "histoire-é", "a/b", "say \"hi\"", "back\\slash", "tab\there", "line\u{2028}sep", "del\u{7F}", "🐸", "x"]
+        let dates = [
+            0, 0.000_1, 1_764_215_000, 1_764_215_000.123, 1_764_215_000.123_456, 99_999_999_999.999_5, 1e15, 253_402_300_799.999,
+        ]
+        return (0..<count).map { index in
+            let hlc = HLCTimestamp(
+                millis: Int64.random(in: 0...9_999_999_999_999, using: &random), counter: Int.random(in: 0...999_999, using: &random),
+                node: ["kiosk-1", "k.2_b", "a:b", "x/y"][index % 4])
+            let profile = UUID()
+            let story = stories[Int.random(in: 0..<stories.count, using: &random)]
+            let seconds =
+                index % 3 == 0 ? dates[index % dates.count] : Double.random(in: 1_600_000_000...1_900_000_000, using: &random)
+            switch index % 6 {
+            case 0, 1: return SyncChange(hlc: hlc, body: .read(profile: profile, story: story, finishedAt: Date(timeIntervalSince1970: seconds)))
+            case 2: return SyncChange(hlc: hlc, body: .position(profile: profile, story: story, sentence: nil))
+            case 3: return SyncChange(hlc: hlc, body: .position(profile: profile, story: story, sentence: Int.random(in: 0...1_000_000, using: &random)))
+            case 4: return SyncChange(hlc: hlc, body: .favourite(profile: profile, story: story, isFavourite: index % 2 == 0))
+            default: return SyncChange(hlc: hlc, body: .profileField(profile: profile, field: "name", value: "Zoë \(index)"))
+            }
+        }
+    }
+
+    @Test func aChangeIsWrittenAsJSONEncoderWritesIt() throws {
+        var fast = 0
+        for change in Self.changes(count: 3000, seed: 7) {
+            let expected = String(decoding: try JSONEncoder.sync.encode(change), as: UTF8.self)
+            #expect(change.jsonText == expected)
+            if change.fastJSON() != nil { fast += 1 }
+        }
+        // The usual changes (reads and positions of plain story ids) do take the fast path.
+        #expect(fast > 600)
+        let read = SyncChange(hlc: HLCTimestamp(millis: 1, node: "k"), body: .read(profile: UUID(), story: "s", finishedAt: Date()))
+        #expect(read.fastJSON() != nil)
+    }
+
+    @Test func anUploadIsWrittenAsJSONEncoderWritesIt() throws {
+        let request = UploadRequest(changes: Self.changes(count: 300, seed: 8), kioskMillis: 1_764_215_000_123)
+        #expect(request.json == (try JSONEncoder.sync.encode(request)))
+        let empty = UploadRequest(changes: [], kioskMillis: -5)
+        #expect(empty.json == (try JSONEncoder.sync.encode(empty)))
+    }
+
+    @Test func theServerReadsAnUploadAsTheDecoderReadsIt() throws {
+        let request = UploadRequest(changes: Self.changes(count: 300, seed: 9), kioskMillis: 42)
+        let data = request.json
+        let read = try #require(SyncPageReader.uploadRequest(data))
+        let decoded = try JSONDecoder.sync.decode(UploadRequest.self, from: data)
+        #expect(read.changes == decoded.changes && read.changes == request.changes)
+        #expect(read.kioskMillis == 42)
+        // What the decoder refuses (a change that is not one, a key twice, a fraction) is left to it.
+        let broken = String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""hlc":"#, with: #""hlc":5,"x":"#)
+        #expect(SyncPageReader.uploadRequest(Data(broken.utf8)) == nil)
+        #expect(SyncPageReader.uploadRequest(Data(#"{"changes":[],"kioskMillis":1,"kioskMillis":2}"#.utf8)) == nil)
+        #expect(SyncPageReader.uploadRequest(Data(#"{"changes":[],"kioskMillis":1.5}"#.utf8)) == nil)
+        #expect(SyncPageReader.uploadRequest(Data(#"{"changes":[]}"#.utf8)) == nil)
+    }
+
+    @Test func anOutboxEntryReadsAsTheDecoderReadsIt() throws {
+        // As this version writes them (sorted keys) and as earlier ones did (JSONEncoder's own order).
+        let plain = JSONEncoder()
+        plain.dateEncodingStrategy = .millisecondsSince1970
+        for change in Self.changes(count: 600, seed: 10) {
+            for text in [change.jsonText, String(decoding: try plain.encode(change), as: UTF8.self)] {
+                let decoded = try JSONDecoder.sync.decode(SyncChange.self, from: Data(text.utf8))
+                if let read = SyncPageReader.change(text) { #expect(read == decoded) }
+            }
+        }
+        #expect(SyncPageReader.change(#"{"id":"x"}"#) == nil)
+    }
+
+    @Test func aUUIDsTextIsFoundationsText() {
+        for _ in 0..<2000 {
+            let uuid = UUID()
+            #expect(uuid.syncText == uuid.uuidString)
+            #expect(UUID(syncText: uuid.uuidString) == uuid)
+            #expect(UUID(syncText: uuid.uuidString.lowercased()) == uuid)
+        }
+        let text = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+        // Whatever is not the usual form is UUID(uuidString:)'s to take or refuse.
+        let variants: [String] = [
+            text, String(text.dropLast()) + "G", "-" + String(text.dropFirst()), text + "0", String(text.dropLast()),
+            text.replacingOccurrences(of: "-", with: ""), text.replacingOccurrences(of: "-", with: "_"), "", " " + String(text.dropFirst()),
+            String(text.prefix(8)) + "é" + String(text.dropFirst(9)),
+        ]
+        for variant in variants {
+            #expect(UUID(syncText: variant) == UUID(uuidString: variant), "\(variant)")
+        }
+    }
+
+    @Test func aClockStampReadsAsItWasWritten() {
+        var random = SeededGenerator(seed: 11)
+        for index in 0..<1000 {
+            let stamp = HLCTimestamp(
+                millis: Int64.random(in: 0...9_999_999_999_999, using: &random), counter: Int.random(in: 0...999_999, using: &random),
+                node: ["kiosk-\(index)", "a:b:c", "ü", ":"][index % 4])
+            #expect(HLCTimestamp(stamp.description) == stamp)
+        }
+        #expect(HLCTimestamp("12:3:node:with:colons") == HLCTimestamp(millis: 12, counter: 3, node: "node:with:colons"))
+        #expect(HLCTimestamp("-4:+5:n") == HLCTimestamp(millis: -4, counter: 5, node: "n"))
+        for bad in ["", ":", "::", "1:2:", "1::n", ":2:n", "1:2", "x:2:n", "1:y:n", "1 :2:n", "99999999999999999999:1:n"] {
+            #expect(HLCTimestamp(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func plainTextIsCheckedAsUnicodesTablesCheckIt() {
+        var random = SeededGenerator(seed: 12)
+        for _ in 0..<3000 {
+            let text = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 0...8, using: &random)).map { _ in
+                        Unicode.Scalar(UInt8.random(in: 0...0x7F, using: &random))
+                    }))
+            #expect(UnsafeCharacters.containsUnsafe(text) == text.unicodeScalars.contains(where: UnsafeCharacters.isUnsafe), "\(Array(text.utf8))")
+            let slow =
+                !text.isEmpty && text.count <= SyncValidation.nodeLength
+                && text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
+            #expect((SyncValidation.nodeProblem(text, "node") == nil) == slow, "\(Array(text.utf8))")
+        }
+        #expect(UnsafeCharacters.containsUnsafe("histoire-é\u{202E}"))
+        #expect(SyncValidation.nodeProblem("kiosk-é", "node") != nil)
+        #expect(SyncValidation.nodeProblem(String(repeating: "k", count: 65), "node") != nil)
+    }
+}
