@@ -134,4 +134,19 @@ struct SyncTextTests {
         #expect(SyncValidation.nodeProblem("kiosk-é", "node") != nil)
         #expect(SyncValidation.nodeProblem(String(repeating: "k", count: 65), "node") != nil)
     }
+
+    @Test func theStoredClockReadsBackAndAsEarlierVersionsReadIt() throws {
+        var random = SeededGenerator(seed: 13)
+        for index in 0..<500 {
+            var clock = HybridLogicalClock(
+                node: ["kiosk-\(index)", "say \"hi\"", "a/b"][index % 3], offsetMillis: Int64.random(in: -1_000_000...1_000_000, using: &random))
+            _ = clock.tick(now: Date(timeIntervalSince1970: Double.random(in: 0...4_000_000_000, using: &random)))
+            let text = clock.storedText
+            #expect(try HybridLogicalClock(storedText: text) == clock)
+            // A version before this one reads what this one keeps, and this one reads what it kept.
+            #expect(try JSONDecoder().decode(HybridLogicalClock.self, from: Data(text.utf8)) == clock)
+            #expect(try HybridLogicalClock(storedText: String(decoding: JSONEncoder().encode(clock), as: UTF8.self)) == clock)
+        }
+        #expect(throws: (any Error).self) { try HybridLogicalClock(storedText: #"{"last":"1:2:k","node":"k"}"#) }
+    }
 }

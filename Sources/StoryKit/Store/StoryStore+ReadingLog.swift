@@ -36,11 +36,11 @@ extension StoryStore {
         return try write { db -> Result<Int, StoreError> in
             guard try Self.profileExists(profileID, in: db) else { return .failure(.profileNotFound(name: "#\(profileID)")) }
             let event = UUID()
-            try db.execute(
-                sql: "INSERT INTO readEvent (profileId, storyId, finishedAt, syncId) VALUES (?, ?, ?, ?)",
-                arguments: [profileID, storyID, finishedAt, event.syncText])
-            try db.execute(
-                sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID])
+            // Prepared once: a kiosk records a read at every story's end, and a site's sync
+            // applies every other kiosk's through the same statements.
+            try db.cachedStatement(sql: "INSERT INTO readEvent (profileId, storyId, finishedAt, syncId) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [profileID, storyID, Self.databaseDate(finishedAt), event.syncText])
+            try db.cachedStatement(sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?").execute(arguments: [profileID, storyID])
             if let profile = try Self.profileSyncID(profileID, in: db) {
                 try Self.enqueue(
                     [.read(profile: profile, story: storyID, finishedAt: finishedAt), .position(profile: profile, story: storyID, sentence: nil)],
@@ -191,11 +191,10 @@ extension StoryStore {
     }
 
     static func readCount(profileID: Int64, storyID: String, in db: Database) throws -> Int {
-        try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM readEvent WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM readEvent WHERE profileId = ? AND storyId = ?"), arguments: [profileID, storyID]) ?? 0
     }
 
     static func profileExists(_ id: Int64, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM profile WHERE id = ?", arguments: [id]) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM profile WHERE id = ?"), arguments: [id]) ?? false
     }
 }

@@ -41,7 +41,7 @@ extension StoryStore {
     static func enqueue(_ bodies: [SyncChange.Body], ids: [UUID?] = [], in db: Database, at now: Date) throws {
         guard let state = try GRDB.Row.fetchOne(db, sql: "SELECT joined, clock FROM syncState WHERE id = 1"), state["joined"] as Bool
         else { return }
-        var clock = try JSONDecoder().decode(HybridLogicalClock.self, from: Data((state["clock"] as String).utf8))
+        var clock = try HybridLogicalClock(storedText: state["clock"])
         for (index, body) in bodies.enumerated() {
             let id = (index < ids.count ? ids[index] : nil) ?? UUID()
             let change = SyncChange(id: id, hlc: clock.tick(now: now), body: body)
@@ -53,7 +53,7 @@ extension StoryStore {
 
     static func saveClock(_ clock: HybridLogicalClock, in db: Database) throws {
         try db.execute(
-            sql: "UPDATE syncState SET clock = ? WHERE id = 1", arguments: [String(decoding: try JSONEncoder().encode(clock), as: UTF8.self)])
+            sql: "UPDATE syncState SET clock = ? WHERE id = 1", arguments: [clock.storedText])
     }
 
     static func setRegister(_ key: String, _ hlc: HLCTimestamp, change: UUID, in db: Database) throws {
@@ -66,7 +66,7 @@ extension StoryStore {
     }
 
     static func profileSyncID(_ profileID: Int64, in db: Database) throws -> UUID? {
-        try String.fetchOne(db, sql: "SELECT syncId FROM profile WHERE id = ?", arguments: [profileID]).flatMap(UUID.init(uuidString:))
+        try String.fetchOne(db.cachedStatement(sql: "SELECT syncId FROM profile WHERE id = ?"), arguments: [profileID]).flatMap(UUID.init(syncText:))
     }
 
     /// The synced fields of a profile row as text (what SQLite stores; column affinity turns it back).
@@ -197,7 +197,7 @@ extension StoryStore {
     }
 
     static func loadClock(in db: Database) throws -> HybridLogicalClock {
-        try JSONDecoder().decode(HybridLogicalClock.self, from: Data((try String.fetchOne(db, sql: "SELECT clock FROM syncState WHERE id = 1") ?? "").utf8))
+        try HybridLogicalClock(storedText: try String.fetchOne(db, sql: "SELECT clock FROM syncState WHERE id = 1") ?? "")
     }
 
     /// How many changes were set aside as invalid (see ``SyncValidation``).

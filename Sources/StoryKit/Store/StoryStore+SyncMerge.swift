@@ -152,24 +152,31 @@ extension StoryStore {
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        var text: [UInt8] = []
-        text.reserveCapacity(23)
-        func append(_ value: Int64, digits: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<digits { divisor *= 10 }
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
+        // Written into 23 bytes in place: arrays of parts cost more than the arithmetic.
+        let text = String(unsafeUninitializedCapacity: 23) { out in
+            var at = 0
+            func put(_ value: Int64, digits: Int, then separator: UInt8?) {
+                var rest = value
+                for place in stride(from: digits - 1, through: 0, by: -1) {
+                    out[at + place] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                at += digits
+                if let separator {
+                    out[at] = separator
+                    at += 1
+                }
             }
+            put(year, digits: 4, then: UInt8(ascii: "-"))
+            put(month, digits: 2, then: UInt8(ascii: "-"))
+            put(day, digits: 2, then: UInt8(ascii: " "))
+            put(ofDay / 3_600_000, digits: 2, then: UInt8(ascii: ":"))
+            put(ofDay / 60000 % 60, digits: 2, then: UInt8(ascii: ":"))
+            put(ofDay / 1000 % 60, digits: 2, then: UInt8(ascii: "."))
+            put(ofDay % 1000, digits: 3, then: nil)
+            return at
         }
-        for (value, digits, separator) in [
-            (year, 4, "-"), (month, 2, "-"), (day, 2, " "), (ofDay / 3_600_000, 2, ":"), (ofDay / 60000 % 60, 2, ":"), (ofDay / 1000 % 60, 2, "."),
-            (ofDay % 1000, 3, ""),
-        ] as [(Int64, Int, String)] {
-            append(value, digits: digits)
-            text.append(contentsOf: separator.utf8)
-        }
-        return String(decoding: text, as: UTF8.self).databaseValue
+        return text.databaseValue
     }
 
     /// Whether a last-writer-wins change beats what this kiosk has; records its clock when it does.

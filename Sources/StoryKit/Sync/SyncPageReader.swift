@@ -43,6 +43,29 @@ public enum SyncPageReader {
         }
     }
 
+    /// A kiosk's stored clock, or nil for `JSONDecoder` to read it.
+    static func clock(_ text: String) -> HybridLogicalClock? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var reader = Reader(bytes)
+            reader.skipSpace()
+            var last: HLCTimestamp?
+            var node: String?
+            var offset: Int64?
+            guard
+                (try? reader.members(depth: 0) { reader, key throws(Unsure) in
+                    switch key {
+                    case "last": try Self.Reader.once(&last, try Self.Reader.sure(HLCTimestamp(try reader.string())))
+                    case "node": try Self.Reader.once(&node, try reader.string())
+                    case "offsetMillis": try Self.Reader.once(&offset, try reader.integer())
+                    default: throw Unsure()
+                    }
+                }) != nil, reader.isAtEnd, let last, let node, let offset
+            else { return nil }
+            return HybridLogicalClock(node: node, last: last, offsetMillis: offset)
+        }
+    }
+
     /// An upload's request (what the server reads), or nil for `JSONDecoder` to read it.
     public static func uploadRequest(_ data: Data) -> UploadRequest? {
         data.withUnsafeBytes { raw in

@@ -140,3 +140,30 @@ extension UUID {
         self.init(uuid: withUnsafeBytes(of: (a, b)) { $0.load(as: uuid_t.self) })
     }
 }
+
+extension HybridLogicalClock {
+    /// The clock as the store keeps it (`{"last":…,"node":…,"offsetMillis":…}`, JSON that
+    /// `JSONDecoder` reads): written by hand, as every finished read saves it.
+    var storedText: String {
+        var out: [UInt8] = Array(#"{"last":"#.utf8)
+        guard SyncChange.appendPlain(last.description, to: &out) else { return encoded }
+        out.append(contentsOf: #","node":"#.utf8)
+        guard SyncChange.appendPlain(node, to: &out) else { return encoded }
+        out.append(contentsOf: #","offsetMillis":"#.utf8)
+        out.append(contentsOf: String(offsetMillis).utf8)
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private var encoded: String { (try? String(decoding: JSONEncoder().encode(self), as: UTF8.self)) ?? "{}" }
+
+    /// The clock the store kept, read by ``SyncPageReader`` or else by `JSONDecoder` (which says
+    /// what is wrong with it).
+    init(storedText text: String) throws {
+        if let clock = SyncPageReader.clock(text) {
+            self = clock
+        } else {
+            self = try JSONDecoder().decode(HybridLogicalClock.self, from: Data(text.utf8))
+        }
+    }
+}
