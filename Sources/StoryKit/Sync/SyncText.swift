@@ -86,17 +86,17 @@ extension UploadRequest {
 extension UUID {
     /// The UUID as `uuidString` writes it (upper-case hex, 8-4-4-4-12), without `printf`.
     public var syncText: String {
-        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
-        return withUnsafeBytes(of: uuid) { bytes in
+        withUnsafeBytes(of: uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { out in
                 var at = 0
-                for (index, byte) in bytes.enumerated() {
+                for index in 0..<16 {
                     if index == 4 || index == 6 || index == 8 || index == 10 {
                         out[at] = UInt8(ascii: "-")
                         at += 1
                     }
-                    out[at] = hex[Int(byte >> 4)]
-                    out[at + 1] = hex[Int(byte & 0x0F)]
+                    let (high, low) = (bytes[index] >> 4, bytes[index] & 0x0F)
+                    out[at] = high < 10 ? UInt8(ascii: "0") + high : UInt8(ascii: "A") - 10 + high
+                    out[at + 1] = low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "A") - 10 + low
                     at += 2
                 }
                 return at
@@ -107,29 +107,31 @@ extension UUID {
     /// A UUID from its text as `UUID(uuidString:)` takes it, without `sscanf` for the usual
     /// 8-4-4-4-12 hex; anything else is `UUID(uuidString:)`'s to decide.
     public init?(syncText text: String) {
-        var bytes: (UInt64, UInt64) = (0, 0)
+        var halves: (UInt64, UInt64) = (0, 0)
         var nibbles = 0
-        var valid = text.utf8.count == 36
-        if valid {
-            for (count, byte) in text.utf8.enumerated() {
-                if count == 8 || count == 13 || count == 18 || count == 23 {
-                    valid = byte == UInt8(ascii: "-")
-                } else {
-                    let value: UInt64
-                    switch byte {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt64(byte - UInt8(ascii: "0"))
-                    case UInt8(ascii: "A")...UInt8(ascii: "F"): value = UInt64(byte - UInt8(ascii: "A") + 10)
-                    case UInt8(ascii: "a")...UInt8(ascii: "f"): value = UInt64(byte - UInt8(ascii: "a") + 10)
-                    default:
-                        valid = false
-                        value = 0
-                    }
-                    if nibbles < 16 { bytes.0 = bytes.0 << 4 | value } else { bytes.1 = bytes.1 << 4 | value }
-                    nibbles += 1
+        var copy = text
+        // The bytes in one piece (what a native string already is), walked by index.
+        let valid = copy.withUTF8 { bytes -> Bool in
+            guard bytes.count == 36 else { return false }
+            for index in 0..<36 {
+                let byte = bytes[index]
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard byte == UInt8(ascii: "-") else { return false }
+                    continue
                 }
-                if !valid { break }
+                let value: UInt64
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt64(byte &- UInt8(ascii: "0"))
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = UInt64(byte &- UInt8(ascii: "A") &+ 10)
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = UInt64(byte &- UInt8(ascii: "a") &+ 10)
+                default: return false
+                }
+                if nibbles < 16 { halves.0 = halves.0 << 4 | value } else { halves.1 = halves.1 << 4 | value }
+                nibbles += 1
             }
+            return true
         }
+        let bytes = halves
         guard valid, nibbles == 32 else {
             guard let parsed = UUID(uuidString: text) else { return nil }
             self = parsed
