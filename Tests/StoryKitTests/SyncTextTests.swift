@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StoryKitTestSupport
 import Testing
 
@@ -148,5 +149,55 @@ struct SyncTextTests {
             #expect(try HybridLogicalClock(storedText: String(decoding: JSONEncoder().encode(clock), as: UTF8.self)) == clock)
         }
         #expect(throws: (any Error).self) { try HybridLogicalClock(storedText: #"{"last":"1:2:k","node":"k"}"#) }
+    }
+
+    /// A pulled position is written to its register in one statement when it can be: whatever
+    /// the register held (nothing, an older or newer stamp, a tie, this same change re-stamped,
+    /// a stamp not written as this version writes them), it decides as reading the register does.
+    @Test func theRegisterIsWrittenAtOnceAsReadingItDecides() throws {
+        let database = try TemporaryDatabase("register")
+        let store = try database.open()
+        var random = SeededGenerator(seed: 14)
+        let profile = UUID()
+        let ids = (0..<4).map { _ in UUID() }
+        func stamp() -> HLCTimestamp {
+            HLCTimestamp(
+                millis: Int64.random(in: 1_000...1_003, using: &random), counter: Int.random(in: 0...2, using: &random),
+                node: ["a", "b", "B", "a-b", "a.b"][Int.random(in: 0..<5, using: &random)])
+        }
+        var taken = 0
+        for round in 0..<600 {
+            let change = SyncChange(id: ids[Int.random(in: 0..<4, using: &random)], hlc: stamp(), body: .position(profile: profile, story: "s", sentence: nil))
+            let key = try #require(change.registerKey)
+            // What the register holds before: nothing, a stamp as written, one written otherwise.
+            let stored: (hlc: String, changeId: String?)? =
+                switch round % 5 {
+                case 0: nil
+                case 1: ("5:1:a", ids[0].syncText)
+                case 2: ("junk", nil)
+                default: (stamp().description, [ids[0].syncText, ids[1].syncText, nil][round % 3])
+                }
+            func prepare(_ db: Database) throws {
+                try db.execute(sql: "DELETE FROM syncRegister")
+                if let stored {
+                    try db.execute(sql: "INSERT INTO syncRegister (key, hlc, changeId) VALUES (?, ?, ?)", arguments: [key, stored.hlc, stored.changeId])
+                }
+            }
+            func register(_ db: Database) throws -> [String?] {
+                try Row.fetchOne(db, sql: "SELECT hlc, changeId FROM syncRegister WHERE key = ?", arguments: [key]).map { [$0["hlc"], $0["changeId"]] } ?? []
+            }
+            let (expected, after) = try store.write { db in
+                try prepare(db)
+                return (try StoryStore.takes(change, in: db), try register(db))
+            }
+            let (fast, fastAfter) = try store.write { db in
+                try prepare(db)
+                return (try StoryStore.takesAtOnce(change, in: db) || StoryStore.takes(change, in: db), try register(db))
+            }
+            #expect(fast == expected && fastAfter == after, "\(change.hlc) over \(String(describing: stored))")
+            if expected { taken += 1 }
+        }
+        // Both outcomes were met many times.
+        #expect(taken > 100 && taken < 500)
     }
 }

@@ -128,7 +128,7 @@ extension StoryStore {
     /// what ``apply(_:in:)`` does for it, with the child looked up once a page. Its two statements
     /// (the register, a DELETE) are ones no constraint refuses, so it needs no savepoint.
     static func forgetPosition(_ change: SyncChange, profile: UUID, story: String, children: inout LocalChildren, in db: Database) throws -> Bool {
-        guard let id = try children.id(of: profile, in: db), try takes(change, in: db) else { return false }
+        guard let id = try children.id(of: profile, in: db), try takesAtOnce(change, in: db) || takes(change, in: db) else { return false }
         try db.cachedStatement(sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?").execute(arguments: [id, story])
         return true
     }
@@ -177,6 +177,26 @@ extension StoryStore {
             return at
         }
         return text.databaseValue
+    }
+
+    /// ``takes(_:in:)`` in one statement, for the changes most of a page is: the register is
+    /// written when it has no stamp yet, holds this same change, or holds an older stamp, compared
+    /// as text. A checked change's stamp (``SyncValidation``: thirteen digits of milliseconds, six
+    /// of counter, an ASCII node) sorts as text exactly as the stamps compare; a stored stamp not
+    /// written that way is not compared here. False (nothing written) leaves the decision to
+    /// ``takes(_:in:)``, which reads the register: the change lost, or the register was odd.
+    static func takesAtOnce(_ change: SyncChange, in db: Database) throws -> Bool {
+        guard let key = change.registerKey else { return true }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO syncRegister (key, hlc, changeId) VALUES (?, ?, ?)
+                ON CONFLICT (key) DO UPDATE SET hlc = excluded.hlc, changeId = excluded.changeId
+                WHERE syncRegister.changeId IS excluded.changeId
+                    OR (syncRegister.hlc GLOB '[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]:[0-9][0-9][0-9][0-9][0-9][0-9]:?*'
+                        AND excluded.hlc > syncRegister.hlc)
+                """
+        ).execute(arguments: [key, change.hlc.description, change.id.syncText])
+        return db.changesCount > 0
     }
 
     /// Whether a last-writer-wins change beats what this kiosk has; records its clock when it does.
