@@ -9,7 +9,7 @@ extension ExportCommand {
     /// milliseconds from the start of the file.
     func speak(
         _ story: Story, into sink: any PCMFileSink, settings base: SpeechSettings,
-        progress: ExportProgress
+        progress: ExportProgress, waiting: ExportWorkers.Waiting? = nil
     ) throws -> (Narration, TimedNarration) {
         let messages = global.messages
         // "“The Tiny Fox”: …", French "« … » : …".
@@ -43,7 +43,7 @@ extension ExportCommand {
             do {
                 streams = try ExportWorkers.start(
                     storyArguments: global.storyFolders.flatMap { ["--stories", $0] } + [story.id], count: workerCount,
-                    settings: settings, voice: settings.voice ?? story.language, team: team, encode: encode)
+                    settings: settings, voice: settings.voice ?? story.language, team: team, encode: encode, waiting: waiting)
             } catch {
                 throw UserFailure(message: aboutStory(messages.describe(error)))
             }

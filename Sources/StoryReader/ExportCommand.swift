@@ -163,6 +163,10 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The workers a long story would use start first, before the library loads: their start
+        // overlaps this process's (see ExportWorkers.Waiting). Those not taken end at the end.
+        let waiting = ExportWorkers.Waiting.start(count: (jobs ?? ProcessInfo.processInfo.activeProcessorCount) - 1)
+        defer { waiting?.dismiss() }
         let library = global.loadLibrary()
         var chosen = try stories.map { try global.resolveStory($0, in: library) }
         if let book {
@@ -222,7 +226,7 @@ struct ExportCommand: ParsableCommand {
         var summary: [String] = []
         do {
             for target in targets {
-                summary.append(try export(target, format: kind, captions: captionFormat, settings: base, progress: progress))
+                summary.append(try export(target, format: kind, captions: captionFormat, settings: base, progress: progress, waiting: waiting))
             }
         } catch {
             progress.finish()
@@ -235,7 +239,7 @@ struct ExportCommand: ParsableCommand {
     /// One file (and its captions): the summary line.
     private func export(
         _ target: Target, format: String, captions: CaptionFormat?, settings base: SpeechSettings,
-        progress: ExportProgress
+        progress: ExportProgress, waiting: ExportWorkers.Waiting?
     ) throws -> String {
         let stories = target.stories
         let tags = Self.tags(of: stories, title: title)
@@ -262,7 +266,7 @@ struct ExportCommand: ParsableCommand {
                 if index > 0 { try Self.silence(seconds: Self.chapterGap, into: sink) }
                 let start = sink.framesWritten * 1000 / SpeechAudioFormat.sampleRate
                 progress.begin(story.title)
-                let (narration, timed) = try speak(story, into: sink, settings: base, progress: progress)
+                let (narration, timed) = try speak(story, into: sink, settings: base, progress: progress, waiting: waiting)
                 chapters.append(ReadAlongBook.Chapter(story: story, narration: narration, timed: timed))
                 times.append(AudioChapter(title: story.title, start: start, end: sink.framesWritten * 1000 / SpeechAudioFormat.sampleRate))
             }

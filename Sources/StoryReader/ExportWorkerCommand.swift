@@ -3,37 +3,98 @@ import Foundation
 import StoryKit
 
 extension ExportWorkers {
-    /// Starts `count` workers on the story, each to be told its run by `team` when it is ready.
-    /// `voice` is the one asked for (each worker resolves it as the export does); `encode`: what
-    /// the workers send instead of samples (`--opus BITRATE`: their share as Opus packets,
-    /// encoded on their own core).
+    /// A worker process started, with its output and input pipes (the parent's ends).
+    struct Started: @unchecked Sendable {
+        let process: Process
+        let output: Pipe
+        let input: FileHandle
+
+        /// `storyreader ARGUMENTS` with its standard output and input on pipes to this process.
+        static func launch(_ arguments: [String]) throws -> Started {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            process.arguments = arguments
+            let pipe = Pipe()
+            let input = Pipe()
+            process.standardOutput = pipe
+            process.standardInput = input
+            process.standardError = FileHandle.standardError
+            try process.run()
+            // The parent's copies of the other ends go, so each side sees the other end.
+            try? pipe.fileHandleForWriting.close()
+            try? input.fileHandleForReading.close()
+            return Started(process: process, output: pipe, input: input.fileHandleForWriting)
+        }
+    }
+
+    /// Workers started before the export knows its story or settings (`export-standby`):
+    /// their start (the loader binding some 90 libraries, the runtime) overlaps the export's own
+    /// and its loading of the library, instead of following them. With two jobs the worker's
+    /// `execve` came 49–71 ms after the export's, 12–17 % of a long story's export. They are
+    /// started on a thread of their own (Foundation's `Process` closes every descriptor up to the
+    /// limit in the child, which held the caller 7–9 ms here), given their arguments by ``start``,
+    /// and, not needed (a short story, a recording, another story of the run), end when their
+    /// input closes.
+    final class Waiting: Sendable {
+        private let idle = LockedValue<[Started]?>(nil)
+        private let launched = DispatchSemaphore(value: 0)
+
+        /// `count` workers starting now, or nil for none.
+        static func start(count: Int) -> Waiting? {
+            guard count > 0 else { return nil }
+            let waiting = Waiting()
+            _ = signal(SIGPIPE, SIG_IGN)
+            Thread {
+                // One that cannot start now is started later, as without this.
+                let started = (0..<count).compactMap { _ in try? Started.launch(["export-standby"]) }
+                waiting.idle.withLock { $0 = started }
+                waiting.launched.signal()
+            }.start()
+            return waiting
+        }
+
+        /// One of the workers, once they have started, or nil when none is left.
+        func take() -> Started? {
+            launched.wait()
+            defer { launched.signal() }
+            return idle.withLock { started in started?.isEmpty == false ? started?.removeFirst() : nil }
+        }
+
+        /// Ends the workers nobody took (their input closes: they end without a word).
+        func dismiss() {
+            while let worker = take() { try? worker.input.close() }
+        }
+    }
+
+    /// Starts `count` workers on the story, each to be told its run by `team` when it is ready:
+    /// `waiting` ones first (sent their arguments), then new ones. `voice` is the one asked for
+    /// (each worker resolves it as the export does); `encode`: what the workers send instead of
+    /// samples (`--opus BITRATE`: their share as Opus packets, encoded on their own core).
     static func start(
         storyArguments: [String], count: Int, settings: SpeechSettings, voice: String, team: Team,
-        encode: [String] = []
+        encode: [String] = [], waiting: Waiting? = nil
     ) throws -> [Stream] {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let arguments =
+            ["export-worker"] + storyArguments + [
+                "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)", "--voice", voice,
+            ] + encode
         // A worker that died before its run was sent must not take the export with it (EPIPE, said
         // by the worker's stream, rather than SIGPIPE).
         _ = signal(SIGPIPE, SIG_IGN)
         var streams: [Stream] = []
         do {
             for _ in 0..<count {
-                let process = Process()
-                process.executableURL = executable
-                process.arguments =
-                    ["export-worker"] + storyArguments + [
-                        "--rate", "\(settings.rate)", "--pitch", "\(settings.pitch)", "--volume", "\(settings.volume)", "--voice", voice,
-                    ] + encode
-                let pipe = Pipe()
-                let input = Pipe()
-                process.standardOutput = pipe
-                process.standardInput = input
-                process.standardError = FileHandle.standardError
-                try process.run()
-                // The parent's copies of the other ends go, so each side sees the other end.
-                try? pipe.fileHandleForWriting.close()
-                try? input.fileHandleForReading.close()
-                streams.append(try Stream(process: process, pipe: pipe, input: input.fileHandleForWriting, onReady: { team.ready() }))
+                let worker: Started
+                if let ready = waiting?.take() {
+                    // Its arguments: their length (4 bytes, little-endian), then each ended by a NUL.
+                    let frame = Data(arguments.map { $0 + "\0" }.joined().utf8)
+                    var length = UInt32(frame.count).littleEndian
+                    try ready.input.write(contentsOf: Data(bytes: &length, count: 4) + frame)
+                    worker = ready
+                } else {
+                    worker = try Started.launch(arguments)
+                }
+                streams.append(try Stream(process: worker.process, pipe: worker.output, input: worker.input, onReady: { team.ready() }))
             }
         } catch {
             stop(streams)
@@ -41,6 +102,53 @@ extension ExportWorkers {
         }
         team.open(streams)
         return streams
+    }
+}
+
+/// `storyreader export-standby` (hidden): an export worker started before its export knew what
+/// to give it (``ExportWorkers/Waiting``). It reads its arguments from standard input (their
+/// length, 4 bytes little-endian, then each ended by a NUL) and runs `export-worker` with them,
+/// config.toml's defaults applied as for any command line; when the input ends first, it ends at
+/// once without a word. Given them, its command line reads `export-worker`, as `ps` shows a
+/// worker at work.
+struct StandbyExportWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "export-standby", shouldDisplay: false)
+
+    func run() throws {
+        // Read from the descriptor itself, byte-exact: the run comes after on the same input.
+        func read(_ count: Int) -> [UInt8]? {
+            var bytes = [UInt8](repeating: 0, count: count)
+            var got = 0
+            while got < count {
+                let n = bytes.withUnsafeMutableBytes { Foundation.read(STDIN_FILENO, $0.baseAddress! + got, count - got) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return nil }
+                got += n
+            }
+            return bytes
+        }
+        guard let header = read(4) else { return }
+        let length = Int(header.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) })
+        guard length <= 1 << 20, let frame = read(length) else { throw UserFailure(message: "an export worker was sent no arguments it can read") }
+        let arguments = frame.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        let (withDefaults, variables) = try ConfigArguments.apply(to: arguments)
+        for (name, value) in variables { setenv(name, value, 1) }
+        guard let worker = try StoryReaderCommand.parseAsRoot(withDefaults) as? ExportWorkerCommand else {
+            throw UserFailure(message: "an export worker was sent arguments of another command")
+        }
+        Self.retitle(as: "export-worker")
+        try worker.run()
+    }
+
+    /// Writes `title` over this process's first argument, in the memory `/proc/self/cmdline`
+    /// reads (what `ps` and `pgrep` show), NULs after it; a longer title is not written.
+    static func retitle(as title: String) {
+        guard CommandLine.argc > 1, let argument = CommandLine.unsafeArgv[1] else { return }
+        let room = strlen(argument)
+        let bytes = Array(title.utf8)
+        guard bytes.count <= room else { return }
+        memset(argument, 0, room)
+        for (index, byte) in bytes.enumerated() { argument[index] = CChar(bitPattern: byte) }
     }
 }
 

@@ -24,7 +24,8 @@ struct StoryReaderCommand: AsyncParsableCommand {
             helpMessages.tr("Exit status: 0 ok, 1 user error (a story not found, a bad file), 2 bad invocation (an unknown option, a value out of range).")),
         version: StoryKitInfo.version,
         subcommands: [
-            ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, ExportCommand.self, ExportWorkerCommand.self, VoicesCommand.self,
+            ReplCommand.self, ListCommand.self, ShowCommand.self, ReadCommand.self, ExportCommand.self, ExportWorkerCommand.self,
+            StandbyExportWorkerCommand.self, VoicesCommand.self,
             ImportCommand.self, PreviewCommand.self, BenchHandover.self,
             ProfileCommand.self, PinCommand.self, HistoryCommand.self, KioskCommand.self,
             ManualCommand.self, SyncCommand.self, ServeCommand.self,

@@ -8,10 +8,13 @@ import Testing
 @Suite struct ExportWorkerTests {
     /// Runs a worker on the bundled story `story`, sends `input` once it is ready, and returns
     /// its status and standard output.
-    func worker(_ story: String, input: Data) throws -> (status: Int32, output: Data) {
+    /// `standby`: started as `export-standby` and sent the same arguments on its input first, as
+    /// an export starts its workers before it knows its story.
+    func worker(_ story: String, input: Data, standby: Bool = false) throws -> (status: Int32, output: Data) {
         let process = Process()
         process.executableURL = TestPaths.binary
-        process.arguments = ["export-worker", "--stories", TestPaths.stories.path, story, "--rate", "300", "--pitch", "50", "--volume", "100", "--voice", "en"]
+        let arguments = ["export-worker", "--stories", TestPaths.stories.path, story, "--rate", "300", "--pitch", "50", "--volume", "100", "--voice", "en"]
+        process.arguments = standby ? ["export-standby"] : arguments
         var environment = ProcessInfo.processInfo.environment
         environment["STORYREADER_DATA_DIR"] = NSTemporaryDirectory() + "storyreader-worker-\(UUID().uuidString.prefix(8))"
         process.environment = environment
@@ -20,6 +23,16 @@ import Testing
         process.standardOutput = output
         process.standardInput = commands
         try process.run()
+        if standby {
+            let frame = Data(arguments.map { $0 + "\0" }.joined().utf8)
+            try commands.fileHandleForWriting.write(contentsOf: withUnsafeBytes(of: UInt32(frame.count).littleEndian) { Data($0) } + frame)
+            // Given its arguments, it shows as a worker (what ps, and the export tests, look for).
+            let deadline = Date().addingTimeInterval(10)
+            while !ProcessTree.commandLine(process.processIdentifier).contains("export-worker"), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(
+                ProcessTree.commandLine(process.processIdentifier).contains("export-worker"),
+                "the standby's command line reads export-worker once it is given its story")
+        }
         // Ready first: the one byte it sends before it is told anything.
         let ready = output.fileHandleForReading.readData(ofLength: 1)
         #expect(ready == Data("R".utf8))
@@ -73,6 +86,34 @@ import Testing
         #expect(said.sentences == [2, 3, 4])
         #expect(said.samples > 22050, "three sentences of speech")
         #expect(said.ended)
+    }
+
+    @Test func aStandbyWorkerSaysTheRunItIsSentAsAWorkerStartedWithIt() throws {
+        var run = Data()
+        for bound in [2, 5] { withUnsafeBytes(of: UInt64(bound).littleEndian) { run.append(contentsOf: $0) } }
+        let (status, output) = try worker("pip", input: run, standby: true)
+        #expect(status == 0)
+        #expect(records(output).sentences == [2, 3, 4])
+        #expect(output == (try worker("pip", input: run)).output, "the same samples and events, byte for byte")
+    }
+
+    /// A standby worker not needed (a short story, a recording) ends when its input closes.
+    @Test func aStandbyWorkerGivenNothingEndsAtOnceSayingNothing() throws {
+        let process = Process()
+        process.executableURL = TestPaths.binary
+        process.arguments = ["export-standby"]
+        let output = Pipe()
+        let errors = Pipe()
+        let commands = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = commands
+        try process.run()
+        try commands.fileHandleForWriting.close()
+        #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 
     @Test func aWorkerSentNoRunEndsAtOnceSayingNothing() throws {

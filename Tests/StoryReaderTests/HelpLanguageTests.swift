@@ -170,7 +170,7 @@ import Testing
             let shown = found.filter { message in !found.contains { $0 != message && $0.contains(message) } }
             let name = (["storyreader"] + path).joined(separator: " ")
             // Every command has a summary, found here.
-            #expect(!shown.isEmpty || path == ["export-worker"], "\(name): no catalog message found in its English help")
+            #expect(!shown.isEmpty || [["export-worker"], ["export-standby"]].contains(path), "\(name): no catalog message found in its English help")
             for message in shown {
                 let translation = catalog.tr(message)
                 #expect(translation != message, "\(language).po does not translate \(message)")
