@@ -4,7 +4,7 @@ public import Foundation
 /// forgets), written and read without Foundation's general paths: every change crosses this text
 /// four times (a kiosk's outbox, its upload, the server's log, every other kiosk's pull), and with
 /// twenty kiosks on two cores `JSONEncoder`, `JSONDecoder` and `UUID`'s own text (`sscanf` and
-/// `printf` on Linux) were a third of a sync round (issue 32).
+/// `printf` on Linux) were about a fifth of the kiosks' CPU in `bench sync` (issue 32).
 ///
 /// What is written is `JSONEncoder.sync`'s text byte for byte (the tests compare them); anything
 /// this is not sure of (another kind of change, a string that needs an escape, a date that is
