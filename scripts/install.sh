@@ -134,9 +134,13 @@ while IFS= read -r file; do
   put "$staging/contrib/$file" "share/doc/storyreader/contrib/$file" 644
 done < <(cd "$here/contrib" && find . -type f | sed 's|^\./||' | sort)
 
-# Files an earlier version installed that this one does not: removed, not left behind.
+# Files an earlier version installed that this one does not: removed, not left behind. Looked up
+# in a table, not by `printf | grep -q`: grep ends at the first match, a printf still writing then
+# dies of SIGPIPE, pipefail makes the pipe fail, and a file just installed was removed (seen in CI).
+declare -A installed_now=()
+for file in "${new_files[@]}"; do installed_now["$file"]=1; done
 for file in "${old_files[@]}"; do
-  if ! printf '%s\n' "${new_files[@]}" | grep -qxF -- "$file"; then rm -f "$root/$file"; fi
+  if [ -z "${installed_now["$file"]+set}" ]; then rm -f "$root/$file"; fi
 done
 
 make_dir share/storyreader
