@@ -33,7 +33,7 @@ struct SyncServerBenchmark: ParsableCommand {
     @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp(helpMessages.tr("Kiosks of one site, each syncing on its own schedule: a measurement for each number given (0: none).")))
-    var siteKiosks: [Int] = [100, 300, 1000]
+    var siteKiosks: [Int] = [100, 300, 600, 1000]
     @Option(help: ArgumentHelp(helpMessages.tr("Seconds between one kiosk's sync rounds in those measurements (each round uploads a finished read).")))
     var every = 5.0
     @Option(help: ArgumentHelp(helpMessages.tr("Seconds each of those measurements runs."))) var siteSeconds = 30.0
