@@ -16,7 +16,7 @@ struct SyncServerBenchmark: ParsableCommand {
             "Measure the sync server alone: uploads and pulls a second with their p50 and p99, on one site and on ten (needs PostgreSQL)."),
         discussion: helpParagraphs(
             helpMessages.tr(
-                "Starts 'serve' as its own process (and a temporary PostgreSQL 15 without --database), then for each number of sites sends uploads of --changes reads each from --connections kiosks at once for --seconds, then pulls of 100 changes. Last, the kiosk's side alone: applying pulled pages to a kiosk's database."
+                "Starts 'serve' as its own process (and a temporary PostgreSQL 15 without --database), then for each number of sites sends uploads of --changes reads each from --connections kiosks at once for --seconds, then pulls of 100 changes. Then a site of many kiosks, for each number of --site-kiosks: each kiosk uploads a finished read every --every seconds and pulls every change of the site, for --site-seconds; it prints the round's p50 and p99 and checks that every kiosk got every change. Last, the kiosk's side alone: applying pulled pages to a kiosk's database."
             ),
             helpLines(
                 helpMessages.tr("Examples:"),
@@ -30,11 +30,21 @@ struct SyncServerBenchmark: ParsableCommand {
     @Option(help: ArgumentHelp(helpMessages.tr("Simulated kiosks sending at once, each on its own connection."))) var connections = 16
     @Option(help: ArgumentHelp(helpMessages.tr("Seconds each measurement runs."))) var seconds = 5.0
     @Option(help: ArgumentHelp(helpMessages.tr("Finished reads in each upload."))) var changes = 50
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(helpMessages.tr("Kiosks of one site, each syncing on its own schedule: a measurement for each number given (0: none).")))
+    var siteKiosks: [Int] = [100, 300, 600, 1000]
+    @Option(help: ArgumentHelp(helpMessages.tr("Seconds between one kiosk's sync rounds in those measurements (each round uploads a finished read).")))
+    var every = 5.0
+    @Option(help: ArgumentHelp(helpMessages.tr("Seconds each of those measurements runs."))) var siteSeconds = 30.0
 
     func validate() throws {
         guard (1...512).contains(connections) else { throw ValidationError("--connections: 1 to 512") }
         guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds: more than 0, at most 600") }
         guard (1...1000).contains(changes) else { throw ValidationError("--changes: 1 to 1000") }
+        guard siteKiosks.allSatisfy({ (0...4000).contains($0) }) else { throw ValidationError("--site-kiosks: 0 to 4000 each") }
+        guard every > 0, every <= 600 else { throw ValidationError("--every: more than 0, at most 600") }
+        guard siteSeconds >= every, siteSeconds <= 3600 else { throw ValidationError("--site-seconds: at least --every, at most 3600") }
     }
 
     func run() throws {
@@ -63,6 +73,23 @@ struct SyncServerBenchmark: ParsableCommand {
                         SyncLoad.Request(method: "GET", path: SyncAPI.changesPath(site: site) + "?after=\((index * 977) % 2000)&limit=100", body: nil)
                     }
                 print(pulls.line(label: "\(siteCount) site\(siteCount == 1 ? "" : "s"): pulls of 100", perSecondOf: 100, unit: "changes"))
+            }
+            if siteKiosks.contains(where: { $0 > 0 }) {
+                print(
+                    "a site of many kiosks, each syncing every \(every) s for \(siteSeconds) s (uploading a finished read, pulling every change of the site):")
+            }
+            for (index, count) in siteKiosks.enumerated() where count > 0 {
+                // A site of its own for each measurement: its kiosks start with an empty log.
+                let name = "bench-\(run)-many-\(index)"
+                let token = try Self.blocking { try await SyncServer.withDatabase(address) { try await $0.addSite(name) } }
+                let figures = try SiteLoad(address: server.address, site: (name, token), kiosks: count, every: every, seconds: siteSeconds).run()
+                for line in figures.lines(kiosks: count, every: every) { print(line) }
+                let settings = SyncSettings(url: "http://\(server.address)", site: name, token: token)
+                let counted = try Self.blocking { try await SyncClient(settings: settings).siteSnapshot().reads.count }
+                print("    reads counted by the server: \(counted) of \(figures.stored / 2) stored")
+                guard figures.incomplete == 0, counted == figures.stored / 2 else {
+                    throw StoreCommandSupport.fail("the site lost changes: \(figures.incomplete) kiosks incomplete, \(counted) reads counted")
+                }
             }
             try Self.kioskSide(pageSize: 1000)
         #endif
@@ -293,7 +320,12 @@ final class HTTPConnection {
     deinit { close(socket) }
 
     /// Sends `request` and reads its whole answer; the status, or nil when the connection broke.
-    func exchange(_ request: Data) -> Int? {
+    func exchange(_ request: Data) -> Int? { receive(request, keepingBody: false)?.status }
+
+    /// Sends `request`; its answer's status and body, or nil when the connection broke.
+    func answer(_ request: Data) -> (status: Int?, body: [UInt8])? { receive(request, keepingBody: true) }
+
+    private func receive(_ request: Data, keepingBody: Bool) -> (status: Int?, body: [UInt8])? {
         let sent = request.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
@@ -318,8 +350,9 @@ final class HTTPConnection {
         }
         let total = headerEnd! + 4 + length
         while buffer.count < total { if !fill() { return nil } }
+        let body = keepingBody ? Array(buffer[(headerEnd! + 4)..<total]) : []
         buffer.removeFirst(total)
-        return status
+        return (status, body)
     }
 
     private func fill() -> Bool {

@@ -159,10 +159,11 @@
         }
 
         /// A pull's page of `rows` (read with a limit of `limit + 1`: one more says more follow).
-        static func pageJSON(_ rows: [(seq: Int64, body: String)], after: Int64, limit: Int, database: ServerDatabase, clock: WallClock) -> [UInt8] {
-            let page = rows.prefix(limit)
+        static func pageJSON(_ rows: LogPage, after: Int64, limit: Int, database: ServerDatabase, clock: WallClock) -> [UInt8] {
+            let count = min(limit, rows.count)
             return PullResponse.json(
-                bodies: page, cursor: page.last?.seq ?? after, more: rows.count > limit, serverMillis: HybridLogicalClock.millis(clock.now())
+                rows, count: count, cursor: count > 0 ? rows.seqs[count - 1] : after, more: rows.count > limit,
+                serverMillis: HybridLogicalClock.millis(clock.now())
             ) { seq in database.logger.warning("change \(seq) of the log is not JSON, skipped") }
         }
 
@@ -188,7 +189,7 @@
                     guard let after = request.uri.queryParameters.get("after", as: Int64.self) else { return try json(answer) }
                     let limit = pageLimit(request)
                     let page = pageJSON(
-                        try await database.pull(site: site, after: after, limit: limit + 1), after: after, limit: limit, database: database, clock: clock)
+                        try await database.pullPage(site: site, after: after, limit: limit + 1), after: after, limit: limit, database: database, clock: clock)
                     let body = UploadResponse.json(encoded: try JSONEncoder.sync.encode(answer), page: page)
                     return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
                 }
@@ -221,7 +222,7 @@
                     let after = request.uri.queryParameters.get("after", as: Int64.self) ?? 0
                     let limit = pageLimit(request)
                     // The token check and the page in one query: a pull's only trip to the database.
-                    let rows: [(seq: Int64, body: String)]
+                    let rows: LogPage
                     switch try await database.pull(
                         token: String(header.dropFirst(7)), site: context.parameters.get("site") ?? "", after: after, limit: limit + 1)
                     {

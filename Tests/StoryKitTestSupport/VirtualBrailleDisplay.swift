@@ -42,8 +42,10 @@ public final class VirtualBrailleDisplay: Sendable {
     private let state = Shared()
 
     /// Starts BRLTTY and waits (up to 10 s) for its driver to connect. Nil (with a test failure
-    /// naming the package to install) when brltty is missing.
-    public init?(cells: Int = 40, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// naming the package to install) when brltty is missing. `sizeAfter`: seconds the display
+    /// waits before telling the driver its size (a display still starting; BrlAPI clients can
+    /// connect meanwhile).
+    public init?(cells: Int = 40, sizeAfter: Double = 0, sourceLocation: SourceLocation = #_sourceLocation) throws {
         guard
             let brltty = RequiredTool.locate("brltty")
                 ?? ["/usr/sbin/brltty", "/sbin/brltty"].map(URL.init(fileURLWithPath:))
@@ -68,6 +70,7 @@ public final class VirtualBrailleDisplay: Sendable {
                 return s.connection
             }
             if previous >= 0 { close(previous) }
+            if sizeAfter > 0 { usleep(UInt32(sizeAfter * 1_000_000)) }
             Self.send("cells \(cells)", to: fd)
             var pending = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 4096)

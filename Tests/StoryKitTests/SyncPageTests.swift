@@ -51,6 +51,40 @@ struct SyncPageTests {
         #expect(page.cursor == 7)
     }
 
+    /// The server reads a page of its log as one row (the bodies as one text, with their lengths):
+    /// cut by those lengths, it is the page the rows give, bad rows left out the same; a page
+    /// whose numbers do not rise or whose lengths do not cut its text is refused (the server then
+    /// reads the rows one by one).
+    @Test func aPageReadAsOneRowIsThePageItsRowsGive() throws {
+        let good = try Self.changes.map { String(decoding: try JSONEncoder.sync.encode($0), as: UTF8.self) }
+        let rows: [(seq: Int64, body: String)] = [
+            (3, good[0]), (5, "not json"), (8, good[1]), (9, #"{"neither":"a change"}"#), (12, "{\"é\":\"ü\"}}"), (13, good[2]), (20, good[3]),
+        ]
+        let lengths = rows.map { Int32($0.body.utf8.count) }
+        let page = try #require(LogPage(seqs: rows.map(\.seq), lengths: lengths, text: rows.map(\.body).joined()))
+        #expect(page == LogPage(rows: rows))
+        for count in [0, 1, 4, rows.count, rows.count + 3] {
+            var fromRows: [Int64] = []
+            var fromPage: [Int64] = []
+            let expected = PullResponse.json(bodies: rows.prefix(count), cursor: 20, more: true, serverMillis: 1) { fromRows.append($0) }
+            #expect(PullResponse.json(page, count: count, cursor: 20, more: true, serverMillis: 1) { fromPage.append($0) } == expected)
+            #expect(fromPage == fromRows)
+        }
+        var skipped: [Int64] = []
+        let decoded = try JSONDecoder.sync.decode(
+            PullResponse.self, from: Data(PullResponse.json(page, count: 5, cursor: 12, more: true, serverMillis: 1) { skipped.append($0) }))
+        #expect(skipped == [5, 12])
+        #expect(decoded.changes == Array(Self.changes.prefix(2)) && decoded.unreadable.count == 1)
+
+        let text = rows.map(\.body).joined()
+        #expect(LogPage(seqs: [3, 5, 5, 9, 12, 13, 20], lengths: lengths, text: text) == nil, "numbers that do not rise")
+        #expect(LogPage(seqs: [3, 5, 8, 9, 12, 13], lengths: Array(lengths.prefix(6)), text: text) == nil, "lengths short of the text")
+        #expect(LogPage(seqs: rows.map(\.seq), lengths: lengths.map { $0 + 1 }, text: text) == nil, "lengths past the text")
+        #expect(LogPage(seqs: [1, 2], lengths: [-1, Int32(text.utf8.count + 1)], text: text) == nil, "a negative length")
+        #expect(LogPage(seqs: [1], lengths: [1, 2], text: "abc") == nil, "as many lengths as numbers")
+        #expect(LogPage(seqs: [], lengths: [], text: "")?.count == 0)
+    }
+
     /// The check says yes exactly when Foundation's parser reads the text as one value: on
     /// hand-picked edge cases, and on every prefix and many one-byte mutations of real changes.
     @Test func theSyntaxCheckAgreesWithAParser() throws {

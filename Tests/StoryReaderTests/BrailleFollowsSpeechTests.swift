@@ -57,11 +57,45 @@ struct BrailleFollowsSpeechTests {
                     words: sentence.words.map { ($0.range.start - sentence.range.start)..<($0.range.end - sentence.range.start) },
                     width: 40)
                 line.mark(word: index - reader.map.firstWord(ofSentence: reader.sentence))
-                #expect(
+                // The first word not marked ends the test, saying what the display showed, what
+                // the display's thread reported and what BRLTTY said (it failed once in CI for
+                // every word, a cause not found yet).
+                try #require(
                     display.waitFor(timeout: 5) { $0 == line.shown } != nil,
-                    "‘\(story.words[index].text)’ (word \(index)) was heard but not marked on the display")
+                    """
+                    ‘\(story.words[index].text)’ (word \(index)) was heard but not marked on the display
+                    expected \(line.shown)
+                    shown    \(display.shown.map { "\($0)" } ?? "nothing") (\(display.written.count) writes)
+                    the display's thread: cells \(braille.cells.map(String.init) ?? "none"), events \(braille.takeEvents())
+                    BRLTTY running: \(display.isRunning), said: \(display.log.suffix(1500))
+                    """)
             }
         }
         #expect(heard == Array(0..<story.words.count), "every word heard once, in order: \(heard)")
+    }
+
+    /// A program that connects while BRLTTY's display is still starting gets the display once it
+    /// is ready, and BRLTTY lives through its writes. (The program now waits for the display's size
+    /// before it takes the tty: BRLTTY 6.5 sizes a client's window then, and a client that took it
+    /// at 0 cells and wrote 40 overran BRLTTY's heap — the test above failed so, 2 runs in 13,
+    /// "malloc_consolidate(): invalid chunk size", the write shown by valgrind; 0 in 25 since. That
+    /// race lasts a round trip and cannot be forced from here: this test does not catch it alone.)
+    @Test func aProgramThatComesBeforeTheDisplayIsReadyWaitsForIt() throws {
+        guard let display = try VirtualBrailleDisplay(cells: 40, sizeAfter: 1) else { return }
+        let events = LockedValue<[BrailleDisplay.Event]>([])
+        let braille = BrailleDisplay(address: BrailleDisplay.Address(host: display.brlapiHost, auth: "none")) { event in
+            events.withLock { $0.append(event) }
+        }
+        defer { braille.stop() }
+        let deadline = Date().addingTimeInterval(10)
+        while braille.cellCount == nil, Date() < deadline { usleep(10_000) }
+        #expect(braille.cellCount == 40, "\(events.withLock { $0 })\n\(display.log)")
+        for round in 1...20 {
+            let cells = (0..<40).map { UInt8(truncatingIfNeeded: $0 * round + 1) }
+            braille.show(cells)
+            try #require(display.waitFor(timeout: 5) { $0 == cells } != nil, "write \(round): \(events.withLock { $0 })\n\(display.log)")
+        }
+        #expect(display.isRunning, "BRLTTY died: \(display.log)")
+        #expect(!events.withLock { $0 }.contains { if case .lost = $0 { true } else { false } })
     }
 }

@@ -99,21 +99,11 @@ import Testing
 
     /// A standby worker not needed (a short story, a recording) ends when its input closes.
     @Test func aStandbyWorkerGivenNothingEndsAtOnceSayingNothing() throws {
-        let process = Process()
-        process.executableURL = TestPaths.binary
-        process.arguments = ["export-standby"]
-        let output = Pipe()
-        let errors = Pipe()
-        let commands = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = commands
-        try process.run()
-        try commands.fileHandleForWriting.close()
-        #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
-        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        // Its input closed with nothing sent: what an export that needed no worker leaves it.
+        let result = try StoryReaderProcess.run(["export-standby"], timeout: 60)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.isEmpty)
+        #expect(result.status == 0)
     }
 
     @Test func aWorkerSentNoRunEndsAtOnceSayingNothing() throws {

@@ -511,4 +511,34 @@ struct SyncServerTests {
         let minutes = warning.flatMap { Int($0.split(separator: " ")[5]) }
         #expect((59...60).contains(minutes ?? 0))
     }
+
+    /// The server reads a page of its log as one row, cut by each body's length in the database's
+    /// bytes. A site whose database is LATIN1 (sending UTF-8 to its clients) counts "ë" as one
+    /// byte, not UTF-8's two: that page does not cut, and the server reads its rows one by one
+    /// instead, so a kiosk still gets every change, names with accents included. (Cutting it
+    /// anyway loses the profile on kiosk B.)
+    @Test func aSiteWhoseDatabaseIsNotUTF8StillServesEveryChange() async throws {
+        _ = try site.postgres.psql("CREATE DATABASE latin ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+        _ = try site.postgres.psql("ALTER DATABASE latin SET client_encoding TO 'UTF8'")
+        let url = String(site.postgres.url.dropLast("postgres".count)) + "latin"
+        let added = try storyreader(["serve", "site", "add", "latin", "--database", url])
+        #expect(added.status == 0, "\(added.standardError)")
+        let token = added.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let serve = try ServeProcess.start(database: url)
+        defer { serve.stop() }
+        let a = try kiosk("latin-a", token: token, url: serve.url)
+        let b = try kiosk("latin-b", token: token, url: serve.url)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
+        let zoe = try a.store.addProfile(ChildProfile(name: "Zoë", age: 6), authorization: a.store.authorize(pin: nil))
+        for story in ["lighthouse", "fox", "lighthouse"] { try a.store.recordFinishedRead(profileID: zoe.id!, storyID: story) }
+        try await a.client.round(a.store)
+        try await b.client.round(b.store)
+        let onB = try #require(b.store.profiles().first { $0.name == "Zoë" }, "the name with its accent reached kiosk B")
+        #expect(try b.store.readCount(profileID: onB.id!, storyID: "lighthouse") == 2)
+        #expect(try b.store.syncSnapshot() == a.store.syncSnapshot())
+        #expect(try b.store.setAsideCount() == 0)
+    }
 }

@@ -164,19 +164,36 @@ public final class BrailleDisplay: Sendable {
             return .failure(Failure(text: reason))
         }
         cbrlapi_quiet_exceptions(handle)
-        var columns: UInt32 = 0
-        var rows: UInt32 = 0
-        // The terminal this program runs in (BRLTTY follows the console's); where BrlAPI cannot
-        // tell (a pseudo-terminal, no screen driver), the root of BRLTTY's tty tree.
-        let entered =
-            brlapi__enterTtyMode(handle, BRLAPI_TTY_DEFAULT, nil) >= 0
-            || brlapi__enterTtyModeWithPath(handle, nil, 0, nil) >= 0
-        guard entered, brlapi__getDisplaySize(handle, &columns, &rows) >= 0, columns > 0 else {
-            let reason = String(cString: cbrlapi_last_error())
+        func fail(_ reason: String) -> Result<Connection, Failure> {
             brlapi__closeConnection(handle)
             free(memory)
             return .failure(Failure(text: reason))
         }
+        // The display's size before the tty and after, the same both times. BRLTTY 6.5 sizes a
+        // client's window when it enters the tty and copies a whole display into it at every
+        // write: a client that entered while BRLTTY's braille driver was still starting (size 0)
+        // and then wrote 40 cells overran BRLTTY's heap, and BRLTTY died ("malloc_consolidate():
+        // invalid chunk size"; valgrind showed the write). A display still starting is tried
+        // again in a second, as any failure is: waiting here would hold up the start of every
+        // program on a machine whose BRLTTY has no display.
+        func size() -> (columns: UInt32, rows: UInt32)? {
+            var columns: UInt32 = 0
+            var rows: UInt32 = 0
+            guard brlapi__getDisplaySize(handle, &columns, &rows) >= 0 else { return nil }
+            return (columns, rows)
+        }
+        guard let before = size() else { return fail(String(cString: cbrlapi_last_error())) }
+        guard before.columns > 0 else { return fail("BRLTTY has no braille display yet") }
+        // The terminal this program runs in (BRLTTY follows the console's); where BrlAPI cannot
+        // tell (a pseudo-terminal, no screen driver), the root of BRLTTY's tty tree.
+        guard brlapi__enterTtyMode(handle, BRLAPI_TTY_DEFAULT, nil) >= 0 || brlapi__enterTtyModeWithPath(handle, nil, 0, nil) >= 0 else {
+            return fail(String(cString: cbrlapi_last_error()))
+        }
+        guard let after = size(), after == before else {
+            _ = brlapi__leaveTtyMode(handle)
+            return fail("the braille display changed size as this program connected")
+        }
+        let (columns, rows) = before
         var keys: [brlapi_keyCode_t] = [
             cbrlapi_key_cmd_route, cbrlapi_key_cmd_fwinlt, cbrlapi_key_cmd_fwinrt,
             cbrlapi_key_cmd_lnup, cbrlapi_key_cmd_lndn,

@@ -21,7 +21,7 @@ public enum JSONSyntax {
         return text.withUTF8 { isValue(buffer: $0) }
     }
 
-    private static func isValue(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isValue(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         var scanner = Scanner(bytes: buffer)
         scanner.skipSpace()
         guard scanner.value(depth: 0) else { return false }

@@ -13,67 +13,50 @@ public import Foundation
 ///   field missing or of a wrong type) is decoded whole by `JSONDecoder` (nil here).
 public enum SyncPageReader {
     /// A pull's page, or nil for `JSONDecoder` to read it (and to say what is wrong with it).
-    public static func pull(_ data: Data) -> PullResponse? {
-        data.withUnsafeBytes { raw in
-            var reader = Reader(raw.bindMemory(to: UInt8.self))
-            reader.skipSpace()
-            guard let page = try? reader.page(depth: 0), reader.isAtEnd else { return nil }
-            return page
-        }
-    }
+    public static func pull(_ data: Data) -> PullResponse? { read(data) { reader throws(Unsure) in try reader.page(depth: 0) } }
 
     /// An upload's answer with or without its page, or nil for `JSONDecoder` to read it.
-    public static func upload(_ data: Data) -> UploadResponse? {
-        data.withUnsafeBytes { raw in
-            var reader = Reader(raw.bindMemory(to: UInt8.self))
-            reader.skipSpace()
-            guard let answer = try? reader.uploadAnswer(), reader.isAtEnd else { return nil }
-            return answer
-        }
-    }
+    public static func upload(_ data: Data) -> UploadResponse? { read(data) { reader throws(Unsure) in try reader.uploadAnswer() } }
 
     /// One change (an outbox entry), or nil for `JSONDecoder` to read it.
-    public static func change(_ text: String) -> SyncChange? {
-        var text = text
-        return text.withUTF8 { bytes in
-            var reader = Reader(bytes)
-            reader.skipSpace()
-            guard let change = try? reader.change(depth: 0), reader.isAtEnd else { return nil }
-            return change
-        }
-    }
+    public static func change(_ text: String) -> SyncChange? { read(text) { reader throws(Unsure) in try reader.change(depth: 0) } }
+
+    /// An upload's request (what the server reads), or nil for `JSONDecoder` to read it.
+    public static func uploadRequest(_ data: Data) -> UploadRequest? { read(data) { reader throws(Unsure) in try reader.uploadRequest() } }
 
     /// A kiosk's stored clock, or nil for `JSONDecoder` to read it.
     static func clock(_ text: String) -> HybridLogicalClock? {
-        var text = text
-        return text.withUTF8 { bytes in
-            var reader = Reader(bytes)
-            reader.skipSpace()
+        read(text) { reader throws(Unsure) in
             var last: HLCTimestamp?
             var node: String?
             var offset: Int64?
-            guard
-                (try? reader.members(depth: 0) { reader, key throws(Unsure) in
-                    switch key {
-                    case "last": try Self.Reader.once(&last, try Self.Reader.sure(HLCTimestamp(try reader.string())))
-                    case "node": try Self.Reader.once(&node, try reader.string())
-                    case "offsetMillis": try Self.Reader.once(&offset, try reader.integer())
-                    default: throw Unsure()
-                    }
-                }) != nil, reader.isAtEnd, let last, let node, let offset
-            else { return nil }
-            return HybridLogicalClock(node: node, last: last, offsetMillis: offset)
+            try reader.members(depth: 0) { reader, key throws(Unsure) in
+                switch key {
+                case "last": try Reader.once(&last, try Reader.sure(HLCTimestamp(try reader.string())))
+                case "node": try Reader.once(&node, try reader.string())
+                case "offsetMillis": try Reader.once(&offset, try reader.integer())
+                default: throw Unsure()
+                }
+            }
+            return HybridLogicalClock(node: try Reader.sure(node), last: try Reader.sure(last), offsetMillis: try Reader.sure(offset))
         }
     }
 
-    /// An upload's request (what the server reads), or nil for `JSONDecoder` to read it.
-    public static func uploadRequest(_ data: Data) -> UploadRequest? {
-        data.withUnsafeBytes { raw in
-            var reader = Reader(raw.bindMemory(to: UInt8.self))
-            reader.skipSpace()
-            guard let request = try? reader.uploadRequest(), reader.isAtEnd else { return nil }
-            return request
-        }
+    /// What `value` reads from the whole of `data` (white space around it allowed), or nil.
+    static func read<Value>(_ data: Data, _ value: (inout Reader) throws(Unsure) -> Value) -> Value? {
+        data.withUnsafeBytes { raw in read(raw.bindMemory(to: UInt8.self), value) }
+    }
+
+    static func read<Value>(_ text: String, _ value: (inout Reader) throws(Unsure) -> Value) -> Value? {
+        var text = text
+        return text.withUTF8 { read($0, value) }
+    }
+
+    static func read<Value>(_ bytes: UnsafeBufferPointer<UInt8>, _ value: (inout Reader) throws(Unsure) -> Value) -> Value? {
+        var reader = Reader(bytes)
+        reader.skipSpace()
+        guard let read = try? value(&reader), reader.isAtEnd else { return nil }
+        return read
     }
 
     /// Not sure: `JSONDecoder` decides.
