@@ -19,6 +19,7 @@ public final class VirtualBrailleDisplay: Sendable {
     /// `BRLAPI_HOST` for clients: `127.0.0.1:N` is TCP port 4101 + N.
     public let brlapiHost: String
     private let brltty: URL
+    private let withoutDisplay: Bool
     private let listener: Int32
     private let driverPort: UInt16
     private let folder: TemporaryFolder
@@ -45,7 +46,9 @@ public final class VirtualBrailleDisplay: Sendable {
     /// naming the package to install) when brltty is missing. `sizeAfter`: seconds the display
     /// waits before telling the driver its size (a display still starting; BrlAPI clients can
     /// connect meanwhile).
-    public init?(cells: Int = 40, sizeAfter: Double = 0, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `withoutDisplay`: BRLTTY runs with no braille driver at all (`-b no`), as on a machine
+    /// whose display is not plugged in; BrlAPI still answers.
+    public init?(cells: Int = 40, sizeAfter: Double = 0, withoutDisplay: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
         guard
             let brltty = RequiredTool.locate("brltty")
                 ?? ["/usr/sbin/brltty", "/sbin/brltty"].map(URL.init(fileURLWithPath:))
@@ -56,6 +59,7 @@ public final class VirtualBrailleDisplay: Sendable {
         }
         self.brltty = brltty
         self.cells = cells
+        self.withoutDisplay = withoutDisplay
         folder = try TemporaryFolder("braille")
         (listener, driverPort) = try LoopbackListener.open()
         // A free port for BrlAPI, found by binding it and letting it go.
@@ -102,7 +106,7 @@ public final class VirtualBrailleDisplay: Sendable {
         let process = Process()
         process.executableURL = brltty
         process.arguments = [
-            "-n", "-e", "-b", "vr", "-d", "client:127.0.0.1:\(driverPort)", "-x", "no", "-s", "no",
+            "-n", "-e", "-b", withoutDisplay ? "no" : "vr", "-d", "client:127.0.0.1:\(driverPort)", "-x", "no", "-s", "no",
             "-A", "host=\(brlapiHost),auth=none", "-M", "10", "-f", "/dev/null", "-F", "/dev/null",
             "-Z", "-W", folder.path, "--start-message=", "--stop-message=",
         ]
@@ -118,6 +122,11 @@ public final class VirtualBrailleDisplay: Sendable {
         try process.run()
         state.withLock { $0.process = process }
         let deadline = Date().addingTimeInterval(10)
+        if withoutDisplay {
+            // No driver to connect: ready once BrlAPI answers.
+            while Date() < deadline, !self.log.contains("Braille Driver:") { usleep(10_000) }
+            return
+        }
         while Date() < deadline, state.withLock({ $0.connection }) < 0 { usleep(10_000) }
         guard state.withLock({ $0.connection }) >= 0 else {
             throw VirtualBrailleError(description: "brltty's Virtual driver did not connect within 10 s: \(self.log)")

@@ -98,4 +98,24 @@ struct BrailleFollowsSpeechTests {
         #expect(display.isRunning, "BRLTTY died: \(display.log)")
         #expect(!events.withLock { $0 }.contains { if case .lost = $0 { true } else { false } })
     }
+
+    /// BRLTTY with no display plugged in answers BrlAPI with a display of one cell (its "no"
+    /// driver): that is no display, said once, and nothing is written to it.
+    @Test func brlttyWithoutADisplayIsNoDisplay() throws {
+        guard let display = try VirtualBrailleDisplay(withoutDisplay: true) else { return }
+        let events = LockedValue<[BrailleDisplay.Event]>([])
+        let braille = BrailleDisplay(address: BrailleDisplay.Address(host: display.brlapiHost, auth: "none")) { event in
+            events.withLock { $0.append(event) }
+        }
+        defer { braille.stop() }
+        braille.waitForFirstAttempt()
+        #expect(braille.cellCount == nil)
+        let seen = events.withLock { $0 }
+        #expect(seen.count == 1, "\(seen)")
+        guard case .unavailable(let reason)? = seen.first else {
+            Issue.record("not said to be unavailable: \(seen)\n\(display.log)")
+            return
+        }
+        #expect(reason == "BRLTTY has no braille display")
+    }
 }

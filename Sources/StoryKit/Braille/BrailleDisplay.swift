@@ -183,7 +183,8 @@ public final class BrailleDisplay: Sendable {
             return (columns, rows)
         }
         guard let before = size() else { return fail(String(cString: cbrlapi_last_error())) }
-        guard before.columns > 0 else { return fail("BRLTTY has no braille display yet") }
+        // BRLTTY without a display (its "no" driver) says 1 × 1; while its driver starts, 0.
+        guard before.columns * max(before.rows, 1) > 1 else { return fail("BRLTTY has no braille display") }
         // The terminal this program runs in (BRLTTY follows the console's); where BrlAPI cannot
         // tell (a pseudo-terminal, no screen driver), the root of BRLTTY's tty tree.
         guard brlapi__enterTtyMode(handle, BRLAPI_TTY_DEFAULT, nil) >= 0 || brlapi__enterTtyModeWithPath(handle, nil, 0, nil) >= 0 else {
