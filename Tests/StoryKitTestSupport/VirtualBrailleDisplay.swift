@@ -123,8 +123,9 @@ public final class VirtualBrailleDisplay: Sendable {
         state.withLock { $0.process = process }
         let deadline = Date().addingTimeInterval(10)
         if withoutDisplay {
-            // No driver to connect: ready once BrlAPI answers.
-            while Date() < deadline, !self.log.contains("Braille Driver:") { usleep(10_000) }
+            // No driver to connect: ready once BrlAPI's port takes a connection (its log line comes
+            // before its server listens).
+            while Date() < deadline, !Self.accepts(port: brlapiPort) { usleep(10_000) }
             return
         }
         while Date() < deadline, state.withLock({ $0.connection }) < 0 { usleep(10_000) }
@@ -173,6 +174,23 @@ public final class VirtualBrailleDisplay: Sendable {
             usleep(2_000)
         } while Date() < deadline
         return nil
+    }
+
+    /// BrlAPI's TCP port (`brlapiHost`'s N is port 4101 + N).
+    private var brlapiPort: UInt16 { UInt16(4101 + (Int(brlapiHost.split(separator: ":").last ?? "") ?? 0)) }
+
+    /// Whether a loopback connection to `port` is taken (then closed at once).
+    private static func accepts(port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
     }
 
     private static func send(_ line: String, to fd: Int32) {
