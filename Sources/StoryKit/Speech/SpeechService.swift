@@ -562,7 +562,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         let start = max(recorded.begin, story.resumeAt ?? wordStart ?? recorded.begin)
         let samples: [Int16]
         do throws(RecordingProblem) {
-            samples = try AudioClipDecoder.decode(path: recorded.audio, beginMs: start, endMs: recorded.end, tempo: tempo)
+            samples = try AudioClipDecoder.decode(
+                path: recorded.audio, folder: story.request.recording?.folder, beginMs: start, endMs: recorded.end, tempo: tempo)
         } catch {
             return .failed(error)
         }
