@@ -94,4 +94,29 @@ import Testing
             #expect(error.description == "tone.wav: reading the recording took longer than 7 seconds (not used)")
         }
     }
+
+    /// A FLAC of two hours of silence in 24 KB says it plays longer than a file of its size can:
+    /// refused, for a clip and for its length; a FLAC of speech's size plays.
+    @Test func aFLACOfSilenceIsADecompressionBomb() throws {
+        let folder = try TemporaryFolder("flac-bomb")
+        defer { folder.remove() }
+        let bomb = folder.path + "/silence.flac"
+        let bytes = try HostileRecordings.flacSilence(bomb, hours: 2).count
+        #expect(RecordingInput.longestMilliseconds(bytes: bytes) < 2 * 3_600_000, "\(bytes) bytes")
+        do {
+            _ = try AudioClipDecoder.decode(path: bomb, beginMs: 0, endMs: 1000)
+            Issue.record("the bomb was decoded")
+        } catch {
+            #expect(error.description == "silence.flac: it would play longer than a recording of its size can: refused as a decompression bomb")
+        }
+        #expect(AudioClipDecoder.durationMilliseconds(path: bomb) == nil)
+
+        let ffmpeg = try #require(RequiredTool.find("ffmpeg", package: "ffmpeg", for: "encoding a FLAC"))
+        let tone = folder.path + "/tone.wav"
+        let samples = try Chirp.write(tone, seconds: 2)
+        let flac = folder.path + "/tone.flac"
+        #expect(try ExternalProcess.run(ffmpeg, ["-v", "error", "-y", "-i", tone, "-c:a", "flac", flac], environment: [:]).status == 0)
+        #expect(try AudioClipDecoder.decode(path: flac, beginMs: 0, endMs: nil) == samples, "FLAC is lossless")
+        #expect(AudioClipDecoder.durationMilliseconds(path: flac) == 2000)
+    }
 }

@@ -30,7 +30,7 @@ import Testing
         let imported = try StoryReaderProcess.run(["import", epub.path], dataDirectory: data)
         #expect(imported.status == 0, "\(imported.standardError)")
         let stories = data + "/stories"
-        #expect(FileManager.default.fileExists(atPath: stories + "/" + HostileRecordings.importedAudio))
+        #expect(FileManager.default.fileExists(atPath: stories + "/" + HostileRecordings.importedAudio()))
 
         var traces: [String: String] = [:]
         func traced(_ name: String, _ arguments: [String]) throws -> ProcessResult {
@@ -73,5 +73,35 @@ import Testing
             #expect(audio.allSatisfy { $0.contains("openat2(") && $0.contains("RESOLVE_BENEATH") }, "\(name): \(audio)")
         }
         #expect(traces["read"]?.contains("1-book.mp3") == true, "the book's audio was looked at, by openat2")
+    }
+
+    /// The adversarial run's FLAC of silence (3.2 MB that played 50 hours; its WAV export wrote
+    /// 4.2 GB in 45 s), here two hours in some 24 KB: refused by name, the book read by eSpeak NG,
+    /// and its export the length of that reading.
+    @Test func aFLACOfSilenceIsNotPlayedForHours() throws {
+        let folder = try TemporaryFolder("flac-bomb-book")
+        defer { folder.remove() }
+        let audio = try HostileRecordings.flacSilence(folder.path + "/silence.flac", hours: 2)
+        let epub = try HostileRecordings.book(in: folder.url, audio: audio, name: "book.flac")
+        let data = folder.path + "/data"
+        let imported = try StoryReaderProcess.run(["import", epub.path], dataDirectory: data)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let read = try StoryReaderProcess.run(
+            ["read", HostileRecordings.storyID, "--no-audio", "--events", "json", "--from-start"], dataDirectory: data, timeout: 60)
+        #expect(read.status == 0, "\(read.standardError)")
+        #expect(!read.standardOutput.contains(#""source":"recording""#), "\(read.standardOutput)")
+        let notices = read.standardError.split(separator: "\n")
+        #expect(notices.count == 1, "\(read.standardError)")
+        #expect(
+            notices.first?.contains("1-book.flac: it would play longer than a recording of its size can: refused as a decompression bomb") == true,
+            "\(read.standardError)")
+        let wav = folder.path + "/night.wav"
+        let export = try StoryReaderProcess.run(["export", HostileRecordings.storyID, "--to", wav], dataDirectory: data, timeout: 120)
+        #expect(export.status == 0, "\(export.standardError)")
+        // Five short sentences by eSpeak NG: some seconds (22,050 samples of 2 bytes a second), not hours.
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: wav)[.size] as? Int)
+        #expect(bytes < 60 * 22_050 * 2, "\(bytes) bytes")
+        let shown = try StoryReaderProcess.run(["show", HostileRecordings.storyID], dataDirectory: data, timeout: 60)
+        #expect(!shown.standardOutput.contains("Recording: 2:00:00") && !shown.standardOutput.contains("hour"), "\(shown.standardOutput)")
     }
 }

@@ -26,7 +26,8 @@ public enum AudioClipDecoder {
         guard missing == nil, let input = try? RecordingInput(path: path, folder: folder, deadline: probeDeadline) else { return nil }
         let context = input.context
         guard avformat_find_stream_info(context, nil) >= 0, !input.expired, context.pointee.duration > 0 else { return nil }
-        return Int(context.pointee.duration / 1000)  // AV_TIME_BASE is microseconds
+        let milliseconds = Int(context.pointee.duration / 1000)  // AV_TIME_BASE is microseconds
+        return milliseconds <= input.longestMilliseconds ? milliseconds : nil
     }
 
     /// The most any clip is given to be read (a 30-minute clip decodes in a few seconds).
@@ -83,6 +84,9 @@ public enum AudioClipDecoder {
         guard RecordingFormat.codecs.contains(codec.pointee.id) else {
             throw RecordingProblem(N_("{file}: its sound is not in a codec a book may hold"), ["file": name])
         }
+        // What it says it plays, and where the clip starts, within what a file of its size can hold.
+        let longest = input.longestMilliseconds
+        if context.pointee.duration > 0 && context.pointee.duration / 1000 > longest || beginMs > longest { throw input.bomb }
         var decoder = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&decoder) }
         guard let decoder, avcodec_parameters_to_context(decoder, stream.pointee.codecpar) >= 0 else {
@@ -139,6 +143,8 @@ public enum AudioClipDecoder {
         }
         guard let packet, let frame else { throw RecordingProblem(N_("{file}: its sound cannot be decoded"), ["file": name]) }
         var scratch = [Int16](repeating: 0, count: 8192)
+        let longestSample = Int((Double(longest) / 1000 * rate).rounded(.up))
+        var bomb = false
         var decodedAny = false
 
         /// Resamples the frame (nil: flushes) and keeps what falls inside the clip; false once past its end.
@@ -161,6 +167,11 @@ public enum AudioClipDecoder {
             guard produced > 0 else { return true }
             let start = position ?? 0
             position = start + Int(produced)
+            if start + Int(produced) > longestSample {
+                // It plays longer than it said, and than its size can hold.
+                bomb = true
+                return false
+            }
             let lower = max(beginSample, start)
             let upper = min(endSample ?? Int.max, start + Int(produced))
             if upper > lower {
@@ -191,6 +202,7 @@ public enum AudioClipDecoder {
             if going { _ = take(nil) }
         }
         if input.expired { throw input.tooLong }
+        if bomb { throw input.bomb }
         guard decodedAny else { throw RecordingProblem(N_("{file}: its sound cannot be decoded"), ["file": name]) }
         guard !out.isEmpty else { throw RecordingProblem(N_("{file}: the clip is past the end of the recording"), ["file": name]) }
         let clamped = min(max(tempo, tempoRange.lowerBound), tempoRange.upperBound)

@@ -83,6 +83,7 @@ final class RecordingInput {
     let bytes: Int
     /// What to say when the deadline (or a stop) cut the reading short.
     let tooLong: RecordingProblem
+    private let name: String
     private let fd: Int32
     private var owned: UnsafeMutablePointer<AVFormatContext>?
 
@@ -99,6 +100,7 @@ final class RecordingInput {
         } else {
             throw RecordingProblem(N_("{file}: the recording is outside the story's folder (not used)"), ["file": name])
         }
+        self.name = name
         let opened = cffmpeg_open_beneath(base, relative)
         guard opened >= 0 else {
             switch -opened {
@@ -140,6 +142,22 @@ final class RecordingInput {
     deinit {
         cffmpeg_close_recording(&owned)
         close(fd)
+    }
+
+    /// The longest a recording of `bytes` may play, in milliseconds: a minute, and 4 ms a byte
+    /// (2 kbit/s, a third of the lowest rate of any speech codec, Opus's 6 kbit/s). More is a
+    /// decompression bomb: a 3.2 MB FLAC of silence said it played 50 hours, and its WAV export
+    /// wrote 4.2 GB in 45 s.
+    static func longestMilliseconds(bytes: Int) -> Int { 60_000 + bytes.multipliedReportingOverflow(by: 4).partialValue }
+
+    /// `longestMilliseconds` of this file.
+    var longestMilliseconds: Int { Self.longestMilliseconds(bytes: bytes) }
+
+    /// What to say when the recording plays (or says it plays) longer than `longestMilliseconds`.
+    var bomb: RecordingProblem {
+        RecordingProblem(
+            N_("{file}: it would play longer than a recording of its size can: refused as a decompression bomb"),
+            ["file": (name as NSString).lastPathComponent])
     }
 
     /// True once a read was refused for the deadline or a stop.
