@@ -84,6 +84,16 @@ import Testing
         #expect(long.message.contains("25 characters long"))
     }
 
+    /// Issue 43: a kiosk's upload may hold any text in `interests`; checking 40,000 words once took
+    /// 13 s (each against every word kept), holding the site's server. A list of 200,000 different
+    /// words is checked in a moment now; quadratic, it would run for many minutes (the time limit
+    /// is only the guard that ends the test if it hangs).
+    @Test(.timeLimit(.minutes(1))) func aHugeListOfInterestsIsCountedAndRefusedWithoutCheckingEachWordAgainstEveryOther() throws {
+        let huge = (1...200_000).map { "w\($0)" }.joined(separator: ",") + ",w1,w2"
+        let problem = try #require(throws: ProfileProblem.self) { try Interests.parse(huge) }
+        #expect(problem.message == "200000 interests given: choose at most 10")
+    }
+
     @Test func readingSettingsUseTheSharedRanges() throws {
         #expect(throws: ProfileProblem.self) { try ProfileValidation.number("79", field: .rate, range: SpeechSettings.rateRange) }
         #expect(try ProfileValidation.number("450", field: .rate, range: SpeechSettings.rateRange) == 450)

@@ -20,6 +20,9 @@ public enum Interests {
     public static func parse(_ text: String) throws(ProfileProblem) -> [String] {
         let words = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init)
         var result: [String] = []
+        // Duplicates are found in a set: a list of 40,000 words once took 13 s to check, word by
+        // word against the list (a kiosk's upload could hold the site's server that long).
+        var seen = Set<String>()
         for word in words {
             let lowered = word.lowercased()
             if UnsafeCharacters.containsUnsafe(lowered) || !lowered.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) {
@@ -35,7 +38,7 @@ public enum Interests {
                     template: N_("{value} is {length} characters long: use at most {most} characters per interest"),
                     ["value": "\"\(lowered.prefix(30))…\"", "length": String(lowered.count), "most": String(maximumWordLength)])
             }
-            if !result.contains(lowered) { result.append(lowered) }
+            if seen.insert(lowered).inserted { result.append(lowered) }
         }
         if result.count > maximumCount {
             throw ProfileProblem(
