@@ -96,11 +96,16 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// For a sentence or word played from the recording: the clip heard, its end resolved
         /// (nil: synthesised).
         public var clip: NarrationRecording.Sentence?
+        /// Which story it is of: the number of `.narrate` requests sent so far, the first being 1.
+        /// Whoever reads the events later than they were told (a loop's inbox) can tell what a story
+        /// said before the next one replaced it.
+        public var story: Int
 
-        public init(kind: Kind, frame: Int, clip: NarrationRecording.Sentence? = nil) {
+        public init(kind: Kind, frame: Int, clip: NarrationRecording.Sentence? = nil, story: Int = 0) {
             self.kind = kind
             self.frame = frame
             self.clip = clip
+            self.story = story
         }
 
         /// Milliseconds from the start of the sink's audio.
@@ -311,7 +316,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
                 core.story = story
                 perform(core.queue.removeStory(), &core, &out)
                 let at = story.heard
-                out.append(.story(StoryEvent(kind: .paused(sentence: at.sentence, word: at.word ?? 0), frame: sink.framesPlayed)))
+                out.append(.story(StoryEvent(kind: .paused(sentence: at.sentence, word: at.word ?? 0), frame: sink.framesPlayed, story: story.generation)))
             case .waitingForStep(let sentence):
                 core.story?.status = .paused
                 core.story?.heard = Position(sentence: sentence, word: nil)
@@ -327,7 +332,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
                 story.utterance.input = input
                 core.story = story
                 let at = story.heard
-                out.append(.story(StoryEvent(kind: .resumed(sentence: at.sentence, word: at.word ?? 0), frame: sink.framesPlayed)))
+                out.append(.story(StoryEvent(kind: .resumed(sentence: at.sentence, word: at.word ?? 0), frame: sink.framesPlayed, story: story.generation)))
                 perform(core.queue.submit(story.utterance), &core, &out)
             case .waitingForStep(let sentence):
                 story.status = .queued
@@ -347,14 +352,14 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             clamped.voice = story.request.settings.voice
             story.request.settings = clamped
             core.story = story
-            out.append(.story(StoryEvent(kind: .settingsChanged(clamped), frame: sink.framesPlayed)))
+            out.append(.story(StoryEvent(kind: .settingsChanged(clamped), frame: sink.framesPlayed, story: story.generation)))
         case .tempo(let tempo):
             core.story?.request.tempo = min(max(tempo, AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
         case .stepMode(let mode):
             guard var story = core.story else { return }
             story.request.stepMode = mode
             core.story = story
-            out.append(.story(StoryEvent(kind: .stepModeChanged(mode), frame: sink.framesPlayed)))
+            out.append(.story(StoryEvent(kind: .stepModeChanged(mode), frame: sink.framesPlayed, story: story.generation)))
             if mode == .off, case .waitingForStep = story.status { apply(.resume, input: input, &core, &out) }
         case .silence:
             removeStory(&core, &out, event: .stopped)
@@ -402,7 +407,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         core.scheduled.removeAll { if case .interfaceEnd = $0.what { return false } else { return true } }
         core.story = nil
         perform(core.queue.removeStory(), &core, &out)
-        if let event { out.append(.story(StoryEvent(kind: event, frame: sink.framesPlayed))) }
+        if let event { out.append(.story(StoryEvent(kind: event, frame: sink.framesPlayed, story: story.generation))) }
     }
 
     /// Cuts the story's sound at the word being heard; it will go on from that word.
@@ -509,7 +514,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
                 story.resumeAt = nil
                 if !story.toldUnavailable {
                     story.toldUnavailable = true
-                    out.append(.story(StoryEvent(kind: .recordingUnavailable(sentence: sentence, error), frame: sink.framesPlayed)))
+                    out.append(.story(StoryEvent(kind: .recordingUnavailable(sentence: sentence, error), frame: sink.framesPlayed, story: story.generation)))
                 }
                 core.story = story
             }
@@ -765,7 +770,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
                 default: break
                 }
                 core.story = story
-                out.append(.story(StoryEvent(kind: kind, frame: first.frame, clip: clip)))
+                out.append(.story(StoryEvent(kind: kind, frame: first.frame, clip: clip, story: first.generation)))
                 if case .end = kind {
                     core.story = nil
                     perform(core.queue.finished(), &core, &out)
