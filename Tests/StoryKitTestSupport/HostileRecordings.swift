@@ -36,6 +36,7 @@ public enum HostileRecordings {
         <h1>The Night Garden</h1>
         <p><span id="s1">Pip woke up in the dark.</span> <span id="s2">The garden was wet.</span></p>
         <p id="p2">She went home. It was late.</p>
+        <p id="p3">The moon rose. Pip slept.</p>
         """, language: "en")
 
     /// A FLAC of `hours` of silence at 8 kHz (made by the ffmpeg command): some 12 KB an hour,
@@ -52,8 +53,8 @@ public enum HostileRecordings {
 
     /// A one-chapter read-along EPUB (`hostile-night.epub` in `folder`, its story's id
     /// `the-night-garden`) whose overlay names `OEBPS/audio/NAME`, holding `audio`. Its pars
-    /// have no clip times (each is the whole file, as the adversarial book's were), the last one
-    /// a paragraph of two sentences (shared by the file's length, which is read to share it).
+    /// have no clip times (each is the whole file, as the adversarial book's were), the last two
+    /// paragraphs of two sentences each (shared by the file's length, which is read to share it).
     public static func book(in folder: URL, audio: Data, name: String = "book.mp3") throws -> URL {
         let opf = """
             <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id" xmlns:dc="http://purl.org/dc/elements/1.1/">
@@ -65,7 +66,7 @@ public enum HostileRecordings {
             <item id="audio" href="audio/\(name)" media-type="audio/mpeg"/></manifest>
             <spine><itemref idref="c1"/></spine></package>
             """
-        let pars = ["s1", "s2", "p2"].map { #"<par><text src="c1.xhtml#\#($0)"/><audio src="audio/\#(name)"/></par>"# }.joined()
+        let pars = ["s1", "s2", "p2", "p3"].map { #"<par><text src="c1.xhtml#\#($0)"/><audio src="audio/\#(name)"/></par>"# }.joined()
         let smil = """
             <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0"><body>
             <seq epub:textref="c1.xhtml">\(pars)</seq></body></smil>

@@ -258,6 +258,7 @@ public struct NarrationRecording: Sendable, Hashable {
         self.folder = folder
         let blocks = story.blocks
         var sentences = [Sentence?](repeating: nil, count: narration.items.count)
+        var fileLengths: [String: Int?] = [:]
         // Items in text order (as a narration makes them) are searched, not filtered.
         let ordered = zip(narration.items, narration.items.dropFirst()).allSatisfy {
             $0.range.start <= $1.range.start && $0.range.end <= $1.range.end
@@ -290,9 +291,16 @@ public struct NarrationRecording: Sendable, Hashable {
                 }
             } else {
                 // Shared by length: each sentence's part of the clip, the last to the clip's end.
-                let duration =
-                    clip.end.map { $0 - clip.begin }
-                    ?? AudioClipDecoder.durationMilliseconds(path: audio, folder: folder).map { $0 - clip.begin }
+                // A file's length is read once (each reading may take up to its deadline).
+                let fileLength =
+                    clip.end == nil
+                    ? fileLengths[audio]
+                        ?? {
+                            let length = AudioClipDecoder.durationMilliseconds(path: audio, folder: folder)
+                            fileLengths[audio] = .some(length)
+                            return length
+                        }() : nil
+                let duration = clip.end.map { $0 - clip.begin } ?? fileLength.map { $0 - clip.begin }
                 guard let duration, duration > 0 else { continue }
                 // Each sentence runs to the next one's start (the space between goes with it).
                 let length = Double(end - start)
