@@ -36,6 +36,7 @@ public enum HostileRecordings {
         <h1>The Night Garden</h1>
         <p><span id="s1">Pip woke up in the dark.</span> <span id="s2">The garden was wet.</span></p>
         <p id="p2">She went home. It was late.</p>
+        <p id="p3">The moon rose. Pip slept.</p>
         """, language: "en")
 
     /// A FLAC of `hours` of silence at 8 kHz (made by the ffmpeg command): some 12 KB an hour,
@@ -52,8 +53,8 @@ public enum HostileRecordings {
 
     /// A one-chapter read-along EPUB (`hostile-night.epub` in `folder`, its story's id
     /// `the-night-garden`) whose overlay names `OEBPS/audio/NAME`, holding `audio`. Its pars
-    /// have no clip times (each is the whole file, as the adversarial book's were), the last one
-    /// a paragraph of two sentences (shared by the file's length, which is read to share it).
+    /// have no clip times (each is the whole file, as the adversarial book's were), the last two
+    /// paragraphs of two sentences each (shared by the file's length, which is read to share it).
     public static func book(in folder: URL, audio: Data, name: String = "book.mp3") throws -> URL {
         let opf = """
             <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id" xmlns:dc="http://purl.org/dc/elements/1.1/">
@@ -65,7 +66,7 @@ public enum HostileRecordings {
             <item id="audio" href="audio/\(name)" media-type="audio/mpeg"/></manifest>
             <spine><itemref idref="c1"/></spine></package>
             """
-        let pars = ["s1", "s2", "p2"].map { #"<par><text src="c1.xhtml#\#($0)"/><audio src="audio/\#(name)"/></par>"# }.joined()
+        let pars = ["s1", "s2", "p2", "p3"].map { #"<par><text src="c1.xhtml#\#($0)"/><audio src="audio/\#(name)"/></par>"# }.joined()
         let smil = """
             <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0"><body>
             <seq epub:textref="c1.xhtml">\(pars)</seq></body></smil>
@@ -80,4 +81,48 @@ public enum HostileRecordings {
     /// The imported book's story id, and its audio file's name beside it.
     public static let storyID = "the-night-garden"
     public static func importedAudio(_ name: String = "book.mp3") -> String { "the-night-garden.audio/1-" + name }
+
+    /// A read-along EPUB of one paragraph of `words` words ("Word1 … Word10." sentences), each
+    /// word its own par, the pars' audio spread over `files` tiny WAV files (`audio/N.wav`, each
+    /// word 10 ms of its file): the adversarial run's books of 883 audio files (9.6 s to import)
+    /// and of 32,000 word clips in one paragraph (29 s). Its story's id is `many-clips`.
+    public static func manyClips(_ url: URL, files: Int, words: Int) throws -> URL {
+        var wav = Data("RIFF".utf8)
+        func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { wav.append(contentsOf: $0) } }
+        func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { wav.append(contentsOf: $0) } }
+        let samples = 220
+        append(UInt32(36 + samples * 2))
+        wav.append(contentsOf: Array("WAVEfmt ".utf8))
+        append(16)
+        append16(1)
+        append16(1)
+        append(22_050)
+        append(44_100)
+        append16(2)
+        append16(16)
+        wav.append(contentsOf: Array("data".utf8))
+        append(UInt32(samples * 2))
+        wav.append(Data(count: samples * 2))
+        let items = (0..<files).map { #"<item id="a\#($0)" href="audio/\#($0).wav" media-type="audio/wav"/>"# }.joined()
+        let opf = """
+            <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <metadata><dc:title>Many Clips</dc:title><dc:language>en</dc:language></metadata>
+            <manifest><item id="nav" href="nav.xhtml" properties="nav" media-type="application/xhtml+xml"/>
+            <item id="c1" href="c1.xhtml" media-type="application/xhtml+xml" media-overlay="o"/>
+            <item id="o" href="c1.smil" media-type="application/smil+xml"/>\(items)</manifest><spine><itemref idref="c1"/></spine></package>
+            """
+        let spans = (0..<words).map { #"<span id="w\#($0)">Word\#($0 + 1)\#($0 % 10 == 9 ? "." : "")</span>"# }.joined(separator: " ")
+        let pars: String = (0..<words).map { word -> String in
+            let begin = (word / files) * 10
+            return #"<par><text src="c1.xhtml#w\#(word)"/><audio src="audio/\#(word % files).wav" clipBegin="\#(begin)ms" clipEnd="\#(begin + 10)ms"/></par>"#
+        }.joined()
+        let smil: String =
+            #"<smil xmlns="http://www.w3.org/ns/SMIL" version="3.0"><body><seq epub:textref="c1.xhtml" xmlns:epub="http://www.idpf.org/2007/ops">"#
+            + pars + "</seq></body></smil>"
+        let nav = EPUBFixtures.xhtml(#"<nav epub:type="toc"><ol><li><a href="c1.xhtml">Many Clips</a></li></ol></nav>"#)
+        return try EPUBFixtures.make(
+            url, opf: opf,
+            files: [("OEBPS/nav.xhtml", nav), ("OEBPS/c1.xhtml", EPUBFixtures.xhtml("<p>\(spans)</p>", language: "en")), ("OEBPS/c1.smil", smil)],
+            data: (0..<files).map { ("OEBPS/audio/\($0).wav", wav) })
+    }
 }

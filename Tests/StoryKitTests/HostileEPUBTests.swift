@@ -93,6 +93,27 @@ import Testing
 }
 
 extension HostileEPUBTests {
+    /// A well-formed chapter of more than 10 MB on one line (libxml2's lookup limit when given it
+    /// all at once; the adversarial run's was 60 MB) is read: as many paragraphs, or as one.
+    @Test(arguments: [true, false])
+    func aWellFormedOneLineChapterOver10MBIsRead(paragraphs: Bool) throws {
+        let folder = try TemporaryFolder("epub-one-line")
+        defer { folder.remove() }
+        let sentence = "All work and no play makes Jack a dull boy."
+        let count = 11_000_000 / (sentence.utf8.count + (paragraphs ? "<p></p>".utf8.count : 1))
+        let body =
+            paragraphs
+            ? String(repeating: "<p>\(sentence)</p>", count: count) : "<p>" + String(repeating: sentence + " ", count: count) + "</p>"
+        let chapter = EPUBFixtures.xhtml(body).replacingOccurrences(of: "\n", with: "")
+        #expect(chapter.utf8.count > 10_000_000 && !chapter.contains("\n"))
+        let url = try Self.make(folder, "one-line.epub", spine: ["c"], files: [("OEBPS/c.xhtml", chapter)])
+        let book = try EPUBBook(url: url)
+        #expect(book.warnings.isEmpty, "\(book.warnings)")
+        let blocks = book.works.first?.blocks ?? []
+        #expect(blocks.count == (paragraphs ? count : 1))
+        #expect(blocks.first == .paragraph(paragraphs ? sentence : Array(repeating: sentence, count: count).joined(separator: " ")))
+    }
+
     /// What a note mark is (the rule the regular expression said): one to three digits or note
     /// signs, each bracket optional; nothing else.
     @Test func noteMarksAreDigitsOrSignsInOptionalBrackets() {

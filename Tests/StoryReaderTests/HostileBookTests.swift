@@ -46,7 +46,7 @@ import Testing
         let read = try traced("read", ["read", HostileRecordings.storyID, "--no-audio", "--events", "json", "--from-start"])
         let events = read.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let sentences = events.filter { $0["type"] as? String == "sentence" }
-        #expect(sentences.count == 5, "\(read.standardOutput)")
+        #expect(sentences.count == 7, "\(read.standardOutput)")
         #expect(sentences.allSatisfy { $0["source"] as? String == "synthesis" }, "read by eSpeak NG, never from the playlist's target")
         let notices = read.standardError.split(separator: "\n")
         #expect(notices.count == 1, "\(read.standardError)")
@@ -73,6 +73,10 @@ import Testing
             #expect(audio.allSatisfy { $0.contains("openat2(") && $0.contains("RESOLVE_BENEATH") }, "\(name): \(audio)")
         }
         #expect(traces["read"]?.contains("1-book.mp3") == true, "the book's audio was looked at, by openat2")
+        // Its length is read once for both paragraphs that share it, once for the recording's
+        // length: each reading may take up to its deadline, so never once a clip.
+        let lengthsRead = traces["show"]?.split(separator: "\n").filter { $0.contains("1-book.mp3") && $0.contains("openat2(") }.count
+        #expect(lengthsRead == 2, "\(traces["show"] ?? "")")
     }
 
     /// The adversarial run's FLAC of silence (3.2 MB that played 50 hours; its WAV export wrote

@@ -115,13 +115,17 @@ public struct BookStory: Sendable, Hashable {
         var kept: [StoryRecording.Clip] = []
         var dropped = 0
         var searchFrom: (block: Int, offset: Int) = (-1, 0)
+        // Each block's scalars once (a paragraph of 32,000 word clips made them 32,000 times:
+        // import was quadratic in the clips of one paragraph).
+        var scalars: [Int: [Unicode.Scalar]] = [:]
         for clip in clips(placedIn: placed) {
             guard let target = clip.target, let audio = audioNames[clip.source.audio] else {
                 dropped += 1
                 continue
             }
             let wanted = Array(clip.fragment.unicodeScalars)
-            let have = Array(parsed[target].text.unicodeScalars)
+            let have = scalars[target] ?? Array(parsed[target].text.unicodeScalars)
+            scalars[target] = have
             var range = clip.source.text
             if range.upperBound > have.count || !have[range].elementsEqual(wanted) {
                 let from = searchFrom.block == target ? searchFrom.offset : 0
@@ -140,14 +144,16 @@ public struct BookStory: Sendable, Hashable {
     }
 
     private func clips(placedIn placed: [Int: Int]) -> [(source: BookClip, target: Int?, fragment: String)] {
-        self.clips.map { clip in
+        var blockScalars: [Int: [Unicode.Scalar]] = [:]
+        return self.clips.map { clip in
             guard clip.block < blocks.count else { return (clip, nil, "") }
             let text: String
             switch blocks[clip.block] {
             case .heading(let value), .paragraph(let value), .picture(let value): text = value
             case .page: return (clip, nil, "")
             }
-            let scalars = Array(text.unicodeScalars)
+            let scalars = blockScalars[clip.block] ?? Array(text.unicodeScalars)
+            blockScalars[clip.block] = scalars
             guard clip.text.upperBound <= scalars.count else { return (clip, nil, "") }
             return (clip, placed[clip.block], String(String.UnicodeScalarView(scalars[clip.text])))
         }

@@ -169,9 +169,10 @@ public struct StoryImporter {
             let book = try EPUBBook(url: URL(fileURLWithPath: file), split: split, progress: progress)
             let warnings = book.problems.map { $0.localized(messages) }
             for warning in warnings { report(warning) }
+            let audioFiles = book.audioFiles()
             importBook(
                 book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: warnings,
-                audio: { path throws(BookProblem) in try book.audioData(path) })
+                audio: { path throws(BookProblem) in try audioFiles.data(path) })
         } catch {
             showStatus?("")
             refuse(file, messages.tr("{problem} (not imported)", ["problem": error.localized(messages)]), named: false)

@@ -231,6 +231,26 @@ public struct NarrationRecording: Sendable, Hashable {
         }
     }
 
+    /// The indices of the narration's items that overlap `range`, found by a binary search (for
+    /// items in text order, start and end): a filter over all of them for each clip made a book of 32,000
+    /// word clips quadratic.
+    static func items(of narration: Narration, overlapping range: Range<Int>) -> [Int] {
+        let items = narration.items
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle].range.end > range.lowerBound { high = middle } else { low = middle + 1 }
+        }
+        var found: [Int] = []
+        var index = low
+        while index < items.count, items[index].range.start < range.upperBound {
+            if items[index].range.end > range.lowerBound { found.append(index) }
+            index += 1
+        }
+        return found
+    }
+
     /// Pairs every clip with the narration's sentences: a clip within a sentence (a word or the
     /// sentence) belongs to it; a clip over several sentences (a paragraph a family recorded) is
     /// shared among them by their length in letters.
@@ -238,13 +258,21 @@ public struct NarrationRecording: Sendable, Hashable {
         self.folder = folder
         let blocks = story.blocks
         var sentences = [Sentence?](repeating: nil, count: narration.items.count)
+        var fileLengths: [String: Int?] = [:]
+        // Items in text order (as a narration makes them) are searched, not filtered.
+        let ordered = zip(narration.items, narration.items.dropFirst()).allSatisfy {
+            $0.range.start <= $1.range.start && $0.range.end <= $1.range.end
+        }
         for clip in recording.clips {
             guard clip.block < blocks.count, let audio = audioPaths[clip.audio] else { continue }
             let block = blocks[clip.block]
             let start = block.range.start + (clip.text?.lowerBound ?? 0)
             let end = clip.text.map { min(block.range.start + $0.upperBound, block.range.end) } ?? block.range.end
             guard end > start else { continue }
-            let covered = narration.items.indices.filter { narration.items[$0].range.start < end && narration.items[$0].range.end > start }
+            let covered =
+                ordered
+                ? Self.items(of: narration, overlapping: start..<end)
+                : narration.items.indices.filter { narration.items[$0].range.start < end && narration.items[$0].range.end > start }
             guard !covered.isEmpty else { continue }
             if covered.count == 1 {
                 let index = covered[0]
@@ -263,9 +291,16 @@ public struct NarrationRecording: Sendable, Hashable {
                 }
             } else {
                 // Shared by length: each sentence's part of the clip, the last to the clip's end.
-                let duration =
-                    clip.end.map { $0 - clip.begin }
-                    ?? AudioClipDecoder.durationMilliseconds(path: audio, folder: folder).map { $0 - clip.begin }
+                // A file's length is read once (each reading may take up to its deadline).
+                let fileLength =
+                    clip.end == nil
+                    ? fileLengths[audio]
+                        ?? {
+                            let length = AudioClipDecoder.durationMilliseconds(path: audio, folder: folder)
+                            fileLengths[audio] = .some(length)
+                            return length
+                        }() : nil
+                let duration = clip.end.map { $0 - clip.begin } ?? fileLength.map { $0 - clip.begin }
                 guard let duration, duration > 0 else { continue }
                 // Each sentence runs to the next one's start (the space between goes with it).
                 let length = Double(end - start)

@@ -166,9 +166,29 @@ public struct EPUBBook: Sendable {
         return MediaOverlay(tree: tree, base: (smil as NSString).deletingLastPathComponent).pars.filter { $0.document == path }
     }
 
-    /// The bytes of one of the book's audio files (a `BookClip`'s `audio`), within the book's limits.
-    public func audioData(_ path: String) throws(BookProblem) -> Data {
-        try EPUBArchive(url: url, limits: limits).data(path)
+    /// The book's audio files (a `BookClip`'s `audio`), read within the book's limits from one
+    /// opening of its archive: opening it for each file (reading its whole directory each time)
+    /// made an import quadratic in them (883 files took 9.6 s).
+    public func audioFiles() -> AudioFiles { AudioFiles(url: url, limits: limits) }
+
+    /// See `audioFiles()`.
+    public final class AudioFiles {
+        private let url: URL
+        private let limits: Limits
+        private var archive: EPUBArchive?
+
+        init(url: URL, limits: Limits) {
+            self.url = url
+            self.limits = limits
+        }
+
+        /// The bytes of the audio file at `path` in the book.
+        public func data(_ path: String) throws(BookProblem) -> Data {
+            if let archive { return try archive.data(path) }
+            let opened = try EPUBArchive(url: url, limits: limits)
+            archive = opened
+            return try opened.data(path)
+        }
     }
 
     static func mostCommon(_ values: [String]) -> String? {

@@ -40,7 +40,7 @@ struct EPUBNavigation {
     /// first `elementLimit` elements).
     static func entries(_ data: Data, ncx: Bool, elementLimit: Int) -> [(href: String, title: String)] {
         let collector = Collector(ncx: ncx, budget: ElementBudget(limit: elementLimit))
-        let parser = XMLParser(data: XHTMLDecoding.prepared(data))
+        let parser = XHTMLDecoding.parser(data)
         parser.delegate = collector
         _ = parser.parse()
         return collector.entries

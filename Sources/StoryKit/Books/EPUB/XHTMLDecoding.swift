@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 /// A document's bytes made ready for FoundationXML, which drops named entities it does not know
 /// (`&nbsp;` vanishes and the words around it run together) and fails on text that is not the
 /// encoding it declares.
@@ -15,6 +19,13 @@ enum XHTMLDecoding {
                 })
         else { return data }
         return Data(numericEntities(text).utf8)
+    }
+
+    /// A parser of the document `prepared`, fed to libxml2 in pieces: given all at once, a
+    /// document over 10 MB on one line (libxml2's lookup limit without XML_PARSE_HUGE, which
+    /// FoundationXML does not set) was "not well-formed", however well-formed it was.
+    static func parser(_ data: Data) -> XMLParser {
+        XMLParser(stream: InputStream(data: prepared(data)))
     }
 
     static func numericEntities(_ text: String) -> String {

@@ -49,7 +49,7 @@ struct XHTMLReader {
     init(_ data: Data, elementLimit: Int = EPUBBook.Limits().documentElements, anchorIDs: Set<String> = []) {
         let walker = Walker(budget: ElementBudget(limit: elementLimit))
         walker.anchorIDs = anchorIDs
-        let parser = XMLParser(data: XHTMLDecoding.prepared(data))
+        let parser = XHTMLDecoding.parser(data)
         parser.delegate = walker
         wellFormed = parser.parse() && parser.parserError == nil && !walker.budget.exceeded
         tooManyElements = walker.budget.exceeded

@@ -20,7 +20,7 @@ struct XMLTree {
 
     init(_ data: Data, elementLimit: Int = EPUBBook.Limits().documentElements) {
         let delegate = Collector(budget: ElementBudget(limit: elementLimit))
-        let parser = XMLParser(data: XHTMLDecoding.prepared(data))
+        let parser = XHTMLDecoding.parser(data)
         parser.delegate = delegate
         parsed = parser.parse()
         elements = delegate.elements
