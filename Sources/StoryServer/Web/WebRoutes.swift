@@ -56,7 +56,10 @@
                 return (String(tag.prefix { $0 != "-" && $0 != "_" }).lowercased(), weight, index)
             }.sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }
             for (language, weight, _) in asked where weight > 0 && InterfaceLanguage.supported.contains(language) {
-                return languages.catalog(language)
+                // A catalog that does not yet translate the page would give English text marked as
+                // another language (read aloud with the wrong voice): English then, marked English.
+                let catalog = languages.catalog(language)
+                return catalog.translates("Passphrase") ? catalog : .english
             }
             return .english
         }
