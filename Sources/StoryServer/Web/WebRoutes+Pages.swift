@@ -74,8 +74,7 @@
         // MARK: - Pages
 
         func childrenPage(_ session: WebSession, _ page: WebPage) async throws -> Response {
-            let state = try await states.current(site: session.site)
-            let children = WebChild.all(in: state).filter { session.mayRead(childNamed: $0.name) }
+            let children = try await states.current(site: session.site).children.filter { session.mayRead(childNamed: $0.name) }
             let list =
                 children.isEmpty
                 ? "<p>\(page.tr("No children to show yet: a child appears here once a kiosk with their profile syncs."))</p>"
@@ -126,11 +125,12 @@
         }
 
         func childPage(
-            _ child: WebChild, state: SiteState, _ page: WebPage, problems: [String: String], typed: [String: String], notice: String?,
+            _ child: WebChild, state entry: SiteStates.Entry, _ page: WebPage, problems: [String: String], typed: [String: String], notice: String?,
             status: HTTPResponse.Status = .ok
         ) -> Response {
+            let state = entry.state
             let prefix = child.id.uuidString + "/"
-            let reads = state.reads.values.filter { $0.profile == child.id }.sorted { $0.finishedAt > $1.finishedAt }
+            let reads = (entry.reads[child.id] ?? []).sorted { $0.finishedAt > $1.finishedAt }
             let places = state.positions.filter { $0.key.hasPrefix(prefix) && $0.value.value != nil }.sorted { $0.key < $1.key }
             let favourites = state.favourites.filter { $0.key.hasPrefix(prefix) && $0.value.value }.sorted { $0.key < $1.key }
             let action = "/children/\(child.id.uuidString)"
@@ -188,7 +188,7 @@
 
         /// Saves the fields that changed, as changes of the site's log checked like a kiosk's; nothing
         /// is saved while any field is wrong, and each error is said next to its field.
-        func saveProfile(_ child: WebChild, state: SiteState, form: [String: String], session: WebSession, _ page: WebPage) async throws -> Response {
+        func saveProfile(_ child: WebChild, state: SiteStates.Entry, form: [String: String], session: WebSession, _ page: WebPage) async throws -> Response {
             let now = clock.now()
             var problems: [String: String] = [:]
             var typed: [String: String] = [:]
@@ -217,14 +217,15 @@
             }
             if !changes.isEmpty { _ = try await database.upload(site: session.site, changes: changes) }
             let fresh = try await states.current(site: session.site)
-            let updated = WebChild.all(in: fresh).first { $0.id == child.id } ?? child
+            let updated = WebChild.one(child.id, in: fresh.state) ?? child
             let notice = changes.isEmpty ? page.messages.tr("Nothing had changed.") : page.messages.tr("Saved. Kiosks get it at their next sync.")
             return childPage(updated, state: fresh, page, problems: [:], typed: [:], notice: notice)
         }
 
         /// Forgets a wrong place in a story, or takes a story off the favourites: a change of the log.
-        func correct(_ child: WebChild, state: SiteState, form: [String: String], session: WebSession, _ page: WebPage) async throws -> Response {
+        func correct(_ child: WebChild, state entry: SiteStates.Entry, form: [String: String], session: WebSession, _ page: WebPage) async throws -> Response {
             let now = clock.now()
+            let state = entry.state
             let change: SyncChange
             if let story = form["place"], let register = state.positions[child.id.uuidString + "/" + story], register.value != nil {
                 change = editor.change(.position(profile: child.id, story: story, sentence: nil), after: register.hlc, now: now)
@@ -234,7 +235,7 @@
                 return notFound(page)
             }
             if let problem = SyncValidation.problem(with: change, nowMillis: HybridLogicalClock.millis(now)) {
-                return childPage(child, state: state, page, problems: [:], typed: [:], notice: problem, status: .badRequest)
+                return childPage(child, state: entry, page, problems: [:], typed: [:], notice: problem, status: .badRequest)
             }
             _ = try await database.upload(site: session.site, changes: [change])
             let fresh = try await states.current(site: session.site)

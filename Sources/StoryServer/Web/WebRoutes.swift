@@ -212,11 +212,11 @@
 
         /// The child the path names, if the signed-in grown-up may see it (else nil: 404, the same
         /// answer for another site's child, a removed one, another parent's, and nonsense).
-        func child(_ context: BasicRequestContext, _ session: WebSession) async throws -> (WebChild, SiteState)? {
+        func child(_ context: BasicRequestContext, _ session: WebSession) async throws -> (WebChild, SiteStates.Entry)? {
             guard let text = context.parameters.get("child"), let id = UUID(uuidString: text) else { return nil }
-            let state = try await states.current(site: session.site)
-            guard let child = WebChild.all(in: state).first(where: { $0.id == id }), session.mayRead(childNamed: child.name) else { return nil }
-            return (child, state)
+            let entry = try await states.current(site: session.site)
+            guard let child = WebChild.one(id, in: entry.state), session.mayRead(childNamed: child.name) else { return nil }
+            return (child, entry)
         }
     }
 #endif
