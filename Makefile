@@ -60,6 +60,7 @@ deb: setup-deb
 test: setup-test
 	$(SWIFT) build --build-tests --traits Server
 	$(SWIFT) test --skip-build --traits Server
+	scripts/browser-test.sh
 
 # The benchmarks are a program of their own, storyreader-bench, built beside storyreader (which
 # they run) and never installed; `storyreader bench …` runs it with the same words.

@@ -37,6 +37,8 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(xvfb xterm xdotool imagemagick x11-utils fonts-dejavu-core kitty gnome-terminal dbus-daemon)
   # The sync tests start a real PostgreSQL 15 of their own (issue 13).
   packages+=(postgresql)
+  # The server's web page in a real browser (Playwright and axe-core from PyPI, in a virtualenv).
+  packages+=(chromium python3-venv)
 fi
 
 missing=()

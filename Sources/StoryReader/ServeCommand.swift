@@ -16,9 +16,10 @@ struct ServeCommand: AsyncParsableCommand {
                 helpMessages.tr("Examples:"),
                 "  storyreader serve --database postgres://stories@localhost/stories --listen 127.0.0.1:8750",
                 "  storyreader serve site add branch1 --database postgres://stories@localhost/stories",
-                "  storyreader serve site revoke branch1 --database postgres://stories@localhost/stories"),
+                "  storyreader serve site revoke branch1 --database postgres://stories@localhost/stories",
+                "  storyreader serve staff add branch1 --name Ana --role librarian --database postgres://stories@localhost/stories"),
             helpMessages.tr("This program must be built with the server: 'make server' (swift build --traits Server).")),
-        subcommands: [ServeRunCommand.self, ServeSiteCommand.self],
+        subcommands: [ServeRunCommand.self, ServeSiteCommand.self, ServeStaffCommand.self],
         defaultSubcommand: ServeRunCommand.self)
 }
 
@@ -71,9 +72,10 @@ struct ServeRunCommand: AsyncParsableCommand {
             throw ValidationError(helpMessages.tr("--max-connections must be 1 or more (it was {value})", ["value": String(maxConnections)]))
         }
         #if Server
-            let options = SyncServer.Options(
+            var options = SyncServer.Options(
                 database: try database.address(), host: String(parts[0]), port: port, callDeadline: deadline, idleTimeout: idleTimeout,
                 maximumConnections: maxConnections)
+            options.languages = Catalogs.languages
             do {
                 try await SyncServer.run(options) { address in
                     FileHandle.standardOutput.write(Data((helpMessages.tr("storyreader serve: listening on {address}", ["address": "\(address)"]) + "\n").utf8))

@@ -12,7 +12,7 @@ struct BenchCommand: ParsableCommand {
         subcommands: [
             LibraryBenchmark.self, ReplBenchmark.self, StoreBenchmark.self, SpeechBenchmark.self, CompletionBenchmark.self, ImportBenchmark.self,
             ExportBenchmark.self,
-            SyncBenchmark.self, SyncServerBenchmark.self, SyncKioskBenchmark.self, BrailleBenchmark.self, RecordingBenchmark.self,
+            SyncBenchmark.self, SyncServerBenchmark.self, WebPageBenchmark.self, SyncKioskBenchmark.self, BrailleBenchmark.self, RecordingBenchmark.self,
             LogCommand.self,
         ]
     )

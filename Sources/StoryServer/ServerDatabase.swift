@@ -111,6 +111,8 @@
                 """,
                 "CREATE INDEX profile_name_key ON profile_name (site_id, name_key)",
             ],
+            // Staff accounts and web sessions (Web/StaffAccounts.swift).
+            webMigration,
         ]
 
         /// Creates or updates the schema (in one transaction, under an advisory lock).

@@ -4,7 +4,7 @@
     import HummingbirdCore
     import Logging
     public import PostgresNIO
-    import StoryKit
+    public import StoryKit
 
     /// `storyreader serve`: the `/v1/` JSON API in front of PostgreSQL (see ``SyncAPI``).
     public struct SyncServer: Sendable {
@@ -19,6 +19,8 @@
             /// The most connections served at once (nil: as many as the open-file limit allows, less
             /// what the database and the process need); more wait to be accepted.
             public var maximumConnections: Int?
+            /// The web page's languages (en/es/fr/de from `po/`), chosen by each browser's Accept-Language.
+            public var languages: InterfaceLanguages = .englishOnly
             public init(
                 database: DatabaseAddress, host: String, port: Int, callDeadline: Double = 5, idleTimeout: Double = 30, maximumConnections: Int? = nil
             ) {
@@ -68,6 +70,7 @@
             let database = ServerDatabase(client: client, logger: logger, callDeadline: options.callDeadline)
             let router = Router()
             routes(router, database: database)
+            WebRoutes(database: database, languages: options.languages).install(router)
             let bodyDeadline = TimeAmount.milliseconds(Int64(options.idleTimeout * 4000))
             var app = Application(
                 router: router,

@@ -1,8 +1,8 @@
 /// Text made safe inside an XML element or attribute (eSpeak NG's SSML, a read-along book's
 /// XHTML and SMIL): `& < > "` escaped; the characters XML 1.0 forbids (C0 and C1 controls,
 /// U+FFFE, U+FFFF) dropped; tabs and line breaks made spaces, as they would be read anyway.
-enum XMLText {
-    static func escaped(_ text: String) -> String {
+public enum XMLText {
+    public static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

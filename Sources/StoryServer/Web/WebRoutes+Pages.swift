@@ -1,0 +1,249 @@
+#if Server
+    import Foundation
+    import HTTPTypes
+    import Hummingbird
+    import StoryKit
+
+    extension WebRoutes {
+        // MARK: - Signing in
+
+        /// The sign-in form; its CSRF token is a cookie of its own that the form repeats.
+        func signInPage(_ request: Request, messages: MessageCatalog, problem: String?, name: String = "", status: HTTPResponse.Status = .ok)
+            -> Response
+        {
+            let csrf = ServerDatabase.secret(24)
+            let page = WebPage(messages: messages, session: nil)
+            let error = problem.map { "<p class=\"error\" id=\"sign-in-error\" role=\"alert\">\(page.tr("Error:")) \(WebPage.escape($0))</p>" } ?? ""
+            let described = problem == nil ? "" : " aria-describedby=\"sign-in-error\""
+            let body = """
+                <p>\(page.tr("Parents and librarians sign in with the name and passphrase the site's administrator gave them."))</p>
+                <p>\(page.tr("After five wrong passphrases, a name is locked for 15 minutes."))</p>
+                \(error)
+                <form method="post" action="/sign-in"\(described)>
+                <input type="hidden" name="csrf" value="\(csrf)">
+                \(page.field(id: "name", label: messages.tr("Name"), value: name, autocomplete: "username"))
+                \(page.field(id: "passphrase", label: messages.tr("Passphrase"), value: "", type: "password", autocomplete: "current-password"))
+                <button type="submit">\(page.tr("Sign in"))</button>
+                </form>
+                """
+            return Self.html(page.document(title: messages.tr("Sign in"), body), status: status, [Self.cookie(Self.signInCookie, csrf, request: request)])
+        }
+
+        func signIn(_ request: Request) async -> Response {
+            let messages = messages(request)
+            do {
+                let form = try await Self.form(request)
+                let name = String((form["name"] ?? "").trimmingCharacters(in: .whitespaces).prefix(100))
+                guard let csrf = form["csrf"], !csrf.isEmpty, csrf == request.cookies[Self.signInCookie]?.value else {
+                    return signInPage(
+                        request, messages: messages, problem: messages.tr("the form was out of date: type your name and passphrase again"), name: name,
+                        status: .forbidden)
+                }
+                let passphrase = String((form["passphrase"] ?? "").prefix(200))
+                guard !name.isEmpty, !passphrase.isEmpty else {
+                    return signInPage(
+                        request, messages: messages, problem: messages.tr("type both your name and your passphrase"), name: name, status: .badRequest)
+                }
+                guard hashing.take() else {
+                    return signInPage(
+                        request, messages: messages, problem: messages.tr("many sign-ins are being tried at once: wait a moment and try again"), name: name,
+                        status: .serviceUnavailable)
+                }
+                defer { hashing.give() }
+                switch try await database.signIn(name: name, passphrase: passphrase) {
+                case .signedIn(let token, _):
+                    return Self.redirect(
+                        "/", [Self.cookie(Self.sessionCookie, token, request: request), Self.cookie(Self.signInCookie, "", request: request, maxAge: 0)])
+                case .wrong:
+                    return signInPage(
+                        request, messages: messages, problem: messages.tr("the name or the passphrase is wrong: check both and try again"), name: name,
+                        status: .unauthorized)
+                case .locked(let seconds):
+                    return signInPage(
+                        request, messages: messages,
+                        problem: messages.trn(
+                            "this name is locked after five wrong passphrases: try again in {count} minute",
+                            "this name is locked after five wrong passphrases: try again in {count} minutes", (seconds + 59) / 60),
+                        name: name, status: .tooManyRequests)
+                }
+            } catch {
+                return unavailable(messages, error)
+            }
+        }
+
+        // MARK: - Pages
+
+        func childrenPage(_ session: WebSession, _ page: WebPage) async throws -> Response {
+            let children = try await states.current(site: session.site).children.filter { session.mayRead(childNamed: $0.name) }
+            let list =
+                children.isEmpty
+                ? "<p>\(page.tr("No children to show yet: a child appears here once a kiosk with their profile syncs."))</p>"
+                : "<ul class=\"entries\">"
+                    + children.map { "<li><a href=\"/children/\($0.id.uuidString)\">\(WebPage.escape($0.name))</a></li>" }.joined() + "</ul>"
+            return Self.html(page.document(title: page.messages.tr("Children"), list))
+        }
+
+        func kiosksPage(_ kiosks: [(name: String, lastSync: Date)], _ page: WebPage) -> Response {
+            let now = clock.now()
+            let body =
+                kiosks.isEmpty
+                ? "<p>\(page.tr("No kiosk has synced with this site yet."))</p>"
+                : """
+                <table><caption>\(page.tr("Each kiosk and when it last sent a change"))</caption>
+                <thead><tr><th scope="col">\(page.tr("Kiosk"))</th><th scope="col">\(page.tr("Last sync"))</th></tr></thead><tbody>
+                """
+                    + kiosks.map {
+                        "<tr><td>\(WebPage.escape($0.name))</td><td>\(WebPage.escape(page.ago($0.lastSync, now: now))) (\(WebPage.stamp($0.lastSync)))</td></tr>"
+                    }.joined() + "</tbody></table>"
+            return Self.html(page.document(title: page.messages.tr("Kiosks"), body))
+        }
+
+        func privacyPage(_ page: WebPage) -> Response {
+            let body = """
+                <h2>\(page.tr("What is kept"))</h2>
+                <ul>
+                <li>\(page.tr("Each child's profile: name, age, interests and reading settings."))</li>
+                <li>\(page.tr("Each finished story with its date, the place in each story being read, and favourites."))</li>
+                <li>\(page.tr("When each kiosk last synced, and the log of kiosk sessions."))</li>
+                <li>\(page.tr("For each grown-up: name, role, the children a parent may see, and a slow salted hash of the passphrase (never the passphrase)."))</li>
+                </ul>
+                <h2>\(page.tr("Who sees it"))</h2>
+                <p>\(page.tr("A librarian sees every child of the site. A parent sees only the children the administrator named for them. Nobody sees another site's children."))</p>
+                <h2>\(page.tr("For how long"))</h2>
+                <p>\(page.tr("Reading history is kept until the child's profile is removed at a kiosk; then nothing of that child is shown anywhere. A session ends when you sign out or after 8 hours unused."))</p>
+                """
+            return Self.html(page.document(title: page.messages.tr("Privacy"), body))
+        }
+
+        /// The fields of the profile form the page edits: every shared field but the name (a new
+        /// name must be agreed by the whole site, which a kiosk does).
+        static let formFields = StoryStore.syncedProfileFields.filter { $0 != "name" }
+
+        func label(_ field: String, _ messages: MessageCatalog) -> String {
+            if let known = ProfileField(rawValue: field) { return messages.tr(known.label) }
+            return field == "hintVerbosity" ? messages.tr("Hint detail") : field
+        }
+
+        func childPage(
+            _ child: WebChild, state entry: SiteStates.Entry, _ page: WebPage, problems: [String: String], typed: [String: String], notice: String?,
+            status: HTTPResponse.Status = .ok
+        ) -> Response {
+            let state = entry.state
+            let prefix = child.id.uuidString + "/"
+            let reads = (entry.reads[child.id] ?? []).sorted { $0.finishedAt > $1.finishedAt }
+            let places = state.positions.filter { $0.key.hasPrefix(prefix) && $0.value.value != nil }.sorted { $0.key < $1.key }
+            let favourites = state.favourites.filter { $0.key.hasPrefix(prefix) && $0.value.value }.sorted { $0.key < $1.key }
+            let action = "/children/\(child.id.uuidString)"
+            func correction(_ kind: String, _ story: String, _ label: String) -> String {
+                """
+                <form method="post" action="\(action)/correct">\(page.csrfField)<input type="hidden" name="\(kind)" value="\(WebPage.escape(story))">\
+                <button type="submit">\(WebPage.escape(label))</button></form>
+                """
+            }
+            var body = ""
+            if let notice { body += "<p class=\"notice\" role=\"status\">\(WebPage.escape(notice))</p>" }
+            body += "<h2>\(page.tr("Reading log"))</h2>"
+            body +=
+                reads.isEmpty
+                ? "<p>\(page.tr("No finished stories yet."))</p>"
+                : """
+                <table><caption>\(page.tr("Finished stories, newest first"))</caption>
+                <thead><tr><th scope="col">\(page.tr("Story"))</th><th scope="col">\(page.tr("Finished"))</th></tr></thead><tbody>
+                """ + reads.map { "<tr><td>\(WebPage.escape($0.story))</td><td>\(WebPage.stamp($0.finishedAt))</td></tr>" }.joined() + "</tbody></table>"
+            body += "<h2>\(page.tr("Reading now"))</h2>"
+            body +=
+                places.isEmpty
+                ? "<p>\(page.tr("No story is being read."))</p>"
+                : "<ul class=\"entries\">"
+                    + places.map { key, register in
+                        let story = String(key.dropFirst(prefix.count))
+                        let sentence = register.value.map { String($0 + 1) } ?? ""
+                        return "<li>\(page.tr("{story}, at sentence {sentence}", ["story": story, "sentence": sentence])) "
+                            + correction("place", story, page.messages.tr("Forget the place in {story}", ["story": story])) + "</li>"
+                    }.joined() + "</ul>"
+            body += "<h2>\(page.tr("Favourites"))</h2>"
+            body +=
+                favourites.isEmpty
+                ? "<p>\(page.tr("No favourites yet."))</p>"
+                : "<ul class=\"entries\">"
+                    + favourites.map { key, _ in
+                        let story = String(key.dropFirst(prefix.count))
+                        return "<li>\(WebPage.escape(story)) "
+                            + correction("favourite", story, page.messages.tr("Remove {story} from favourites", ["story": story])) + "</li>"
+                    }.joined() + "</ul>"
+            body += "<h2>\(page.tr("Profile"))</h2>"
+            body += "<p>\(page.tr("Changes reach every kiosk of the site at its next sync."))</p>"
+            if !problems.isEmpty {
+                body +=
+                    "<p class=\"error\" role=\"alert\">\(page.messages.trn("Nothing was saved: {count} field needs a change.", "Nothing was saved: {count} fields need a change.", problems.count).htmlEscaped)</p>"
+            }
+            body += "<form method=\"post\" action=\"\(action)/profile\">\(page.csrfField)"
+            for field in Self.formFields {
+                let current = (child.fields[field]?.value ?? nil) ?? ""
+                body += page.field(id: field, label: label(field, page.messages), value: typed[field] ?? current, error: problems[field])
+            }
+            body += "<button type=\"submit\">\(page.tr("Save"))</button></form>"
+            return Self.html(page.document(title: child.name, body), status: status)
+        }
+
+        /// Saves the fields that changed, as changes of the site's log checked like a kiosk's; nothing
+        /// is saved while any field is wrong, and each error is said next to its field.
+        func saveProfile(_ child: WebChild, state: SiteStates.Entry, form: [String: String], session: WebSession, _ page: WebPage) async throws -> Response {
+            let now = clock.now()
+            var problems: [String: String] = [:]
+            var typed: [String: String] = [:]
+            var changes: [SyncChange] = []
+            for field in Self.formFields {
+                guard let text = form[field].map({ String($0.prefix(500)).trimmingCharacters(in: .whitespaces) }) else { continue }
+                typed[field] = text
+                let register = child.fields[field]
+                if text == ((register?.value ?? nil) ?? "") { continue }
+                let value: String? = text.isEmpty && field == "voice" ? nil : text
+                if field == "age" {
+                    do throws(ProfileProblem) { _ = try ProfileValidation.age(text) } catch {
+                        problems[field] = error.message(in: page.messages)
+                        continue
+                    }
+                }
+                let change = editor.change(.profileField(profile: child.id, field: field, value: value), after: register?.hlc, now: now)
+                if let problem = SyncValidation.problem(with: change, nowMillis: HybridLogicalClock.millis(now)) {
+                    problems[field] = problem
+                } else {
+                    changes.append(change)
+                }
+            }
+            if !problems.isEmpty {
+                return childPage(child, state: state, page, problems: problems, typed: typed, notice: nil, status: .badRequest)
+            }
+            if !changes.isEmpty { _ = try await database.upload(site: session.site, changes: changes) }
+            let fresh = try await states.current(site: session.site)
+            let updated = WebChild.one(child.id, in: fresh.state) ?? child
+            let notice = changes.isEmpty ? page.messages.tr("Nothing had changed.") : page.messages.tr("Saved. Kiosks get it at their next sync.")
+            return childPage(updated, state: fresh, page, problems: [:], typed: [:], notice: notice)
+        }
+
+        /// Forgets a wrong place in a story, or takes a story off the favourites: a change of the log.
+        func correct(_ child: WebChild, state entry: SiteStates.Entry, form: [String: String], session: WebSession, _ page: WebPage) async throws -> Response {
+            let now = clock.now()
+            let state = entry.state
+            let change: SyncChange
+            if let story = form["place"], let register = state.positions[child.id.uuidString + "/" + story], register.value != nil {
+                change = editor.change(.position(profile: child.id, story: story, sentence: nil), after: register.hlc, now: now)
+            } else if let story = form["favourite"], let register = state.favourites[child.id.uuidString + "/" + story], register.value {
+                change = editor.change(.favourite(profile: child.id, story: story, isFavourite: false), after: register.hlc, now: now)
+            } else {
+                return notFound(page)
+            }
+            if let problem = SyncValidation.problem(with: change, nowMillis: HybridLogicalClock.millis(now)) {
+                return childPage(child, state: entry, page, problems: [:], typed: [:], notice: problem, status: .badRequest)
+            }
+            _ = try await database.upload(site: session.site, changes: [change])
+            let fresh = try await states.current(site: session.site)
+            return childPage(child, state: fresh, page, problems: [:], typed: [:], notice: page.messages.tr("Corrected. Kiosks get it at their next sync."))
+        }
+    }
+
+    extension String {
+        fileprivate var htmlEscaped: String { WebPage.escape(self) }
+    }
+#endif

@@ -1,0 +1,264 @@
+import Foundation
+import StoryKitTestSupport
+import Testing
+
+@testable import StoryKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A browser without a browser: keeps cookies, follows no redirect, reads the HTML. The page needs
+/// no script, so what it answers is all a browser would show (the real-browser checks are
+/// Tests/Browser/web_page_test.py).
+final class WebVisitor: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    let base: String
+    var cookies: [String: String] = [:]
+    var language = "en"
+    private lazy var session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }()
+
+    struct Page {
+        var status: Int
+        var headers: [String: String]
+        var setCookies: [String]
+        var body: String
+    }
+
+    init(base: String) { self.base = base }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) { completionHandler(nil) }
+
+    func get(_ path: String) async throws -> Page { try await send("GET", path, form: nil) }
+
+    func post(_ path: String, _ form: [(String, String)]) async throws -> Page { try await send("POST", path, form: form) }
+
+    /// The value of the hidden `csrf` field of the page.
+    static func csrf(_ page: Page) -> String {
+        guard let range = page.body.range(of: "name=\"csrf\" value=\"") else { return "" }
+        return String(page.body[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    func send(_ method: String, _ path: String, form: [(String, String)]?) async throws -> Page {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        request.setValue(language, forHTTPHeaderField: "Accept-Language")
+        if !cookies.isEmpty { request.setValue(cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "), forHTTPHeaderField: "Cookie") }
+        if let form {
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            request.httpBody = Data(
+                form.map { "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
+                    .joined(separator: "&").utf8)
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await session.data(for: request)
+        let http = response as! HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
+        let setCookies = (headers["set-cookie"] ?? "").components(separatedBy: ", storyreader").enumerated().map {
+            $0.offset == 0 ? $0.element : "storyreader" + $0.element
+        }
+        .filter { !$0.isEmpty }
+        for cookie in setCookies {
+            let pair = cookie.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair.count == 2 else { continue }
+            if pair[1].isEmpty { cookies[String(pair[0])] = nil } else { cookies[String(pair[0])] = String(pair[1]) }
+        }
+        return Page(status: http.statusCode, headers: headers, setCookies: setCookies, body: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Opens the sign-in page and signs in; the answer to the sign-in.
+    @discardableResult
+    func signIn(_ name: String, _ passphrase: String) async throws -> Page {
+        let page = try await get("/")
+        return try await post("/sign-in", [("csrf", Self.csrf(page)), ("name", name), ("passphrase", passphrase)])
+    }
+}
+
+/// Issue 44: the web page for parents and librarians, against a real `storyreader serve` and a
+/// real PostgreSQL, with kiosks (data folders on this machine) syncing with the same site.
+@Suite(.serialized, .enabled(if: ServerBuild.available, Comment(rawValue: ServerBuild.why)), SharedSite())
+struct WebPageTests {
+    var site: SiteFixture { SiteFixture.current! }
+
+    func storyreader(_ arguments: [String]) throws -> ProcessResult {
+        try ExternalProcess.run(TestPaths.binary, arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()])
+    }
+
+    func addSite(_ name: String) throws -> String {
+        let result = try storyreader(["serve", "site", "add", name, "--database", site.postgres.url])
+        #expect(result.status == 0, "\(result.standardError)")
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Adds a grown-up; their passphrase.
+    func addStaff(_ siteName: String, _ name: String, role: String, children: [String] = []) throws -> String {
+        let result = try storyreader(
+            ["serve", "staff", "add", siteName, "--name", name, "--role", role, "--database", site.postgres.url] + children.flatMap { ["--child", $0] })
+        #expect(result.status == 0, "\(result.standardError)")
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func kiosk(_ label: String, token: String) throws -> (folder: TemporaryDatabase, store: StoryStore, client: SyncClient) {
+        let folder = try TemporaryDatabase(label)
+        folder.clock.advance(by: Date().timeIntervalSince(folder.clock.now))
+        let store = try folder.open()
+        try store.markJoined()
+        let client = SyncClient(
+            settings: SyncSettings(url: site.serve.url, site: try SyncClient.site(ofToken: token), token: token), callDeadline: 5)
+        store.useSiteAuthority(client)
+        return (folder, store, client)
+    }
+
+    /// The path of a child's page, from the children page's link.
+    static func link(to name: String, in page: WebVisitor.Page) -> String? {
+        guard let end = page.body.range(of: "\">\(name)</a>") else { return nil }
+        guard let start = page.body[..<end.lowerBound].range(of: "href=\"", options: .backwards) else { return nil }
+        return String(page.body[start.upperBound..<end.lowerBound])
+    }
+
+    @Test func aKioskReadShowsOnThePageAndAnAgeSavedThereReachesTheKiosk() async throws {
+        let token = try addSite("web-one")
+        let passphrase = try addStaff("web-one", "Ana Librarian", role: "librarian")
+        let k = try kiosk("web-one", token: token)
+        defer { k.folder.remove() }
+        let mia = try k.store.addProfile(ChildProfile(name: "Mia", age: 5), authorization: k.store.authorize(pin: nil))
+        _ = try k.store.recordFinishedRead(profileID: mia.id!, storyID: "the-fox-and-the-grapes")
+        _ = try await k.client.round(k.store)
+
+        let web = WebVisitor(base: site.serve.url)
+        let signedIn = try await web.signIn("ana librarian", passphrase)
+        #expect(signedIn.status == 303)
+        let sessionCookie = try #require(signedIn.setCookies.first { $0.hasPrefix("storyreader_session=") })
+        #expect(sessionCookie.contains("HttpOnly") && sessionCookie.contains("SameSite=Strict"))
+        let children = try await web.get("/")
+        #expect(children.headers["content-security-policy"]?.contains("default-src 'none'") == true)
+        #expect(children.headers["x-content-type-options"] == "nosniff")
+        #expect(children.headers["referrer-policy"] == "no-referrer")
+        let path = try #require(Self.link(to: "Mia", in: children))
+        var child = try await web.get(path)
+        #expect(child.body.contains("the-fox-and-the-grapes"))
+        #expect(child.body.contains("<label for=\"age\">Age</label>"))
+
+        // A wrong age is refused next to its field, and nothing is stored.
+        let wrong = try await web.post(path + "/profile", [("csrf", WebVisitor.csrf(child)), ("age", "forty"), ("rate", "175")])
+        #expect(wrong.status == 400)
+        #expect(wrong.body.contains("aria-describedby=\"age-error\" aria-invalid=\"true\""))
+        #expect(wrong.body.contains("id=\"age-error\"") && wrong.body.contains("is not a number"))
+        // Without the form's token, nothing is stored either.
+        let forged = try await web.post(path + "/profile", [("age", "11")])
+        #expect(forged.status == 403)
+
+        child = try await web.get(path)
+        let saved = try await web.post(path + "/profile", [("csrf", WebVisitor.csrf(child)), ("age", "9")])
+        #expect(saved.status == 200)
+        #expect(saved.body.contains("value=\"9\""))
+        _ = try await k.client.round(k.store)
+        #expect(try k.store.profile(named: "Mia")?.age == 9)
+
+        // Signed out, the same cookie shows nothing.
+        let cookies = web.cookies
+        let out = try await web.post("/sign-out", [("csrf", WebVisitor.csrf(saved))])
+        #expect(out.status == 303)
+        web.cookies = cookies
+        let after = try await web.get(path)
+        #expect(after.status == 303 && !after.body.contains("Mia"))
+        let home = try await web.get("/")
+        #expect(home.body.contains("<label for=\"passphrase\">Passphrase</label>") && !home.body.contains("Mia"))
+    }
+
+    @Test func aParentSeesOnlyTheirChildAndAnotherSitesChildIsNotFound() async throws {
+        let token = try addSite("web-two")
+        let otherToken = try addSite("web-three")
+        let parent = try addStaff("web-two", "Pat Parent", role: "parent", children: ["leo"])
+        let k = try kiosk("web-two", token: token)
+        let other = try kiosk("web-three", token: otherToken)
+        defer {
+            k.folder.remove()
+            other.folder.remove()
+        }
+        _ = try k.store.addProfile(ChildProfile(name: "Leo", age: 6), authorization: k.store.authorize(pin: nil))
+        _ = try k.store.addProfile(ChildProfile(name: "Zoe", age: 7), authorization: k.store.authorize(pin: nil))
+        _ = try await k.client.round(k.store)
+        _ = try other.store.addProfile(ChildProfile(name: "Ivy", age: 8), authorization: other.store.authorize(pin: nil))
+        _ = try await other.client.round(other.store)
+        let librarian = WebVisitor(base: site.serve.url)
+        try await librarian.signIn("Lib Three", try addStaff("web-three", "Lib Three", role: "librarian"))
+        let ivy = try #require(Self.link(to: "Ivy", in: try await librarian.get("/")))
+
+        let web = WebVisitor(base: site.serve.url)
+        try await web.signIn("Pat Parent", parent)
+        let children = try await web.get("/")
+        #expect(Self.link(to: "Leo", in: children) != nil)
+        #expect(!children.body.contains("Zoe"))
+        #expect(try await web.get(ivy).status == 404)
+        #expect(try await web.get("/children/not-a-child").status == 404)
+        #expect(try await web.get("/kiosks").status == 404)
+        // Another site's librarian sees none of this site's children.
+        #expect(Self.link(to: "Leo", in: try await librarian.get("/")) == nil)
+    }
+
+    @Test func fiveWrongPassphrasesLockTheNameAndTheSignInPageKeepsAnswering() async throws {
+        _ = try addSite("web-lock")
+        let passphrase = try addStaff("web-lock", "Lou", role: "librarian")
+        let web = WebVisitor(base: site.serve.url)
+        for _ in 0..<4 { #expect(try await web.signIn("Lou", "wrong-passphrase").status == 401) }
+        #expect(try await web.signIn("Lou", "wrong-passphrase").status == 429)
+        // Now even the right passphrase is refused.
+        let locked = try await web.signIn("Lou", passphrase)
+        #expect(locked.status == 429)
+        #expect(locked.body.contains("locked after five wrong passphrases"))
+        #expect(web.cookies["storyreader_session"] == nil)
+
+        // A flood of wrong tries for other names: the sign-in page answers all along.
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<40 { group.addTask { try await WebVisitor(base: self.site.serve.url).signIn("nobody\(i % 3)", "x").status } }
+            let page = try await WebVisitor(base: site.serve.url).get("/")
+            #expect(page.status == 200 && page.body.contains("Sign in"))
+            for try await status in group { #expect(status == 401 || status == 503) }
+        }
+    }
+
+    @Test func everyFieldFuzzedGetsAnAnswerAndNothingUnescaped() async throws {
+        let token = try addSite("web-fuzz")
+        let passphrase = try addStaff("web-fuzz", "Fay", role: "librarian")
+        let k = try kiosk("web-fuzz", token: token)
+        defer { k.folder.remove() }
+        _ = try k.store.addProfile(ChildProfile(name: "Ada", age: 5), authorization: k.store.authorize(pin: nil))
+        _ = try await k.client.round(k.store)
+        let web = WebVisitor(base: site.serve.url)
+        try await web.signIn("Fay", passphrase)
+        let path = try #require(Self.link(to: "Ada", in: try await web.get("/")))
+        var generator = SystemRandomNumberGenerator()
+        let nasty = ["<script>alert(1)</script>", "\u{1B}[31m", "\u{202E}evil", String(repeating: "9", count: 5000), "", " ", "-1", "1e9", "\"'><b>", "\0"]
+        let fields = ["age", "interests", "voice", "rate", "pitch", "volume", "textSize", "motion", "theme", "hints", "stepMode", "lineFocus", "syllables"]
+        for round in 0..<30 {
+            let page = try await web.get(path)
+            var form = [("csrf", WebVisitor.csrf(page))]
+            for field in fields where Bool.random(using: &generator) {
+                let random = String(
+                    (0..<Int.random(in: 0...20, using: &generator)).map { _ in Character(Unicode.Scalar(UInt8.random(in: 1...126, using: &generator))) })
+                form.append((field, round % 2 == 0 ? nasty.randomElement(using: &generator)! : random))
+            }
+            let answer = try await web.post(path + "/profile", form)
+            #expect([200, 400].contains(answer.status), "\(form)")
+            #expect(!answer.body.contains("<script>") && !answer.body.contains("<b>") && !answer.body.contains("\u{1B}"))
+        }
+        for nastyName in nasty {
+            let answer = try await WebVisitor(base: site.serve.url).signIn(nastyName, nastyName)
+            #expect([400, 401].contains(answer.status))
+            #expect(!answer.body.contains("<script>") && !answer.body.contains("<b>"))
+        }
+        // The kiosk still syncs: whatever the page stored, a kiosk takes.
+        let round = try await k.client.round(k.store)
+        #expect(round.setAside == 0)
+    }
+}
