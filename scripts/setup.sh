@@ -35,6 +35,8 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(xvfb xterm xdotool imagemagick x11-utils fonts-dejavu-core kitty gnome-terminal dbus-daemon)
   # The sync tests start a real PostgreSQL 15 of their own (issue 13).
   packages+=(postgresql)
+  # CI's layer check (scripts/layers.py, docs/architecture.md).
+  packages+=(python3)
 fi
 
 missing=()
