@@ -27,6 +27,8 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(man-db groff-base systemd zsh fish)
   # Exported Opus files read back by opus-tools' opusinfo, MP3 files by ffmpeg's ffprobe.
   packages+=(opus-tools ffmpeg)
+  # Hostile read-along books run under strace: the files the program opens are checked.
+  packages+=(strace)
   # Read-along books checked by the W3C's epubcheck (it runs on Java: run as java -jar).
   packages+=(epubcheck default-jre-headless)
   # Translations checked with gettext's own msgfmt --check.

@@ -106,6 +106,17 @@ FORWARD(int, avcodec_receive_frame, (AVCodecContext *context, AVFrame *frame), (
 
 FORWARD(int, avformat_open_input, (AVFormatContext **context, const char *url, const AVInputFormat *format, AVDictionary **options),
         (context, url, format, options))
+FORWARD(AVFormatContext *, avformat_alloc_context, (void), ())
+FORWARD_VOID(avformat_free_context, (AVFormatContext *context), (context))
+FORWARD(const AVInputFormat *, av_find_input_format, (const char *name), (name))
+FORWARD(AVIOContext *, avio_alloc_context,
+        (unsigned char *buffer, int buffer_size, int write_flag, void *opaque, int (*read_packet)(void *, uint8_t *, int),
+         int (*write_packet)(void *, uint8_t *, int), int64_t (*seek)(void *, int64_t, int)),
+        (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek))
+FORWARD_VOID(avio_context_free, (AVIOContext **context), (context))
+FORWARD(void *, av_malloc, (size_t size), (size))
+FORWARD_VOID(av_free, (void *pointer), (pointer))
+FORWARD(char *, av_strdup, (const char *text), (text))
 FORWARD(int, avformat_find_stream_info, (AVFormatContext *context, AVDictionary **options), (context, options))
 FORWARD_VOID(avformat_close_input, (AVFormatContext **context), (context))
 FORWARD(int, av_find_best_stream,

@@ -218,10 +218,9 @@ struct ExportCommand: ParsableCommand {
                 throw UserFailure(message: messages.tr("{path} already exists: give --force to replace it", ["path": file.path]))
             }
         }
-        // What an export killed before it could clean up left here goes now (issue 33).
-        for target in targets {
-            for file in [target.file] + target.related { AtomicFile.removeAbandoned(besides: file.path) }
-        }
+        // What an export killed before it could clean up left in these folders goes now (issues 33, 43).
+        let folders = Set(targets.flatMap { [$0.file] + $0.related }.map { $0.deletingLastPathComponent().standardizedFileURL })
+        for folder in folders { AtomicFile.removeAbandoned(in: folder) }
         let progress = ExportProgress(totalWords: chosen.reduce(0) { $0 + $1.wordCount }, enabled: !quiet && StatusLine.isShown)
         var summary: [String] = []
         do {

@@ -155,9 +155,10 @@ struct PresentationOptions: ParsableArguments {
     }
 
     /// The braille display for this run (`--braille`), taking every key of the display in a kiosk.
-    func brailleDisplay(kiosk: Bool) -> ReplBraille? {
+    /// Its events go to `inbox`, the loop's.
+    func brailleDisplay(kiosk: Bool, inbox: Inbox<LoopMessage>) -> ReplBraille? {
         let mode = BrailleMode(rawValue: braille.lowercased()) ?? .auto
-        return mode == .off ? nil : ReplBraille(mode: mode, takesEveryKey: kiosk)
+        return mode == .off ? nil : ReplBraille(mode: mode, takesEveryKey: kiosk, post: { inbox.send(.braille($0)) })
     }
 
     func colorChoice() -> ColorChoice { ColorChoice(rawValue: color.lowercased()) ?? .auto }

@@ -95,11 +95,12 @@ public struct ProcessResult: Sendable {
 public enum StoryReaderProcess {
     /// `currentDirectory` is where relative paths in `arguments` start (default: the repository).
     /// `unprivileged`: as a user file permissions apply to (see ``Unprivileged``). `timeout`: a
-    /// run still going after this many seconds is stopped and fails.
+    /// run still going after this many seconds is stopped and fails. `tracer`: a program and its
+    /// options that run the program (strace), when not `unprivileged`.
     public static func run(
         _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
         dataDirectory: String? = nil, currentDirectory: URL? = nil, unprivileged: Bool = false,
-        timeout: Double = 900
+        timeout: Double = 900, tracer: [String] = []
     ) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
@@ -116,7 +117,10 @@ public enum StoryReaderProcess {
         // Never the developer's own config.toml: a folder that does not exist holds none.
         environment["XDG_CONFIG_HOME"] = (dataDirectory ?? ownData ?? NSTemporaryDirectory()) + "/no-config-here"
         for (key, value) in extra { environment[key] = value }
-        let (executable, prefix) = unprivileged ? Unprivileged.command : (TestPaths.binary, [])
+        var (executable, prefix) = unprivileged ? Unprivileged.command : (TestPaths.binary, [])
+        if !unprivileged, let program = tracer.first {
+            (executable, prefix) = (URL(fileURLWithPath: program), Array(tracer.dropFirst()) + [TestPaths.binary.path])
+        }
         return try ExternalProcess.run(
             executable, prefix + arguments, environment: environment,
             currentDirectory: currentDirectory ?? TestPaths.repository, input: input, timeout: timeout)

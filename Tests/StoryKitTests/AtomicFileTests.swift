@@ -23,6 +23,26 @@ import Testing
         #expect(try Self.names(folder.url) == ["settings.json"])
     }
 
+    /// A killed writer's temporary files go, whatever file they were for; a living writer's,
+    /// and files that only look alike, stay.
+    @Test func abandonedPartsOfAnyNameAreRemoved() throws {
+        let folder = try TemporaryFolder("atomic-abandoned")
+        defer { folder.remove() }
+        // A process that has ended: its PID names no process now.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let dead = ended.processIdentifier
+        let living = getpid()
+        let abandoned = [".cat.opus.\(dead)-1.part", ".other.wav.\(dead)-7.part", "..book.epub.\(dead).mp3.\(dead)-2.part"]
+        let kept = [".cat.opus.\(living)-3.part", "cat.opus", ".cat.opus.part", ".notes.\(dead).part", "film.\(dead)-1.part", ".x.\(dead)-1-2.part"]
+        for name in abandoned + kept { _ = try folder.write(name, "x") }
+        let removed = AtomicFile.removeAbandoned(in: folder.url).map { ($0 as NSString).lastPathComponent }
+        #expect(removed.sorted() == abandoned.sorted())
+        #expect(try Self.names(folder.url) == kept.sorted())
+    }
+
     /// From its first byte (the file is made with the mode, not changed after), and when it
     /// replaces a file anyone could read.
     @Test func aSecretIsTheOwnersAlone() throws {

@@ -312,7 +312,7 @@ import Testing
         var session = kiosk(idle: 60)
         _ = session.handle(.command(.next))
         _ = session.handle(.tick(Self.start + 50))
-        session.noteKioskActivity()  // typing on the `:` command line
+        _ = session.handle(.activity)  // typing on the `:` command line
         #expect(session.handle(.tick(Self.start + 100)).isEmpty)
         #expect(!spoken(session.handle(.tick(Self.start + 110))).isEmpty)
     }

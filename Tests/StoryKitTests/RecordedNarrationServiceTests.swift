@@ -142,14 +142,19 @@ import Testing
         #expect(abs(pitch.normal - 440) <= 440 * 0.02)
     }
 
+    /// A one-sentence story recorded as the 3-second tone.
+    static func recordedSentence(_ folder: TemporaryFolder) throws -> (tone: (path: String, samples: [Int16]), Narration, NarrationRecording) {
+        let tone = try chirp(folder)
+        let narration = try Narration(story: try parsedStory("Pip woke up early and went out into the wet garden."))
+        return (tone, narration, NarrationRecording(sentences: [NarrationRecording.Sentence(audio: tone.path, begin: 0, end: 3000)]))
+    }
+
     /// Paused inside a clip and resumed: what is heard next is the recording from where it
     /// stopped (found by its samples), within 50 ms; the events say the recording's clip.
     @Test func pauseAndResumeInsideAClipGoOnAtTheSample() throws {
         let folder = try TemporaryFolder("pause")
         defer { folder.remove() }
-        let tone = try Self.chirp(folder)
-        let narration = try Narration(story: try parsedStory("Pip woke up early and went out into the wet garden."))
-        let recording = NarrationRecording(sentences: [NarrationRecording.Sentence(audio: tone.path, begin: 0, end: 3000)])
+        let (tone, narration, recording) = try Self.recordedSentence(folder)
         let sink = ManualClockSink()
         let recorder = SpeechEventRecorder()
         let service = SpeechService(sink: sink) { recorder.record($0) }
@@ -177,5 +182,42 @@ import Testing
         }.first
         #expect(sentence?.clip == NarrationRecording.Sentence(audio: tone.path, begin: 0, end: 3000))
         #expect(recorder.storyKinds.contains(.paused(sentence: 0, word: 0)))
+    }
+
+    /// A clip is decoded off the speech thread (issue 43: a hostile book's audio held it, and the
+    /// REPL's stop, help and quit with it): while the decoder is held, the service still says an
+    /// answer and stops the story; once released, the stale clip is never played.
+    @Test func theSpeechThreadAnswersWhileAClipIsDecoded() throws {
+        let folder = try TemporaryFolder("decoding")
+        defer { folder.remove() }
+        let (_, narration, recording) = try Self.recordedSentence(folder)
+        let sink = ManualClockSink()
+        let recorder = SpeechEventRecorder()
+        let service = SpeechService(sink: sink) { recorder.record($0) }
+        // The decoder's queue is held by the test: the clip cannot be decoded until it lets go.
+        let gate = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        SpeechService.ClipDecoding.queue.async {
+            gate.wait()
+            released.signal()
+        }
+        defer { gate.signal() }
+        /// Waits (at most 30 s, a bound for a failure, not a measure) until `found` holds.
+        func eventually(_ found: () -> Bool) -> Bool {
+            for _ in 0..<3000 where !found() { usleep(10_000) }
+            return found()
+        }
+        service.send(.narrate(SpeechService.StoryRequest(narration: narration, settings: SpeechSettings(voice: "en"), recording: recording)))
+        #expect(eventually { recorder.log.contains { $0.hasPrefix("start story") } }, "\(recorder.log)")
+        let answer = Utterance("Help is here.", priority: .text)
+        service.send(.say(answer, settings: SpeechSettings(voice: "en")))
+        #expect(eventually { sink.samplesWritten > 0 }, "the answer was said while the clip was decoded")
+        service.send(.stop)
+        #expect(eventually { recorder.storyKinds.contains(.stopped) }, "the story stopped while the clip was decoded")
+        #expect(!recorder.storyKinds.contains { if case .sentence = $0 { true } else { false } }, "nothing of the clip was heard")
+        gate.signal()
+        released.wait()
+        service.flush()
+        #expect(!recorder.storyKinds.contains { if case .sentence = $0 { true } else { false } }, "the stale clip was not played")
     }
 }

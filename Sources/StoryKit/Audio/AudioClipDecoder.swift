@@ -20,16 +20,20 @@ public enum AudioClipDecoder {
     /// The tempo range (1 is the recording's own pace).
     public static let tempoRange = 0.5...2.0
 
-    /// The length of the recording at `path` in milliseconds, as its container says; nil when it
-    /// cannot be read or does not say.
-    public static func durationMilliseconds(path: String) -> Int? {
-        guard missing == nil else { return nil }
-        var format: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_open_input(&format, path, nil, nil) >= 0, let context = format else { return nil }
-        defer { avformat_close_input(&format) }
-        guard avformat_find_stream_info(context, nil) >= 0, context.pointee.duration > 0 else { return nil }
-        return Int(context.pointee.duration / 1000)  // AV_TIME_BASE is microseconds
+    /// The length of the recording at `path` (inside `folder`, see `RecordingInput`) in
+    /// milliseconds, as its container says; nil when it cannot be read or does not say.
+    public static func durationMilliseconds(path: String, folder: String? = nil) -> Int? {
+        guard missing == nil, let input = try? RecordingInput(path: path, folder: folder, deadline: probeDeadline) else { return nil }
+        let context = input.context
+        guard avformat_find_stream_info(context, nil) >= 0, !input.expired, context.pointee.duration > 0 else { return nil }
+        let milliseconds = Int(context.pointee.duration / 1000)  // AV_TIME_BASE is microseconds
+        return milliseconds <= input.longestMilliseconds ? milliseconds : nil
     }
+
+    /// The most any clip is given to be read (a 30-minute clip decodes in a few seconds).
+    public static let clipDeadline = Duration.seconds(30)
+    /// The most reading a recording's length may take (it reads the first packets, or the last).
+    static let probeDeadline = Duration.seconds(5)
 
     /// FFmpeg's libraries, opened the first time a recording is needed (CFFmpeg's loader): nil
     /// once they are open, else the loader's reason. Once open, they are quiet: FFmpeg writes its
@@ -54,28 +58,35 @@ public enum AudioClipDecoder {
             ["file": name, "reason": missing])
     }
 
-    /// Decodes `path`'s `[beginMs, endMs)` at `tempo`.
-    public static func decode(path: String, beginMs: Int, endMs: Int?, tempo: Double = 1) throws(RecordingProblem) -> [Int16] {
+    /// Decodes `path`'s `[beginMs, endMs)` at `tempo`. `path` must be inside `folder` (nil: the
+    /// folder it is in) and is read as `RecordingInput` reads, within `deadline`; `stop` ends it
+    /// early (an error).
+    public static func decode(
+        path: String, folder: String? = nil, beginMs: Int, endMs: Int?, tempo: Double = 1,
+        deadline: Duration = clipDeadline, stop: RecordingStop? = nil
+    ) throws(RecordingProblem) -> [Int16] {
         let name = (path as NSString).lastPathComponent
         try requireLibraries(for: name)
-        guard FileManager.default.fileExists(atPath: path) else { throw RecordingProblem(N_("{file}: the recording is missing"), ["file": name]) }
         if let endMs, endMs <= beginMs { throw RecordingProblem(N_("{file}: the clip ends before it begins"), ["file": name]) }
         if let endMs, endMs - beginMs > longestClipMilliseconds {
             throw RecordingProblem(N_("{file}: a clip longer than 30 minutes"), ["file": name])
         }
-        var format: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_open_input(&format, path, nil, nil) >= 0, let context = format else {
-            throw RecordingProblem(N_("{file}: not a recording FFmpeg can read"), ["file": name])
-        }
-        defer { avformat_close_input(&format) }
+        let input = try RecordingInput(path: path, folder: folder, deadline: deadline, stop: stop)
+        let context = input.context
         guard avformat_find_stream_info(context, nil) >= 0 else {
-            throw RecordingProblem(N_("{file}: not a recording FFmpeg can read"), ["file": name])
+            throw input.expired ? input.tooLong : RecordingProblem(N_("{file}: not a recording FFmpeg can read"), ["file": name])
         }
         var codec: UnsafePointer<AVCodec>?
         let streamIndex = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
         guard streamIndex >= 0, let codec, let stream = context.pointee.streams[Int(streamIndex)] else {
             throw RecordingProblem(N_("{file}: it holds no sound"), ["file": name])
         }
+        guard RecordingFormat.codecs.contains(codec.pointee.id) else {
+            throw RecordingProblem(N_("{file}: its sound is not in a codec a book may hold"), ["file": name])
+        }
+        // What it says it plays, and where the clip starts, within what a file of its size can hold.
+        let longest = input.longestMilliseconds
+        if context.pointee.duration > 0 && context.pointee.duration / 1000 > longest || beginMs > longest { throw input.bomb }
         var decoder = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&decoder) }
         guard let decoder, avcodec_parameters_to_context(decoder, stream.pointee.codecpar) >= 0 else {
@@ -132,6 +143,8 @@ public enum AudioClipDecoder {
         }
         guard let packet, let frame else { throw RecordingProblem(N_("{file}: its sound cannot be decoded"), ["file": name]) }
         var scratch = [Int16](repeating: 0, count: 8192)
+        let longestSample = Int((Double(longest) / 1000 * rate).rounded(.up))
+        var bomb = false
         var decodedAny = false
 
         /// Resamples the frame (nil: flushes) and keeps what falls inside the clip; false once past its end.
@@ -154,6 +167,11 @@ public enum AudioClipDecoder {
             guard produced > 0 else { return true }
             let start = position ?? 0
             position = start + Int(produced)
+            if start + Int(produced) > longestSample {
+                // It plays longer than it said, and than its size can hold.
+                bomb = true
+                return false
+            }
             let lower = max(beginSample, start)
             let upper = min(endSample ?? Int.max, start + Int(produced))
             if upper > lower {
@@ -183,6 +201,8 @@ public enum AudioClipDecoder {
             }
             if going { _ = take(nil) }
         }
+        if input.expired { throw input.tooLong }
+        if bomb { throw input.bomb }
         guard decodedAny else { throw RecordingProblem(N_("{file}: its sound cannot be decoded"), ["file": name]) }
         guard !out.isEmpty else { throw RecordingProblem(N_("{file}: the clip is past the end of the recording"), ["file": name]) }
         let clamped = min(max(tempo, tempoRange.lowerBound), tempoRange.upperBound)

@@ -81,22 +81,25 @@ public enum AtomicFile {
         return moveIntoPlace(temporary, path)
     }
 
-    /// Removes the temporary files beside `path` that writers killed before they could clean up
-    /// left (`.NAME.PID-N.part` of `path`'s own name, PID a process that no longer exists): a
-    /// SIGKILLed export leaves its half-written audio, and the next export to the same place takes
-    /// it away. A living writer's file (its PID still running, this process's included) is kept.
+    /// Removes the temporary files in `folder` that writers killed before they could
+    /// clean up left (`.NAME.PID-N.part` of any NAME, PID a process that no longer exists): a
+    /// SIGKILLed export leaves its half-written audio, and the next export into that folder takes
+    /// it away, whatever file it writes (issue 43: one to another file left it). A living
+    /// writer's file (its PID still running, this process's included) is kept.
     /// Returns the paths removed.
     @discardableResult
-    public static func removeAbandoned(besides path: String) -> [String] {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
-        let prefix = "." + url.lastPathComponent + "."
+    public static func removeAbandoned(in folder: URL) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         var removed: [String] = []
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".part") {
-            let middle = name.dropFirst(prefix.count).dropLast(".part".count)
-            let digits = middle.split(separator: "-", maxSplits: 1).first ?? ""
-            guard let pid = pid_t(digits), pid > 0, middle.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) else { continue }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".part") {
+            // `.NAME.PID-N.part`: the last dot before `.part` starts PID-N.
+            let stem = name.dropLast(".part".count)
+            guard let dot = stem.lastIndex(of: "."), dot > stem.startIndex else { continue }
+            let middle = stem[stem.index(after: dot)...]
+            let fields = middle.split(separator: "-", omittingEmptySubsequences: false)
+            guard fields.count == 2, fields.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+                let pid = pid_t(fields[0]), pid > 0
+            else { continue }
             // ESRCH: no such process. EPERM means it exists (another user's), so it is kept.
             guard kill(pid, 0) != 0, errno == ESRCH else { continue }
             let file = folder.appendingPathComponent(name).path

@@ -6,6 +6,12 @@ public enum Effect: Sendable, Hashable {
     case speak(Utterance)
     /// Print a caption without speaking it through the queue (the story sentence being heard).
     case caption(String)
+    /// Say this and print `shown` as its caption (the utterance's text but for the missing sound
+    /// device, whose reason is shown): the shell's news put in words (`ShellNews`); not shown on the
+    /// braille display, and said in the interface's voice only.
+    case tell(Utterance, shown: String)
+    /// A key typed on the `:` line, said and captioned; its caption is replaced by the next echo.
+    case echo(Utterance)
     /// Read `story` aloud from word index `fromWord` with `settings`; in step mode, one sentence.
     case narrate(storyID: String, fromWord: Int, settings: SpeechSettings, stepMode: Bool)
     /// Pause the narration where it is (the shell keeps no position: the session does).
@@ -59,4 +65,8 @@ public enum Input: Sendable, Hashable {
     /// The program must end (SIGTERM, SIGHUP, input closed): keep the position and exit, even
     /// where `quit` is not allowed.
     case shutdown
+    /// Something the shell has to tell the person: the Session puts it in words.
+    case shell(ShellNews)
+    /// A key the shell keeps for itself (typed on the `:` line): a kiosk is not idle.
+    case activity
 }

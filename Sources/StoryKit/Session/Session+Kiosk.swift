@@ -1,9 +1,13 @@
 public import Foundation
 
-/// Kiosk mode: a locked session for a shared machine. Every input passes through these rules
-/// before the ordinary session handles it (the parent key and PIN, blocked keys and commands, the
-/// idle reset and the time limit); what a child may change is one policy (`Session+ChildPolicy`). Time is an input
-/// (`Input.tick`), so every rule here is tested without waiting.
+/// Kiosk mode: a locked session for a shared machine. The kiosk is a filter before the update
+/// (bubbletea's `WithFilter`): every input passes through `kioskFilter` first, which decides
+/// whether it reaches the ordinary update as it is, becomes the kiosk's own (the parent key and
+/// PIN, the time left, the idle reset and the time limit) or is refused (blocked keys and
+/// commands). Nothing the update answered is edited afterwards: what a child may change is one
+/// policy, asked before the change (`Session+ChildPolicy`), and the screens a child never reaches
+/// are refused where they would open (`push`). Time is an input (`Input.tick`), so every rule
+/// here is tested without waiting.
 extension Session {
     /// Turns this session into a kiosk for its current profile (call before `start()`).
     public mutating func startKiosk(_ options: KioskOptions, now: TimeInterval) {
@@ -13,8 +17,9 @@ extension Session {
         state.settingsUnlocked = true
         state.stack = [.library]
         state.focus = [:]
-        state.kiosk = KioskState(options: options, now: now, baseRate: state.profile.speech.rate, profile: state.profileName)
-        state.kiosk!.baseTempo = state.profile.settings.recordingTempo
+        var kiosk = KioskState(options: options, now: now, baseRate: state.profile.speech.rate, profile: state.profileName)
+        kiosk.baseTempo = state.profile.settings.recordingTempo
+        state.kiosk = kiosk
     }
 
     /// What the kiosk says as it starts, after the greeting: the time there is.
@@ -45,15 +50,18 @@ extension Session {
         return times.filter { $0 > kiosk.now }.min()
     }
 
-    /// A key arrived (also one the shell keeps, such as typing on the `:` command line).
-    public mutating func noteKioskActivity() {
-        guard let now = state.kiosk?.now else { return }
-        state.kiosk!.lastActivity = now
-    }
-
     // MARK: - Input
 
-    mutating func handleInKiosk(_ input: Input) -> [Effect] {
+    /// The kiosk's filter: what `input` does in a kiosk (`kiosk`: its state as the input came).
+    mutating func kioskFilter(_ input: Input, _ kiosk: KioskState) -> [Effect] {
+        // Screens a child never reaches, whatever the path that led there: the input is taken on
+        // the child's screen.
+        if kioskRefuses(state.route) {
+            let childs = state.stack.filter { !kioskRefuses($0) }
+            state.stack = childs
+            if state.stack.isEmpty { state.stack = [.library] }
+            state.form = nil
+        }
         let before = state
         var effects: [Effect]
         switch input {
@@ -62,18 +70,17 @@ extension Session {
             state.now = now
             let screenBefore = screen
             effects = kioskTick(now)
-            effects = enforceKioskRules(before: before, effects)
             if screen != screenBefore || state.stack != before.stack, !effects.contains(.render) { effects.append(.render) }
             return effects
         case .key(let key):
-            state.kiosk!.lastActivity = state.kiosk!.now
+            state.kiosk?.lastActivity = kiosk.now
             effects = kioskKey(key)
         case .command(let command):
-            state.kiosk!.lastActivity = state.kiosk!.now
+            state.kiosk?.lastActivity = kiosk.now
             effects = kioskCommand(command)
         case .invalid:
-            state.kiosk!.lastActivity = state.kiosk!.now
-            state.kiosk!.blockedKeys += 1
+            state.kiosk?.lastActivity = kiosk.now
+            state.kiosk?.blockedKeys += 1
             effects = handleDirect(input)
         case .pinChecked(let correct):
             effects = correct ? kioskPINAccepted() : kioskPINRejected(lockedSeconds: nil)
@@ -83,14 +90,16 @@ extension Session {
             effects = handleDirect(input)
         case .narration:
             effects = handleDirect(input)
-            if state.kiosk!.timeUpPendingSince != nil, state.reader?.status != .playing { effects += enterTimeUp() }
+            if state.kiosk?.timeUpPendingSince != nil, state.reader?.status != .playing { effects += enterTimeUp() }
         case .shutdown:
-            state.kiosk!.leaving = true
+            state.kiosk?.leaving = true
             effects = handleDirect(input)
-        case .resize:
+        case .resize, .shell:
             effects = handleDirect(input)
+        case .activity:
+            state.kiosk?.lastActivity = kiosk.now
+            return []
         }
-        effects = enforceKioskRules(before: before, effects)
         if state != before, !effects.contains(.render) { effects.append(.render) }
         return effects
     }
@@ -98,7 +107,7 @@ extension Session {
     mutating func kioskKey(_ key: Key) -> [Effect] {
         if key.isParentKey { return openParentPIN() }
         if key.isBlockedInKiosk {
-            state.kiosk!.blockedKeys += 1
+            state.kiosk?.blockedKeys += 1
             return [speak(tr("That key does nothing here."), .notification)]
         }
         let route = state.route
@@ -108,19 +117,19 @@ extension Session {
             if key == .enter || key == .space, route != .pinPrompt { return kioskActivate() }
             return handleDirect(.key(key))
         }
-        if state.kiosk!.isTimeUp { return timeIsUpReminder() }
-        if key == .character("t"), state.kiosk!.endsAt != nil, !state.isLearning { return speakRemaining() }
+        if state.kiosk?.isTimeUp == true { return timeIsUpReminder() }
+        if key == .character("t"), state.kiosk?.endsAt != nil, !state.isLearning { return speakRemaining() }
         if key == .enter || key == .space, !state.isLearning, route != .reader { return kioskActivate() }
         return handleDirect(.key(key))
     }
 
     mutating func kioskCommand(_ command: Command) -> [Effect] {
         if !state.options.allowedCommands.contains(command.name) {
-            state.kiosk!.blockedKeys += 1
+            state.kiosk?.blockedKeys += 1
             return [speak(tr("That is not available here."), .message)]
         }
         let route = state.route
-        if state.kiosk!.isTimeUp, route != .pinPrompt, route != .parentMenu, route != .profiles { return timeIsUpReminder() }
+        if state.kiosk?.isTimeUp == true, route != .pinPrompt, route != .parentMenu, route != .profiles { return timeIsUpReminder() }
         switch command {
         case .activate:
             return kioskActivate()
@@ -142,8 +151,8 @@ extension Session {
         case .parentMenu:
             switch id {
             case "leave":
-                state.kiosk!.leaving = true
-                state.kiosk!.leftWithPIN = true
+                state.kiosk?.leaving = true
+                state.kiosk?.leftWithPIN = true
                 var effects: [Effect] = []
                 if state.reader != nil { effects += leaveReader(stopping: true) }
                 state.hasQuit = true
@@ -158,7 +167,7 @@ extension Session {
                 return handleDirect(.command(.activate))
             }
         case .profiles:
-            guard state.kiosk!.parentUnlocked else { return backToChild(announcing: nil) }
+            guard state.kiosk?.parentUnlocked == true else { return backToChild(announcing: nil) }
             return handleDirect(.command(.activate))
         case .library where id == "profile" || id == "switch-profile":
             return [speak(tr("Only a grown-up can change the profile."), .message)]
@@ -197,8 +206,8 @@ extension Session {
     mutating func kioskPINAccepted() -> [Effect] {
         state.pinEntry = ""
         guard state.route == .pinPrompt else { return [] }
-        state.kiosk!.parentUnlocked = true
-        state.kiosk!.pinLockedUntil = nil
+        state.kiosk?.parentUnlocked = true
+        state.kiosk?.pinLockedUntil = nil
         state.warning = nil
         state.stack.removeLast()
         state.stack.append(.parentMenu)
@@ -209,8 +218,8 @@ extension Session {
     mutating func kioskPINRejected(lockedSeconds: Int?) -> [Effect] {
         state.pinEntry = ""
         guard state.route == .pinPrompt else { return [] }
-        if let seconds = lockedSeconds, seconds > 0 {
-            state.kiosk!.pinLockedUntil = state.kiosk!.now + TimeInterval(seconds)
+        if let seconds = lockedSeconds, seconds > 0, let now = state.kiosk?.now {
+            state.kiosk?.pinLockedUntil = now + TimeInterval(seconds)
             state.warning = lockWarning()
             return [speak(state.warning ?? "", .important)]
         }
@@ -220,7 +229,7 @@ extension Session {
     }
 
     mutating func addTime() -> [Effect] {
-        var kiosk = state.kiosk!
+        guard var kiosk = state.kiosk else { return [] }
         let now = kiosk.now
         let added = kiosk.options.addedTime
         let base = kiosk.isTimeUp ? now : max(now, kiosk.endsAt ?? now)
@@ -240,11 +249,11 @@ extension Session {
 
     /// Leaves the parent's screens: the kiosk is locked again.
     mutating func backToChild(announcing text: String?) -> [Effect] {
-        state.kiosk!.parentUnlocked = false
+        state.kiosk?.parentUnlocked = false
         state.pinEntry = ""
         state.warning = nil
         state.stack.removeAll { $0 == .pinPrompt || $0 == .parentMenu || $0 == .profiles }
-        if state.kiosk!.isTimeUp { state.stack = [.timeUp] }
+        if state.kiosk?.isTimeUp == true { state.stack = [.timeUp] }
         if state.stack.isEmpty { state.stack = [.library] }
         let spoken = text.map { [speak($0, .message)] } ?? []
         if state.route == .reader, state.reader?.pausedForParent == true { return spoken + resume() }
@@ -254,13 +263,14 @@ extension Session {
     // MARK: - Time
 
     mutating func kioskTick(_ now: TimeInterval) -> [Effect] {
+        guard var kiosk = state.kiosk else { return [] }
         var effects: [Effect] = []
-        state.kiosk!.now = max(state.kiosk!.now, now)
-        let kiosk = state.kiosk!
+        kiosk.now = max(kiosk.now, now)
+        state.kiosk = kiosk
         // The PIN lockout counts down on the screen, and says when it is over.
         if let until = kiosk.pinLockedUntil {
             if now >= until {
-                state.kiosk!.pinLockedUntil = nil
+                state.kiosk?.pinLockedUntil = nil
                 if state.route == .pinPrompt {
                     state.warning = tr("You can try the PIN again.")
                     effects.append(speak(tr("You can try the PIN again."), .message))
@@ -270,40 +280,40 @@ extension Session {
             }
         }
         // Listening to a story is not being idle.
-        if state.reader?.status == .playing { state.kiosk!.lastActivity = now }
+        if state.reader?.status == .playing { state.kiosk?.lastActivity = now }
         if let endsAt = kiosk.endsAt, !kiosk.isTimeUp {
             let left = endsAt - now
             for warning in KioskOptions.warnings(forLimit: kiosk.limitLength ?? 0)
             where left <= warning && left > 0
-                && !state.kiosk!.warned.contains(Int(warning))
+                && state.kiosk?.warned.contains(Int(warning)) == false
             {
-                state.kiosk!.warned.insert(Int(warning))
+                state.kiosk?.warned.insert(Int(warning))
                 // News: said at the end of the sentence being read, not over it.
                 effects.append(speak(Self.timeLeft(warning, state.messages), .message))
             }
             if left <= 0 {
-                if state.kiosk!.timeUpPendingSince == nil, var reader = state.reader, reader.status == .playing {
+                if state.kiosk?.timeUpPendingSince == nil, var reader = state.reader, reader.status == .playing {
                     // Reading stops at the end of the sentence, not mid-word.
-                    state.kiosk!.timeUpPendingSince = now
+                    state.kiosk?.timeUpPendingSince = now
                     reader.stopsAfterSentence = true
                     state.reader = reader
                     return effects
                 }
-                if let since = state.kiosk!.timeUpPendingSince, state.reader?.status == .playing, now < since + kiosk.options.sentenceGrace {
+                if let since = state.kiosk?.timeUpPendingSince, state.reader?.status == .playing, now < since + kiosk.options.sentenceGrace {
                     return effects
                 }
                 if [.pinPrompt, .parentMenu, .profiles].contains(state.route) {
                     // A grown-up is here (maybe waiting out a PIN lockout): their screen stays, they
                     // are told, and the time-up screen comes when they go back.
-                    state.kiosk!.isTimeUp = true
+                    state.kiosk?.isTimeUp = true
                     if state.reader != nil { effects += leaveReader(stopping: true) }
                     return effects + [speak(tr("The child's time is up. Add time from the parent menu, or go back."), .important)]
                 }
                 return effects + enterTimeUp()
             }
         }
-        if let idle = kiosk.options.idleTimeout, !state.kiosk!.isTimeUp, now - state.kiosk!.lastActivity >= idle {
-            state.kiosk!.lastActivity = now
+        if let idle = kiosk.options.idleTimeout, let current = state.kiosk, !current.isTimeUp, now - current.lastActivity >= idle {
+            state.kiosk?.lastActivity = now
             effects += idleReset()
         }
         return effects
@@ -315,7 +325,7 @@ extension Session {
             state.stack == [.library] && state.pinEntry.isEmpty && !state.isLearning
             && state.reader.map { $0.status != .playing } ?? true
             && state.focusedID == FocusEngine(screen: screen).firstMeaningful?.id
-        state.kiosk!.parentUnlocked = false
+        state.kiosk?.parentUnlocked = false
         if pristine { return [] }
         var effects: [Effect] = []
         if state.reader != nil { effects += leaveReader(stopping: true) }
@@ -331,9 +341,9 @@ extension Session {
     mutating func enterTimeUp() -> [Effect] {
         var effects: [Effect] = []
         if state.reader != nil { effects += leaveReader(stopping: true) }
-        state.kiosk!.isTimeUp = true
-        state.kiosk!.timeUpPendingSince = nil
-        state.kiosk!.parentUnlocked = false
+        state.kiosk?.isTimeUp = true
+        state.kiosk?.timeUpPendingSince = nil
+        state.kiosk?.parentUnlocked = false
         state.isLearning = false
         state.pinEntry = ""
         state.warning = nil
@@ -381,47 +391,30 @@ extension Session {
         return messages.trn("{count} second", "{count} seconds", whole)
     }
 
-    // MARK: - Bookkeeping after every input
+    // MARK: - Bookkeeping where it changes
 
-    /// What the kiosk keeps track of after an input: who reads (a parent switched profile), the
-    /// stories read, and screens a child never reaches. What a child may change is decided before
-    /// the change (`childMayChange`, `allowedRates`), not patched here.
-    mutating func enforceKioskRules(before: State, _ effects: [Effect]) -> [Effect] {
-        var effects = effects
-        if state.profileName != before.profileName {
-            // A parent switched profile: the new child's speed and time limit start afresh.
-            var kiosk = state.kiosk!
-            kiosk.baseRate = state.profile.speech.rate
-            kiosk.baseTempo = state.profile.settings.recordingTempo
-            kiosk.profilesUsed.append(state.profileName ?? ChildProfile.guest.name)
-            kiosk.parentUnlocked = false
-            if let limit = kiosk.options.timeLimit {
-                kiosk.endsAt = kiosk.now + limit
-                kiosk.limitLength = limit
-                kiosk.warned = []
-                kiosk.isTimeUp = false
-                kiosk.timeUpPendingSince = nil
-            }
-            state.kiosk = kiosk
+    /// A parent switched profile in the kiosk: the new child's speed and time limit start afresh.
+    mutating func kioskProfileChanged() {
+        guard var kiosk = state.kiosk else { return }
+        kiosk.baseRate = state.profile.speech.rate
+        kiosk.baseTempo = state.profile.settings.recordingTempo
+        kiosk.profilesUsed.append(state.profileName ?? ChildProfile.guest.name)
+        kiosk.parentUnlocked = false
+        if let limit = kiosk.options.timeLimit {
+            kiosk.endsAt = kiosk.now + limit
+            kiosk.limitLength = limit
+            kiosk.warned = []
+            kiosk.isTimeUp = false
+            kiosk.timeUpPendingSince = nil
         }
-        // Screens a child never reaches, whatever the path.
-        if state.route == .profileForm || (state.route == .profiles && !state.kiosk!.parentUnlocked) {
-            state.stack.removeAll { $0 == .profileForm || $0 == .profiles }
-            if state.stack.isEmpty { state.stack = [.library] }
-            state.form = nil
-        }
-        // Stories read, for the log.
-        for effect in effects {
-            if case .narrate(let storyID, _, _, _) = effect, !state.kiosk!.storiesRead.contains(storyID) {
-                state.kiosk!.storiesRead.append(storyID)
-            }
-        }
-        // Only the parent menu's "leave" and the end of the program (signals, input closed) exit.
-        if effects.contains(.exit), !state.kiosk!.leaving {
-            effects.removeAll { $0 == .exit }
-            state.hasQuit = false
-        }
-        return effects
+        state.kiosk = kiosk
+    }
+
+    /// The screens a child never reaches in a kiosk, whatever the path: the profiles (but for a
+    /// grown-up who typed the PIN) and the profile form.
+    func kioskRefuses(_ route: Route) -> Bool {
+        guard let kiosk = state.kiosk else { return false }
+        return route == .profileForm || (route == .profiles && !kiosk.parentUnlocked)
     }
 }
 

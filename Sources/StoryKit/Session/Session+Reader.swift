@@ -62,6 +62,8 @@ extension Session {
         reader.wordIndex = reader.map.wordCount == 0 ? 0 : min(max(fromWord, 0), reader.map.wordCount - 1)
         reader.stopsAfterSentence = reader.stepMode
         state.reader = reader
+        // The kiosk's log lists the stories read.
+        if state.kiosk?.storiesRead.contains(storyID) == false { state.kiosk?.storiesRead.append(storyID) }
         noteSittingStarts(reader, goingOn: goingOn)
         if state.route != .story(storyID) { state.stack.append(.story(storyID)) }
         state.stack.append(.reader)

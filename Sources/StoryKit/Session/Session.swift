@@ -73,9 +73,9 @@ public struct Session: Sendable {
     /// Without a screen (a pipe, a braille display's log) `help` says all of its lines.
     public mutating func runsWithoutScreen(_ without: Bool) { state.options.readsWholeHelp = without }
 
-    /// Handles one input (in a kiosk, through its rules first: `Session+Kiosk.swift`).
+    /// Handles one input (in a kiosk, through its filter first: `Session+Kiosk.swift`).
     public mutating func handle(_ input: Input) -> [Effect] {
-        if state.kiosk != nil { return withLanguageRuns(handleInKiosk(input)) }
+        if let kiosk = state.kiosk { return withLanguageRuns(kioskFilter(input, kiosk)) }
         return withLanguageRuns(handleDirect(input))
     }
 
@@ -107,6 +107,8 @@ public struct Session: Sendable {
             state.now = now
             return []
         case .shutdown: effects = shutdown()
+        case .shell(let news): return tell(news)
+        case .activity: return []
         }
         effects += motionCues(before: before)
         if state != before, !effects.contains(.render) { effects.append(.render) }
@@ -145,6 +147,7 @@ public struct Session: Sendable {
     }
 
     mutating func push(_ route: Route) -> [Effect] {
+        if kioskRefuses(route) { return [speak(tr("Only a grown-up can change the profile."), .message)] }
         state.warning = nil
         state.toldChangeIsForNow = false
         state.stack.append(route)
@@ -467,7 +470,9 @@ public struct Session: Sendable {
     mutating func choose(profile name: String?) -> [Effect] {
         var effects: [Effect] = []
         if state.reader != nil { effects += leaveReader(stopping: true) }
+        let switched = state.profileName != name
         state.profileName = name
+        if switched { kioskProfileChanged() }
         state.stack = [.library]
         state.focus["library"] = nil
         state.warning = nil

@@ -96,11 +96,16 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// For a sentence or word played from the recording: the clip heard, its end resolved
         /// (nil: synthesised).
         public var clip: NarrationRecording.Sentence?
+        /// Which story it is of: the number of `.narrate` requests sent so far, the first being 1.
+        /// Whoever reads the events later than they were told (a loop's inbox) can tell what a story
+        /// said before the next one replaced it.
+        public var story: Int
 
-        public init(kind: Kind, frame: Int, clip: NarrationRecording.Sentence? = nil) {
+        public init(kind: Kind, frame: Int, clip: NarrationRecording.Sentence? = nil, story: Int = 0) {
             self.kind = kind
             self.frame = frame
             self.clip = clip
+            self.story = story
         }
 
         /// Milliseconds from the start of the sink's audio.
@@ -180,10 +185,14 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
     /// Runs a step now, on the speech thread, and returns when it is done: what was sent before is
     /// applied and what the sink's clock reached is delivered (tests with a manual clock, `bench`).
     public func flush() {
-        _ = try? thread.run { [self] in
-            let deadline = step(now: .now)
-            thread.schedule(self, at: deadline)
-        }
+        repeat {
+            _ = try? thread.run { [self] in
+                let deadline = step(now: .now)
+                thread.schedule(self, at: deadline)
+            }
+            // A clip being decoded (off the speech thread) is part of what was asked: once it is
+            // there, a step plays it.
+        } while core.withLock({ $0.decoding })?.wait() == true
     }
 
     /// The word of the story being heard (or where it waits), and whether it is being heard.
@@ -253,6 +262,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// What happens when the sink's clock reaches a frame, in order.
         var scheduled: [(frame: Int, what: Scheduled, generation: Int)] = []
         var generation = 0
+        /// The recording's clip being decoded off the speech thread, for the story's next sentence.
+        var decoding: ClipDecoding?
     }
 
     /// How much sound is synthesised ahead of what is heard: enough to ride over a busy moment,
@@ -305,7 +316,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
                 core.story = story
                 perform(core.queue.removeStory(), &core, &out)
                 let at = story.heard
-                out.append(.story(StoryEvent(kind: .paused(sentence: at.sentence, word: at.word ?? 0), frame: sink.framesPlayed)))
+                out.append(.story(StoryEvent(kind: .paused(sentence: at.sentence, word: at.word ?? 0), frame: sink.framesPlayed, story: story.generation)))
             case .waitingForStep(let sentence):
                 core.story?.status = .paused
                 core.story?.heard = Position(sentence: sentence, word: nil)
@@ -321,7 +332,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
                 story.utterance.input = input
                 core.story = story
                 let at = story.heard
-                out.append(.story(StoryEvent(kind: .resumed(sentence: at.sentence, word: at.word ?? 0), frame: sink.framesPlayed)))
+                out.append(.story(StoryEvent(kind: .resumed(sentence: at.sentence, word: at.word ?? 0), frame: sink.framesPlayed, story: story.generation)))
                 perform(core.queue.submit(story.utterance), &core, &out)
             case .waitingForStep(let sentence):
                 story.status = .queued
@@ -341,14 +352,14 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             clamped.voice = story.request.settings.voice
             story.request.settings = clamped
             core.story = story
-            out.append(.story(StoryEvent(kind: .settingsChanged(clamped), frame: sink.framesPlayed)))
+            out.append(.story(StoryEvent(kind: .settingsChanged(clamped), frame: sink.framesPlayed, story: story.generation)))
         case .tempo(let tempo):
             core.story?.request.tempo = min(max(tempo, AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
         case .stepMode(let mode):
             guard var story = core.story else { return }
             story.request.stepMode = mode
             core.story = story
-            out.append(.story(StoryEvent(kind: .stepModeChanged(mode), frame: sink.framesPlayed)))
+            out.append(.story(StoryEvent(kind: .stepModeChanged(mode), frame: sink.framesPlayed, story: story.generation)))
             if mode == .off, case .waitingForStep = story.status { apply(.resume, input: input, &core, &out) }
         case .silence:
             removeStory(&core, &out, event: .stopped)
@@ -391,16 +402,18 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
     /// The story leaves: its sound is cut, its events forgotten.
     private func removeStory(_ core: inout Core, _ out: inout [Event], event: StoryEvent.Kind?) {
         guard let story = core.story else { return }
+        forgetDecoding(&core)
         if story.status == .speaking { cutSound(&core) }
         core.scheduled.removeAll { if case .interfaceEnd = $0.what { return false } else { return true } }
         core.story = nil
         perform(core.queue.removeStory(), &core, &out)
-        if let event { out.append(.story(StoryEvent(kind: event, frame: sink.framesPlayed))) }
+        if let event { out.append(.story(StoryEvent(kind: event, frame: sink.framesPlayed, story: story.generation))) }
     }
 
     /// Cuts the story's sound at the word being heard; it will go on from that word.
     private func cutStory(_ core: inout Core, _ out: inout [Event]) {
         deliverDue(&core, &out)
+        forgetDecoding(&core)
         guard var story = core.story else { return cutSound(&core) }
         // At a boundary whose sound was all heard, it goes on with the next sentence; else from the
         // word being heard.
@@ -492,12 +505,16 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             case .played:
                 core.story = story
                 return true
+            case .decoding:
+                // The speech thread goes on answering; the decoder wakes it when the clip is there.
+                core.story = story
+                return false
             case .failed(let error):
                 // Never silence: eSpeak NG reads this sentence, and the listener is told once.
                 story.resumeAt = nil
                 if !story.toldUnavailable {
                     story.toldUnavailable = true
-                    out.append(.story(StoryEvent(kind: .recordingUnavailable(sentence: sentence, error), frame: sink.framesPlayed)))
+                    out.append(.story(StoryEvent(kind: .recordingUnavailable(sentence: sentence, error), frame: sink.framesPlayed, story: story.generation)))
                 }
                 core.story = story
             }
@@ -549,23 +566,89 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
 
     private enum Played {
         case played
+        /// Its clip is being decoded off the speech thread.
+        case decoding
         case failed(RecordingProblem)
     }
 
-    /// Plays the next sentence from its clip of the recording (decoded now, on the speech thread,
-    /// as a sentence is synthesised): from where it was cut, else from the word asked for, else
-    /// from its start; its sentence and word events at the clip's own times.
+    /// A clip of the recording decoded on `ClipDecoding.queue`, never on the speech thread: a
+    /// book's audio is read by FFmpeg (within `RecordingInput`'s deadline), and the speech thread
+    /// must go on answering `stop`, `help` and `quit` meanwhile (a hostile book froze them).
+    final class ClipDecoding: Sendable {
+        struct Key: Hashable, Sendable {
+            var audio: String
+            var folder: String?
+            var begin: Int
+            var end: Int?
+            var tempo: Double
+            var generation: Int
+        }
+
+        static let queue = DispatchQueue(label: "storyreader.recording", qos: .userInitiated)
+
+        let key: Key
+        let stop = RecordingStop()
+        private let outcome = Mutex<Result<[Int16], RecordingProblem>?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        /// Starts decoding; `then` is called (on the decoding queue) once it is done.
+        init(_ key: Key, then: @escaping @Sendable () -> Void) {
+            self.key = key
+            Self.queue.async { [self] in
+                let result = Result { () throws(RecordingProblem) -> [Int16] in
+                    try AudioClipDecoder.decode(
+                        path: key.audio, folder: key.folder, beginMs: key.begin, endMs: key.end, tempo: key.tempo, stop: stop)
+                }
+                outcome.withLock { $0 = result }
+                done.signal()
+                then()
+            }
+        }
+
+        /// The decoded clip, or why not; nil while it is being decoded.
+        var result: Result<[Int16], RecordingProblem>? { outcome.withLock { $0 } }
+
+        /// Waits until it is decoded; false if it already was.
+        func wait() -> Bool {
+            guard result == nil else { return false }
+            done.wait()
+            done.signal()
+            return true
+        }
+    }
+
+    /// The clip being decoded is no longer wanted (the story was cut, replaced or stopped).
+    private func forgetDecoding(_ core: inout Core) {
+        core.decoding?.stop.stop()
+        core.decoding = nil
+    }
+
+    /// Plays the next sentence from its clip of the recording (decoded off the speech thread: the
+    /// first call starts it, and the call after the decoder wakes the thread plays it): from where
+    /// it was cut, else from the word asked for, else from its start; its sentence and word events
+    /// at the clip's own times.
     private func playRecorded(_ recorded: NarrationRecording.Sentence, _ story: inout Story, _ core: inout Core) -> Played {
         let sentence = story.next.sentence
         let tempo = min(max(story.request.tempo, AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
         let wordStart = story.next.word > 0 ? recorded.words.last { $0.word <= story.next.word }?.begin : nil
         let start = max(recorded.begin, story.resumeAt ?? wordStart ?? recorded.begin)
-        let samples: [Int16]
-        do throws(RecordingProblem) {
-            samples = try AudioClipDecoder.decode(path: recorded.audio, beginMs: start, endMs: recorded.end, tempo: tempo)
-        } catch {
-            return .failed(error)
+        let key = ClipDecoding.Key(
+            audio: recorded.audio, folder: story.request.recording?.folder, begin: start, end: recorded.end, tempo: tempo,
+            generation: story.generation)
+        guard let decoding = core.decoding, decoding.key == key else {
+            forgetDecoding(&core)
+            core.decoding = ClipDecoding(key) { [weak self] in if let self { self.thread.wake(self) } }
+            return .decoding
         }
+        let samples: [Int16]
+        switch decoding.result {
+        case nil: return .decoding
+        case .success(let decoded): samples = decoded
+        case .failure(let problem):
+            core.decoding = nil
+            return .failed(problem)
+        }
+        core.decoding = nil
         let generation = story.generation
         let base = nextFrame(core)
         let rate = Double(SpeechAudioFormat.sampleRate)
@@ -687,7 +770,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
                 default: break
                 }
                 core.story = story
-                out.append(.story(StoryEvent(kind: kind, frame: first.frame, clip: clip)))
+                out.append(.story(StoryEvent(kind: kind, frame: first.frame, clip: clip, story: first.generation)))
                 if case .end = kind {
                     core.story = nil
                     perform(core.queue.finished(), &core, &out)
@@ -708,16 +791,18 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
 
     private func nextDeadline(_ core: Core, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let rate = Double(SpeechAudioFormat.sampleRate)
+        // A clip being decoded wakes the thread when it is there.
+        let decodingClip = core.decoding.map { $0.result == nil } ?? false
         if !sink.isRealTime {
             // Nothing waits for a clock: go on at once while there is work (other jobs take turns).
-            let working = core.queue.speaking != nil && (core.interface != nil || core.story?.status == .speaking)
+            let working = core.queue.speaking != nil && (core.interface != nil || core.story?.status == .speaking && !decodingClip)
             return working || !core.scheduled.isEmpty ? now : nil
         }
         var wait: Double?
         if !core.pending.isEmpty {
             // Room comes back as the sink plays: look again in a few milliseconds.
             wait = 0.005
-        } else if core.story?.status == .speaking, core.story?.synthesisedToEnd == false, core.story?.stoppedAtBoundary == false {
+        } else if core.story?.status == .speaking, core.story?.synthesisedToEnd == false, core.story?.stoppedAtBoundary == false, !decodingClip {
             let ahead = sink.framesWritten - sink.framesPlayed - Self.aheadFrames
             wait = max(0.002, Double(ahead) / rate)
         }

@@ -153,7 +153,7 @@ public struct StoryRecording: Sendable, Hashable {
         for clip in recording.clips where audioPaths[clip.audio] == nil {
             audioPaths[clip.audio] = try inside(folder, clip.audio, N_("{file}: the recording is outside the story's folder (not used)")).path
         }
-        return NarrationRecording(story: story, narration: narration, recording: recording, audioPaths: audioPaths)
+        return NarrationRecording(story: story, narration: narration, recording: recording, audioPaths: audioPaths, folder: folder.path)
     }
 
     /// `relative` in `folder` (after symbolic links), or an error naming it.
@@ -201,8 +201,14 @@ public struct NarrationRecording: Sendable, Hashable {
 
     /// By narration item; nil where eSpeak NG reads.
     public var sentences: [Sentence?]
+    /// The story's folder: every clip's audio is read from inside it, or not at all
+    /// (`RecordingInput`); nil: each from inside the folder it is in.
+    public var folder: String?
 
-    public init(sentences: [Sentence?]) { self.sentences = sentences }
+    public init(sentences: [Sentence?], folder: String? = nil) {
+        self.sentences = sentences
+        self.folder = folder
+    }
 
     /// How many sentences have a clip.
     public var recordedCount: Int { sentences.lazy.compactMap { $0 }.count }
@@ -217,7 +223,7 @@ public struct NarrationRecording: Sendable, Hashable {
                 sentence.end
                 ?? {
                     if let known = fileLengths[sentence.audio] { return known }
-                    let length = AudioClipDecoder.durationMilliseconds(path: sentence.audio) ?? sentence.begin
+                    let length = AudioClipDecoder.durationMilliseconds(path: sentence.audio, folder: folder) ?? sentence.begin
                     fileLengths[sentence.audio] = length
                     return length
                 }()
@@ -228,7 +234,8 @@ public struct NarrationRecording: Sendable, Hashable {
     /// Pairs every clip with the narration's sentences: a clip within a sentence (a word or the
     /// sentence) belongs to it; a clip over several sentences (a paragraph a family recorded) is
     /// shared among them by their length in letters.
-    init(story: Story, narration: Narration, recording: StoryRecording, audioPaths: [String: String]) {
+    init(story: Story, narration: Narration, recording: StoryRecording, audioPaths: [String: String], folder: String) {
+        self.folder = folder
         let blocks = story.blocks
         var sentences = [Sentence?](repeating: nil, count: narration.items.count)
         for clip in recording.clips {
@@ -258,7 +265,7 @@ public struct NarrationRecording: Sendable, Hashable {
                 // Shared by length: each sentence's part of the clip, the last to the clip's end.
                 let duration =
                     clip.end.map { $0 - clip.begin }
-                    ?? AudioClipDecoder.durationMilliseconds(path: audio).map { $0 - clip.begin }
+                    ?? AudioClipDecoder.durationMilliseconds(path: audio, folder: folder).map { $0 - clip.begin }
                 guard let duration, duration > 0 else { continue }
                 // Each sentence runs to the next one's start (the space between goes with it).
                 let length = Double(end - start)

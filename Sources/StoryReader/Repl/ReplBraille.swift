@@ -45,25 +45,37 @@ package final class ReplBraille {
     /// A table that would not load is told once.
     private var failedTables: Set<String> = []
 
-    /// - Parameter address: where BrlAPI is (by default `$BRLAPI_HOST`, else the local BRLTTY).
-    package init(mode: BrailleMode, takesEveryKey: Bool, address: BrailleDisplay.Address = BrailleDisplay.Address()) {
+    /// - Parameters:
+    ///   - address: where BrlAPI is (by default `$BRLAPI_HOST`, else the local BRLTTY).
+    ///   - post: where the display's events go (the loop's inbox, which hands them to `receive`);
+    ///     nil: a queue of this display's own, read by `takeEvents` (the benchmarks, the tests).
+    package init(
+        mode: BrailleMode, takesEveryKey: Bool, address: BrailleDisplay.Address = BrailleDisplay.Address(),
+        post: (@Sendable (BrailleDisplay.Event) -> Void)? = nil
+    ) {
         self.mode = mode
         guard mode != .off else { return }
         let inbox = self.inbox
         let wake = self.wake
-        display = BrailleDisplay(address: address, takesEveryKey: takesEveryKey) { event in
-            inbox.withLock { $0.append(event) }
-            wake.signal()
-        }
+        display = BrailleDisplay(
+            address: address, takesEveryKey: takesEveryKey,
+            onEvent: post ?? { event in
+                inbox.withLock { $0.append(event) }
+                wake.signal()
+            })
         // A local BRLTTY answers (or refuses) in milliseconds: the first screen then reaches the
         // display, and `--braille on`'s notice comes before the first command of a script.
         display?.waitForFirstAttempt()
     }
 
-    /// What the display's thread reported since the last call (the loop's thread).
+    /// What the display's thread reported to this display's own queue since the last call.
     package func takeEvents() -> [BrailleDisplay.Event] {
         wake.drain()
-        let events = inbox.take(leaving: [])
+        return receive(inbox.take(leaving: []))
+    }
+
+    /// What the display's thread reported, kept track of (the loop's thread); returns them.
+    package func receive(_ events: [BrailleDisplay.Event]) -> [BrailleDisplay.Event] {
         for event in events {
             switch event {
             case .connected(let count):

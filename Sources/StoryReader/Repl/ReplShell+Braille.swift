@@ -10,20 +10,18 @@ extension ReplShell {
         presentation.brailleCode.flatMap(BrailleCode.init(loose:)) ?? session.state.profile.settings.brailleCode
     }
 
-    /// The display's news and keys, handled on the loop's thread.
-    func pumpBraille() {
+    /// The display's news or a key (from the inbox), handled on the loop's thread.
+    func receiveBraille(_ event: BrailleDisplay.Event) {
         guard let braille else { return }
-        for event in braille.takeEvents() {
+        for event in braille.receive([event]) {
             switch event {
             case .connected:
                 break
             case .unavailable(let reason):
                 // `--braille on` was asked for: say why there is none (auto stays quiet).
-                if braille.mode == .on {
-                    brailleNotice(session.state.tr("No braille display: {reason}. Speech goes on without it.", ["reason": reason]))
-                }
+                if braille.mode == .on { update(.shell(.brailleUnavailable(reason: reason))) }
             case .lost:
-                brailleNotice(session.state.tr("The braille display went away. Speech goes on; braille comes back with BRLTTY."))
+                update(.shell(.brailleLost))
             case .key(let key):
                 handleBrailleKey(key)
             }
@@ -34,34 +32,25 @@ extension ReplShell {
     /// The display shows what the session shows now.
     func followBraille() {
         guard let braille else { return }
-        if let failed = braille.follow(session, code: brailleCode, now: monotonicNanoseconds()) { brailleNotice(tableNotice(failed)) }
+        if let failed = braille.follow(session, code: brailleCode, now: monotonicNanoseconds()) { update(.shell(.brailleTableFailed(table: failed))) }
     }
 
     /// An announcement, shown for BRLTTY's message time.
     func announceInBraille(_ text: String) {
         guard let braille else { return }
         let table = brailleCode.table(forLanguage: session.state.language)
-        if let failed = braille.announce(text, table: table, now: monotonicNanoseconds()) { brailleNotice(tableNotice(failed)) }
-    }
-
-    private func tableNotice(_ table: String) -> String {
-        session.state.tr("Braille: the table {table} could not be loaded (is liblouis-data installed?). Speech goes on.", ["table": table])
-    }
-
-    private func brailleNotice(_ text: String) {
-        caption(text)
-        speak(interfaceUtterance(text, priority: .message))
+        if let failed = braille.announce(text, table: table, now: monotonicNanoseconds()) { update(.shell(.brailleTableFailed(table: failed))) }
     }
 
     private func handleBrailleKey(_ key: BrailleKey) {
         guard let braille else { return }
-        if kiosk != nil { session.noteKioskActivity() }
+        if kiosk != nil { update(.activity) }
         let reading = session.state.route == .reader && session.state.reader != nil
         switch braille.action(for: key, reading: reading) {
         case .command(let command):
-            perform(session.handle(.command(command)))
+            update(.command(command))
         case .key(let key):
-            if interactive { handleKeys([key]) } else { perform(session.handle(.key(key))) }
+            if interactive { handleKeys([key]) } else { update(.key(key)) }
         case .none:
             braille.showLine()
         }

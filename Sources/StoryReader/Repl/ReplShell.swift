@@ -22,19 +22,18 @@ final class ReplShell {
     /// Real speech: the sink and the notice of a missing device (nil: the silent timeline,
     /// `--no-audio` without a terminal).
     let audio: ReplAudio?
-    /// Wakes the poll loop when the speech service has something (with audio only).
-    private let wake: WakePipe?
+    /// The loop's one inbox: keys, script lines, speech, the braille display, work done off the
+    /// loop and signals all come through it, in order, and reach the Session through `update`.
+    let inbox = Inbox<LoopMessage>()
     /// Inputs handled so far (keys, lines): what is said is stamped with the input it answers, so
     /// that a newer key's answer cuts an older one's.
     private var inputCount = 0
     /// Work that may take longer than a frame (a store write that calls the site server, the PIN's
-    /// hash): it runs here, in order, and its result comes back as an input through `workDone`.
+    /// hash): it runs here, in order, and its result comes back through the inbox.
     private let work = DispatchQueue(label: "storyreader.store")
-    private let workDone = WakePipe()
-    private let workResults = LockedValue<[WorkResult]>([])
     private var workPending = 0
 
-    private enum WorkResult: Sendable {
+    enum WorkResult: Sendable {
         case stored(StoreReply?)
         case pin(Result<ParentalAuthorization, StoreError>)
     }
@@ -80,15 +79,14 @@ final class ReplShell {
         self.interactive = interactive
         self.audio = audio
         if let audio {
-            let service = ServiceSpeech(sink: audio.sink)
-            wake = service.wake
+            let inbox = self.inbox
+            let service = ServiceSpeech(sink: audio.sink, post: { inbox.send(.speech($0)) })
             service.messages = session.state.messages
             // Every voice the library and the interface may need, resolved once, now.
             service.prepareVoices(Array(Set(session.catalog.entries.map(\.language) + InterfaceLanguage.supported)).sorted())
             speech = service
             service.interfaceSettings = { [unowned self] in self.interfaceSettings }
         } else {
-            wake = nil
             speech = TimelineSpeech()
         }
         if let path = ProcessInfo.processInfo.environment["STORYREADER_SPEECH_LOG"], !path.isEmpty,
@@ -108,13 +106,12 @@ final class ReplShell {
         if interactive {
             try TerminalMode.enterRaw()
             let size = TerminalMode.size()
-            _ = session.handle(.resize(columns: size.columns, rows: size.rows))
+            update(.resize(columns: size.columns, rows: size.rows))
         }
         defer { TerminalMode.restore() }
         if let notice = audio?.notice {
             // No audio device: said (silently paced) and shown once.
-            caption(notice)
-            speak(interfaceUtterance(session.state.tr("No sound device: reading silently, with the words shown at speaking pace."), priority: .message))
+            update(.shell(.noSoundDevice(reason: notice)))
         }
         perform(opening(&session))
         render()
@@ -151,12 +148,13 @@ final class ReplShell {
         let deadline = monotonicNanoseconds() + 3_000_000_000
         while speech.isBusy, monotonicNanoseconds() < deadline {
             var descriptors = [
-                pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: inbox.wake.read, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0),
             ]
             _ = poll(&descriptors, 2, 20)
             if !TerminalMode.pendingSignals().filter({ $0 != SIGWINCH }).isEmpty { return }
-            _ = speech.tick(now: monotonicNanoseconds())
+            // The last words are heard out; what they report changes nothing any more.
+            for case .speech(let event) in inbox.take() { _ = speech.receive([event]) }
         }
     }
 
@@ -171,18 +169,19 @@ final class ReplShell {
         // below may wait for the next key (it once left Settings undrawn behind a page reveal).
         render()
         tickKiosk()
-        pumpSpeech(now: now)
-        pumpBraille()
-        deliverWork()
+        for event in speech.tick(now: now) { deliver(event) }
+        deliverInbox()
+        // The display shows what was heard before the loop waits again (as the screen does after).
+        followBraille()
         if exitRequested { return }
         // A script's next line waits for what the last one started (a save, the PIN's check).
         if !interactive, workPending > 0 {
-            var descriptor = pollfd(fd: workDone.read, events: Int16(POLLIN), revents: 0)
+            var descriptor = pollfd(fd: inbox.wake.read, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, 1000)
             return
         }
         if !interactive, !waiting.active, !pendingLines.isEmpty {
-            handleLine(pendingLines.removeFirst())
+            send(.line(pendingLines.removeFirst()))
             render()
             return
         }
@@ -193,11 +192,11 @@ final class ReplShell {
                 if speech.clock == .virtual { driveWait() }
                 return
             }
-            perform(session.handle(.command(.quit)))
+            update(.command(.quit))
             // Learn mode explains `quit` instead of doing it, and a form may ask first: the end of
             // the input ends the program all the same, keeping the place.
             if !exitRequested {
-                perform(session.handle(.shutdown))
+                update(.shutdown)
                 exitRequested = true
             }
             return
@@ -217,19 +216,19 @@ final class ReplShell {
         }
         if decoder.hasPending { timeout = timeout < 0 ? KeyDecoder.escapeDelayMilliseconds : min(timeout, KeyDecoder.escapeDelayMilliseconds) }
         deadlines.removeAll()
+        // Three descriptors: the terminal (or the script), the signal handler's pipe (a handler
+        // cannot take the inbox's lock) and the inbox, which every other source sends to.
         var fds = [
             pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
             pollfd(fd: TerminalMode.signalPipe.read, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wake?.read ?? -1, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: workDone.read, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: braille?.wake.read ?? -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: inbox.wake.read, events: Int16(POLLIN), revents: 0),
         ]
         if inputClosed || (waiting.active) { fds[0].fd = -1 }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
-        for signal in TerminalMode.pendingSignals() { handle(signal: signal) }
+        for signal in TerminalMode.pendingSignals() { send(.signal(signal)) }
         tickKiosk()
         if ready <= 0 {
-            if decoder.hasPending { handleKeys(decoder.flush()) }
+            if decoder.hasPending { send(.keys(decoder.flush())) }
             keysPendingSince = nil
             return
         }
@@ -239,7 +238,7 @@ final class ReplShell {
         if decoder.hasPending, fds[0].revents == 0, let since = keysPendingSince,
             monotonicNanoseconds() - since >= UInt64(KeyDecoder.escapeDelayMilliseconds) * 1_000_000
         {
-            handleKeys(decoder.flush())
+            send(.keys(decoder.flush()))
             keysPendingSince = nil
         }
         if fds[0].revents != 0 {
@@ -248,14 +247,14 @@ final class ReplShell {
             if count <= 0 {
                 if count < 0, errno == EINTR || errno == EAGAIN { return }
                 inputClosed = true
-                if interactive { perform(session.handle(.shutdown)) }
+                if interactive { update(.shutdown) }
                 // A last line without its newline (printf 'stop') is a command like the others.
                 if !partialLine.isEmpty { receive([0x0A]) }
                 return
             }
             let bytes = Array(buffer[0..<count])
             if interactive {
-                handleKeys(decoder.feed(bytes))
+                send(.keys(decoder.feed(bytes)))
                 keysPendingSince = decoder.hasPending ? monotonicNanoseconds() : nil
             } else {
                 receive(bytes)
@@ -271,7 +270,7 @@ final class ReplShell {
     /// Kiosk: time passes (idle reset, time limit, lockout countdown).
     private func tickKiosk() {
         guard let kiosk, !exitRequested else { return }
-        perform(session.handle(.tick(kiosk.clock.now())))
+        update(.tick(kiosk.clock.now()))
     }
 
     /// Kiosk: the session's next deadline on the shell's clock.
@@ -295,7 +294,7 @@ final class ReplShell {
         switch signal {
         case SIGWINCH:
             let size = TerminalMode.size()
-            perform(session.handle(.resize(columns: size.columns, rows: size.rows)))
+            update(.resize(columns: size.columns, rows: size.rows))
             // The terminal may have lost what was drawn: draw it all again, at the new size.
             animation = nil
             drawn = []
@@ -303,7 +302,7 @@ final class ReplShell {
             render()
         default:
             // SIGTERM, SIGHUP, SIGINT, SIGQUIT: keep the reading position, restore the terminal, leave.
-            perform(session.handle(.shutdown))
+            update(.shutdown)
             exitStatus = 128 + signal
             exitRequested = true
             endedBySignal = true
@@ -316,27 +315,23 @@ final class ReplShell {
     var clock: any KioskClock = SystemKioskClock()
 
     func handleKeys(_ keys: [Key]) {
-        if kiosk != nil, !keys.isEmpty { session.noteKioskActivity() }  // also keys typed on the command line
+        if kiosk != nil, !keys.isEmpty { update(.activity) }  // also keys typed on the command line
         // The kiosk's loop ticks already; here the time is told with the keys.
-        if kiosk == nil, !keys.isEmpty { perform(session.handle(.tick(clock.now()))) }
+        if kiosk == nil, !keys.isEmpty { update(.tick(clock.now())) }
         for key in keys where !exitRequested {
             inputCount += 1
             if isEditingCommand {
                 switch lineEditor.handle(key) {
                 case .editing:
                     if let message = lineEditor.message {
-                        say(message)
+                        update(.shell(.commandLineMessage(message)))
                     } else if let echo = lineEditor.echo, presentation.keyEcho {
-                        // Captioned like everything said (a deaf-blind reader's braille shows the
-                        // captions), on one line that each letter replaces, as it cuts the one before.
-                        if echoCaptioned, !captions.isEmpty { captions.removeLast() }
-                        say(echo)
-                        echoCaptioned = interactive && !captions.isEmpty
+                        update(.shell(.commandLineEcho(echo)))
                     }
                 case .cancelled:
                     isEditingCommand = false
                     dropEchoCaption()
-                    say(session.state.tr("Cancelled."))
+                    update(.shell(.commandLineCancelled))
                 case .submitted(let line):
                     isEditingCommand = false
                     // The line typed is done with: its last letter's caption leaves room for the answer.
@@ -349,10 +344,10 @@ final class ReplShell {
                 lineEditor.begin()
                 lineEditor.stories = session.catalog.entries.map { ($0.title, $0.id) }
                 lineEditor.messages = session.state.messages
-                say(session.state.tr("Command."))
+                update(.shell(.commandLineOpened))
                 needsRender = true
             } else {
-                perform(session.handle(.key(key)))
+                update(.key(key))
             }
         }
     }
@@ -366,11 +361,16 @@ final class ReplShell {
         echoCaptioned = false
     }
 
-    /// Says and shows something of the shell's own (the command line's words).
-    private func say(_ text: String) {
-        caption(text)
-        speak(interfaceUtterance(text, priority: .text))
+    /// The one door into the Session: every input, whatever its source (keys, lines, speech,
+    /// the braille display, work done off the loop, signals, time), is handed over here, and what
+    /// the Session answers is performed.
+    func update(_ input: Input) {
+        observeUpdate?(input)
+        perform(session.handle(input))
     }
+
+    /// Sees every input as it goes through the door (the inbox's test).
+    var observeUpdate: ((Input) -> Void)?
 
     /// Hands an utterance to speech, stamped with the input it answers.
     func speak(_ utterance: Utterance, settings: SpeechSettings? = nil) {
@@ -397,9 +397,9 @@ final class ReplShell {
                 if speech.clock == .virtual { driveWait() }
                 return
             }
-            perform(session.handle(.command(command)))
+            update(.command(command))
         } catch {
-            perform(session.handle(.invalid(error.localized(session.state.messages))))
+            update(.invalid(error.localized(session.state.messages)))
         }
     }
 
@@ -414,13 +414,47 @@ final class ReplShell {
         }
     }
 
-    /// What speech heard since the last turn, given to the Session.
-    private func pumpSpeech(now: UInt64) {
-        for event in speech.tick(now: now) { deliver(event) }
-        // A clip of the recording could not be played: eSpeak NG read it, and it is said once.
-        for notice in speech.takeNotices() {
-            caption(notice)
-            speak(interfaceUtterance(notice, priority: .message))
+    // MARK: - The inbox
+
+    /// Sends `message` to the loop's inbox and delivers what waits there, this one last: keys and
+    /// lines are read on the loop's thread and handled in the turn they came, after what came before.
+    func send(_ message: LoopMessage) {
+        inbox.send(message)
+        deliverInbox()
+    }
+
+    /// Hands everything in the inbox on, in the order it came (the loop's thread).
+    func deliverInbox() {
+        for message in inbox.take() where !exitRequested || message.isWork {
+            receive(message)
+        }
+    }
+
+    /// One message from the inbox: what the Session must hear of it goes through `update`.
+    private func receive(_ message: LoopMessage) {
+        switch message {
+        case .keys(let keys):
+            handleKeys(keys)
+        case .line(let line):
+            handleLine(line)
+        case .speech(let event):
+            for heard in speech.receive([event]) { deliver(heard) }
+            // A clip of the recording could not be played: eSpeak NG read it, and it is said once.
+            for notice in speech.takeNotices() { update(.shell(.notice(notice))) }
+        case .braille(let event):
+            receiveBraille(event)
+        case .work(let result):
+            workPending -= 1
+            switch result {
+            case .stored(let reply):
+                if let reply { update(.stored(reply)) }
+            case .pin(let checked):
+                pinChecked(checked)
+            }
+        case .signal(let signal):
+            handle(signal: signal)
+        case .input(let input):
+            update(input)
         }
     }
 
@@ -429,7 +463,7 @@ final class ReplShell {
             waiting.sentences = left - 1
         }
         if case .word = event { braille?.storyHeard() }
-        perform(session.handle(.narration(event)))
+        update(.narration(event))
         if waiting.active,
             event == .finished || (waiting.sentences.map { $0 <= 0 } ?? false) || !speech.isStoryLoaded
                 || (speech.clock == .virtual && !speech.isStoryRunning)
@@ -449,6 +483,16 @@ final class ReplShell {
                 announceInBraille(utterance.text)
             case .caption(let text):
                 caption(text)
+            case .tell(let utterance, let shown):
+                caption(shown)
+                speak(utterance)
+            case .echo(let utterance):
+                // Captioned like everything said (a deaf-blind reader's braille shows the
+                // captions), on one line that each letter replaces, as it cuts the one before.
+                if echoCaptioned, !captions.isEmpty { captions.removeLast() }
+                caption(utterance.text)
+                speak(utterance)
+                echoCaptioned = interactive && !captions.isEmpty
             case .narrate(let storyID, let fromWord, let settings, let stepMode):
                 guard let story = session.state.reader?.story, story.id == storyID else { break }
                 Syllables.preload(story.language)
@@ -458,8 +502,7 @@ final class ReplShell {
                 let tempo = reading.narration == .recording ? reading.recordingTempo : nil
                 if let notice = speech.narrate(story, fromWord: fromWord, settings: settings, recordingTempo: tempo, stepMode: stepMode, input: inputCount) {
                     // A language without a voice (once per language), or nothing to say.
-                    caption(notice)
-                    speak(interfaceUtterance(notice, priority: .message))
+                    update(.shell(.notice(notice)))
                 }
             case .pauseNarration:
                 speech.pauseStory(atWord: session.state.reader?.wordIndex)
@@ -488,19 +531,19 @@ final class ReplShell {
                 case .saveProfile, .saveSettings:
                     // A profile change may ask a joined kiosk's site first (up to a few seconds):
                     // off the loop, the wait told on a terminal.
-                    if interactive, case .saveProfile = change, (try? store.isJoined()) == true { say(session.state.tr("Saving…")) }
+                    if interactive, case .saveProfile = change, (try? store.isJoined()) == true { update(.shell(.saving)) }
                     let store = self.store
                     let authorization = self.authorization
                     startWork { .stored(store.apply(change, authorization: authorization)) }
                 case .recordFinished, .savePosition, .setFavourite:
                     // Local writes of a few milliseconds (the site hears of them through the outbox),
                     // answered within the same frame: "The end" and its read count are shown together.
-                    if let reply = store.apply(change, authorization: authorization) { perform(session.handle(.stored(reply))) }
+                    if let reply = store.apply(change, authorization: authorization) { update(.stored(reply)) }
                 }
             case .checkPIN(let pin):
                 // The hash takes about a second: on a terminal, the wait is told (a script's next
                 // line simply waits for the answer).
-                if interactive { say(session.state.tr("Checking…")) }
+                if interactive { update(.shell(.checkingPIN)) }
                 let store = self.store
                 startWork { .pin(Result { () throws(StoreError) in try store.authorize(pin: pin) }) }
             case .exit:
@@ -511,39 +554,18 @@ final class ReplShell {
         if !session.state.settingsUnlocked { authorization = nil }
     }
 
-    /// Runs `job` off the loop; its result comes back to `deliverWork` on the loop's thread.
+    /// Runs `job` off the loop; its result comes back through the inbox.
     private func startWork(_ job: @escaping @Sendable () -> WorkResult) {
         workPending += 1
-        let results = workResults
-        let done = workDone
-        work.async {
-            let result = job()
-            results.withLock { $0.append(result) }
-            done.signal()
-        }
-    }
-
-    /// Gives the Session what finished off the loop, in order.
-    private func deliverWork() {
-        guard workPending > 0 else { return }
-        workDone.drain()
-        let results = workResults.take(leaving: [])
-        for result in results {
-            workPending -= 1
-            switch result {
-            case .stored(let reply):
-                if let reply { perform(session.handle(.stored(reply))) }
-            case .pin(let checked):
-                pinChecked(checked)
-            }
-        }
+        let inbox = self.inbox
+        work.async { inbox.send(.work(job())) }
     }
 
     /// Waits for everything started off the loop (leaving: no save is lost).
     private func finishWork() {
         while workPending > 0 {
             work.sync {}
-            deliverWork()
+            deliverInbox()
         }
     }
 
@@ -551,18 +573,16 @@ final class ReplShell {
     private func pinChecked(_ result: Result<ParentalAuthorization, StoreError>) {
         do {
             authorization = try result.get()
-            perform(session.handle(.pinChecked(true)))
+            update(.pinChecked(true))
         } catch {
             switch error {
             case .pinLocked(let remaining), .wrongPIN(_, lockedFor: .some(let remaining)):
-                perform(session.handle(.pinLocked(remaining: remaining)))
+                update(.pinLocked(remaining: remaining))
             case .wrongPIN, .pinFormat, .pinRequired:
-                perform(session.handle(.pinChecked(false)))
+                update(.pinChecked(false))
             default:
-                let message = session.state.tr("Could not check the PIN: {problem}", ["problem": SpokenForm.finish(error.description)])
-                caption(message)
-                speak(interfaceUtterance(message, priority: .important))
-                perform(session.handle(.pinChecked(false)))
+                update(.shell(.pinCheckFailed(problem: error.description)))
+                update(.pinChecked(false))
             }
         }
     }
@@ -581,7 +601,7 @@ final class ReplShell {
         } else if !printCaption(line), !exitRequested {
             // Nobody reads the captions any more: keep the place and leave, as on a closed input.
             inputClosed = true
-            perform(session.handle(.shutdown))
+            update(.shutdown)
         }
     }
 
@@ -678,6 +698,27 @@ final class ReplShell {
         }
         draw(lines, cursor: cursor)
     }
+}
+
+/// Everything that reaches the loop through its one inbox (`ReplShell.inbox`), in the order it came.
+enum LoopMessage: Sendable {
+    /// Keys decoded from the terminal.
+    case keys([Key])
+    /// A line of a script (no terminal).
+    case line(String)
+    /// The speech service's news: an utterance started or ended, a sentence or word heard.
+    case speech(SpeechService.Event)
+    /// The braille display's news and keys.
+    case braille(BrailleDisplay.Event)
+    /// Work done off the loop: a save, the PIN's check.
+    case work(ReplShell.WorkResult)
+    /// A signal (SIGWINCH, SIGTERM, …), as the signal handler's pipe told it.
+    case signal(Int32)
+    /// An input for the Session as it is.
+    case input(Input)
+
+    /// Work finishing is delivered even as the program leaves (no save is lost).
+    var isWork: Bool { if case .work = self { true } else { false } }
 }
 
 /// Where the REPL's speech goes: a sink (the audio device, or paced silence) and the notice to

@@ -41,6 +41,8 @@ protocol ReplSpeech: AnyObject {
     func silence()
     /// Time passed: what is due happens. Returns the story's events to give the Session.
     func tick(now: UInt64) -> [NarrationEvent]
+    /// What the speech service reported (through the loop's inbox), in the Session's terms.
+    func receive(_ events: [SpeechService.Event]) -> [NarrationEvent]
     /// The next event of a virtual story, when a script waits for it.
     func takeVirtualEvent() -> NarrationEvent?
     /// When the shell must look again (monotonic ns), if no input comes.
@@ -52,6 +54,7 @@ protocol ReplSpeech: AnyObject {
 
 extension ReplSpeech {
     func takeNotices() -> [String] { [] }
+    func receive(_ events: [SpeechService.Event]) -> [NarrationEvent] { [] }
     func pauseStory(atWord word: Int?) { stopStory() }
     func change(tempo: Double) {}
 
@@ -61,14 +64,16 @@ extension ReplSpeech {
     }
 }
 
-/// Speech through the one `SpeechService`: its events come back through `wake` and are read on the
-/// loop's thread by `tick`.
+/// Speech through the one `SpeechService`: its events go where `post` sends them (the loop's inbox,
+/// which hands them to `receive` on the loop's thread), or by default to a queue of its own that
+/// `tick` reads (the benchmarks), `wake` telling when it has something.
 package final class ServiceSpeech: ReplSpeech {
     let clock = Narrator.Clock.paced
     let isAudible = true
     package let wake: WakePipe
     private(set) var service: SpeechService!
     private let inbox = LockedValue<[SpeechService.Event]>([])
+    private let post: @Sendable (SpeechService.Event) -> Void
     var messages: MessageCatalog = .english
     var trace: ((String) -> Void)?
     /// The settings interface speech uses now (the profile's; its voice when one is chosen).
@@ -93,15 +98,24 @@ package final class ServiceSpeech: ReplSpeech {
     /// The voice the story being read was resolved to.
     private var resolvedStoryVoice: String?
     private var notices: [String] = []
+    /// The `.narrate` requests sent to the service: the story its events must be of (older ones,
+    /// still in the loop's inbox as a move replaced the story, are not this story's).
+    private var narrations = 0
 
-    package init(sink: any PCMSink, onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil) {
+    package init(
+        sink: any PCMSink, onFirstSamples: (@Sendable (Utterance, ContinuousClock.Instant) -> Void)? = nil,
+        post: (@Sendable (SpeechService.Event) -> Void)? = nil
+    ) {
         let wake = WakePipe()
         self.wake = wake
         let inbox = self.inbox
-        service = SpeechService(sink: sink, onFirstSamples: onFirstSamples) { event in
-            inbox.withLock { $0.append(event) }
-            wake.signal()
-        }
+        let post =
+            post ?? { event in
+                inbox.withLock { $0.append(event) }
+                wake.signal()
+            }
+        self.post = post
+        service = SpeechService(sink: sink, onFirstSamples: onFirstSamples, onEvent: post)
     }
 
     /// Resolves the voices of `languages` now, once, so that no utterance waits for it later.
@@ -163,8 +177,7 @@ package final class ServiceSpeech: ReplSpeech {
             // Nothing speakable: the story ends at once.
             stopStory()
             isStoryLoaded = true
-            inbox.withLock { $0.append(.story(SpeechService.StoryEvent(kind: .end, frame: 0))) }
-            wake.signal()
+            post(.story(SpeechService.StoryEvent(kind: .end, frame: 0, story: narrations)))
             return error.localized(messages)
         }
         // The profile's voice, else the story's language; a missing one falls back with a notice.
@@ -199,6 +212,7 @@ package final class ServiceSpeech: ReplSpeech {
         // The child's setting "always the synthetic voice": the recording is not even read.
         let played = recordingTempo == nil ? nil : recording?.recording
         tempo = played == nil ? nil : recordingTempo
+        narrations += 1
         service.send(
             .narrate(
                 SpeechService.StoryRequest(
@@ -252,9 +266,13 @@ package final class ServiceSpeech: ReplSpeech {
     func takeVirtualEvent() -> NarrationEvent? { nil }
     var deadline: UInt64? { nil }
 
+    /// The events in this speech's own queue (without a loop's inbox: the benchmarks).
     package func tick(now: UInt64) -> [NarrationEvent] {
         wake.drain()
-        let events = inbox.take(leaving: [])
+        return receive(inbox.take(leaving: []))
+    }
+
+    package func receive(_ events: [SpeechService.Event]) -> [NarrationEvent] {
         var out: [NarrationEvent] = []
         for event in events {
             switch event {
@@ -291,7 +309,7 @@ package final class ServiceSpeech: ReplSpeech {
 
     /// The service's events in the Session's terms (story sentences and words).
     private func storyEvents(_ event: SpeechService.StoryEvent) -> [NarrationEvent] {
-        guard isStoryLoaded else { return [] }
+        guard isStoryLoaded, event.story == narrations else { return [] }
         var out: [NarrationEvent] = []
         switch event.kind {
         case .sentence(let index):

@@ -53,7 +53,7 @@ struct SessionRunner {
         let shell = ReplShell(
             session: session, store: store, interactive: interactive,
             presentation: presentation, scaling: capabilities.scaling, audio: audio)
-        shell.braille = presentation.brailleDisplay(kiosk: kiosk)
+        shell.braille = presentation.brailleDisplay(kiosk: kiosk, inbox: shell.inbox)
         return shell
     }
 }
