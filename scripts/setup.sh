@@ -39,6 +39,8 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(postgresql)
   # The server's web page in a real browser (Playwright and axe-core from PyPI, in a virtualenv).
   packages+=(chromium python3-venv)
+  # CI's layer check (scripts/layers.py, docs/architecture.md).
+  packages+=(python3)
 fi
 
 missing=()

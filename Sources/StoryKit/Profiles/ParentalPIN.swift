@@ -155,10 +155,3 @@ public struct PINLockout: Sendable, Hashable, Codable {
         return rest == 0 ? hourText : hourText + " " + messages.trn("{count} minute", "{count} minutes", rest)
     }
 }
-
-/// The time now, injectable so tests can move it.
-public struct WallClock: Sendable {
-    public var now: @Sendable () -> Date
-    public init(now: @escaping @Sendable () -> Date) { self.now = now }
-    public static let system = WallClock { Date() }
-}

@@ -37,23 +37,6 @@ public struct SessionSnapshot: Sendable, Hashable {
     }
 }
 
-/// A change the session asks the store to keep (`Effect.save`). Profiles are named by their
-/// database id: only profiles the store has saved are saved to.
-public enum StoreChange: Sendable, Hashable {
-    /// The profile form's Save: adds the profile (no id) or replaces the one with its id. Needs the
-    /// parent's authorization when a PIN is set; answered with `StoreReply.profileSaved`.
-    case saveProfile(ChildProfile)
-    /// A reading setting changed (settings screen, `set`, faster, slower): replaces the stored
-    /// profile quietly. Needs the parent's authorization when a PIN is set.
-    case saveSettings(ChildProfile)
-    /// The story was read to the end: one more read and the position forgotten, in one transaction;
-    /// answered with `StoreReply.readRecorded` and the store's count.
-    case recordFinished(profileID: Int64, story: String)
-    /// The sentence (an index into `Story.sentences`) to resume the story from.
-    case savePosition(profileID: Int64, story: String, sentence: Int)
-    case setFavourite(profileID: Int64, story: String, Bool)
-}
-
 /// What the store answered to a change, fed back to the session as `Input.stored`.
 public enum StoreReply: Sendable, Hashable {
     /// The profile as stored (with its id).

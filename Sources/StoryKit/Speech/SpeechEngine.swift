@@ -1,12 +1,5 @@
 import Synchronization
 
-/// eSpeak NG's output format: 22050 Hz, mono, signed 16-bit, for every voice.
-public enum SpeechAudioFormat {
-    public static let sampleRate = 22050
-    public static let channels = 1
-    public static let bitsPerSample = 16
-}
-
 /// One thing to say: text, voice settings and how the text is to be read.
 public struct SpeechUtterance: Sendable, Hashable {
     /// How eSpeak reads `text`.
