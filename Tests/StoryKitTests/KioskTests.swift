@@ -328,6 +328,21 @@ import Testing
 
     // MARK: Time limit
 
+    /// Issue 43: with 65 s left, `t` said "2 minutes left." and 10 s later "1 minute left.": the time
+    /// said is the nearest whole minute.
+    @Test func theTimeLeftIsSaidToTheNearestMinute() {
+        var session = kiosk(idle: nil, limit: 600)
+        _ = session.handle(.tick(Self.start + 535))
+        #expect(spoken(session.handle(.key(.character("t")))) == ["1 minute left."], "65 s left")
+        _ = session.handle(.tick(Self.start + 421))
+        #expect(spoken(session.handle(.key(.character("t")))) == ["1 minute left."], "still 65 s: the clock never goes back")
+        var fresh = kiosk(idle: nil, limit: 600)
+        _ = fresh.handle(.tick(Self.start + 481))
+        #expect(spoken(fresh.handle(.key(.character("t")))) == ["2 minutes left."], "119 s left")
+        _ = fresh.handle(.tick(Self.start + 545))
+        #expect(spoken(fresh.handle(.key(.character("t")))) == ["55 seconds left."])
+    }
+
     @Test func warningsAtFiveAndOneMinuteThenTimeIsUp() {
         var session = kiosk(idle: nil, limit: 600)
         #expect(session.kioskDeadline == Self.start + 300)

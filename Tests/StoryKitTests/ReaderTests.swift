@@ -90,6 +90,18 @@ import Testing
 
     // MARK: - Pause and resume at the word
 
+    /// Issue 43: the story went on under the `:` line and started again at its word between every
+    /// letter typed; it waits while a command is typed, as it does for Help.
+    @Test func openingTheCommandLinePausesTheStory() {
+        var (session, _) = reading()
+        let effects = session.handle(.shell(.commandLineOpened))
+        #expect(effects.contains(.pauseNarration))
+        #expect(session.state.reader?.status == .paused)
+        #expect(effects.contains { if case .tell(let said, _) = $0 { said.text == "Command." } else { false } })
+        let again = session.handle(.shell(.commandLineOpened))
+        #expect(!again.contains(.pauseNarration), "a story paused already is left as it is")
+    }
+
     @Test func pauseSaysTheWordAndThePageAndResumeGoesOnFromIt() {
         var (session, story) = reading()
         let word = story.sentences[0].words.count + story.sentences[1].words.count + 2

@@ -365,14 +365,15 @@ extension Session {
         return [speak(Self.timeLeft(left, state.messages))]
     }
 
-    /// "5 minutes", "1 minute", "40 seconds" (minutes rounded up above one minute).
+    /// "5 minutes", "1 minute", "40 seconds": from one minute up, the nearest whole minute (65 s
+    /// left is "1 minute", not "2 minutes" that became "1 minute" 10 s later; 4:59 is "5 minutes").
     /// "5 minutes left.": a plural of its own, since the verb agrees with the count in some
     /// languages (Spanish "Queda 1 minuto", "Quedan 5 minutos"). `sentence: false` for a value
     /// ("5 minutes left", no capital, no full stop).
     static func timeLeft(_ seconds: TimeInterval, _ messages: MessageCatalog, sentence: Bool = true) -> String {
         let whole = Int(seconds.rounded(.up))
         if whole >= 60 {
-            let minutes = Int((Double(whole) / 60).rounded(.up))
+            let minutes = Int((Double(whole) / 60).rounded())
             return sentence
                 ? messages.trn("{count} minute left.", "{count} minutes left.", minutes)
                 : messages.trn("{count} minute left", "{count} minutes left", minutes)
@@ -385,7 +386,7 @@ extension Session {
     public static func spokenDuration(_ seconds: TimeInterval, _ messages: MessageCatalog = .english) -> String {
         let whole = Int(seconds.rounded(.up))
         if whole >= 60 {
-            let minutes = Int((Double(whole) / 60).rounded(.up))
+            let minutes = Int((Double(whole) / 60).rounded())
             return messages.trn("{count} minute", "{count} minutes", minutes)
         }
         return messages.trn("{count} second", "{count} seconds", whole)

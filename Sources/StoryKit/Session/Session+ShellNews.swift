@@ -26,14 +26,16 @@ public enum ShellNews: Sendable, Hashable {
 
 extension Session {
     /// The news in words: said and captioned (`Effect.tell`), never on the braille display.
-    func tell(_ news: ShellNews) -> [Effect] {
+    mutating func tell(_ news: ShellNews) -> [Effect] {
         switch news {
         case .noSoundDevice(let reason):
             return [tell(tr("No sound device: reading silently, with the words shown at speaking pace."), .message, shown: reason)]
         case .notice(let text):
             return [tell(text, .message)]
         case .commandLineOpened:
-            return [tell(tr("Command."), .text)]
+            // The story waits while a command is typed, as it does for Help: going on under the
+            // letters said, it started again at its word between each of them.
+            return pauseForHelp() + [tell(tr("Command."), .text)]
         case .commandLineCancelled:
             return [tell(tr("Cancelled."), .text)]
         case .commandLineMessage(let text):

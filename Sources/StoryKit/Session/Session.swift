@@ -107,7 +107,7 @@ public struct Session: Sendable {
             state.now = now
             return []
         case .shutdown: effects = shutdown()
-        case .shell(let news): return tell(news)
+        case .shell(let news): effects = tell(news)
         case .activity: return []
         }
         effects += motionCues(before: before)
