@@ -31,7 +31,7 @@
                     <li><a href="/privacy">\(tr("Privacy"))</a></li>
                     <li><form method="post" action="/sign-out">\(csrfField)<button type="submit">\(tr("Sign out"))</button></form></li>
                     </ul></nav>
-                    <p class="who">\(tr("Signed in as {name} ({role}) at site {site}.", ["name": session.name, "role": messages.tr(session.role == .librarian ? "librarian" : "parent"), "site": session.siteName]))</p>
+                    <p class="who">\(tr("Signed in as {name} ({role}) at site {site}.", ["name": session.name, "role": session.role == .librarian ? messages.tr("librarian") : messages.tr("parent"), "site": session.siteName]))</p>
                     """
             }
             return """
