@@ -58,6 +58,25 @@ import Testing
         #expect(migrations.count == StoryStore.schemaVersion + 1)
     }
 
+    @Test func aNewerDatabaseInRollbackModeIsRefusedWithItsBytesUnchanged() throws {
+        let database = try TemporaryDatabase()
+        defer { database.remove() }
+        try DatabaseQueue(path: database.databaseURL.path).write { db in
+            try db.execute(sql: "CREATE TABLE future (x)")
+            try db.execute(sql: "PRAGMA user_version = 99")
+        }
+        let before = try Data(contentsOf: database.databaseURL)
+        #expect(before[18] == 1)  // rollback journal: opening it in WAL mode would rewrite this byte
+        let error = try #require(throws: StoreError.self) { try database.open() }
+        guard case .newerSchema(_, let found, _) = error else {
+            Issue.record("wrong error \(error)")
+            return
+        }
+        #expect(found == 99)
+        #expect(try Data(contentsOf: database.databaseURL) == before)
+        #expect(!FileManager.default.fileExists(atPath: database.databaseURL.path + "-wal"))
+    }
+
     @Test(arguments: [
         Data("this is a shopping list, not a database\n".utf8),
         Data(repeating: 0xFF, count: 8192),

@@ -171,11 +171,18 @@ public final class StoryStore: Sendable {
             throw .fileNotReadable(path: path, reason: String(cString: strerror(EACCES)))
         }
         defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        let header = (try? handle.read(upToCount: 64)) ?? Data()
         // An empty file would be taken by SQLite for a new database and filled: whatever it was
         // (a database cut short by a full disk, a copy that failed), it is not replaced silently.
         if header.isEmpty { throw .emptyDatabase(path: path) }
-        if header != Data("SQLite format 3\u{0}".utf8) { throw .notADatabase(path: path) }
+        if header.prefix(16) != Data("SQLite format 3\u{0}".utf8) { throw .notADatabase(path: path) }
+        // A newer program's database is refused before SQLite opens it: opening it for writing
+        // already rewrites its header (WAL mode). `user_version` is the header's bytes 60–63; bytes
+        // 21–23 are always 64, 32, 32 in a sound header (a damaged one is left to the damage check).
+        if header.count == 64, Array(header[21...23]) == [64, 32, 32] {
+            let version = header.suffix(4).reduce(0) { $0 << 8 | Int($1) }
+            if version > schemaVersion { throw .newerSchema(path: path, found: version, known: schemaVersion) }
+        }
     }
 
     /// The file among the database, its log and shared memory that this user cannot write, or
