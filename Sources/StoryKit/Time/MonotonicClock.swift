@@ -20,3 +20,6 @@ public final class ManualKioskClock: KioskClock, Sendable {
     public func now() -> TimeInterval { time.withLock { $0 } }
     public func advance(_ seconds: TimeInterval) { time.withLock { $0 += seconds } }
 }
+
+/// The system's monotonic time in nanoseconds (the REPL's loop, its deadlines and animations).
+public func monotonicNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

@@ -49,7 +49,7 @@ struct SessionRunner {
         _ session: Session, library: StoryLibrary, noAudio: Bool, device: String?, kiosk: Bool = false,
         messages: MessageCatalog, warn: ((String) -> Void)? = nil
     ) throws -> ReplShell {
-        let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
+        let clock: SpeechClock = noAudio && !interactive ? .virtual : .paced
         let audio = clock == .virtual ? nil : try ReplCommand.openAudio(noAudio: noAudio, device: device, messages: messages, warn: warn)
         let shell = ReplShell(
             session: session, store: store, interactive: interactive,
