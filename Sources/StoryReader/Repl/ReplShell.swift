@@ -317,7 +317,7 @@ final class ReplShell {
     // MARK: - Input
 
     /// The monotonic clock keys are timed by outside the kiosk (type-ahead's pause).
-    var clock: any KioskClock = SystemKioskClock()
+    var clock: any MonotonicClock = SystemMonotonicClock()
 
     func handleKeys(_ keys: [Key]) {
         if kiosk != nil, !keys.isEmpty { update(.activity) }  // also keys typed on the command line

@@ -55,7 +55,8 @@ struct SessionRunner {
             session: session, store: store, interactive: interactive,
             presentation: presentation, scaling: capabilities.scaling, audio: audio)
         shell.library = library
-        shell.braille = presentation.brailleDisplay(kiosk: kiosk, inbox: shell.inbox)
+        let languages = Set(session.catalog.entries.map(\.language) + InterfaceLanguage.supported)
+        shell.braille = presentation.brailleDisplay(kiosk: kiosk, inbox: shell.inbox, languages: languages)
         return shell
     }
 }
