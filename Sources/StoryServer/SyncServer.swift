@@ -72,15 +72,21 @@
             routes(router, database: database)
             WebRoutes(database: database, languages: options.languages).install(router)
             let bodyDeadline = TimeAmount.milliseconds(Int64(options.idleTimeout * 4000))
+            let maximum = options.maximumConnections ?? ConnectionLimit.fromOpenFiles()
+            let budget = ConnectionBudget(limit: ConnectionLimit.withoutToken(of: maximum), logger: logger)
+            let guesses = WrongTokenGuesses()
+            let requestTimeout = TimeAmount.milliseconds(Int64(min(options.idleTimeout, ConnectionLimit.requestTimeout) * 1000))
             var app = Application(
                 router: router,
                 server: .http1(
                     configuration: .init(
-                        additionalChannelHandlers: [RequestBodyDeadline(limit: bodyDeadline)],
+                        additionalChannelHandlers: [
+                            RequestBodyDeadline(limit: bodyDeadline), ConnectionGuard(budget: budget, guesses: guesses, requestTimeout: requestTimeout),
+                        ],
                         idleTimeout: .milliseconds(Int64(options.idleTimeout * 1000)))),
                 configuration: .init(
                     address: .hostname(options.host, port: options.port),
-                    availableConnectionsDelegate: MaximumAvailableConnections(options.maximumConnections ?? ConnectionLimit.fromOpenFiles(), logger: logger)),
+                    availableConnectionsDelegate: MaximumAvailableConnections(maximum, logger: logger)),
                 // The database client runs beside the server and stops after it (ServiceGroup's order).
                 services: [client],
                 onServerRunning: { channel in ready("\(options.host):\(channel.localAddress?.port ?? options.port)") },
