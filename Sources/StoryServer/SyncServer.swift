@@ -186,8 +186,10 @@
                 await guarded {
                     let site = try await authorize(request, context: context, database: database)
                     let buffer = Data(buffer: try await request.body.collect(upTo: 16 * 1024 * 1024))
-                    let upload = try SyncPageReader.uploadRequest(buffer) ?? JSONDecoder.sync.decode(UploadRequest.self, from: buffer)
+                    var upload = try SyncPageReader.uploadRequest(buffer) ?? JSONDecoder.sync.decode(UploadRequest.self, from: buffer)
                     let now = HybridLogicalClock.millis(clock.now())
+                    // Dates from a clock far ahead are told in the server's time before they are checked.
+                    upload.changes = ClockSkew.datesCorrected(upload.changes, kioskMillis: upload.kioskMillis, serverMillis: now)
                     try validate(upload, now: now)
                     // A clock far ahead is not trusted: the server's time replaces it (in the kiosk's order).
                     let stored = try await database.upload(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))

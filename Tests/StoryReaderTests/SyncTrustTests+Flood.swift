@@ -116,6 +116,39 @@ extension SyncTrustTests {
         #expect(!log.contains(guess) && !log.contains(token))
         #expect(!log.contains("127.0.0.4"))
     }
+
+    /// A kiosk whose clock is 400 days ahead (its store's clock, the seam every date and stamp of
+    /// the kiosk comes from) finishes a story and syncs: its read reaches the site (it was refused
+    /// as more than a year ahead, and set aside), dated in the server's time on another kiosk (not
+    /// a year to come), and `sync --status` says once that this machine's clock is ahead.
+    @Test func aKioskAYearAheadGetsItsReadsToTheSiteDatedInTheServersTime() async throws {
+        let token = try addSite("a-year-ahead")
+        let a = try kiosk("a-year-ahead-a", token: token)
+        let b = try kiosk("a-year-ahead-b", token: token)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
+        a.folder.clock.advance(by: Date().timeIntervalSince(a.folder.clock.now) + 400 * 86400)
+        try a.store.recordFinishedRead(profileID: try a.store.profiles()[0].id!, storyID: "the-lighthouse-cat")
+        let round = try await a.client.round(a.store)
+        #expect(round.setAside == 0, "\(round)")
+        #expect(round.uploaded >= 1)
+        #expect(try a.store.syncStatus().outbox == 0)
+        #expect(try serverRows("a-year-ahead") >= 1)
+
+        try await b.client.round(b.store)
+        let onB = try #require(try b.store.history().first { $0.storyID == "the-lighthouse-cat" }, "the read reached kiosk B")
+        // Told in the server's time: the moment it finished, not 400 days to come.
+        #expect(abs(onB.finishedAt.timeIntervalSinceNow) < 600, "\(onB.finishedAt)")
+        #expect(try b.store.setAsideCount() == 0)
+
+        let status = try storyreader(["sync", "--status", "--data-dir", a.folder.url.path])
+        #expect(status.standardOutput.components(separatedBy: "clock is").count == 2, "\(status.standardOutput)")
+        #expect(
+            status.standardOutput.contains(try Regex("Warning: this machine's clock is 57(5999|6000) minutes ahead of the server's")),
+            "\(status.standardOutput)")
+    }
 }
 
 extension TCP {
