@@ -149,6 +149,23 @@ extension SyncTrustTests {
             status.standardOutput.contains(try Regex("Warning: this machine's clock is 57(5999|6000) minutes ahead of the server's")),
             "\(status.standardOutput)")
     }
+
+    /// A read dated 200 days to come, already in the site's log (a server before this stored it),
+    /// is shown as of the server's now by the kiosk that pulls it, not as a date to come.
+    @Test func aFutureDateAlreadyInTheLogIsShownAsNow() async throws {
+        let token = try addSite("future-in-log")
+        let k = try kiosk("future-in-log", token: token)
+        defer { k.folder.remove() }
+        try await k.client.round(k.store)
+        let reader = try #require(try k.store.syncSnapshot().profiles.first?.key)
+        let future = SyncChange(
+            hlc: HLCTimestamp(millis: HybridLogicalClock.millis(Date()), node: "old"),
+            body: .read(profile: reader, story: "fox", finishedAt: Date().addingTimeInterval(200 * 86400)))
+        try plant(future, site: "future-in-log")
+        try await k.client.round(k.store)
+        let read = try #require(try k.store.history().first { $0.storyID == "fox" })
+        #expect(abs(read.finishedAt.timeIntervalSinceNow) < 600, "\(read.finishedAt)")
+    }
 }
 
 extension TCP {
