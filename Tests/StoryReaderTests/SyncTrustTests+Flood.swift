@@ -148,6 +148,14 @@ extension SyncTrustTests {
         #expect(
             status.standardOutput.contains(try Regex("Warning: this machine's clock is 57(5999|6000) minutes ahead of the server's")),
             "\(status.standardOutput)")
+        // The kiosk's program says it once as it starts, in speech and on screen.
+        let log = a.folder.url.appendingPathComponent("speech.log")
+        let started = try StoryReaderProcess.run(
+            ["--no-audio", "--data-dir", a.folder.url.path], input: "", environment: ["STORYREADER_SPEECH_LOG": log.path])
+        let notice = "This computer's clock is wrong (ahead of the site's server): ask a grown-up to set it."
+        #expect(started.standardOutput.components(separatedBy: notice).count == 2, "\(started.standardOutput)")
+        let spoken = try String(contentsOf: log, encoding: .utf8)
+        #expect(spoken.components(separatedBy: notice).count == 2, "\(spoken)")
     }
 
     /// A read dated 200 days to come, already in the site's log (a server before this stored it),
