@@ -179,6 +179,9 @@ final class ReplShell {
         // The display shows what was heard before the loop waits again (as the screen does after).
         followBraille()
         if exitRequested { return }
+        // Without sound, what the interface says is heard before the script goes on (no story
+        // time passes): the opening's words, each line's answer.
+        speech.settle()
         // A script's next line waits for what the last one started (a save, the PIN's check).
         if !interactive, workPending > 0 {
             var descriptor = pollfd(fd: inbox.wake.read, events: Int16(POLLIN), revents: 0)
@@ -406,8 +409,6 @@ final class ReplShell {
         } catch {
             update(.invalid(error.localized(session.state.messages)))
         }
-        // Without sound, the answer is heard before the next line comes (no story time passes).
-        speech.settle()
     }
 
     /// Virtual time: the story runs until the wait is over, event by event.
