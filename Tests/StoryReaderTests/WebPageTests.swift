@@ -175,6 +175,49 @@ struct WebPageTests {
         #expect(home.body.contains("<label for=\"passphrase\">Passphrase</label>") && !home.body.contains("Mia"))
     }
 
+    @Test func theProfileFormOffersTheKiosksPickersWithTheCurrentValueSelected() async throws {
+        let token = try addSite("web-form")
+        let passphrase = try addStaff("web-form", "Flo", role: "librarian")
+        let k = try kiosk("web-form", token: token)
+        defer { k.folder.remove() }
+        var settings = ReadingSettings.default
+        settings.theme = .highContrastDark
+        settings.aids.lineFocus = .three
+        settings.speech.rate = 210
+        let mia = try k.store.addProfile(
+            ChildProfile(name: "Mia", age: 7, interests: ["dragons"], settings: settings), authorization: k.store.authorize(pin: nil))
+        _ = try await k.client.round(k.store)
+        let web = WebVisitor(base: site.serve.url)
+        try await web.signIn("Flo", passphrase)
+        let path = try #require(Self.link(to: "Mia", in: try await web.get("/")))
+        let child = try await web.get(path)
+        // Numbers with the form's ranges, pickers with the kiosk's choices and the current one selected.
+        #expect(child.body.contains(#"<input id="age" name="age" type="number" value="7" min="2" max="12""#))
+        #expect(child.body.contains(#"<input id="rate" name="rate" type="number" value="210" min="\#(SpeechSettings.rateRange.lowerBound)""#))
+        #expect(child.body.contains(#"<label for="theme">Theme</label>"#) && child.body.contains(#"<select id="theme" name="theme">"#))
+        #expect(child.body.contains(#"<option value="high-contrast-dark" selected>"#))
+        #expect(child.body.contains(#"<option value="3" selected>3</option>"#))
+        #expect(child.body.contains(#"<select id="hints" name="hints">"#) && child.body.contains(#"<option value="full" selected>"#))
+        #expect(child.body.contains(#"<option value="" selected>the story's language</option>"#))
+        #expect(child.body.contains(#"<input id="interests" name="interests" type="text" value="dragons""#))
+        #expect(!child.body.contains("hintVerbosity"))
+
+        // The picked values reach the kiosk as the kiosk itself would have stored them.
+        let saved = try await web.post(
+            path + "/profile",
+            [("csrf", WebVisitor.csrf(child)), ("age", "7"), ("theme", "dark"), ("hints", "off"), ("interests", "cats, Space"), ("recordingTempo", "1.5")])
+        #expect(saved.status == 200)
+        #expect(saved.body.contains(#"<option value="off" selected>off</option>"#) && saved.body.contains(#"<option value="1.5" selected>"#))
+        // A value outside the choices is said next to its field, and nothing is saved.
+        let wrong = try await web.post(path + "/profile", [("csrf", WebVisitor.csrf(saved)), ("theme", "plaid"), ("age", "8")])
+        #expect(wrong.status == 400 && wrong.body.contains(#"id="theme-error""#) && wrong.body.contains("is not a theme"))
+        _ = try await k.client.round(k.store)
+        let profile = try #require(try k.store.profile(named: "Mia"))
+        #expect(profile.id == mia.id && profile.age == 7)
+        #expect(profile.settings.theme == .dark && profile.settings.hintVerbosity == .off && !profile.settings.hints)
+        #expect(profile.interests == ["cats", "space"] && profile.settings.recordingTempo == 1.5)
+    }
+
     @Test func aParentSeesOnlyTheirChildAndAnotherSitesChildIsNotFound() async throws {
         let token = try addSite("web-two")
         let otherToken = try addSite("web-three")

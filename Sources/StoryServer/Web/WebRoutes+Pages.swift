@@ -115,13 +115,22 @@
             return Self.html(page.document(title: page.messages.tr("Privacy"), body))
         }
 
-        /// The fields of the profile form the page edits: every shared field but the name (a new
-        /// name must be agreed by the whole site, which a kiosk does).
-        static let formFields = StoryStore.syncedProfileFields.filter { $0 != "name" }
+        /// The stored fields of a child, as ``ProfileField/formText(stored:)`` reads them.
+        static func stored(_ child: WebChild) -> [String: String?] { child.fields.mapValues(\.value) }
 
-        func label(_ field: String, _ messages: MessageCatalog) -> String {
-            if let known = ProfileField(rawValue: field) { return messages.tr(known.label) }
-            return field == "hintVerbosity" ? messages.tr("Hint detail") : field
+        /// One field of the profile form as a kiosk's form offers it: a number with its range, a
+        /// picker of its choices with the current one selected, or text.
+        func formControl(_ field: ProfileField, value: String, error: String?, _ page: WebPage) -> String {
+            let id = field.rawValue
+            let label = page.messages.tr(field.label)
+            if let range = field.numberRange {
+                return page.field(id: id, label: label, value: value, error: error, type: "number", range: range)
+            }
+            if let choices = field.sharedChoices {
+                return page.select(
+                    id: id, label: label, value: value, choices: choices.map { ($0, field.choiceLabel($0, messages: page.messages)) }, error: error)
+            }
+            return page.field(id: id, label: label, value: value, error: error)
         }
 
         func childPage(
@@ -177,10 +186,13 @@
                 body +=
                     "<p class=\"error\" role=\"alert\">\(page.messages.trn("Nothing was saved: {count} field needs a change.", "Nothing was saved: {count} fields need a change.", problems.count).htmlEscaped)</p>"
             }
-            body += "<form method=\"post\" action=\"\(action)/profile\">\(page.csrfField)"
-            for field in Self.formFields {
-                let current = (child.fields[field]?.value ?? nil) ?? ""
-                body += page.field(id: field, label: label(field, page.messages), value: typed[field] ?? current, error: problems[field])
+            // The server's own messages, next to each field, in the page's language (not the
+            // browser's, which a blind user may not hear the same way).
+            body += "<form method=\"post\" action=\"\(action)/profile\" novalidate>\(page.csrfField)"
+            let stored = Self.stored(child)
+            for field in ProfileField.shared {
+                body += formControl(
+                    field, value: typed[field.rawValue] ?? field.formText(stored: stored), error: problems[field.rawValue], page)
             }
             body += "<button type=\"submit\">\(page.tr("Save"))</button></form>"
             return Self.html(page.document(title: child.name, body), status: status)
@@ -193,23 +205,24 @@
             var problems: [String: String] = [:]
             var typed: [String: String] = [:]
             var changes: [SyncChange] = []
-            for field in Self.formFields {
-                guard let text = form[field].map({ String($0.prefix(500)).trimmingCharacters(in: .whitespaces) }) else { continue }
-                typed[field] = text
-                let register = child.fields[field]
-                if text == ((register?.value ?? nil) ?? "") { continue }
-                let value: String? = text.isEmpty && field == "voice" ? nil : text
-                if field == "age" {
-                    do throws(ProfileProblem) { _ = try ProfileValidation.age(text) } catch {
-                        problems[field] = error.message(in: page.messages)
-                        continue
-                    }
+            let stored = Self.stored(child)
+            for field in ProfileField.shared {
+                guard let text = form[field.rawValue].map({ String($0.prefix(500)).trimmingCharacters(in: .whitespaces) }) else { continue }
+                typed[field.rawValue] = text
+                if text == field.formText(stored: stored) { continue }
+                let values: [String: String?]
+                do throws(ProfileProblem) { values = try field.storedValues(text) } catch {
+                    problems[field.rawValue] = error.message(in: page.messages)
+                    continue
                 }
-                let change = editor.change(.profileField(profile: child.id, field: field, value: value), after: register?.hlc, now: now)
-                if let problem = SyncValidation.problem(with: change, nowMillis: HybridLogicalClock.millis(now)) {
-                    problems[field] = problem
-                } else {
-                    changes.append(change)
+                for (name, value) in values.sorted(by: { $0.key < $1.key }) where value != (stored[name] ?? nil) {
+                    let change = editor.change(
+                        .profileField(profile: child.id, field: name, value: value), after: child.fields[name]?.hlc, now: now)
+                    if let problem = SyncValidation.problem(with: change, nowMillis: HybridLogicalClock.millis(now)) {
+                        problems[field.rawValue] = problem
+                    } else {
+                        changes.append(change)
+                    }
                 }
             }
             if !problems.isEmpty {
