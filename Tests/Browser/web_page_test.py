@@ -129,7 +129,8 @@ def main():
             change("kiosk-a", 0, {"profileField": {"profile": mia, "field": "name", "value": "Mia"}}),
             change("kiosk-a", 1, {"profileField": {"profile": mia, "field": "age", "value": "6"}}),
             change("kiosk-a", 2, {"profileField": {"profile": leo, "field": "name", "value": "Leo"}}),
-            change("kiosk-a", 3, {"read": {"profile": mia, "story": "the-little-red-hen", "finishedAt": int(time.time() * 1000) - 86400000}}),
+            dict(change("kiosk-a", 3, {"read": {"profile": mia, "story": "the-little-red-hen", "finishedAt": int(time.time() * 1000) - 86400000}}),
+                 storyTitle="The Little Red Hen"),
             change("kiosk-a", 4, {"position": {"profile": mia, "story": "goldilocks", "sentence": 12}}),
             change("kiosk-a", 5, {"favourite": {"profile": mia, "story": "the-little-red-hen", "isFavourite": True}}),
         ])
@@ -150,7 +151,8 @@ def main():
             visit_checks(page, axe, "children")
             # Every page reached by links.
             page.get_by_role("link", name="Mia").click()
-            check("the-little-red-hen" in page.content(), "Mia's page shows the read made on a kiosk")
+            check(page.get_by_role("cell", name="The Little Red Hen").count() == 1, "Mia's page shows the read made on a kiosk, by its title")
+            check(page.get_by_text("Goldilocks, at sentence 13").count() == 1, "a story no kiosk sent a title for shows its id made readable")
             visit_checks(page, axe, "child")
             # The kiosk's pickers, each with the current value selected; numbers with their range.
             check(page.get_by_label("Theme").evaluate("e => e.tagName") == "SELECT", "the theme is a picker")

@@ -131,7 +131,10 @@ struct WebPageTests {
         let k = try kiosk("web-one", token: token)
         defer { k.folder.remove() }
         let mia = try k.store.addProfile(ChildProfile(name: "Mia", age: 5), authorization: k.store.authorize(pin: nil))
+        // A kiosk that loaded no library sends no title; one that did, the library's.
         _ = try k.store.recordFinishedRead(profileID: mia.id!, storyID: "the-fox-and-the-grapes")
+        k.store.storyTitles.know([("the-little-red-hen", "The Little Red Hen")])
+        _ = try k.store.recordFinishedRead(profileID: mia.id!, storyID: "the-little-red-hen")
         _ = try await k.client.round(k.store)
 
         let web = WebVisitor(base: site.serve.url)
@@ -145,7 +148,9 @@ struct WebPageTests {
         #expect(children.headers["referrer-policy"] == "no-referrer")
         let path = try #require(Self.link(to: "Mia", in: children))
         var child = try await web.get(path)
-        #expect(child.body.contains("the-fox-and-the-grapes"))
+        // Stories by title, else by their id made readable.
+        #expect(child.body.contains("<td>The Little Red Hen</td>") && child.body.contains("<td>The fox and the grapes</td>"))
+        #expect(!child.body.contains("the-fox-and-the-grapes"))
         #expect(child.body.contains("<label for=\"age\">Age</label>"))
 
         // A wrong age is refused next to its field, and nothing is stored.

@@ -8,11 +8,18 @@ public struct SyncChange: Sendable, Hashable, Codable {
     public var id: UUID
     public var hlc: HLCTimestamp
     public var body: Body
+    /// The title of the story the body names (a read, a place or a favourite), as the sending
+    /// kiosk's library has it, so that the site server's web page can show "The Little Red Hen"
+    /// where the log says "the-little-red-hen". Optional and outside the body: kiosks and servers
+    /// that predate it send none and pass over it (their decoders skip an unknown key), and no
+    /// merge rule reads it.
+    public var storyTitle: String?
 
-    public init(id: UUID = UUID(), hlc: HLCTimestamp, body: Body) {
+    public init(id: UUID = UUID(), hlc: HLCTimestamp, body: Body, storyTitle: String? = nil) {
         self.id = id
         self.hlc = hlc
         self.body = body
+        self.storyTitle = storyTitle
     }
 
     public enum Body: Sendable, Hashable, Codable {
@@ -43,6 +50,14 @@ public struct SyncChange: Sendable, Hashable, Codable {
         case .kioskSession(let s, _, _): "session/\(s.syncText)"
         case .pinHash: "pin"
         case .read, .profileRemoved, .failedPIN: nil
+        }
+    }
+
+    /// The story the change names, if any.
+    public var story: String? {
+        switch body {
+        case .read(_, let story, _), .position(_, let story, _), .favourite(_, let story, _): story
+        default: nil
         }
     }
 

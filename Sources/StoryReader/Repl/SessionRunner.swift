@@ -34,6 +34,7 @@ struct SessionRunner {
         let size = TerminalMode.size()
         var options = global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling))
         options.voices = voices
+        store.storyTitles.know(library.entries.map { ($0.id, $0.title) })
         var session = Session(
             catalog: StoryCatalog(library: library), snapshot: snapshot,
             options: options, profile: profile, languages: Catalogs.languages)

@@ -15,6 +15,17 @@
             var reads: [UUID: [SiteState.Read]] = [:]
             /// The children by name (``WebChild/all(in:)``), sorted again only when the log grew.
             var children: [WebChild] = []
+            /// Each story's title as the latest change that carried one had it (``SyncChange/storyTitle``).
+            var titles: [String: String] = [:]
+
+            /// A story as a grown-up knows it: its title when a kiosk sent one, else its id made
+            /// readable ("the-little-red-hen": "The little red hen"), since the server holds no stories.
+            func title(of story: String) -> String {
+                if let title = titles[story] { return title }
+                let words = story.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == " " }).joined(separator: " ")
+                guard let first = words.first else { return story }
+                return first.uppercased() + words.dropFirst()
+            }
         }
 
         private let entries = Mutex<[Int64: Entry]>([:])
@@ -32,6 +43,7 @@
                 for row in rows {
                     guard let change = database.decodeStored(row, with: decoder) else { continue }
                     entry.state.apply(change)
+                    if let title = change.storyTitle, let story = change.story { entry.titles[story] = title }
                     if case .read = change.body, let read = entry.state.reads[change.id] { entry.reads[read.profile, default: []].append(read) }
                 }
                 guard let last = rows.last else { break }

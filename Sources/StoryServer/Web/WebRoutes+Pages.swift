@@ -158,7 +158,8 @@
                 : """
                 <table><caption>\(page.tr("Finished stories, newest first"))</caption>
                 <thead><tr><th scope="col">\(page.tr("Story"))</th><th scope="col">\(page.tr("Finished"))</th></tr></thead><tbody>
-                """ + reads.map { "<tr><td>\(WebPage.escape($0.story))</td><td>\(WebPage.stamp($0.finishedAt))</td></tr>" }.joined() + "</tbody></table>"
+                """ + reads.map { "<tr><td>\(WebPage.escape(entry.title(of: $0.story)))</td><td>\(WebPage.stamp($0.finishedAt))</td></tr>" }.joined()
+                    + "</tbody></table>"
             body += "<h2>\(page.tr("Reading now"))</h2>"
             body +=
                 places.isEmpty
@@ -166,9 +167,10 @@
                 : "<ul class=\"entries\">"
                     + places.map { key, register in
                         let story = String(key.dropFirst(prefix.count))
+                        let title = entry.title(of: story)
                         let sentence = register.value.map { String($0 + 1) } ?? ""
-                        return "<li>\(page.tr("{story}, at sentence {sentence}", ["story": story, "sentence": sentence])) "
-                            + correction("place", story, page.messages.tr("Forget the place in {story}", ["story": story])) + "</li>"
+                        return "<li>\(page.tr("{story}, at sentence {sentence}", ["story": title, "sentence": sentence])) "
+                            + correction("place", story, page.messages.tr("Forget the place in {story}", ["story": title])) + "</li>"
                     }.joined() + "</ul>"
             body += "<h2>\(page.tr("Favourites"))</h2>"
             body +=
@@ -177,8 +179,9 @@
                 : "<ul class=\"entries\">"
                     + favourites.map { key, _ in
                         let story = String(key.dropFirst(prefix.count))
-                        return "<li>\(WebPage.escape(story)) "
-                            + correction("favourite", story, page.messages.tr("Remove {story} from favourites", ["story": story])) + "</li>"
+                        let title = entry.title(of: story)
+                        return "<li>\(WebPage.escape(title)) "
+                            + correction("favourite", story, page.messages.tr("Remove {story} from favourites", ["story": title])) + "</li>"
                     }.joined() + "</ul>"
             body += "<h2>\(page.tr("Profile"))</h2>"
             body += "<p>\(page.tr("Changes reach every kiosk of the site at its next sync."))</p>"
