@@ -12,6 +12,7 @@ Usage: web_page_test.py PATH/TO/storyreader   (scripts/browser-test.sh runs it; 
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -151,7 +152,7 @@ def main():
             visit_checks(page, axe, "children")
             # Every page reached by links.
             page.get_by_role("link", name="Mia").click()
-            check(page.get_by_role("cell", name="The Little Red Hen").count() == 1, "Mia's page shows the read made on a kiosk, by its title")
+            check(page.get_by_role("cell", name="The Little Red Hen", exact=True).count() == 1, "Mia's page shows the read made on a kiosk, by its title")
             check(page.get_by_text("Goldilocks, at sentence 13").count() == 1, "a story no kiosk sent a title for shows its id made readable")
             visit_checks(page, axe, "child")
             # The kiosk's pickers, each with the current value selected; numbers with their range.
@@ -169,6 +170,11 @@ def main():
             page.get_by_role("button", name="Save").click()
             check(page.get_by_label("Age").input_value() == "7", "the age saved on the page shows")
             check(page.get_by_label("Theme").input_value() == "dark", "the theme picked on the page shows")
+            # A read made by mistake is deleted from its row.
+            page.get_by_role("button", name=re.compile("^Delete the read of The Little Red Hen on ")).click()
+            check(page.get_by_role("cell", name="The Little Red Hen", exact=True).count() == 0
+                  and page.get_by_text("No finished stories yet.").count() == 1, "a read deleted on the page is gone from the log")
+            check(page.get_by_role("status").inner_text().startswith("Corrected."), "the deletion is said")
             page.get_by_role("link", name="Kiosks").click()
             check("kiosk-a" in page.content() and "just now" in page.content(), "the kiosks page names kiosk-a with its last sync in words")
             visit_checks(page, axe, "kiosks")

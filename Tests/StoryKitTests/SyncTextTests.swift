@@ -80,6 +80,27 @@ struct SyncTextTests {
         }
     }
 
+    @Test func aPulledReadRemovalDeletesTheReadHereAndOnlyIt() throws {
+        let database = try TemporaryDatabase("read-removed")
+        defer { database.remove() }
+        let store = try database.open()
+        try store.markJoined()
+        let reader = try store.profiles()[0].id!
+        try store.recordFinishedRead(profileID: reader, storyID: "hen")
+        try store.recordFinishedRead(profileID: reader, storyID: "hen")
+        let sent = try store.pendingChanges().map(\.change)
+        let read = try #require(sent.first { if case .read = $0.body { true } else { false } })
+        let profile = try #require(read.profile)
+        let removal = SyncChange(hlc: HLCTimestamp(millis: HybridLogicalClock.millis(Date()), node: "web"), body: .readRemoved(profile: profile, read: read.id))
+        #expect(try store.applyPulled([removal], cursor: 1) == 1)
+        #expect(try store.readCount(profileID: reader, storyID: "hen") == 1)
+        #expect(try store.history(profileID: reader).count == 1)
+        // Again (a page pulled twice): nothing more goes.
+        #expect(try store.applyPulled([removal], cursor: 2) == 0)
+        #expect(try store.readCount(profileID: reader, storyID: "hen") == 1)
+        #expect(try store.syncStatus().setAside == 0)
+    }
+
     @Test func anUploadIsWrittenAsJSONEncoderWritesIt() throws {
         let request = UploadRequest(changes: Self.changes(count: 300, seed: 8), kioskMillis: 1_764_215_000_123)
         #expect(request.json == (try JSONEncoder.sync.encode(request)))

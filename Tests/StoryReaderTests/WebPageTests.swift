@@ -223,6 +223,54 @@ struct WebPageTests {
         #expect(profile.interests == ["cats", "space"] && profile.settings.recordingTempo == 1.5)
     }
 
+    @Test func aReadMadeOnAKioskAndDeletedOnThePageIsGoneFromThePageAndTheKiosk() async throws {
+        let token = try addSite("web-delete")
+        let passphrase = try addStaff("web-delete", "Del", role: "librarian")
+        let k = try kiosk("web-delete", token: token)
+        let other = try kiosk("web-delete", token: token)
+        defer {
+            k.folder.remove()
+            other.folder.remove()
+        }
+        let mia = try k.store.addProfile(ChildProfile(name: "Mia", age: 6), authorization: k.store.authorize(pin: nil))
+        k.store.storyTitles.know([("the-little-red-hen", "The Little Red Hen")])
+        _ = try k.store.recordFinishedRead(profileID: mia.id!, storyID: "the-little-red-hen", at: Date(timeIntervalSinceNow: -3600))
+        _ = try k.store.recordFinishedRead(profileID: mia.id!, storyID: "the-little-red-hen")
+        _ = try await k.client.round(k.store)
+        _ = try await other.client.round(other.store)
+        let otherMia = try #require(try other.store.profile(named: "Mia")?.id)
+        #expect(try other.store.readCount(profileID: otherMia, storyID: "the-little-red-hen") == 2)
+
+        let web = WebVisitor(base: site.serve.url)
+        try await web.signIn("Del", passphrase)
+        let path = try #require(Self.link(to: "Mia", in: try await web.get("/")))
+        let child = try await web.get(path)
+        let buttons = child.body.components(separatedBy: "Delete the read of The Little Red Hen on ").count - 1
+        #expect(buttons == 2)
+        // The first (newest) read's id, from its form.
+        let marker = try #require(child.body.range(of: #"name="read" value=""#))
+        let id = String(child.body[marker.upperBound...].prefix { $0 != "\"" })
+        // Another child's read, or nonsense, is not found; without the form's token nothing goes.
+        #expect(try await web.post(path + "/correct", [("csrf", WebVisitor.csrf(child)), ("read", UUID().uuidString)]).status == 404)
+        #expect(try await web.post(path + "/correct", [("read", id)]).status == 403)
+        let deleted = try await web.post(path + "/correct", [("csrf", WebVisitor.csrf(child)), ("read", id)])
+        #expect(deleted.status == 200 && deleted.body.contains("Corrected. Kiosks get it at their next sync."))
+        #expect(deleted.body.components(separatedBy: "Delete the read of The Little Red Hen on ").count - 1 == 1)
+        #expect(!deleted.body.contains(id))
+        // Deleting it again finds nothing.
+        #expect(try await web.post(path + "/correct", [("csrf", WebVisitor.csrf(deleted)), ("read", id)]).status == 404)
+
+        // Both kiosks, the one that made the read and another, count one read after their sync.
+        for kiosk in [k, other] {
+            let round = try await kiosk.client.round(kiosk.store)
+            #expect(round.setAside == 0)
+            let child = try #require(try kiosk.store.profile(named: "Mia")?.id)
+            #expect(try kiosk.store.readCount(profileID: child, storyID: "the-little-red-hen") == 1)
+            #expect(try kiosk.store.history(profileID: child).count == 1)
+        }
+        #expect(try await web.get(path).body.components(separatedBy: "Delete the read of").count - 1 == 1)
+    }
+
     @Test func aParentSeesOnlyTheirChildAndAnotherSitesChildIsNotFound() async throws {
         let token = try addSite("web-two")
         let otherToken = try addSite("web-three")

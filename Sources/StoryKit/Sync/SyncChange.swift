@@ -23,8 +23,11 @@ public struct SyncChange: Sendable, Hashable, Codable {
     }
 
     public enum Body: Sendable, Hashable, Codable {
-        /// A finished read (grow-only: the change's id is the event's id).
+        /// A finished read (the change's id is the event's id).
         case read(profile: UUID, story: String, finishedAt: Date)
+        /// A finished read made by mistake, deleted (by a grown-up on the site's web page): the read
+        /// whose change id is `read` is gone for good, on every machine (a removed set of ids).
+        case readRemoved(profile: UUID, read: UUID)
         /// Where to resume a story (nil: forget it). Last writer wins per (profile, story).
         case position(profile: UUID, story: String, sentence: Int?)
         /// Favourite or not. Last writer wins per (profile, story).
@@ -49,7 +52,7 @@ public struct SyncChange: Sendable, Hashable, Codable {
         case .profileField(let p, let f, _): "profile/\(p.syncText)/\(f)"
         case .kioskSession(let s, _, _): "session/\(s.syncText)"
         case .pinHash: "pin"
-        case .read, .profileRemoved, .failedPIN: nil
+        case .read, .readRemoved, .profileRemoved, .failedPIN: nil
         }
     }
 
@@ -64,7 +67,9 @@ public struct SyncChange: Sendable, Hashable, Codable {
     /// The profile the change belongs to, if any.
     public var profile: UUID? {
         switch body {
-        case .read(let p, _, _), .position(let p, _, _), .favourite(let p, _, _), .profileField(let p, _, _), .profileRemoved(let p): p
+        case .read(let p, _, _), .readRemoved(let p, _), .position(let p, _, _), .favourite(let p, _, _), .profileField(let p, _, _),
+            .profileRemoved(let p):
+            p
         case .kioskSession, .failedPIN, .pinHash: nil
         }
     }

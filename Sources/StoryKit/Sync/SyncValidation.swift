@@ -42,7 +42,7 @@ public enum SyncValidation {
             return storyProblem(story)
         case .profileField(_, let field, let value):
             return profileFieldProblem(field, value)
-        case .profileRemoved:
+        case .profileRemoved, .readRemoved:
             return nil
         case .kioskSession(_, let kiosk, let record):
             return nodeProblem(kiosk, "kiosk") ?? sessionProblem(record, nowMillis: nowMillis)

@@ -10,9 +10,10 @@
         struct Entry: Sendable {
             var cursor: Int64
             var state: SiteState
-            /// Each child's finished reads (the log holds each read once), so that a child's page
-            /// does not look through every read of the site.
-            var reads: [UUID: [SiteState.Read]] = [:]
+            /// The ids of each child's finished reads (the log holds each read once), so that a
+            /// child's page does not look through every read of the site; a read since removed is
+            /// no longer in ``SiteState/reads``.
+            var reads: [UUID: [UUID]] = [:]
             /// The children by name (``WebChild/all(in:)``), sorted again only when the log grew.
             var children: [WebChild] = []
             /// Each story's title as the latest change that carried one had it (``SyncChange/storyTitle``).
@@ -44,7 +45,7 @@
                     guard let change = database.decodeStored(row, with: decoder) else { continue }
                     entry.state.apply(change)
                     if let title = change.storyTitle, let story = change.story { entry.titles[story] = title }
-                    if case .read = change.body, let read = entry.state.reads[change.id] { entry.reads[read.profile, default: []].append(read) }
+                    if case .read = change.body, let read = entry.state.reads[change.id] { entry.reads[read.profile, default: []].append(change.id) }
                 }
                 guard let last = rows.last else { break }
                 entry.cursor = last.seq

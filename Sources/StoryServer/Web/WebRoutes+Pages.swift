@@ -139,15 +139,19 @@
         ) -> Response {
             let state = entry.state
             let prefix = child.id.uuidString + "/"
-            let reads = (entry.reads[child.id] ?? []).sorted { $0.finishedAt > $1.finishedAt }
+            let reads = (entry.reads[child.id] ?? []).compactMap { id in state.reads[id].map { (id: id, read: $0) } }
+                .sorted { ($0.read.finishedAt, $0.id.uuidString) > ($1.read.finishedAt, $1.id.uuidString) }
             let places = state.positions.filter { $0.key.hasPrefix(prefix) && $0.value.value != nil }.sorted { $0.key < $1.key }
             let favourites = state.favourites.filter { $0.key.hasPrefix(prefix) && $0.value.value }.sorted { $0.key < $1.key }
             let action = "/children/\(child.id.uuidString)"
-            func correction(_ kind: String, _ story: String, _ label: String) -> String {
-                """
-                <form method="post" action="\(action)/correct">\(page.csrfField)<input type="hidden" name="\(kind)" value="\(WebPage.escape(story))">\
-                <button type="submit">\(WebPage.escape(label))</button></form>
-                """
+            /// A button that corrects one entry; `shown`, when given, is its short visible text (in a
+            /// table's narrow column), which the full `label` a screen reader says begins with.
+            func correction(_ kind: String, _ value: String, _ label: String, shown: String? = nil) -> String {
+                let named = shown.map { " aria-label=\"\(WebPage.escape(label))\">\(WebPage.escape($0))" } ?? ">\(WebPage.escape(label))"
+                return """
+                    <form method="post" action="\(action)/correct">\(page.csrfField)<input type="hidden" name="\(kind)" value="\(WebPage.escape(value))">\
+                    <button type="submit"\(named)</button></form>
+                    """
             }
             var body = ""
             if let notice { body += "<p class=\"notice\" role=\"status\">\(WebPage.escape(notice))</p>" }
@@ -157,9 +161,18 @@
                 ? "<p>\(page.tr("No finished stories yet."))</p>"
                 : """
                 <table><caption>\(page.tr("Finished stories, newest first"))</caption>
-                <thead><tr><th scope="col">\(page.tr("Story"))</th><th scope="col">\(page.tr("Finished"))</th></tr></thead><tbody>
-                """ + reads.map { "<tr><td>\(WebPage.escape(entry.title(of: $0.story)))</td><td>\(WebPage.stamp($0.finishedAt))</td></tr>" }.joined()
-                    + "</tbody></table>"
+                <thead><tr><th scope="col">\(page.tr("Story"))</th><th scope="col">\(page.tr("Finished"))</th>\
+                <th scope="col">\(page.tr("Correction"))</th></tr></thead><tbody>
+                """
+                    + reads.map { id, read in
+                        let title = entry.title(of: read.story)
+                        let stamp = WebPage.stamp(read.finishedAt)
+                        return "<tr><td>\(WebPage.escape(title))</td><td>\(stamp)</td><td>"
+                            + correction(
+                                "read", id.uuidString, page.messages.tr("Delete the read of {story} on {date}", ["story": title, "date": stamp]),
+                                shown: page.messages.tr("Delete the read"))
+                            + "</td></tr>"
+                    }.joined() + "</tbody></table>"
             body += "<h2>\(page.tr("Reading now"))</h2>"
             body +=
                 places.isEmpty
@@ -238,12 +251,15 @@
             return childPage(updated, state: fresh, page, problems: [:], typed: [:], notice: notice)
         }
 
-        /// Forgets a wrong place in a story, or takes a story off the favourites: a change of the log.
+        /// Deletes a finished read made by mistake, forgets a wrong place in a story, or takes a story
+        /// off the favourites: a change of the log, which every kiosk applies at its next sync.
         func correct(_ child: WebChild, state entry: SiteStates.Entry, form: [String: String], session: WebSession, _ page: WebPage) async throws -> Response {
             let now = clock.now()
             let state = entry.state
             let change: SyncChange
-            if let story = form["place"], let register = state.positions[child.id.uuidString + "/" + story], register.value != nil {
+            if let text = form["read"], let id = UUID(uuidString: text), state.reads[id]?.profile == child.id {
+                change = editor.change(.readRemoved(profile: child.id, read: id), after: nil, now: now)
+            } else if let story = form["place"], let register = state.positions[child.id.uuidString + "/" + story], register.value != nil {
                 change = editor.change(.position(profile: child.id, story: story, sentence: nil), after: register.hlc, now: now)
             } else if let story = form["favourite"], let register = state.favourites[child.id.uuidString + "/" + story], register.value {
                 change = editor.change(.favourite(profile: child.id, story: story, isFavourite: false), after: register.hlc, now: now)
