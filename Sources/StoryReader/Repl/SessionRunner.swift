@@ -30,13 +30,14 @@ struct SessionRunner {
     }
 
     /// The session on `library`, as `profile` (nil: the session chooses), sized to the terminal.
-    func session(library: StoryLibrary, profile: String?, voices: [String] = []) -> Session {
+    /// It holds `stories` already read in; the others are read off the loop when first needed.
+    func session(library: StoryLibrary, profile: String?, voices: [String] = [], stories: [Story] = []) -> Session {
         let size = TerminalMode.size()
         var options = global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling))
         options.voices = voices
         store.storyTitles.know(library.entries.map { ($0.id, $0.title) })
         var session = Session(
-            catalog: StoryCatalog(library: library), snapshot: snapshot,
+            catalog: StoryCatalog(entries: library.entries, stories: stories), snapshot: snapshot,
             options: options, profile: profile, languages: Catalogs.languages)
         presentation.apply(to: &session)
         return session
@@ -46,7 +47,7 @@ struct SessionRunner {
     /// silence); --no-audio on a terminal: paced silence; --no-audio without a terminal: virtual
     /// time (scripts, transcripts). `warn`: where the audio's notice goes besides the session.
     func shell(
-        _ session: Session, noAudio: Bool, device: String?, kiosk: Bool = false,
+        _ session: Session, library: StoryLibrary, noAudio: Bool, device: String?, kiosk: Bool = false,
         messages: MessageCatalog, warn: ((String) -> Void)? = nil
     ) throws -> ReplShell {
         let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
@@ -54,6 +55,7 @@ struct SessionRunner {
         let shell = ReplShell(
             session: session, store: store, interactive: interactive,
             presentation: presentation, scaling: capabilities.scaling, audio: audio)
+        shell.library = library
         shell.braille = presentation.brailleDisplay(kiosk: kiosk, inbox: shell.inbox)
         return shell
     }
