@@ -17,8 +17,6 @@ public enum SyncValidation {
     public static let storyIDLength = 200
     public static let nodeLength = 64
     public static let recordBytes = 64 * 1024
-    /// The longest story title a change may carry (``SyncChange/storyTitle``).
-    public static let storyTitleLength = 200
     /// The largest sentence number a place may name.
     public static let sentenceRange = 0...1_000_000
 
@@ -28,7 +26,7 @@ public enum SyncValidation {
         if let problem = clockProblem(change.hlc) { return problem }
         if let title = change.storyTitle {
             if change.story == nil { return "a story title comes only with a read, a place or a favourite" }
-            if let problem = storyTitleProblem(title) { return problem }
+            if let problem = StoryTitles.problem(title) { return problem }
         }
         switch change.body {
         case .read(_, let story, let finishedAt):
@@ -85,14 +83,6 @@ public enum SyncValidation {
     static func storyProblem(_ story: String) -> String? {
         if story.isEmpty || story.unicodeScalars.count > storyIDLength || UnsafeCharacters.containsUnsafe(story) {
             return "story id \(quoted(story)) is not 1 to \(storyIDLength) characters without controls"
-        }
-        return nil
-    }
-
-    /// A title shown on the site's web page: 1 to ``storyTitleLength`` characters, no controls.
-    public static func storyTitleProblem(_ title: String) -> String? {
-        if title.isEmpty || title.unicodeScalars.count > storyTitleLength || UnsafeCharacters.containsUnsafe(title) {
-            return "story title \(quoted(title)) is not 1 to \(storyTitleLength) characters without controls"
         }
         return nil
     }

@@ -14,11 +14,22 @@ public final class StoryTitles: Sendable {
     public func know(_ stories: [(id: String, title: String)]) {
         var known: [String: String] = [:]
         for (id, title) in stories where known[id] == nil {
-            // Only a title every machine takes travels (see ``SyncValidation``).
+            // Only a title every machine takes travels (``SyncValidation`` checks it by ``problem(_:)``).
             let title = Sanitizer.sanitizeLine(title).trimmingCharacters(in: .whitespaces)
-            if SyncValidation.storyTitleProblem(title) == nil { known[id] = title }
+            if Self.problem(title) == nil { known[id] = title }
         }
         titles.withLock { $0.merge(known) { old, _ in old } }
+    }
+
+    /// The longest title a change may carry.
+    public static let maximumLength = 200
+
+    /// What is wrong with a title sent with a change: 1 to ``maximumLength`` characters, no controls.
+    public static func problem(_ title: String) -> String? {
+        if title.isEmpty || title.unicodeScalars.count > maximumLength || UnsafeCharacters.containsUnsafe(title) {
+            return "a story title of \(title.unicodeScalars.count) characters is not 1 to \(maximumLength) characters without controls"
+        }
+        return nil
     }
 
     /// The title of `story`, if the library has it.
