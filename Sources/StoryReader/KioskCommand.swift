@@ -81,7 +81,7 @@ struct KioskCommand: ParsableCommand {
                     : messages.tr("there is no profile called {name}: choose one of {names}", values))
         }
         var session = runner.session(library: library, profile: profile)
-        let clock = SystemKioskClock()
+        let clock = SystemMonotonicClock()
         session.startKiosk(
             KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),
             now: clock.now())
