@@ -4,10 +4,6 @@ import Foundation
 /// stores (``StoryStore/syncedProfileFields``): what the site server's web page shows and offers,
 /// with the same choices, ranges and checks as a kiosk's form, so both write the same values.
 extension ProfileField {
-    /// The fields a grown-up edits away from a kiosk: every shared one but the name (a new name is
-    /// agreed by the whole site, which a kiosk asks) and the interface language (kept per kiosk).
-    public static let shared: [ProfileField] = inputs.filter { $0 != .name && StoryStore.syncedProfileFields.contains($0.rawValue) }
-
     private static let defaultTexts = ProfileForm.texts(of: .defaultProfile)
 
     /// The range of a number field (typed as a number, checked against it), else nil.
