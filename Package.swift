@@ -141,7 +141,11 @@ let package = Package(
         ),
         .testTarget(
             name: "StoryReaderTests",
-            dependencies: ["StoryKit", "StoryKitTestSupport", "StoryReader", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "StoryKit", "StoryKitTestSupport", "StoryReader", "StoryServer", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // The web page's routes driven in process (WebRouteTests), with the server only.
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+            ],
             // Expected outputs and screens, read from the repository by path (not bundled resources).
             exclude: ["Golden", "Snapshots", "Transcripts"]
         ),

@@ -250,6 +250,7 @@ struct ReadCommand: ParsableCommand {
             try? sink.close()
         }
         if let reader, wav == nil {
+            reader.store.storyTitles.know([(story.id, story.title)])
             do {
                 if state == .finished {
                     let count = try reader.store.recordFinishedRead(profileID: reader.id, storyID: story.id)

@@ -34,6 +34,24 @@ struct DatabaseOptions: ParsableArguments {
     }
 }
 
+#if Server
+    extension DatabaseOptions {
+        /// Runs one task of `storyreader serve site|staff` against the server's database (its schema
+        /// brought up to date first), turning its failures into messages that name the task (`what`).
+        func task<T: Sendable>(_ what: String, _ body: @escaping @Sendable (ServerDatabase) async throws -> T) async throws -> T {
+            do {
+                return try await SyncServer.withDatabase(try address(), body)
+            } catch let failure as UserFailure {
+                throw failure
+            } catch let refused as ServerDatabase.Disagreement {
+                throw StoreCommandSupport.fail("\(what): \(refused.description)")
+            } catch {
+                throw StoreCommandSupport.fail("\(what): \(error)")
+            }
+        }
+    }
+#endif
+
 /// Says how to get the server when this build has none.
 package func requireServerBuild() throws {
     if !serverIsBuiltIn {
@@ -110,14 +128,7 @@ struct ServeSiteCommand: AsyncParsableCommand {
             try requireServerBuild()
             #if Server
                 let site = name
-                do {
-                    let token = try await SyncServer.withDatabase(try database.address()) { try await $0.addSite(site) }
-                    print(token)
-                } catch let failure as UserFailure {
-                    throw failure
-                } catch {
-                    throw StoreCommandSupport.fail("site add: \(error)")
-                }
+                print(try await database.task("site add") { try await $0.addSite(site) })
             #endif
         }
     }
@@ -131,14 +142,8 @@ struct ServeSiteCommand: AsyncParsableCommand {
             try requireServerBuild()
             #if Server
                 let site = name
-                do {
-                    let count = try await SyncServer.withDatabase(try database.address()) { try await $0.revokeSite(site) }
-                    print(helpMessages.trn("Revoked {count} token of {site}.", "Revoked {count} tokens of {site}.", count, ["site": site]))
-                } catch let failure as UserFailure {
-                    throw failure
-                } catch {
-                    throw StoreCommandSupport.fail("site revoke: \(error)")
-                }
+                let count = try await database.task("site revoke") { try await $0.revokeSite(site) }
+                print(helpMessages.trn("Revoked {count} token of {site}.", "Revoked {count} tokens of {site}.", count, ["site": site]))
             #endif
         }
     }

@@ -10,23 +10,6 @@ struct ServeStaffCommand: AsyncParsableCommand {
         abstract: helpMessages.tr("Add, list or remove the parents and librarians who sign in to the server's web page."),
         subcommands: [Add.self, List.self, Remove.self])
 
-    #if Server
-        /// Runs a staff task against the database, turning its failures into messages that say what to do.
-        static func withDatabase<T: Sendable>(_ options: DatabaseOptions, _ what: String, _ body: @escaping @Sendable (ServerDatabase) async throws -> T)
-            async throws -> T
-        {
-            do {
-                return try await SyncServer.withDatabase(try options.address(), body)
-            } catch let failure as UserFailure {
-                throw failure
-            } catch let refused as ServerDatabase.Disagreement {
-                throw StoreCommandSupport.fail("staff \(what): \(refused.description)")
-            } catch {
-                throw StoreCommandSupport.fail("staff \(what): \(error)")
-            }
-        }
-    #endif
-
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: helpMessages.tr("Add a parent or librarian to a site and print their passphrase (shown once, stored as a slow salted hash)."))
@@ -61,7 +44,7 @@ struct ServeStaffCommand: AsyncParsableCommand {
             #if Server
                 let (site, name, children) = (site, name.trimmingCharacters(in: .whitespaces), children)
                 let role: StaffMember.Role = role == "librarian" ? .librarian : .parent
-                let passphrase = try await ServeStaffCommand.withDatabase(database, "add") {
+                let passphrase = try await database.task("staff add") {
                     try await $0.addStaff(site: site, name: name, role: role, children: children)
                 }
                 print(passphrase)
@@ -77,7 +60,7 @@ struct ServeStaffCommand: AsyncParsableCommand {
 
         func run() async throws {
             #if Server
-                let staff = try await ServeStaffCommand.withDatabase(database, "list") { try await $0.listStaff() }
+                let staff = try await database.task("staff list") { try await $0.listStaff() }
                 if staff.isEmpty {
                     print(helpMessages.tr("No parents or librarians yet: add one with 'storyreader serve staff add SITE --name NAME --role librarian'."))
                 }
@@ -99,7 +82,7 @@ struct ServeStaffCommand: AsyncParsableCommand {
         func run() async throws {
             #if Server
                 let name = name
-                let removed = try await ServeStaffCommand.withDatabase(database, "remove") { try await $0.removeStaff(name: name) }
+                let removed = try await database.task("staff remove") { try await $0.removeStaff(name: name) }
                 guard removed else {
                     throw StoreCommandSupport.fail(
                         helpMessages.tr(

@@ -12,6 +12,7 @@ Usage: web_page_test.py PATH/TO/storyreader   (scripts/browser-test.sh runs it; 
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -129,7 +130,8 @@ def main():
             change("kiosk-a", 0, {"profileField": {"profile": mia, "field": "name", "value": "Mia"}}),
             change("kiosk-a", 1, {"profileField": {"profile": mia, "field": "age", "value": "6"}}),
             change("kiosk-a", 2, {"profileField": {"profile": leo, "field": "name", "value": "Leo"}}),
-            change("kiosk-a", 3, {"read": {"profile": mia, "story": "the-little-red-hen", "finishedAt": int(time.time() * 1000) - 86400000}}),
+            dict(change("kiosk-a", 3, {"read": {"profile": mia, "story": "the-little-red-hen", "finishedAt": int(time.time() * 1000) - 86400000}}),
+                 storyTitle="The Little Red Hen"),
             change("kiosk-a", 4, {"position": {"profile": mia, "story": "goldilocks", "sentence": 12}}),
             change("kiosk-a", 5, {"favourite": {"profile": mia, "story": "the-little-red-hen", "isFavourite": True}}),
         ])
@@ -150,16 +152,29 @@ def main():
             visit_checks(page, axe, "children")
             # Every page reached by links.
             page.get_by_role("link", name="Mia").click()
-            check("the-little-red-hen" in page.content(), "Mia's page shows the read made on a kiosk")
+            check(page.get_by_role("cell", name="The Little Red Hen", exact=True).count() == 1, "Mia's page shows the read made on a kiosk, by its title")
+            check(page.get_by_text("Goldilocks, at sentence 13").count() == 1, "a story no kiosk sent a title for shows its id made readable")
             visit_checks(page, axe, "child")
-            page.get_by_label("Age").fill("forty")
+            # The kiosk's pickers, each with the current value selected; numbers with their range.
+            check(page.get_by_label("Theme").evaluate("e => e.tagName") == "SELECT", "the theme is a picker")
+            check(page.get_by_label("Theme").input_value() == "default", "the picker shows the current theme")
+            check(page.get_by_label("Age").get_attribute("max") == "12", "the age is a number with the form's range")
+            # The form leaves checking to the server, whose message is said next to the field.
+            page.get_by_label("Age").fill("40")
             page.get_by_role("button", name="Save").click()
             described = page.get_by_label("Age").get_attribute("aria-describedby")
             check(described == "age-error", "a wrong age is said next to its field and tied to it")
             visit_checks(page, axe, "child-error")
             page.get_by_label("Age").fill("7")
+            page.get_by_label("Theme").select_option("dark")
             page.get_by_role("button", name="Save").click()
             check(page.get_by_label("Age").input_value() == "7", "the age saved on the page shows")
+            check(page.get_by_label("Theme").input_value() == "dark", "the theme picked on the page shows")
+            # A read made by mistake is deleted from its row.
+            page.get_by_role("button", name=re.compile("^Delete the read of The Little Red Hen on ")).click()
+            check(page.get_by_role("cell", name="The Little Red Hen", exact=True).count() == 0
+                  and page.get_by_text("No finished stories yet.").count() == 1, "a read deleted on the page is gone from the log")
+            check(page.get_by_role("status").inner_text().startswith("Corrected."), "the deletion is said")
             page.get_by_role("link", name="Kiosks").click()
             check("kiosk-a" in page.content() and "just now" in page.content(), "the kiosks page names kiosk-a with its last sync in words")
             visit_checks(page, axe, "kiosks")

@@ -30,6 +30,18 @@ import Testing
         #expect(state.readCounts["\(mia.uuidString)/fox"] == 2)
     }
 
+    @Test func aRemovedReadStaysRemovedWhateverTheArrivalOrder() {
+        let a = SyncChange(hlc: stamp(1, "a"), body: .read(profile: mia, story: "fox", finishedAt: Date()))
+        let b = SyncChange(hlc: stamp(1, "b"), body: .read(profile: mia, story: "fox", finishedAt: Date()))
+        let removed = SyncChange(hlc: stamp(2, "web"), body: .readRemoved(profile: mia, read: a.id))
+        let orders = [[a, b, removed], [removed, a, b], [b, removed, a, a], [a, removed, b, removed]]
+        for order in orders {
+            let state = SiteState(changes: order)
+            #expect(state == SiteState(changes: orders[0]))
+            #expect(state.readCounts["\(mia.uuidString)/fox"] == 1 && state.reads[a.id] == nil && state.reads[b.id] != nil)
+        }
+    }
+
     @Test func placesAndFavouritesTakeTheLatestClockWhateverTheArrivalOrder() {
         let old = SyncChange(hlc: stamp(10, "b"), body: .position(profile: mia, story: "fox", sentence: 3))
         let new = SyncChange(hlc: stamp(11, "a"), body: .position(profile: mia, story: "fox", sentence: 7))

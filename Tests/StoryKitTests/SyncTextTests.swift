@@ -17,7 +17,7 @@ struct SyncTextTests {
         let dates = [
             0, 0.000_1, 1_764_215_000, 1_764_215_000.123, 1_764_215_000.123_456, 99_999_999_999.999_5, 1e15, 253_402_300_799.999,
         ]
-        return (0..<count).map { index in
+        func change(_ index: Int, _ random: inout SeededGenerator) -> SyncChange {
             let hlc = HLCTimestamp(
                 millis: Int64.random(in: 0...9_999_999_999_999, using: &random), counter: Int.random(in: 0...999_999, using: &random),
                 node: ["kiosk-1", "k.2_b", "a:b", "x/y"][index % 4])
@@ -33,6 +33,12 @@ struct SyncTextTests {
             default: return SyncChange(hlc: hlc, body: .profileField(profile: profile, field: "name", value: "Zoë \(index)"))
             }
         }
+        return (0..<count).map { index in
+            var made = change(index, &random)
+            // A title from a kiosk that knows its library (issue 44), plain or with escapes.
+            if made.story != nil, index % 5 != 0 { made.storyTitle = ["The Little Red Hen", stories[index % stories.count]][index % 2] }
+            return made
+        }
     }
 
     @Test func aChangeIsWrittenAsJSONEncoderWritesIt() throws {
@@ -46,6 +52,53 @@ struct SyncTextTests {
         #expect(fast > 600)
         let read = SyncChange(hlc: HLCTimestamp(millis: 1, node: "k"), body: .read(profile: UUID(), story: "s", finishedAt: Date()))
         #expect(read.fastJSON() != nil)
+    }
+
+    @Test func aStoryTitleTravelsOnlyWithAChangeThatNamesAStoryAndAsTheLibraryHasIt() throws {
+        let database = try TemporaryDatabase("titles")
+        defer { database.remove() }
+        let store = try database.open()
+        try store.markJoined()
+        let reader = try store.profiles()[0].id!
+        store.storyTitles.know([("hen", "The Little Red Hen"), ("bad", "Bad\u{1B}[31m title"), ("hen", "Another")])
+        try store.recordFinishedRead(profileID: reader, storyID: "hen")
+        try store.setPosition(profileID: reader, storyID: "bad", sentenceIndex: 3)
+        try store.toggleFavourite(profileID: reader, storyID: "unknown")
+        let sent = try store.pendingChanges().map(\.change).filter { $0.story != nil }
+        #expect(sent.filter { $0.story == "hen" }.map(\.storyTitle) == ["The Little Red Hen", "The Little Red Hen"])
+        // The sanitized title travels, never the escape; a story the library lacks has none.
+        let bad = try #require(sent.first { $0.story == "bad" }?.storyTitle)
+        #expect(bad.hasPrefix("Bad") && !bad.contains("\u{1B}"))
+        #expect(sent.first { $0.story == "unknown" }?.storyTitle == nil)
+        let hlc = HLCTimestamp(millis: 1_800_000_000_000, node: "k")
+        var field = SyncChange(hlc: hlc, body: .profileField(profile: UUID(), field: "age", value: "5"))
+        field.storyTitle = "Hen"
+        #expect(SyncValidation.problem(with: field, nowMillis: hlc.millis)?.contains("only with a read") == true)
+        for title in ["", String(repeating: "a", count: 201), "\u{202E}evil"] {
+            let read = SyncChange(hlc: hlc, body: .read(profile: UUID(), story: "s", finishedAt: Date()), storyTitle: title)
+            #expect(SyncValidation.problem(with: read, nowMillis: hlc.millis) != nil, "\(title)")
+        }
+    }
+
+    @Test func aPulledReadRemovalDeletesTheReadHereAndOnlyIt() throws {
+        let database = try TemporaryDatabase("read-removed")
+        defer { database.remove() }
+        let store = try database.open()
+        try store.markJoined()
+        let reader = try store.profiles()[0].id!
+        try store.recordFinishedRead(profileID: reader, storyID: "hen")
+        try store.recordFinishedRead(profileID: reader, storyID: "hen")
+        let sent = try store.pendingChanges().map(\.change)
+        let read = try #require(sent.first { if case .read = $0.body { true } else { false } })
+        let profile = try #require(read.profile)
+        let removal = SyncChange(hlc: HLCTimestamp(millis: HybridLogicalClock.millis(Date()), node: "web"), body: .readRemoved(profile: profile, read: read.id))
+        #expect(try store.applyPulled([removal], cursor: 1) == 1)
+        #expect(try store.readCount(profileID: reader, storyID: "hen") == 1)
+        #expect(try store.history(profileID: reader).count == 1)
+        // Again (a page pulled twice): nothing more goes.
+        #expect(try store.applyPulled([removal], cursor: 2) == 0)
+        #expect(try store.readCount(profileID: reader, storyID: "hen") == 1)
+        #expect(try store.syncStatus().setAside == 0)
     }
 
     @Test func anUploadIsWrittenAsJSONEncoderWritesIt() throws {

@@ -131,7 +131,10 @@ struct WebPageTests {
         let k = try kiosk("web-one", token: token)
         defer { k.folder.remove() }
         let mia = try k.store.addProfile(ChildProfile(name: "Mia", age: 5), authorization: k.store.authorize(pin: nil))
+        // A kiosk that loaded no library sends no title; one that did, the library's.
         _ = try k.store.recordFinishedRead(profileID: mia.id!, storyID: "the-fox-and-the-grapes")
+        k.store.storyTitles.know([("the-little-red-hen", "The Little Red Hen")])
+        _ = try k.store.recordFinishedRead(profileID: mia.id!, storyID: "the-little-red-hen")
         _ = try await k.client.round(k.store)
 
         let web = WebVisitor(base: site.serve.url)
@@ -145,7 +148,9 @@ struct WebPageTests {
         #expect(children.headers["referrer-policy"] == "no-referrer")
         let path = try #require(Self.link(to: "Mia", in: children))
         var child = try await web.get(path)
-        #expect(child.body.contains("the-fox-and-the-grapes"))
+        // Stories by title, else by their id made readable.
+        #expect(child.body.contains("<td>The Little Red Hen</td>") && child.body.contains("<td>The fox and the grapes</td>"))
+        #expect(!child.body.contains("the-fox-and-the-grapes"))
         #expect(child.body.contains("<label for=\"age\">Age</label>"))
 
         // A wrong age is refused next to its field, and nothing is stored.
@@ -173,6 +178,97 @@ struct WebPageTests {
         #expect(after.status == 303 && !after.body.contains("Mia"))
         let home = try await web.get("/")
         #expect(home.body.contains("<label for=\"passphrase\">Passphrase</label>") && !home.body.contains("Mia"))
+    }
+
+    @Test func theProfileFormOffersTheKiosksPickersWithTheCurrentValueSelected() async throws {
+        let token = try addSite("web-form")
+        let passphrase = try addStaff("web-form", "Flo", role: "librarian")
+        let k = try kiosk("web-form", token: token)
+        defer { k.folder.remove() }
+        var settings = ReadingSettings.default
+        settings.theme = .highContrastDark
+        settings.aids.lineFocus = .three
+        settings.speech.rate = 210
+        let mia = try k.store.addProfile(
+            ChildProfile(name: "Mia", age: 7, interests: ["dragons"], settings: settings), authorization: k.store.authorize(pin: nil))
+        _ = try await k.client.round(k.store)
+        let web = WebVisitor(base: site.serve.url)
+        try await web.signIn("Flo", passphrase)
+        let path = try #require(Self.link(to: "Mia", in: try await web.get("/")))
+        let child = try await web.get(path)
+        // Numbers with the form's ranges, pickers with the kiosk's choices and the current one selected.
+        #expect(child.body.contains(#"<input id="age" name="age" type="number" value="7" min="2" max="12""#))
+        #expect(child.body.contains(#"<input id="rate" name="rate" type="number" value="210" min="\#(SpeechSettings.rateRange.lowerBound)""#))
+        #expect(child.body.contains(#"<label for="theme">Theme</label>"#) && child.body.contains(#"<select id="theme" name="theme">"#))
+        #expect(child.body.contains(#"<option value="high-contrast-dark" selected>"#))
+        #expect(child.body.contains(#"<option value="3" selected>3</option>"#))
+        #expect(child.body.contains(#"<select id="hints" name="hints">"#) && child.body.contains(#"<option value="full" selected>"#))
+        #expect(child.body.contains(#"<option value="" selected>the story's language</option>"#))
+        #expect(child.body.contains(#"<input id="interests" name="interests" type="text" value="dragons""#))
+        #expect(!child.body.contains("hintVerbosity"))
+
+        // The picked values reach the kiosk as the kiosk itself would have stored them.
+        let saved = try await web.post(
+            path + "/profile",
+            [("csrf", WebVisitor.csrf(child)), ("age", "7"), ("theme", "dark"), ("hints", "off"), ("interests", "cats, Space"), ("recordingTempo", "1.5")])
+        #expect(saved.status == 200)
+        #expect(saved.body.contains(#"<option value="off" selected>off</option>"#) && saved.body.contains(#"<option value="1.5" selected>"#))
+        // A value outside the choices is said next to its field, and nothing is saved.
+        let wrong = try await web.post(path + "/profile", [("csrf", WebVisitor.csrf(saved)), ("theme", "plaid"), ("age", "8")])
+        #expect(wrong.status == 400 && wrong.body.contains(#"id="theme-error""#) && wrong.body.contains("is not a theme"))
+        _ = try await k.client.round(k.store)
+        let profile = try #require(try k.store.profile(named: "Mia"))
+        #expect(profile.id == mia.id && profile.age == 7)
+        #expect(profile.settings.theme == .dark && profile.settings.hintVerbosity == .off && !profile.settings.hints)
+        #expect(profile.interests == ["cats", "space"] && profile.settings.recordingTempo == 1.5)
+    }
+
+    @Test func aReadMadeOnAKioskAndDeletedOnThePageIsGoneFromThePageAndTheKiosk() async throws {
+        let token = try addSite("web-delete")
+        let passphrase = try addStaff("web-delete", "Del", role: "librarian")
+        let k = try kiosk("web-delete", token: token)
+        let other = try kiosk("web-delete", token: token)
+        defer {
+            k.folder.remove()
+            other.folder.remove()
+        }
+        let mia = try k.store.addProfile(ChildProfile(name: "Mia", age: 6), authorization: k.store.authorize(pin: nil))
+        k.store.storyTitles.know([("the-little-red-hen", "The Little Red Hen")])
+        _ = try k.store.recordFinishedRead(profileID: mia.id!, storyID: "the-little-red-hen", at: Date(timeIntervalSinceNow: -3600))
+        _ = try k.store.recordFinishedRead(profileID: mia.id!, storyID: "the-little-red-hen")
+        _ = try await k.client.round(k.store)
+        _ = try await other.client.round(other.store)
+        let otherMia = try #require(try other.store.profile(named: "Mia")?.id)
+        #expect(try other.store.readCount(profileID: otherMia, storyID: "the-little-red-hen") == 2)
+
+        let web = WebVisitor(base: site.serve.url)
+        try await web.signIn("Del", passphrase)
+        let path = try #require(Self.link(to: "Mia", in: try await web.get("/")))
+        let child = try await web.get(path)
+        let buttons = child.body.components(separatedBy: "Delete the read of The Little Red Hen on ").count - 1
+        #expect(buttons == 2)
+        // The first (newest) read's id, from its form.
+        let marker = try #require(child.body.range(of: #"name="read" value=""#))
+        let id = String(child.body[marker.upperBound...].prefix { $0 != "\"" })
+        // Another child's read, or nonsense, is not found; without the form's token nothing goes.
+        #expect(try await web.post(path + "/correct", [("csrf", WebVisitor.csrf(child)), ("read", UUID().uuidString)]).status == 404)
+        #expect(try await web.post(path + "/correct", [("read", id)]).status == 403)
+        let deleted = try await web.post(path + "/correct", [("csrf", WebVisitor.csrf(child)), ("read", id)])
+        #expect(deleted.status == 200 && deleted.body.contains("Corrected. Kiosks get it at their next sync."))
+        #expect(deleted.body.components(separatedBy: "Delete the read of The Little Red Hen on ").count - 1 == 1)
+        #expect(!deleted.body.contains(id))
+        // Deleting it again finds nothing.
+        #expect(try await web.post(path + "/correct", [("csrf", WebVisitor.csrf(deleted)), ("read", id)]).status == 404)
+
+        // Both kiosks, the one that made the read and another, count one read after their sync.
+        for kiosk in [k, other] {
+            let round = try await kiosk.client.round(kiosk.store)
+            #expect(round.setAside == 0)
+            let child = try #require(try kiosk.store.profile(named: "Mia")?.id)
+            #expect(try kiosk.store.readCount(profileID: child, storyID: "the-little-red-hen") == 1)
+            #expect(try kiosk.store.history(profileID: child).count == 1)
+        }
+        #expect(try await web.get(path).body.components(separatedBy: "Delete the read of").count - 1 == 1)
     }
 
     @Test func aParentSeesOnlyTheirChildAndAnotherSitesChildIsNotFound() async throws {

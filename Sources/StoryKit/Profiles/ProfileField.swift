@@ -78,14 +78,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The values of the hint's and the constraint's placeholders.
     var placeholderValues: [String: String] {
-        let range: ClosedRange<Int>? =
-            switch self {
-            case .age: ProfileValidation.ageRange
-            case .rate: SpeechSettings.rateRange
-            case .pitch: SpeechSettings.pitchRange
-            case .volume: SpeechSettings.volumeRange
-            default: nil
-            }
+        let range = numberRange
         var values = ["examples": Interests.known.prefix(8).joined(separator: ", "), "most": String(Interests.maximumCount)]
         if let range {
             values["min"] = String(range.lowerBound)

@@ -44,7 +44,7 @@ extension StoryStore {
             if let profile = try Self.profileSyncID(profileID, in: db) {
                 try Self.enqueue(
                     [.read(profile: profile, story: storyID, finishedAt: finishedAt), .position(profile: profile, story: storyID, sentence: nil)],
-                    ids: [event], in: db, at: clock.now())
+                    ids: [event], titles: storyTitles, in: db, at: clock.now())
             }
             return .success(try Self.readCount(profileID: profileID, storyID: storyID, in: db))
         }.get()
@@ -131,7 +131,7 @@ extension StoryStore {
                     INSERT INTO readingPosition (profileId, storyId, sentenceIndex, updatedAt) VALUES (?, ?, ?, ?)
                     ON CONFLICT (profileId, storyId) DO UPDATE SET sentenceIndex = excluded.sentenceIndex, updatedAt = excluded.updatedAt
                     """, arguments: [profileID, storyID, max(0, sentenceIndex), now])
-            try Self.enqueuePosition(profileID: profileID, storyID: storyID, sentence: max(0, sentenceIndex), in: db, at: now)
+            try Self.enqueuePosition(profileID: profileID, storyID: storyID, sentence: max(0, sentenceIndex), titles: storyTitles, in: db, at: now)
             return .success(())
         }.get()
     }
@@ -149,7 +149,7 @@ extension StoryStore {
         let now = clock.now()
         try write { db in
             try db.execute(sql: "DELETE FROM readingPosition WHERE profileId = ? AND storyId = ?", arguments: [profileID, storyID])
-            try Self.enqueuePosition(profileID: profileID, storyID: storyID, sentence: nil, in: db, at: now)
+            try Self.enqueuePosition(profileID: profileID, storyID: storyID, sentence: nil, titles: storyTitles, in: db, at: now)
         }
     }
 
@@ -168,7 +168,7 @@ extension StoryStore {
                     sql: "INSERT INTO favourite (profileId, storyId, createdAt) VALUES (?, ?, ?)", arguments: [profileID, storyID, now])
             }
             if let profile = try Self.profileSyncID(profileID, in: db) {
-                try Self.enqueue([.favourite(profile: profile, story: storyID, isFavourite: isFavourite)], in: db, at: now)
+                try Self.enqueue([.favourite(profile: profile, story: storyID, isFavourite: isFavourite)], titles: storyTitles, in: db, at: now)
             }
             return .success(isFavourite)
         }.get()
@@ -185,9 +185,9 @@ extension StoryStore {
         try read { db in Set(try String.fetchAll(db, sql: "SELECT storyId FROM favourite WHERE profileId = ?", arguments: [profileID])) }
     }
 
-    static func enqueuePosition(profileID: Int64, storyID: String, sentence: Int?, in db: Database, at now: Date) throws {
+    static func enqueuePosition(profileID: Int64, storyID: String, sentence: Int?, titles: StoryTitles, in db: Database, at now: Date) throws {
         guard let profile = try profileSyncID(profileID, in: db) else { return }
-        try enqueue([.position(profile: profile, story: storyID, sentence: sentence)], in: db, at: now)
+        try enqueue([.position(profile: profile, story: storyID, sentence: sentence)], titles: titles, in: db, at: now)
     }
 
     static func readCount(profileID: Int64, storyID: String, in db: Database) throws -> Int {

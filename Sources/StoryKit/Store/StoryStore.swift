@@ -30,6 +30,8 @@ public final class StoryStore: Sendable {
     let damagedRows = DamagedRowLog()
     /// Reads, places and favourites kept while the database could not be written.
     let pending: PendingChanges
+    /// The library's titles, sent with the reads, places and favourites this store writes.
+    public let storyTitles = StoryTitles()
 
     /// Opens (creating when needed) the database in `dataDirectory` and brings its schema up to date.
     ///

@@ -3,7 +3,8 @@ public import Foundation
 /// The merge rules, as pure functions over a site's state. Applying the same set of changes in any
 /// order, any number of times, gives the same state: that is what makes kiosks converge.
 ///
-/// - finished reads: a grow-only set keyed by UUID (a count is the number of events);
+/// - finished reads: a set keyed by UUID (a count is the number of events), with a set of removed
+///   ids beside it that a read never leaves (a read deleted by mistake stays deleted);
 /// - positions, favourites, the PIN hash, each profile field: last writer wins by hybrid logical clock;
 /// - a removed profile's tombstone beats every later edit (no resurrection);
 /// - kiosk session logs and failed PIN tries: append-only.
@@ -20,6 +21,7 @@ public struct SiteState: Sendable, Hashable {
     }
 
     public var reads: [UUID: Read] = [:]
+    public var removedReads: Set<UUID> = []
     public var positions: [String: Register<Int?>] = [:]
     public var favourites: [String: Register<Bool>] = [:]
     public var profileFields: [UUID: [String: Register<String?>]] = [:]
@@ -49,7 +51,10 @@ public struct SiteState: Sendable, Hashable {
         }
         switch change.body {
         case .read(let profile, let story, let finishedAt):
-            reads[change.id] = Read(profile: profile, story: story, finishedAt: finishedAt)
+            if !removedReads.contains(change.id) { reads[change.id] = Read(profile: profile, story: story, finishedAt: finishedAt) }
+        case .readRemoved(_, let read):
+            removedReads.insert(read)
+            reads[read] = nil
         case .position(let profile, let story, let sentence):
             lww(&positions, "\(profile.uuidString)/\(story)", sentence)
         case .favourite(let profile, let story, let isFavourite):

@@ -38,13 +38,14 @@ extension StoryStore {
 
     /// Appends changes stamped by the kiosk's clock, when joined. `ids` gives the change ids that
     /// must equal a row's sync id (a read's event id); others get new ones.
-    static func enqueue(_ bodies: [SyncChange.Body], ids: [UUID?] = [], in db: Database, at now: Date) throws {
+    static func enqueue(_ bodies: [SyncChange.Body], ids: [UUID?] = [], titles: StoryTitles? = nil, in db: Database, at now: Date) throws {
         guard let state = try GRDB.Row.fetchOne(db, sql: "SELECT joined, clock FROM syncState WHERE id = 1"), state["joined"] as Bool
         else { return }
         var clock = try HybridLogicalClock(storedText: state["clock"])
         for (index, body) in bodies.enumerated() {
             let id = (index < ids.count ? ids[index] : nil) ?? UUID()
-            let change = SyncChange(id: id, hlc: clock.tick(now: now), body: body)
+            var change = SyncChange(id: id, hlc: clock.tick(now: now), body: body)
+            change.storyTitle = change.story.flatMap { titles?.title(of: $0) }
             try db.cachedStatement(sql: "INSERT INTO syncOutbox (change) VALUES (?)").execute(arguments: [change.jsonText])
             if let key = change.registerKey { try setRegister(key, change.hlc, change: change.id, in: db) }
         }
@@ -146,7 +147,7 @@ extension StoryStore {
                 guard let profile = profiles[row["profileId"]] else { continue }
                 add(.favourite(profile: profile, story: row["storyId"], isFavourite: true))
             }
-            try Self.enqueue(bodies, ids: ids, in: db, at: now)
+            try Self.enqueue(bodies, ids: ids, titles: storyTitles, in: db, at: now)
         }
     }
 

@@ -261,6 +261,11 @@ extension StoryStore {
                 try db.execute(sql: "UPDATE profile SET \(field) = ? WHERE syncId = ?", arguments: [value, profile.syncText])
             }
             return true
+        case .readRemoved(_, let read):
+            // The site's log holds a read before its removal (the page removes only a read it
+            // shows), and a kiosk applies the log in order.
+            try db.execute(sql: "DELETE FROM readEvent WHERE syncId = ?", arguments: [read.syncText])
+            return db.changesCount > 0
         case .profileRemoved(let profile):
             try db.execute(sql: "INSERT OR IGNORE INTO syncTombstone (profile) VALUES (?)", arguments: [profile.syncText])
             if let id = try localProfileID(profile, in: db) {

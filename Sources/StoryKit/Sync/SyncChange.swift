@@ -8,16 +8,26 @@ public struct SyncChange: Sendable, Hashable, Codable {
     public var id: UUID
     public var hlc: HLCTimestamp
     public var body: Body
+    /// The title of the story the body names (a read, a place or a favourite), as the sending
+    /// kiosk's library has it, so that the site server's web page can show "The Little Red Hen"
+    /// where the log says "the-little-red-hen". Optional and outside the body: kiosks and servers
+    /// that predate it send none and pass over it (their decoders skip an unknown key), and no
+    /// merge rule reads it.
+    public var storyTitle: String?
 
-    public init(id: UUID = UUID(), hlc: HLCTimestamp, body: Body) {
+    public init(id: UUID = UUID(), hlc: HLCTimestamp, body: Body, storyTitle: String? = nil) {
         self.id = id
         self.hlc = hlc
         self.body = body
+        self.storyTitle = storyTitle
     }
 
     public enum Body: Sendable, Hashable, Codable {
-        /// A finished read (grow-only: the change's id is the event's id).
+        /// A finished read (the change's id is the event's id).
         case read(profile: UUID, story: String, finishedAt: Date)
+        /// A finished read made by mistake, deleted (by a grown-up on the site's web page): the read
+        /// whose change id is `read` is gone for good, on every machine (a removed set of ids).
+        case readRemoved(profile: UUID, read: UUID)
         /// Where to resume a story (nil: forget it). Last writer wins per (profile, story).
         case position(profile: UUID, story: String, sentence: Int?)
         /// Favourite or not. Last writer wins per (profile, story).
@@ -42,14 +52,24 @@ public struct SyncChange: Sendable, Hashable, Codable {
         case .profileField(let p, let f, _): "profile/\(p.syncText)/\(f)"
         case .kioskSession(let s, _, _): "session/\(s.syncText)"
         case .pinHash: "pin"
-        case .read, .profileRemoved, .failedPIN: nil
+        case .read, .readRemoved, .profileRemoved, .failedPIN: nil
+        }
+    }
+
+    /// The story the change names, if any.
+    public var story: String? {
+        switch body {
+        case .read(_, let story, _), .position(_, let story, _), .favourite(_, let story, _): story
+        default: nil
         }
     }
 
     /// The profile the change belongs to, if any.
     public var profile: UUID? {
         switch body {
-        case .read(let p, _, _), .position(let p, _, _), .favourite(let p, _, _), .profileField(let p, _, _), .profileRemoved(let p): p
+        case .read(let p, _, _), .readRemoved(let p, _), .position(let p, _, _), .favourite(let p, _, _), .profileField(let p, _, _),
+            .profileRemoved(let p):
+            p
         case .kioskSession, .failedPIN, .pinHash: nil
         }
     }

@@ -169,16 +169,18 @@ public enum SyncPageReader {
             var id: UUID?
             var hlc: HLCTimestamp?
             var body: SyncChange.Body?
+            var title: String??
             try members(depth: depth) { reader, key throws(Unsure) in
                 switch key {
                 case "id": try Self.once(&id, try reader.uuid())
                 case "hlc": try Self.once(&hlc, try Self.sure(HLCTimestamp(try reader.string())))
                 case "body": try Self.once(&body, try reader.body(depth: depth + 1))
+                case "storyTitle": try Self.once(&title, reader.take("null") ? nil : try reader.string())
                 default: try reader.skipValue(depth: depth + 1)
                 }
             }
             guard let id, let hlc, let body else { throw Unsure() }
-            return SyncChange(id: id, hlc: hlc, body: body)
+            return SyncChange(id: id, hlc: hlc, body: body, storyTitle: title ?? nil)
         }
 
         /// `{"read":{…}}` or `{"position":{…}}`: one key, as the enum's coding has it.

@@ -51,7 +51,12 @@ extension SyncChange {
         guard Self.appendPlain(hlc.description, to: &out) else { return nil }
         out.append(contentsOf: #","id":""#.utf8)
         out.append(contentsOf: id.syncText.utf8)
-        out.append(contentsOf: #""}"#.utf8)
+        out.append(UInt8(ascii: "\""))
+        if let storyTitle {
+            out.append(contentsOf: #","storyTitle":"#.utf8)
+            guard Self.appendPlain(storyTitle, to: &out) else { return nil }
+        }
+        out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
     }
 

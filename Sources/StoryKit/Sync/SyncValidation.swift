@@ -24,6 +24,10 @@ public enum SyncValidation {
     /// server's time), or nil when it may be stored.
     public static func problem(with change: SyncChange, nowMillis: Int64) -> String? {
         if let problem = clockProblem(change.hlc) { return problem }
+        if let title = change.storyTitle {
+            if change.story == nil { return "a story title comes only with a read, a place or a favourite" }
+            if let problem = StoryTitles.problem(title) { return problem }
+        }
         switch change.body {
         case .read(_, let story, let finishedAt):
             return storyProblem(story) ?? dateProblem(finishedAt, "finishedAt", nowMillis: nowMillis)
@@ -36,7 +40,7 @@ public enum SyncValidation {
             return storyProblem(story)
         case .profileField(_, let field, let value):
             return profileFieldProblem(field, value)
-        case .profileRemoved:
+        case .profileRemoved, .readRemoved:
             return nil
         case .kioskSession(_, let kiosk, let record):
             return nodeProblem(kiosk, "kiosk") ?? sessionProblem(record, nowMillis: nowMillis)

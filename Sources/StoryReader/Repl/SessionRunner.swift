@@ -35,6 +35,7 @@ struct SessionRunner {
         let size = TerminalMode.size()
         var options = global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling))
         options.voices = voices
+        store.storyTitles.know(library.entries.map { ($0.id, $0.title) })
         var session = Session(
             catalog: StoryCatalog(entries: library.entries, stories: stories), snapshot: snapshot,
             options: options, profile: profile, languages: Catalogs.languages)

@@ -10,11 +10,23 @@
         struct Entry: Sendable {
             var cursor: Int64
             var state: SiteState
-            /// Each child's finished reads (the log holds each read once), so that a child's page
-            /// does not look through every read of the site.
-            var reads: [UUID: [SiteState.Read]] = [:]
+            /// The ids of each child's finished reads (the log holds each read once), so that a
+            /// child's page does not look through every read of the site; a read since removed is
+            /// no longer in ``SiteState/reads``.
+            var reads: [UUID: [UUID]] = [:]
             /// The children by name (``WebChild/all(in:)``), sorted again only when the log grew.
             var children: [WebChild] = []
+            /// Each story's title as the latest change that carried one had it (``SyncChange/storyTitle``).
+            var titles: [String: String] = [:]
+
+            /// A story as a grown-up knows it: its title when a kiosk sent one, else its id made
+            /// readable ("the-little-red-hen": "The little red hen"), since the server holds no stories.
+            func title(of story: String) -> String {
+                if let title = titles[story] { return title }
+                let words = story.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == " " }).joined(separator: " ")
+                guard let first = words.first else { return story }
+                return first.uppercased() + words.dropFirst()
+            }
         }
 
         private let entries = Mutex<[Int64: Entry]>([:])
@@ -32,7 +44,8 @@
                 for row in rows {
                     guard let change = database.decodeStored(row, with: decoder) else { continue }
                     entry.state.apply(change)
-                    if case .read = change.body, let read = entry.state.reads[change.id] { entry.reads[read.profile, default: []].append(read) }
+                    if let title = change.storyTitle, let story = change.story { entry.titles[story] = title }
+                    if case .read = change.body, let read = entry.state.reads[change.id] { entry.reads[read.profile, default: []].append(change.id) }
                 }
                 guard let last = rows.last else { break }
                 entry.cursor = last.seq

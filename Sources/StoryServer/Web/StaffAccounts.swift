@@ -159,8 +159,12 @@
             return removed
         }
 
+        /// A hash of no passphrase anybody has, at the cost `staff add` gives every passphrase.
+        static let unknownNameHash: PINHash? = try? PINHash.make(pin: secret(24), cost: .standard)
+
         /// Checks a passphrase: five wrong ones lock the name for 15 minutes (no hash is computed
-        /// while locked, nor for an unknown name). A right one starts a session.
+        /// while locked). A right one starts a session; an unknown name is checked against
+        /// ``unknownNameHash``, so that it takes as long as a known one.
         func signIn(name: String, passphrase: String) async throws -> SignInOutcome {
             // No grown-up's name holds controls (`staff add` refuses them), and PostgreSQL refuses NUL.
             guard !name.unicodeScalars.contains("\0"), Sanitizer.sanitizeLine(name) == name else { return .wrong }
@@ -176,7 +180,12 @@
                 }
                 return nil
             }
-            guard let (staff, hash, locked) = found else { return .wrong }
+            guard let (staff, hash, locked) = found else {
+                // An unknown name costs the scrypt a known one costs: how long the answer takes
+                // does not tell whether a name exists.
+                _ = try? Self.unknownNameHash?.matches(passphrase)
+                return .wrong
+            }
             if locked > 0 { return .locked(seconds: locked) }
             guard hash.cost.isSane, try hash.matches(passphrase) else {
                 let seconds = try await withDeadline(callDeadline, "the sign-in") { [client, logger] () -> Int in

@@ -47,15 +47,37 @@
                 """
         }
 
-        /// A labelled text field with its error (if any) tied to it by `aria-describedby`.
-        func field(id: String, label: String, value: String, error: String? = nil, type: String = "text", autocomplete: String? = nil) -> String {
-            let described = error == nil ? "" : " aria-describedby=\"\(id)-error\" aria-invalid=\"true\""
+        /// A labelled text field with its error (if any) tied to it by `aria-describedby`; a number
+        /// field says its range (`range`).
+        func field(
+            id: String, label: String, value: String, error: String? = nil, type: String = "text", autocomplete: String? = nil,
+            range: ClosedRange<Int>? = nil
+        ) -> String {
             let complete = autocomplete.map { " autocomplete=\"\($0)\"" } ?? ""
+            let bounds = range.map { " min=\"\($0.lowerBound)\" max=\"\($0.upperBound)\" step=\"1\"" } ?? ""
+            return labelled(id: id, label: label, error: error) { attributes in
+                "<input id=\"\(id)\" name=\"\(id)\" type=\"\(type)\" value=\"\(Self.escape(value))\"\(bounds)\(complete)\(attributes)>"
+            }
+        }
+
+        /// A labelled picker of `choices` (value and shown text) with `value` selected; a value that
+        /// is none of them (set elsewhere) is offered too, so that saving keeps it.
+        func select(id: String, label: String, value: String, choices: [(value: String, text: String)], error: String? = nil) -> String {
+            var all = choices
+            if !all.contains(where: { $0.value == value }) { all.insert((value, value), at: 0) }
+            return labelled(id: id, label: label, error: error) { attributes in
+                "<select id=\"\(id)\" name=\"\(id)\"\(attributes)>"
+                    + all.map {
+                        "<option value=\"\(Self.escape($0.value))\"\($0.value == value ? " selected" : "")>\(Self.escape($0.text))</option>"
+                    }.joined() + "</select>"
+            }
+        }
+
+        /// A field's label, control and error (if any), the error tied to the control by `aria-describedby`.
+        private func labelled(id: String, label: String, error: String?, _ control: (String) -> String) -> String {
+            let described = error == nil ? "" : " aria-describedby=\"\(id)-error\" aria-invalid=\"true\""
             let problem = error.map { "<p class=\"error\" id=\"\(id)-error\">\(tr("Error:")) \(Self.escape($0))</p>" } ?? ""
-            return """
-                <div class="field"><label for="\(id)">\(Self.escape(label))</label>
-                <input id="\(id)" name="\(id)" type="\(type)" value="\(Self.escape(value))"\(complete)\(described)>\(problem)</div>
-                """
+            return "<div class=\"field\"><label for=\"\(id)\">\(Self.escape(label))</label>\n\(control(described))\(problem)</div>"
         }
 
         /// "3 days ago", "just now".
@@ -83,12 +105,12 @@
             nav ul{list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.5rem 1rem}
             nav form{display:inline}
             a{color:#0645ad;text-decoration:underline}
-            a:focus-visible,button:focus-visible,input:focus-visible,main:focus-visible{outline:3px solid #1a1a1a;outline-offset:2px;box-shadow:0 0 0 5px #ffd400}
+            a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,main:focus-visible{outline:3px solid #1a1a1a;outline-offset:2px;box-shadow:0 0 0 5px #ffd400}
             .skip{position:absolute;left:-999px}
             .skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:1}
             .field{margin:0 0 1rem}
             label{display:block;font-weight:bold}
-            input{font:inherit;padding:.4rem;border:2px solid #595959;border-radius:4px;width:100%;max-width:24rem}
+            input,select{font:inherit;padding:.4rem;border:2px solid #595959;border-radius:4px;width:100%;max-width:24rem}
             button{font:inherit;padding:.4rem 1rem;border:2px solid #1a1a1a;border-radius:4px;background:#f0f0f0;color:#1a1a1a;cursor:pointer}
             .error{color:#b00020;font-weight:bold;margin:.25rem 0}
             .notice{border:2px solid #1a1a1a;padding:.5rem}
@@ -96,7 +118,7 @@
             th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #767676;overflow-wrap:anywhere}
             ul.entries li{margin:.25rem 0;overflow-wrap:anywhere}
             ul.entries form{display:inline}
-            @media (forced-colors:active){a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid CanvasText}.error{border-left:4px solid CanvasText;padding-left:.25rem}}
+            @media (forced-colors:active){a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid CanvasText}.error{border-left:4px solid CanvasText;padding-left:.25rem}}
             @media (prefers-reduced-motion:reduce){*{transition:none!important;animation:none!important}}
             """
     }

@@ -115,13 +115,22 @@
             return Self.html(page.document(title: page.messages.tr("Privacy"), body))
         }
 
-        /// The fields of the profile form the page edits: every shared field but the name (a new
-        /// name must be agreed by the whole site, which a kiosk does).
-        static let formFields = StoryStore.syncedProfileFields.filter { $0 != "name" }
+        /// The stored fields of a child, as ``ProfileField/formText(stored:)`` reads them.
+        static func stored(_ child: WebChild) -> [String: String?] { child.fields.mapValues(\.value) }
 
-        func label(_ field: String, _ messages: MessageCatalog) -> String {
-            if let known = ProfileField(rawValue: field) { return messages.tr(known.label) }
-            return field == "hintVerbosity" ? messages.tr("Hint detail") : field
+        /// One field of the profile form as a kiosk's form offers it: a number with its range, a
+        /// picker of its choices with the current one selected, or text.
+        func formControl(_ field: ProfileField, value: String, error: String?, _ page: WebPage) -> String {
+            let id = field.rawValue
+            let label = page.messages.tr(field.label)
+            if let range = field.numberRange {
+                return page.field(id: id, label: label, value: value, error: error, type: "number", range: range)
+            }
+            if let choices = field.sharedChoices {
+                return page.select(
+                    id: id, label: label, value: value, choices: choices.map { ($0, field.choiceLabel($0, messages: page.messages)) }, error: error)
+            }
+            return page.field(id: id, label: label, value: value, error: error)
         }
 
         func childPage(
@@ -130,15 +139,19 @@
         ) -> Response {
             let state = entry.state
             let prefix = child.id.uuidString + "/"
-            let reads = (entry.reads[child.id] ?? []).sorted { $0.finishedAt > $1.finishedAt }
+            let reads = (entry.reads[child.id] ?? []).compactMap { id in state.reads[id].map { (id: id, read: $0) } }
+                .sorted { ($0.read.finishedAt, $0.id.uuidString) > ($1.read.finishedAt, $1.id.uuidString) }
             let places = state.positions.filter { $0.key.hasPrefix(prefix) && $0.value.value != nil }.sorted { $0.key < $1.key }
             let favourites = state.favourites.filter { $0.key.hasPrefix(prefix) && $0.value.value }.sorted { $0.key < $1.key }
             let action = "/children/\(child.id.uuidString)"
-            func correction(_ kind: String, _ story: String, _ label: String) -> String {
-                """
-                <form method="post" action="\(action)/correct">\(page.csrfField)<input type="hidden" name="\(kind)" value="\(WebPage.escape(story))">\
-                <button type="submit">\(WebPage.escape(label))</button></form>
-                """
+            /// A button that corrects one entry; `shown`, when given, is its short visible text (in a
+            /// table's narrow column), which the full `label` a screen reader says begins with.
+            func correction(_ kind: String, _ value: String, _ label: String, shown: String? = nil) -> String {
+                let named = shown.map { " aria-label=\"\(WebPage.escape(label))\">\(WebPage.escape($0))" } ?? ">\(WebPage.escape(label))"
+                return """
+                    <form method="post" action="\(action)/correct">\(page.csrfField)<input type="hidden" name="\(kind)" value="\(WebPage.escape(value))">\
+                    <button type="submit"\(named)</button></form>
+                    """
             }
             var body = ""
             if let notice { body += "<p class=\"notice\" role=\"status\">\(WebPage.escape(notice))</p>" }
@@ -148,8 +161,18 @@
                 ? "<p>\(page.tr("No finished stories yet."))</p>"
                 : """
                 <table><caption>\(page.tr("Finished stories, newest first"))</caption>
-                <thead><tr><th scope="col">\(page.tr("Story"))</th><th scope="col">\(page.tr("Finished"))</th></tr></thead><tbody>
-                """ + reads.map { "<tr><td>\(WebPage.escape($0.story))</td><td>\(WebPage.stamp($0.finishedAt))</td></tr>" }.joined() + "</tbody></table>"
+                <thead><tr><th scope="col">\(page.tr("Story"))</th><th scope="col">\(page.tr("Finished"))</th>\
+                <th scope="col">\(page.tr("Correction"))</th></tr></thead><tbody>
+                """
+                    + reads.map { id, read in
+                        let title = entry.title(of: read.story)
+                        let stamp = WebPage.stamp(read.finishedAt)
+                        return "<tr><td>\(WebPage.escape(title))</td><td>\(stamp)</td><td>"
+                            + correction(
+                                "read", id.uuidString, page.messages.tr("Delete the read of {story} on {date}", ["story": title, "date": stamp]),
+                                shown: page.messages.tr("Delete the read"))
+                            + "</td></tr>"
+                    }.joined() + "</tbody></table>"
             body += "<h2>\(page.tr("Reading now"))</h2>"
             body +=
                 places.isEmpty
@@ -157,9 +180,10 @@
                 : "<ul class=\"entries\">"
                     + places.map { key, register in
                         let story = String(key.dropFirst(prefix.count))
+                        let title = entry.title(of: story)
                         let sentence = register.value.map { String($0 + 1) } ?? ""
-                        return "<li>\(page.tr("{story}, at sentence {sentence}", ["story": story, "sentence": sentence])) "
-                            + correction("place", story, page.messages.tr("Forget the place in {story}", ["story": story])) + "</li>"
+                        return "<li>\(page.tr("{story}, at sentence {sentence}", ["story": title, "sentence": sentence])) "
+                            + correction("place", story, page.messages.tr("Forget the place in {story}", ["story": title])) + "</li>"
                     }.joined() + "</ul>"
             body += "<h2>\(page.tr("Favourites"))</h2>"
             body +=
@@ -168,8 +192,9 @@
                 : "<ul class=\"entries\">"
                     + favourites.map { key, _ in
                         let story = String(key.dropFirst(prefix.count))
-                        return "<li>\(WebPage.escape(story)) "
-                            + correction("favourite", story, page.messages.tr("Remove {story} from favourites", ["story": story])) + "</li>"
+                        let title = entry.title(of: story)
+                        return "<li>\(WebPage.escape(title)) "
+                            + correction("favourite", story, page.messages.tr("Remove {story} from favourites", ["story": title])) + "</li>"
                     }.joined() + "</ul>"
             body += "<h2>\(page.tr("Profile"))</h2>"
             body += "<p>\(page.tr("Changes reach every kiosk of the site at its next sync."))</p>"
@@ -177,10 +202,13 @@
                 body +=
                     "<p class=\"error\" role=\"alert\">\(page.messages.trn("Nothing was saved: {count} field needs a change.", "Nothing was saved: {count} fields need a change.", problems.count).htmlEscaped)</p>"
             }
-            body += "<form method=\"post\" action=\"\(action)/profile\">\(page.csrfField)"
-            for field in Self.formFields {
-                let current = (child.fields[field]?.value ?? nil) ?? ""
-                body += page.field(id: field, label: label(field, page.messages), value: typed[field] ?? current, error: problems[field])
+            // The server's own messages, next to each field, in the page's language (not the
+            // browser's, which a blind user may not hear the same way).
+            body += "<form method=\"post\" action=\"\(action)/profile\" novalidate>\(page.csrfField)"
+            let stored = Self.stored(child)
+            for field in ProfileField.shared {
+                body += formControl(
+                    field, value: typed[field.rawValue] ?? field.formText(stored: stored), error: problems[field.rawValue], page)
             }
             body += "<button type=\"submit\">\(page.tr("Save"))</button></form>"
             return Self.html(page.document(title: child.name, body), status: status)
@@ -193,23 +221,24 @@
             var problems: [String: String] = [:]
             var typed: [String: String] = [:]
             var changes: [SyncChange] = []
-            for field in Self.formFields {
-                guard let text = form[field].map({ String($0.prefix(500)).trimmingCharacters(in: .whitespaces) }) else { continue }
-                typed[field] = text
-                let register = child.fields[field]
-                if text == ((register?.value ?? nil) ?? "") { continue }
-                let value: String? = text.isEmpty && field == "voice" ? nil : text
-                if field == "age" {
-                    do throws(ProfileProblem) { _ = try ProfileValidation.age(text) } catch {
-                        problems[field] = error.message(in: page.messages)
-                        continue
-                    }
+            let stored = Self.stored(child)
+            for field in ProfileField.shared {
+                guard let text = form[field.rawValue].map({ String($0.prefix(500)).trimmingCharacters(in: .whitespaces) }) else { continue }
+                typed[field.rawValue] = text
+                if text == field.formText(stored: stored) { continue }
+                let values: [String: String?]
+                do throws(ProfileProblem) { values = try field.storedValues(text) } catch {
+                    problems[field.rawValue] = error.message(in: page.messages)
+                    continue
                 }
-                let change = editor.change(.profileField(profile: child.id, field: field, value: value), after: register?.hlc, now: now)
-                if let problem = SyncValidation.problem(with: change, nowMillis: HybridLogicalClock.millis(now)) {
-                    problems[field] = problem
-                } else {
-                    changes.append(change)
+                for (name, value) in values.sorted(by: { $0.key < $1.key }) where value != (stored[name] ?? nil) {
+                    let change = editor.change(
+                        .profileField(profile: child.id, field: name, value: value), after: child.fields[name]?.hlc, now: now)
+                    if let problem = SyncValidation.problem(with: change, nowMillis: HybridLogicalClock.millis(now)) {
+                        problems[field.rawValue] = problem
+                    } else {
+                        changes.append(change)
+                    }
                 }
             }
             if !problems.isEmpty {
@@ -222,12 +251,15 @@
             return childPage(updated, state: fresh, page, problems: [:], typed: [:], notice: notice)
         }
 
-        /// Forgets a wrong place in a story, or takes a story off the favourites: a change of the log.
+        /// Deletes a finished read made by mistake, forgets a wrong place in a story, or takes a story
+        /// off the favourites: a change of the log, which every kiosk applies at its next sync.
         func correct(_ child: WebChild, state entry: SiteStates.Entry, form: [String: String], session: WebSession, _ page: WebPage) async throws -> Response {
             let now = clock.now()
             let state = entry.state
             let change: SyncChange
-            if let story = form["place"], let register = state.positions[child.id.uuidString + "/" + story], register.value != nil {
+            if let text = form["read"], let id = UUID(uuidString: text), state.reads[id]?.profile == child.id {
+                change = editor.change(.readRemoved(profile: child.id, read: id), after: nil, now: now)
+            } else if let story = form["place"], let register = state.positions[child.id.uuidString + "/" + story], register.value != nil {
                 change = editor.change(.position(profile: child.id, story: story, sentence: nil), after: register.hlc, now: now)
             } else if let story = form["favourite"], let register = state.favourites[child.id.uuidString + "/" + story], register.value {
                 change = editor.change(.favourite(profile: child.id, story: story, isFavourite: false), after: register.hlc, now: now)
