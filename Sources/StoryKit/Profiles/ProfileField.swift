@@ -77,6 +77,9 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// The values of the hint's and the constraint's placeholders.
+    /// The interests the form suggests, as they are typed: the bundled stories' tags.
+    public static let exampleInterests = Interests.known.prefix(8).joined(separator: ", ")
+
     var placeholderValues: [String: String] {
         let range: ClosedRange<Int>? =
             switch self {
@@ -86,7 +89,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
             case .volume: SpeechSettings.volumeRange
             default: nil
             }
-        var values = ["examples": Interests.known.prefix(8).joined(separator: ", "), "most": String(Interests.maximumCount)]
+        var values = ["examples": Self.exampleInterests, "most": String(Interests.maximumCount)]
         if let range {
             values["min"] = String(range.lowerBound)
             values["max"] = String(range.upperBound)
