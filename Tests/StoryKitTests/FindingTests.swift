@@ -158,6 +158,53 @@ import Testing
         #expect(FocusEngine.jumpName(of: try #require(session.focusedElement)).lowercased().hasPrefix("w"))
     }
 
+    /// Issue 43: a slow or one-finger typist, a letter every second and a half, still makes one
+    /// search: "grap" finds the grapes (not four jumps), and its `a` does not open the Actions menu.
+    @Test func aLetterEverySecondAndAHalfIsOneSearch() throws {
+        var session = try mia()
+        var said: [String] = []
+        for (index, letter) in "grap".enumerated() {
+            _ = session.handle(.tick(100 + Double(index) * 1.5))
+            said += spoken(session.handle(.key(.character(letter))))
+        }
+        #expect(focusedTitle(session) == "The Fox and the Grapes", "\(said)")
+        #expect(session.state.route == .library, "the a was a letter of the search, not the Actions menu")
+        #expect(said.last?.hasPrefix("The Fox and the Grapes, ") == true, "\(said)")
+    }
+
+    /// The answer says how to reach the next match, and the same letter again goes there, as in
+    /// Orca's and NVDA's lists: one letter, and a search's last letter where it would match nothing.
+    @Test func theAnswerSaysWhichLetterGoesToTheNextMatchAndItDoes() throws {
+        var session = try mia()
+        let first = try #require(type("w", &session).first)
+        #expect(first.contains(", 1 of ") && first.contains(" matches, type w again for the next"), "\(first)")
+        let second = try #require(type("w", &session, at: 101.4).first)
+        #expect(second.contains(", 2 of ") && second.contains("type w again for the next"), "\(second)")
+
+        var search = try mia()
+        let foxes = try titles(withWordStarting: "fox")
+        let found = try #require(type("fox", &search).first)
+        #expect(found.contains(" of \(foxes.count) matches, type x again for the next"), "\(found)")
+        let before = search.state.focusedID
+        _ = search.handle(.tick(101.5))
+        let next = try #require(spoken(search.handle(.key(.character("x")))).first)
+        #expect(search.state.focusedID != before)
+        #expect(foxes.contains(try #require(focusedTitle(search))))
+        #expect(next.contains(" of \(foxes.count) matches"), "still the fox search: \(next)")
+    }
+
+    /// The hint is in the child's language.
+    @Test(arguments: [("es", "escribe w otra vez para el siguiente"), ("fr", "tape w encore pour le suivant"), ("de", "tippe w noch einmal für den nächsten")])
+    func theNextMatchHintIsTranslated(language: String, hint: String) throws {
+        var options = SessionOptions()
+        options.interfaceLanguage = language
+        let snapshot = SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Mia", age: 6)])
+        var session = Session(catalog: try Self.library.get(), snapshot: snapshot, options: options, profile: "Mia", languages: LanguageFixtures.languages)
+        _ = session.start()
+        let said = try #require(type("w", &session).first)
+        #expect(said.contains(hint), "\(said)")
+    }
+
     /// Type-ahead is in every list: the profiles screen too.
     @Test func typeAheadWorksOnTheProfilesScreen() {
         let snapshot = SessionSnapshot(

@@ -28,6 +28,21 @@ import Testing
         effects.compactMap { if case .speak(let utterance) = $0 { utterance } else { nil } }
     }
 
+    /// Issue 43: the form's example interests are the stories' tags, typed as they are: in a
+    /// Spanish interface they are said in the English voice, the rest of the hint in the Spanish one.
+    @Test func theFormsExampleInterestsAreSaidInTheEnglishVoice() throws {
+        var session = session(snapshot(language: "es"), profile: "Maya")
+        _ = session.asParent(.newProfile)
+        var said: Utterance?
+        for _ in 0..<6 where session.state.focusedID != "field-interests" {
+            said = utterances(session.handle(.command(.next))).last
+        }
+        #expect(session.state.focusedID == "field-interests")
+        let runs = try #require(said?.runs)
+        #expect(runs.contains { $0.language == "en" && $0.text.contains(ProfileField.exampleInterests) }, "\(runs)")
+        #expect(runs.first?.language == "es", "\(runs)")
+    }
+
     /// Focus on the card of "El dragón que tenía hipo" (Maya is 5: it is in her library).
     func focusDragon(_ session: inout Session) -> Utterance? {
         let card = FocusEngine(screen: session.screen).order.first { $0.id.hasSuffix("/el-dragon-que-tenia-hipo") }

@@ -299,6 +299,8 @@ struct LibraryFixture {
         let message = try #require(library.problems.first?.description)
         #expect(message.contains("same id 'fox' as \(first.path)/fox.md"))
         #expect(message.contains("rename one of the files"))
+        // Which copy the library shows is said (issue 43).
+        #expect(message.contains("the library shows \(first.path)/fox.md, not this file"), "\(message)")
     }
 
     @Test func aFolderThatDoesNotExist() throws {

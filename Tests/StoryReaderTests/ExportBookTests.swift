@@ -225,6 +225,26 @@ import ZIPFoundation
         #expect(!FileManager.default.fileExists(atPath: data.url.appendingPathComponent("x.mp3").path))
     }
 
+    /// Issue 43: a read-along book made from a bundled story imports, under a free id the import
+    /// says (the bundled story keeps its own); importing it again with --replace replaces that copy.
+    @Test func aBookExportedFromABundledStoryImportsUnderAFreeId() throws {
+        let data = try TemporaryFolder("export-reimport")
+        defer { data.remove() }
+        let epub = data.url.appendingPathComponent("cat.epub")
+        let exported = try StoryReaderProcess.run(["export", "lighthouse", "--to", epub.path, "--jobs", "1"], dataDirectory: data.path)
+        #expect(exported.status == 0, "\(exported.standardError)")
+        let imported = try StoryReaderProcess.run(["import", epub.path], dataDirectory: data.path)
+        #expect(imported.status == 0, "\(imported.standardOutput)\(imported.standardError)")
+        let said = imported.standardOutput + imported.standardError
+        #expect(said.contains("has the id 'the-lighthouse-cat' already, so it is imported as 'the-lighthouse-cat-2'"), "\(said)")
+        let list = try StoryReaderProcess.run(["list", "--json"], dataDirectory: data.path)
+        #expect(list.standardOutput.contains("\"the-lighthouse-cat\""), "\(list.standardOutput)")
+        #expect(list.standardOutput.contains("\"the-lighthouse-cat-2\""), "\(list.standardOutput)")
+        let again = try StoryReaderProcess.run(["import", epub.path, "--replace"], dataDirectory: data.path)
+        #expect(again.status == 0, "\(again.standardOutput)\(again.standardError)")
+        #expect((again.standardOutput + again.standardError).contains("imported as 'the-lighthouse-cat-2'"), "the same free id, replaced")
+    }
+
     /// On a terminal a long export says how far it is; the line is cleared before the summary.
     @Test func aLongExportShowsItsProgressOnATerminal() throws {
         let corpus = TestPaths.corpus

@@ -56,12 +56,34 @@ struct FindingTmuxTests {
             #expect((Int(match.2) ?? 0) > 20, "the fables have many foxes:\n\(screen)")
             #expect(screen.contains("❯ Story: \(title)"), "the focus is on it:\n\(screen)")
             #expect(said(log).contains("\(title), ") && said(log).contains(" of \(match.2) matches"), "and it was said:\n\(said(log))")
-            // A pause, then the grapes in four letters.
-            Thread.sleep(forTimeInterval: 1.5)
+            // A pause (over a second and a half: a slow typist's letters are still one search), then
+            // the grapes in four letters.
+            Thread.sleep(forTimeInterval: 2.5)
             try tmux.send("-l", "grap")
             try tmux.waitFor("❯ Story: The Fox and the Grapes")
             try tmux.send("Enter")
             try tmux.waitFor("❯[Read]")
+        }
+    }
+
+    /// Issue 43: one finger, over a second a letter: "grap" is still one search (its `a` no
+    /// Actions menu), and the answer heard says which letter goes to the next match.
+    @Test func aSlowTypistsGrapFindsTheGrapesAndHearsHowToGoOn() throws {
+        try withLibrary { tmux, _, log in
+            for letter in "grap" {
+                try tmux.send("-l", String(letter))
+                Thread.sleep(forTimeInterval: 1.2)
+            }
+            try tmux.waitFor("❯ Story: The Fox and the Grapes")
+            #expect(said(log).contains("start text: The Fox and the Grapes, "), "\(said(log))")
+            #expect(!said(log).contains("Actions for "), "the a was a letter of the search:\n\(said(log))")
+            Thread.sleep(forTimeInterval: 2)
+            try tmux.send("-l", "w")
+            try tmux.waitFor("type w again for the next")
+            try tmux.send("-l", "w")
+            try tmux.waitFor(", 2 of ")
+            // The second w went to the second of the W items, and said how to go on again.
+            #expect(said(log).firstMatch(of: #/start text: [^\n]+, 2 of \d+ matches, type w again for the next, /#) != nil, "\(said(log))")
         }
     }
 

@@ -73,6 +73,9 @@ public struct AccessibilityElement: Sendable, Hashable, Identifiable {
     /// Stable within its screen: focus is restored by id when coming back.
     public var id: String
     public var label: String
+    /// The label as it is said, where that differs from what is shown: Help shows "- and +" and
+    /// says "minus and plus" (the caption is what is said).
+    public var spokenLabel: String?
     public var value: String?
     public var hint: String?
     public var traits: AccessibilityTraits
@@ -87,10 +90,12 @@ public struct AccessibilityElement: Sendable, Hashable, Identifiable {
     public init(
         id: String, label: String, value: String? = nil, hint: String? = nil, traits: AccessibilityTraits = .staticText,
         sortPriority: Double = 0, customActions: [CustomAction] = [], isHidden: Bool = false,
-        combinesChildren: Bool = false, children: [AccessibilityElement] = [], content: ElementContent = .plain
+        combinesChildren: Bool = false, children: [AccessibilityElement] = [], content: ElementContent = .plain,
+        spokenLabel: String? = nil
     ) {
         self.id = id
         self.label = label
+        self.spokenLabel = spokenLabel
         self.value = value
         self.hint = hint
         self.traits = traits

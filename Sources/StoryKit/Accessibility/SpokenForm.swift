@@ -12,7 +12,7 @@ public enum SpokenForm {
     ///   - hints: whether to add the hint and the custom actions (a profile setting).
     ///   - messages: the interface's language (traits and "Press A for actions" are said in it).
     public static func describe(_ element: AccessibilityElement, hints: Bool = true, messages: MessageCatalog = .english) -> String {
-        var parts: [String] = [element.label]
+        var parts: [String] = [element.spokenLabel ?? element.label]
         if let value = element.value, !value.isEmpty { parts.append(value) }
         if element.combinesChildren {
             for child in element.children where !child.isHidden {

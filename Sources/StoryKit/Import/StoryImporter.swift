@@ -179,6 +179,19 @@ public struct StoryImporter {
         }
     }
 
+    /// Whether `entry` is the file an import of `id` writes (a story imported before).
+    private func isOurs(_ entry: StoryEntry, id: String) -> Bool {
+        URL(fileURLWithPath: entry.path).standardizedFileURL == destination.appendingPathComponent(id + ".md").standardizedFileURL
+    }
+
+    /// `id-2`, `id-3`, …: the first that no other file has (an earlier import of the same book
+    /// under it is ours, and is replaced with `--replace` as ever).
+    private func freeID(_ id: String) -> String {
+        var number = 2
+        while let other = existing.entries.first(where: { $0.id == "\(id)-\(number)" }), !isOurs(other, id: other.id) { number += 1 }
+        return "\(id)-\(number)"
+    }
+
     /// Stories made from a book, each checked by the story parser, then written beside and renamed.
     private mutating func importBook(
         _ stories: [BookStory], title: String, kind: String, file: String, warnings: [String],
@@ -186,6 +199,17 @@ public struct StoryImporter {
     ) {
         var createdFolder = false
         for (number, var story) in stories.enumerated() {
+            // A book made from a story the library has in another file (a read-along book exported
+            // from a bundled story) is imported beside it under a free id, and the message says so:
+            // refused, it could not be imported at all (`--replace` replaces only our own files).
+            var renamed: String?
+            if let same = existing.entries.first(where: { $0.id == story.id }), !isOurs(same, id: story.id) {
+                let free = freeID(story.id)
+                renamed = messages.tr(
+                    "“{title}”: the story '{other}' has the id '{id}' already, so it is imported as '{new}'",
+                    ["title": story.title, "other": same.title, "id": story.id, "new": free])
+                story.id = free
+            }
             let target = destination.appendingPathComponent(story.id + ".md")
             // A recorded narration is kept beside the story: its audio files in `ID.audio/`, its
             // clip list in `ID.clips` (docs/story-format.md).
@@ -208,7 +232,11 @@ public struct StoryImporter {
                 continue
             }
             // The book's warnings go with its first story (a dry run lists them there).
-            let bookWarnings = number == 0 ? warnings : []
+            var bookWarnings = number == 0 ? warnings : []
+            if let renamed {
+                report(renamed)
+                bookWarnings.append(renamed)
+            }
             if let same = existing.entries.first(where: { $0.id == parsed.story.id }),
                 URL(fileURLWithPath: same.path).standardizedFileURL != target.standardizedFileURL || !replace
             {

@@ -51,4 +51,32 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
         "}": N_("right brace"), "-": N_("minus"), "+": N_("plus"), "=": N_("equals"), ".": N_("full stop"), ",": N_("comma"),
         "/": N_("slash"), "<": N_("less than"), ">": N_("greater than"),
     ]
+
+    /// A pair of symbol keys written together ("[ ]") and its one name.
+    static let symbolPairNames: [String: String] = ["[ ]": N_("square brackets"), "{ }": N_("braces")]
+
+    /// A list of keys as it is said, from the same names as a key alone: eSpeak NG says "- and +"
+    /// as "and plus" and "[ ] and { }" as "and", so each symbol is named ("minus and plus",
+    /// "square brackets and braces"), and a label that names its symbols already ("? (question
+    /// mark)") is said by its names alone. Letters and words stay as they are.
+    public static func spokenKeys(_ shown: String, _ messages: MessageCatalog) -> String {
+        var tokens = shown.split(separator: " ").map(String.init)
+        func isSymbol(_ token: String) -> Bool { token.count == 1 && token.first.map { symbolNames[$0] != nil } == true }
+        if let open = tokens.firstIndex(where: { $0.hasPrefix("(") }), shown.hasSuffix(")"), tokens[..<open].contains(where: isSymbol) {
+            return String(tokens[open...].joined(separator: " ").dropFirst().dropLast())
+        }
+        var said: [String] = []
+        while !tokens.isEmpty {
+            let token = tokens.removeFirst()
+            if let next = tokens.first, let pair = symbolPairNames[token + " " + next] {
+                tokens.removeFirst()
+                said.append(messages.tr(pair))
+            } else if isSymbol(token), let name = token.first.flatMap({ symbolNames[$0] }) {
+                said.append(messages.tr(name))
+            } else {
+                said.append(token)
+            }
+        }
+        return said.joined(separator: " ")
+    }
 }

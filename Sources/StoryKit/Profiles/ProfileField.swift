@@ -76,10 +76,13 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// The interests the form suggests, as they are typed: the bundled stories' tags.
+    public static let exampleInterests = Interests.known.prefix(8).joined(separator: ", ")
+
     /// The values of the hint's and the constraint's placeholders.
     var placeholderValues: [String: String] {
         let range = numberRange
-        var values = ["examples": Interests.known.prefix(8).joined(separator: ", "), "most": String(Interests.maximumCount)]
+        var values = ["examples": Self.exampleInterests, "most": String(Interests.maximumCount)]
         if let range {
             values["min"] = String(range.lowerBound)
             values["max"] = String(range.upperBound)

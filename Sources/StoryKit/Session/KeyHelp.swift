@@ -117,7 +117,9 @@ public enum KeyHelp {
         } else if key == .character(":") {
             what = messages.tr("opens the command line")
         } else if route != .reader, case .character(let character) = key, character.isLetter || character.isNumber {
-            what = messages.tr("jumps to the next item starting with {letter}", ["letter": String(character).uppercased()])
+            what = messages.tr(
+                "jumps to the next item starting with {letter}; press it again for the next, or type more letters within a second and a half to find a name",
+                ["letter": String(character).uppercased()])
         } else {
             what = route == .reader ? messages.tr("does nothing while reading") : messages.tr("does nothing")
         }

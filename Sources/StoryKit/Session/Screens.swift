@@ -518,8 +518,8 @@ public enum Screens {
                 (N_("Enter or Space"), N_("press the focused item")),
                 (N_("h"), N_("next heading; capital H, previous heading")),
                 (N_("a or Shift F10"), N_("the focused item's actions, such as Read or Save to favourites, as a list")),
-                (N_("a letter"), N_("jump to the next item starting with it (a: actions, where there are some)")),
-                (N_("letters typed quickly"), N_("find an item by any word of its name: f, o, x finds the fox stories; Escape clears")),
+                (N_("a letter"), N_("jump to the next item starting with it; the same letter again, to the next one (a: actions, where there are some)")),
+                (N_("letters, each within a second and a half"), N_("find an item by any word of its name: f, o, x finds the fox stories; Escape clears")),
                 (N_("- and + (minus and plus)"), N_("slower and faster; on a setting, turn it down and up")),
             ]
         ),
@@ -541,6 +541,12 @@ public enum Screens {
         (N_("F12 or Control ]"), N_("for a grown-up: the PIN, to leave, switch profile or add time")),
     ]
 
+    /// The commands Help lists, as they are typed (in English: the command line knows no other).
+    static func commandList(_ state: State) -> String {
+        Command.names.filter { !["jump", "type"].contains($0) && (!state.options.isLocked || state.options.allowedCommands.contains($0)) }
+            .joined(separator: ", ")
+    }
+
     static func help(_ state: State) -> Screen {
         var elements: [AccessibilityElement] = []
         var groups = keyGroups
@@ -549,15 +555,17 @@ public enum Screens {
         for (group, entry) in groups.enumerated() {
             elements.append(AccessibilityElement(id: group == 2 ? "reading-keys" : "keys-\(group)", label: state.tr(entry.title), traits: .header))
             for (index, key) in entry.keys.enumerated() where !(state.options.isLocked && key.keys == "Control Q") {
-                elements.append(AccessibilityElement(id: "key-\(group)-\(index)", label: state.tr(key.keys), value: state.tr(key.does)))
+                elements.append(
+                    AccessibilityElement(
+                        id: "key-\(group)-\(index)", label: state.tr(key.keys), value: state.tr(key.does),
+                        spokenLabel: Key.spokenKeys(state.tr(key.keys), state.messages)))
             }
         }
         elements.append(AccessibilityElement(id: "commands", label: state.tr("Commands"), traits: .header))
         elements.append(
             AccessibilityElement(
                 id: "command-list", label: state.tr("Type a command and press Enter"),
-                value: Command.names.filter { !["jump", "type"].contains($0) && (!state.options.isLocked || state.options.allowedCommands.contains($0)) }
-                    .joined(separator: ", ")))
+                value: commandList(state)))
         elements.append(
             AccessibilityElement(
                 id: "learn", label: state.tr("Learn mode"), value: state.isLearning ? state.tr("on") : state.tr("off"),

@@ -30,6 +30,18 @@ extension Session {
         if let reader = state.reader, catalog.entry(id: reader.story.id) == nil {
             names.append(SpeechRun(text: reader.story.title, language: Self.speechLanguage(reader.story.language)))
         }
+        // The chapter where-am-I names is the story's words ("Chapter one: A hundred and one steps").
+        if let reader = state.reader, let chapter = reader.map.chapter(ofSentence: reader.sentence) {
+            names.append(SpeechRun(text: chapter, language: Self.speechLanguage(reader.story.language)))
+        }
+        // Words one must type as they are, whatever the interface's language: the commands (the
+        // command line knows them in English only) and the suggested interests (the bundled
+        // stories' tags). Translated, they would be words that do nothing; said in the Spanish
+        // voice, English words no Spanish child recognises; so they are said in the English voice.
+        if state.route == .help || state.options.readsWholeHelp {
+            names.append(SpeechRun(text: Screens.commandList(state), language: "en"))
+        }
+        if state.route == .profileForm { names.append(SpeechRun(text: ProfileField.exampleInterests, language: "en")) }
         return names
     }
 

@@ -452,7 +452,9 @@ public struct Session: Sendable {
             // No screen to move through (a pipe, a braille display's log): all of it, a line each.
             return opened
                 + Screens.help(state).elements.filter { $0.id != "learn" }.map { element in
-                    speak(element.traits.contains(.header) ? element.label + ":" : [element.label, element.value].compactMap { $0 }.joined(separator: ": "))
+                    speak(
+                        element.traits.contains(.header)
+                            ? element.label + ":" : [element.spokenLabel ?? element.label, element.value].compactMap { $0 }.joined(separator: ": "))
                 }
         case .learn:
             var effects = pauseForHelp()

@@ -320,6 +320,7 @@ public struct TypeAhead: Sendable, Hashable {
     /// only The Lighthouse Cat) says nothing again, rather than cutting it off to start it over.
     public var answer: String?
 
-    /// Letters further apart than this start a new search.
-    public static let pause: TimeInterval = 1
+    /// Letters further apart than this start a new search: a second and a half, so that a child
+    /// or a parent typing with one finger ("grap" at 1.3 s a letter) still makes one search.
+    public static let pause: TimeInterval = 1.5
 }

@@ -59,7 +59,8 @@ public struct StoryLibrary: Sendable {
                     problems.append(
                         StoryProblem(
                             .warning, .duplicateID, path: file.path,
-                            N_("has the same id '{id}' as {other}: only the first is used; rename one of the files"), ["id": record.entry.id, "other": first]))
+                            N_("has the same id '{id}' as {other}: the library shows {other}, not this file; rename one of the files"),
+                            ["id": record.entry.id, "other": first]))
                     continue
                 }
                 seenIDs[record.entry.id] = file.path
