@@ -55,11 +55,7 @@ LAYERS = [
 
 # Back-edges still in the code, each with the reason it is not gone yet. The check fails on any
 # other back-edge, and says when one of these has gone (so it is taken off this list).
-KNOWN = {
-    ("Store", "Sync", "SiteLink"): "a joined kiosk's store asks the site's server before profile and PIN"
-    " changes (StoryStore.swift holds a SiteLink, which loads SyncClient): needs a protocol declared in"
-    " Store and implemented in Sync, not a move",
-}
+KNOWN = {}
 
 DECL = re.compile(
     r"^(?:(?:public|package|internal|private|fileprivate|final|open|indirect|nonisolated"

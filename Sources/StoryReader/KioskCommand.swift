@@ -86,7 +86,7 @@ struct KioskCommand: ParsableCommand {
             KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),
             now: clock.now())
         // Spoken like the REPL: the audio device ($STORYREADER_AUDIO_DEVICE, else 'default'), paced silence with one notice.
-        let shell = try runner.shell(session, noAudio: noAudio, device: nil, kiosk: true, messages: session.state.messages)
+        let shell = try runner.shell(session, library: library, noAudio: noAudio, device: nil, kiosk: true, messages: session.state.messages)
         shell.kiosk = KioskHooks(clock: clock)
 
         // The log for parents: a row now, completed at the end (a killed kiosk leaves it open).

@@ -97,7 +97,7 @@ struct PreviewCommand: ParsableCommand {
 
         let library = global.loadLibrary()
         if library.entries.isEmpty { throw UserFailure(message: global.messages.tr("no stories were found: name a folder with --stories DIR")) }
-        let catalog = StoryCatalog(library: library)
+        let catalog = Self.catalog(library)
         var chosen: Story?
         if screen == .reader || screen == .story {
             let story = try global.resolveStory(self.story, in: library)
@@ -108,6 +108,7 @@ struct PreviewCommand: ParsableCommand {
                         story.pages.count, ["title": story.title]))
             }
             chosen = story
+            Syllables.preload(story.language)
         }
         // The REPL's own screens, in a sample state.
         let built = SessionPreview.screen(
@@ -157,7 +158,8 @@ extension PreviewCommand {
             // From the reader's page to the next one (or the story card when there is none).
             let library = global.loadLibrary(reportProblems: false)
             let story = try global.resolveStory(self.story, in: library)
-            let catalog = StoryCatalog(library: library)
+            let catalog = Self.catalog(library)
+            Syllables.preload(story.language)
             let next =
                 page < story.pages.count
                 ? SessionPreview.screen(
@@ -194,5 +196,13 @@ extension PreviewCommand {
                 if interactive { usleep(useconds_t(milliseconds) * 1000) }
             })
         if interactive { FileHandle.standardOutput.write(Data("\u{1B}[0m\r\n".utf8)) }
+    }
+
+    /// The library's entries with the story a preview shows when none is named (the first) read in,
+    /// and its reading syllables loaded: drawing reads no file.
+    private static func catalog(_ library: StoryLibrary) -> StoryCatalog {
+        let first = library.entries.first.flatMap { try? library.loadStory($0) }
+        if let first { Syllables.preload(first.language) }
+        return StoryCatalog(entries: library.entries, stories: first.map { [$0] } ?? [])
     }
 }

@@ -164,10 +164,10 @@ struct ReadCommand: ParsableCommand {
     private func listen(_ story: Story, narration: Narration, library: StoryLibrary) throws {
         let runner = try SessionRunner(global: global, presentation: presentation, store: try StoreCommandSupport.openStore(global))
         let child = try childProfile(in: runner.snapshot)
-        var session = runner.session(library: library, profile: child?.name)
+        var session = runner.session(library: library, profile: child?.name, stories: [story])
         let voiceChoice = try resolvedVoice(story, over: child?.settings.speech)
         session.overrideSpeech(rate: rate, pitch: pitch, volume: volume, voice: voiceChoice)
-        let shell = try runner.shell(session, noAudio: noAudio, device: device, messages: global.messages, warn: warn)
+        let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: global.messages, warn: warn)
         let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
         let status = try shell.run { session in session.startReadingAlone(story.id, fromSentence: sentence) }
         if let child, shell.session.state.reader?.status == .finished {

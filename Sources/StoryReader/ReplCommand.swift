@@ -55,7 +55,7 @@ struct ReplCommand: ParsableCommand {
         let session = runner.session(
             library: library, profile: profile,
             voices: ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector))
-        let shell = try runner.shell(session, noAudio: noAudio, device: device, messages: session.state.messages)
+        let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: session.state.messages)
         let status = try shell.run { session in
             var effects = session.start()
             if let notice = store.readOnlyNotice(session.state.messages, keepingReads: true) {

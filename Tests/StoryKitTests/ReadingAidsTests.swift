@@ -8,6 +8,9 @@ import Testing
 /// Reading aids: line focus, syllables and wide spacing on the reader's screen (speech never
 /// changes), and a word on demand (`e`) with word-by-word moves while paused.
 @Suite struct ReadingAidsTests {
+    /// Drawing only looks up loaded patterns (it reads no file): the shell loads them first, as here.
+    init() { for language in ["en", "es", "fr", "de"] { Syllables.preload(language) } }
+
     static let catalog = SessionFixtures.catalog
 
     static func story(_ id: String) throws -> Story {

@@ -8,6 +8,9 @@ import Testing
 /// child needs: each language's word list below was written by hand and checked against what
 /// the dictionaries give.
 @Suite struct SyllablesTests {
+    /// Drawing only looks up loaded patterns (it reads no file): the shell loads them first, as here.
+    init() { for language in ["en", "es", "fr", "de"] { Syllables.preload(language) } }
+
     static let expected: [String: String] = [
         "en":
             "but·ter·fly el·e·phant rain·bow ba·by o·pen hap·py ti·ger li·on i·de·a ver·y o·ver sto·ry po·ta·to prin·cess sau·sage choc·o·late won·der·ful light·house com·pu·ter di·no·saur um·brel·la whis·pered hun·dred kit·chen Grand·ma to·geth·er re·mem·ber ad·ven·ture beau·ti·ful yes·ter·day",

@@ -34,6 +34,8 @@ public enum Effect: Sendable, Hashable {
     case save(StoreChange)
     /// Check a PIN (the shell asks the store) and answer with `Input.pinChecked` or `Input.pinLocked`.
     case checkPIN(String)
+    /// Read the story with this id from its file (off the loop) and answer with `Input.storyLoaded`.
+    case loadStory(String)
     case exit
 }
 
@@ -69,4 +71,6 @@ public enum Input: Sendable, Hashable {
     case shell(ShellNews)
     /// A key the shell keeps for itself (typed on the `:` line): a kiosk is not idle.
     case activity
+    /// The story asked for with `Effect.loadStory`, read in (nil: its file could not be read).
+    case storyLoaded(id: String, Story?)
 }

@@ -99,6 +99,9 @@ extension Session {
         case .activity:
             state.kiosk?.lastActivity = kiosk.now
             return []
+        case .storyLoaded:
+            // `handle` takes it before any filter.
+            return []
         }
         if state != before, !effects.contains(.render) { effects.append(.render) }
         return effects

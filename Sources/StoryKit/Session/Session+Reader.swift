@@ -41,7 +41,7 @@ extension Session {
     private mutating func openReadingAlone(_ storyID: String, fromSentence sentence: Int?) -> [Effect] {
         state.options.endsWithReading = true
         state.stack = [.library]
-        if let sentence, let story = catalog.story(id: storyID) {
+        if let sentence, let story = story(id: storyID) {
             return startReading(storyID, fromWord: StoryMap(story: story).firstWord(ofSentence: sentence), loaded: story, goingOn: false) + [.render]
         }
         if state.reading(storyID).sentenceIndex != nil { return goOnReading(storyID) + [.render] }
@@ -50,7 +50,7 @@ extension Session {
 
     /// `goingOn`: from the place this child left (said "Going on with…"), not a place asked for.
     mutating func startReading(_ storyID: String, fromWord: Int, loaded: Story? = nil, goingOn: Bool = true) -> [Effect] {
-        guard let story = loaded ?? catalog.story(id: storyID) else {
+        guard let story = loaded ?? story(id: storyID) else {
             return [speak(tr("That story could not be opened. It may have been moved."), .important)]
         }
         var effects: [Effect] = []
@@ -83,7 +83,7 @@ extension Session {
     /// Goes on from the place kept for this profile: the word where it paused in this run, else
     /// the saved sentence's first word.
     mutating func goOnReading(_ storyID: String) -> [Effect] {
-        guard let story = catalog.story(id: storyID) else { return startReading(storyID, fromWord: 0) }
+        guard let story = story(id: storyID) else { return startReading(storyID, fromWord: 0) }
         let record = state.reading(storyID)
         let map = StoryMap(story: story)
         var word = map.firstWord(ofSentence: record.sentenceIndex ?? 0)

@@ -3,7 +3,8 @@ import Foundation
 /// The app as a state machine: `handle` turns an input into a new state and effects.
 ///
 /// No I/O happens here: the shell reads keys and lines, performs the effects (speech, captions,
-/// drawing, saving) and feeds narration progress back as inputs.
+/// drawing, saving, reading a story's file) and feeds narration progress and the results of its
+/// work back as inputs.
 public struct Session: Sendable {
     public internal(set) var state: State
 
@@ -18,7 +19,12 @@ public struct Session: Sendable {
         state.presentationOverride.syllables = syllables
         state.presentationOverride.spacing = spacing
     }
-    public let catalog: StoryCatalog
+    /// The stories offered, and those read in so far (see `Session+Loading.swift`).
+    public internal(set) var catalog: StoryCatalog
+    /// The story the input being handled needed and the catalog does not hold yet.
+    var storyWanted: String?
+    /// Inputs waiting for a story being read in, the one that asked for it first.
+    var waitingForStory: (id: String, inputs: [Input])?
 
     /// `storyreader read --rate/--pitch/--volume/--voice`: speech for this run, never saved.
     public mutating func overrideSpeech(rate: Int?, pitch: Int?, volume: Int?, voice: String?) {
@@ -73,8 +79,25 @@ public struct Session: Sendable {
     /// Without a screen (a pipe, a braille display's log) `help` says all of its lines.
     public mutating func runsWithoutScreen(_ without: Bool) { state.options.readsWholeHelp = without }
 
-    /// Handles one input (in a kiosk, through its filter first: `Session+Kiosk.swift`).
+    /// Handles one input (in a kiosk, through its filter first: `Session+Kiosk.swift`). An input
+    /// that needs a story not read in yet waits for it (`Session+Loading.swift`).
     public mutating func handle(_ input: Input) -> [Effect] {
+        if case .storyLoaded(let id, let story) = input { return storyArrived(id, story) }
+        if waitingForStory != nil {
+            waitingForStory?.inputs.append(input)
+            return []
+        }
+        let before = self
+        storyWanted = nil
+        let effects = handleFiltered(input)
+        guard let wanted = storyWanted else { return effects }
+        // Handled again, from the state it found, once the story is here.
+        self = before
+        waitingForStory = (wanted, [input])
+        return [.loadStory(wanted)]
+    }
+
+    private mutating func handleFiltered(_ input: Input) -> [Effect] {
         if let kiosk = state.kiosk { return withLanguageRuns(kioskFilter(input, kiosk)) }
         return withLanguageRuns(handleDirect(input))
     }
@@ -108,7 +131,7 @@ public struct Session: Sendable {
             return []
         case .shutdown: effects = shutdown()
         case .shell(let news): effects = tell(news)
-        case .activity: return []
+        case .activity, .storyLoaded: return []
         }
         effects += motionCues(before: before)
         if state != before, !effects.contains(.render) { effects.append(.render) }

@@ -21,8 +21,8 @@ public final class StoryStore: Sendable {
     let pool: DatabasePool
     let clock: WallClock
     let pinCost: PINHashCost
-    /// The site server asked before changes every kiosk must agree on (see ``SiteAuthority``).
-    let siteLink = SiteLink()
+    /// The site server asked before changes every kiosk must agree on (Sync's `SiteAuthority`).
+    let siteLink = SiteChoice()
     /// Why the store was opened read-only (see `readOnlyFallback` of `init`): what every write
     /// answers. Nil when it can be written.
     public let readOnlyReason: StoreError?

@@ -1,6 +1,5 @@
 public import Foundation
 import GRDB
-import Synchronization
 
 /// A change that needs the site's server when the kiosk joined one.
 public enum SiteAction: Sendable, Hashable {
@@ -19,19 +18,13 @@ public enum SiteAction: Sendable, Hashable {
     }
 }
 
-/// Which server a store asks: the one chosen with ``StoryStore/useSiteAuthority(_:)``, else the one
-/// in the data folder's `sync.json` (read each time: `sync join` may write it while the store is open).
-final class SiteLink: Sendable {
-    /// Whether one was chosen, and which (nil: none can be reached).
-    private let chosen = Mutex<(isChosen: Bool, authority: (any SiteAuthority)?)>((false, nil))
-
-    func choose(_ authority: (any SiteAuthority)?) {
-        chosen.withLock { $0 = (true, authority) }
-    }
-
+extension SiteChoice {
+    /// Which server a store asks: the one chosen with ``StoryStore/useSiteAuthority(_:)``, else the
+    /// one in the data folder's `sync.json` (read each time: `sync join` may write it while the store
+    /// is open).
     func authority(dataDirectory: URL, clock: WallClock) throws(StoreError) -> (any SiteAuthority)? {
-        let (isChosen, chosen) = chosen.withLock { $0 }
-        if isChosen { return chosen }
+        let (isChosen, value) = choice
+        if isChosen { return value as? any SiteAuthority }
         return try SyncClient.load(from: dataDirectory).map { SyncClient(settings: $0, clock: clock) }
     }
 }

@@ -19,8 +19,10 @@ public enum Syllables {
 
     /// Where the dots go in `text`: the scalar offsets after which one is drawn. Empty for a
     /// language without patterns.
+    /// Empty too while the language's patterns are not loaded (`preload`): drawing and the Session
+    /// never read a file.
     public static func breaks(in text: String, language: String?) -> Set<Int> {
-        guard let language, let hyphenator = Hyphenator.for(language: language) else { return [] }
+        guard let language, let hyphenator = Hyphenator.loaded(language: language) else { return [] }
         var result: Set<Int> = []
         var word: [Unicode.Scalar] = []
         var wordStart = 0
@@ -63,8 +65,8 @@ public enum Syllables {
         split(word, language: language).joined(separator: dot)
     }
 
-    /// Loads `language`'s patterns now (the shell does, when a story opens), so that neither
-    /// drawing nor the session reads a file later.
+    /// Loads `language`'s patterns now (the shell does, off the loop, as a story is read in, and
+    /// before the loop for the stories it holds), so that neither drawing nor the Session reads a file.
     public static func preload(_ language: String) { _ = Hyphenator.for(language: language) }
 
     /// The languages with patterns here.
@@ -72,8 +74,8 @@ public enum Syllables {
 }
 
 /// One loaded pattern file. libhyphen only reads a loaded dictionary, so one is shared by every
-/// thread; each is loaded once, on first use (the shell loads the story's language before it
-/// draws, `Syllables.preload`), and kept for the run. Unchecked for that reason: after `init` the
+/// thread; each is loaded once (`Syllables.preload`, before anything draws the story's language:
+/// drawing only looks up what is loaded) and kept for the run. Unchecked for that reason: after `init` the
 /// dictionary pointer is only read, and every stored property is a `let`.
 final class Hyphenator: @unchecked Sendable {
     private let dictionary: UnsafeMutablePointer<HyphenDict>
@@ -95,6 +97,13 @@ final class Hyphenator: @unchecked Sendable {
         }
     }
 
+    /// The patterns of `language` if they were loaded (never reads a file).
+    static func loaded(language: String) -> Hyphenator? {
+        guard let file = file(for: language) else { return nil }
+        return loaded.withLock { $0[file] ?? nil }
+    }
+
+    /// The patterns of `language`, loaded now if they were not.
     static func `for`(language: String) -> Hyphenator? {
         guard let file = file(for: language) else { return nil }
         return loaded.withLock { loaded in

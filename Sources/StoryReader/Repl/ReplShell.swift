@@ -28,15 +28,19 @@ final class ReplShell {
     /// Inputs handled so far (keys, lines): what is said is stamped with the input it answers, so
     /// that a newer key's answer cuts an older one's.
     private var inputCount = 0
-    /// Work that may take longer than a frame (a store write that calls the site server, the PIN's
-    /// hash): it runs here, in order, and its result comes back through the inbox.
+    /// Work the Session asks for that reads or writes files (a story read in, every store write,
+    /// the PIN's hash): it runs here, off the loop, in order, and its result comes back through the
+    /// inbox.
     private let work = DispatchQueue(label: "storyreader.store")
     private var workPending = 0
 
     enum WorkResult: Sendable {
         case stored(StoreReply?)
         case pin(Result<ParentalAuthorization, StoreError>)
+        case story(id: String, Story?)
     }
+    /// Where the stories the Session asks for are read from (nil: only those it holds).
+    var library: StoryLibrary?
     private var decoder = KeyDecoder()
     private var lineEditor = LineEditor()
     private var isEditingCommand = false
@@ -78,6 +82,8 @@ final class ReplShell {
         self.store = store
         self.interactive = interactive
         self.audio = audio
+        // The reading syllables of the stories the Session holds, before the loop: drawing reads no file.
+        for language in Set(session.catalog.heldStories.map(\.language)) { Syllables.preload(language) }
         if let audio {
             let inbox = self.inbox
             let service = ServiceSpeech(sink: audio.sink, post: { inbox.send(.speech($0)) })
@@ -450,6 +456,8 @@ final class ReplShell {
                 if let reply { update(.stored(reply)) }
             case .pin(let checked):
                 pinChecked(checked)
+            case .story(let id, let story):
+                update(.storyLoaded(id: id, story))
             }
         case .signal(let signal):
             handle(signal: signal)
@@ -495,7 +503,6 @@ final class ReplShell {
                 echoCaptioned = interactive && !captions.isEmpty
             case .narrate(let storyID, let fromWord, let settings, let stepMode):
                 guard let story = session.state.reader?.story, story.id == storyID else { break }
-                Syllables.preload(story.language)
                 speech.messages = session.state.messages
                 // The child's choice: the book's recording at their tempo, or always the synthetic voice.
                 let reading = session.state.profile.settings
@@ -527,18 +534,26 @@ final class ReplShell {
             case .render:
                 needsRender = true
             case .save(let change):
-                switch change {
-                case .saveProfile, .saveSettings:
-                    // A profile change may ask a joined kiosk's site first (up to a few seconds):
-                    // off the loop, the wait told on a terminal.
-                    if interactive, case .saveProfile = change, (try? store.isJoined()) == true { update(.shell(.saving)) }
-                    let store = self.store
-                    let authorization = self.authorization
-                    startWork { .stored(store.apply(change, authorization: authorization)) }
-                case .recordFinished, .savePosition, .setFavourite:
-                    // Local writes of a few milliseconds (the site hears of them through the outbox),
-                    // answered within the same frame: "The end" and its read count are shown together.
-                    if let reply = store.apply(change, authorization: authorization) { update(.stored(reply)) }
+                // Off the loop, in order. A profile change may ask a joined kiosk's site first (up to
+                // a few seconds): the wait is told on a terminal. "The end" and its read count are
+                // said together all the same: the Session says the end when the count comes back.
+                let store = self.store
+                let authorization = self.authorization
+                let tellsSaving: Bool
+                if interactive, case .saveProfile = change { tellsSaving = true } else { tellsSaving = false }
+                let inbox = self.inbox
+                startWork {
+                    if tellsSaving, (try? store.isJoined()) == true { inbox.send(.input(.shell(.saving))) }
+                    return .stored(store.apply(change, authorization: authorization))
+                }
+            case .loadStory(let id):
+                let entry = session.catalog.entry(id: id)
+                let library = self.library
+                startWork {
+                    let story = entry.flatMap { try? library?.loadStory($0) }
+                    // Its reading syllables are drawn from its first frame: the patterns come with it.
+                    if let story { Syllables.preload(story.language) }
+                    return .story(id: id, story)
                 }
             case .checkPIN(let pin):
                 // The hash takes about a second: on a terminal, the wait is told (a script's next

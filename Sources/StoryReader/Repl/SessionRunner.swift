@@ -30,12 +30,13 @@ struct SessionRunner {
     }
 
     /// The session on `library`, as `profile` (nil: the session chooses), sized to the terminal.
-    func session(library: StoryLibrary, profile: String?, voices: [String] = []) -> Session {
+    /// It holds `stories` already read in; the others are read off the loop when first needed.
+    func session(library: StoryLibrary, profile: String?, voices: [String] = [], stories: [Story] = []) -> Session {
         let size = TerminalMode.size()
         var options = global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling))
         options.voices = voices
         var session = Session(
-            catalog: StoryCatalog(library: library), snapshot: snapshot,
+            catalog: StoryCatalog(entries: library.entries, stories: stories), snapshot: snapshot,
             options: options, profile: profile, languages: Catalogs.languages)
         presentation.apply(to: &session)
         return session
@@ -45,7 +46,7 @@ struct SessionRunner {
     /// silence); --no-audio on a terminal: paced silence; --no-audio without a terminal: virtual
     /// time (scripts, transcripts). `warn`: where the audio's notice goes besides the session.
     func shell(
-        _ session: Session, noAudio: Bool, device: String?, kiosk: Bool = false,
+        _ session: Session, library: StoryLibrary, noAudio: Bool, device: String?, kiosk: Bool = false,
         messages: MessageCatalog, warn: ((String) -> Void)? = nil
     ) throws -> ReplShell {
         let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
@@ -53,6 +54,7 @@ struct SessionRunner {
         let shell = ReplShell(
             session: session, store: store, interactive: interactive,
             presentation: presentation, scaling: capabilities.scaling, audio: audio)
+        shell.library = library
         shell.braille = presentation.brailleDisplay(kiosk: kiosk, inbox: shell.inbox)
         return shell
     }

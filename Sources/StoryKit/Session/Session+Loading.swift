@@ -1,0 +1,31 @@
+/// Stories read in off the loop. The Session reads no file: when an input needs a story the
+/// catalog does not hold, `handle` puts the state back as it was, asks the shell for the story
+/// (`Effect.loadStory`) and keeps the input; every input after it waits in line too, as it did when
+/// the loop itself read the file. When the story comes (`Input.storyLoaded`) they are handled in
+/// order, as if it had always been there.
+extension Session {
+    /// The story `id` if the catalog holds it; when it must still be read in, notes that the input
+    /// being handled waits for it.
+    mutating func story(id: String) -> Story? {
+        if let story = catalog.story(id: id) { return story }
+        if catalog.needsLoading(id) { storyWanted = id }
+        return nil
+    }
+
+    /// The story read in (nil: it could not be, and is said so where it was needed).
+    mutating func storyArrived(_ id: String, _ story: Story?) -> [Effect] {
+        catalog.hold(story, id: id)
+        guard let waiting = waitingForStory, waiting.id == id else { return [] }
+        waitingForStory = nil
+        var effects: [Effect] = []
+        for (index, input) in waiting.inputs.enumerated() {
+            effects += handle(input)
+            if waitingForStory != nil {
+                // That input needs another story: the rest wait behind it.
+                waitingForStory?.inputs += waiting.inputs[(index + 1)...]
+                break
+            }
+        }
+        return effects
+    }
+}
