@@ -136,18 +136,6 @@ extension ReadingCoachTests {
         #expect(tally.helped == 1)
     }
 
-    @Test func theChildsVoiceIsWrittenNowhere() throws {
-        let temporary = FileManager.default.temporaryDirectory.path
-        let before = Set((try? FileManager.default.subpathsOfDirectory(atPath: temporary)) ?? [])
-        let cwd = Set((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath)) ?? [])
-        _ = try Self.follow(try Self.sentences(Self.passage()), Self.reading())
-        let after = Set((try? FileManager.default.subpathsOfDirectory(atPath: temporary)) ?? [])
-        let audio = after.subtracting(before).filter { [".wav", ".raw", ".pcm", ".mfc", ".sph"].contains(where: $0.hasSuffix) }
-        #expect(audio.isEmpty, "\(audio)")
-        let cwdAfter = Set((try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath)) ?? [])
-        #expect(cwdAfter.subtracting(cwd).isEmpty, "\(cwdAfter.subtracting(cwd))")
-    }
-
     @Test func alignmentTakesRepetitionsAndMisheardShortWords() {
         let text = ["he", "was", "not", "an", "ill-disposed", "young", "man"]
         // A restart ("he was not an, he was not an …") and "an" heard as "and".

@@ -6,7 +6,7 @@ public enum ListeningAudio {
     /// The samples of the WAV file at `path`.
     public static func samples(wavFile path: String) throws(ListeningProblem) -> [Int16] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ListeningProblem("Cannot read {path}: give a WAV file that exists", ["path": path])
+            throw ListeningProblem(N_("Cannot read {path}: give a WAV file that exists"), ["path": path])
         }
         return try samples(wav: [UInt8](data), name: path)
     }
@@ -17,7 +17,7 @@ public enum ListeningAudio {
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         let convert = "convert it with: sox IN.wav -r 16000 -c 1 -b 16 OUT.wav"
         guard bytes.count >= 12, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46], bytes[8..<12] == [0x57, 0x41, 0x56, 0x45] else {
-            throw ListeningProblem("{path} is not a WAV file: {fix}", ["path": name, "fix": convert])
+            throw ListeningProblem(N_("{path} is not a WAV file: {fix}"), ["path": name, "fix": convert])
         }
         var at = 12
         var formatOK = false
@@ -28,13 +28,13 @@ public enum ListeningAudio {
                 formatOK = u16(body) == 1 && u16(body + 2) == 1 && u32(body + 4) == ReadingCoach.sampleRate && u16(body + 14) == 16
             } else if bytes[at..<(at + 4)] == [0x64, 0x61, 0x74, 0x61] {
                 guard formatOK else {
-                    throw ListeningProblem("{path} is not 16 kHz mono 16-bit PCM: {fix}", ["path": name, "fix": convert])
+                    throw ListeningProblem(N_("{path} is not 16 kHz mono 16-bit PCM: {fix}"), ["path": name, "fix": convert])
                 }
                 let end = min(bytes.count, body + size) & ~1
                 return stride(from: body, to: end, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
             }
             at = body + size + (size & 1)
         }
-        throw ListeningProblem("{path} has no audio data: {fix}", ["path": name, "fix": convert])
+        throw ListeningProblem(N_("{path} has no audio data: {fix}"), ["path": name, "fix": convert])
     }
 }

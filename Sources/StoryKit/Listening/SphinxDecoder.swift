@@ -43,11 +43,10 @@ final class SphinxDecoder {
 
     init(model: ListeningModel) throws(ListeningProblem) {
         for path in [model.acousticModel + "/mdef", model.dictionary] where !FileManager.default.fileExists(atPath: path) {
-            throw ListeningProblem(
-                "The speech model is missing ({path}): install Debian's pocketsphinx-en-us (scripts/setup.sh does)", ["path": path])
+            throw ListeningProblem(N_("The speech model is missing ({path}): install Debian's pocketsphinx-en-us (scripts/setup.sh does)"), ["path": path])
         }
         guard let decoder = cps_decoder_new(model.acousticModel, model.dictionary) else {
-            throw ListeningProblem("PocketSphinx could not load the speech model in {path}", ["path": model.acousticModel])
+            throw ListeningProblem(N_("PocketSphinx could not load the speech model in {path}"), ["path": model.acousticModel])
         }
         self.decoder = decoder
     }
@@ -72,14 +71,14 @@ final class SphinxDecoder {
         searchFlip.toggle()
         let name = searchFlip ? "coach-a" : "coach-b"
         guard ps_set_jsgf_string(decoder, name, jsgf) >= 0, ps_set_search(decoder, name) >= 0 else {
-            throw ListeningProblem("PocketSphinx refused the sentence's grammar")
+            throw ListeningProblem(N_("PocketSphinx refused the sentence's grammar"))
         }
     }
 
     /// Starts an utterance whose frames count from 0 (a new stream: `ps_start_utt` alone keeps
     /// counting from the previous utterance).
     func startUtterance() throws(ListeningProblem) {
-        guard ps_start_stream(decoder) >= 0, ps_start_utt(decoder) >= 0 else { throw ListeningProblem("PocketSphinx could not start listening") }
+        guard ps_start_stream(decoder) >= 0, ps_start_utt(decoder) >= 0 else { throw ListeningProblem(N_("PocketSphinx could not start listening")) }
     }
 
     func endUtterance() {
@@ -90,7 +89,7 @@ final class SphinxDecoder {
     func process(_ samples: ArraySlice<Int16>) throws(ListeningProblem) {
         guard !samples.isEmpty else { return }
         let result = samples.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 0) }
-        guard result >= 0 else { throw ListeningProblem("PocketSphinx could not decode the audio") }
+        guard result >= 0 else { throw ListeningProblem(N_("PocketSphinx could not decode the audio")) }
     }
 
     /// The best hypothesis so far (partial while the utterance runs, final after `endUtterance`),
