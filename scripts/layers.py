@@ -57,6 +57,16 @@ LAYERS = [
 # other back-edge, and says when one of these has gone (so it is taken off this list).
 KNOWN = {}
 
+# Folders that must do no I/O: the Session is the pure update (issue 42: "nothing in the Session's
+# folder reads a file"). The shell performs its effects (Effect.loadStory, .save, .checkPIN) off the
+# loop. Each pattern names a way to reach a file, the database or a C library's files.
+PURE = {"Session"}
+IO = re.compile(
+    r"\b(?:FileManager|FileHandle|fopen|opendir|DatabasePool|DatabaseQueue|StoryStore|StoryLibrary\.load"
+    r"|AtomicFile|EspeakEngine|SpeechService|BrailleTranslator|lou_\w+|hnj_\w+)\b"
+    r"|\b(?:Data|String)\(contentsOf|\blibrary\.loadStory\(|\bSyllables\.preload\("
+)
+
 DECL = re.compile(
     r"^(?:(?:public|package|internal|private|fileprivate|final|open|indirect|nonisolated"
     r"|@\w+(?:\([^)]*\))?)\s+)*(?:class|struct|enum|protocol|actor|typealias)\s+([A-Z]\w*)",
@@ -154,6 +164,16 @@ def check(root, report=False):
                 continue
             failures.append(f"layers: Sources/StoryKit/{path} ({a}) names {name}, declared in {b}, a"
                             f" higher layer: move the type down, or the code up (docs/architecture.md)")
+    for folder in sorted(PURE):
+        directory = os.path.join(root, folder)
+        for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
+            if not name.endswith(".swift"):
+                continue
+            with open(os.path.join(directory, name), encoding="utf-8") as f:
+                code = strip(f.read())
+            for match in sorted(set(m.group(0) for m in IO.finditer(code))):
+                failures.append(f"layers: Sources/StoryKit/{folder}/{name} uses {match}: the {folder} does no I/O;"
+                                " ask the shell with an Effect and take its answer as an Input (docs/architecture.md)")
     if report:
         for (a, b), uses in sorted(edges.items()):
             print(f"{a} -> {b}: " + ", ".join(f"{os.path.basename(p)}:{n}" for p, n in sorted(uses)))
@@ -186,7 +206,14 @@ def self_test(root):
         if result.returncode == 0 or expected not in result.stderr:
             print(f"layers self-test: a planted back-edge was not reported:\n{result.stderr}", file=sys.stderr)
             return False
-    print("layers self-test: a planted back-edge fails the check")
+        os.remove(os.path.join(copy, "Text", "PlantedBackEdge.swift"))
+        with open(os.path.join(copy, "Session", "PlantedRead.swift"), "w") as f:
+            f.write("func planted() { _ = FileManager.default.contents(atPath: \"/etc/hostname\") }\n")
+        result = subprocess.run([sys.executable, __file__, "--root", copy], capture_output=True, text=True)
+        if result.returncode == 0 or "Session/PlantedRead.swift uses FileManager" not in result.stderr:
+            print(f"layers self-test: a file read in the Session was not reported:\n{result.stderr}", file=sys.stderr)
+            return False
+    print("layers self-test: a planted back-edge fails the check, and so does a file read in the Session")
     return True
 
 

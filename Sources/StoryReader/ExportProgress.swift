@@ -14,11 +14,11 @@ final class ExportProgress: Sendable {
     }
     private let state = Mutex(State())
     private let total: Int
-    private let clock: any KioskClock
+    private let clock: any MonotonicClock
     private let started: TimeInterval
     private let enabled: Bool
 
-    init(totalWords: Int, enabled: Bool, clock: any KioskClock = SystemKioskClock()) {
+    init(totalWords: Int, enabled: Bool, clock: any MonotonicClock = SystemMonotonicClock()) {
         total = max(1, totalWords)
         self.enabled = enabled
         self.clock = clock

@@ -58,6 +58,8 @@ struct KioskCommand: ParsableCommand {
                     "kiosk mode needs a terminal (standard input and output, and TERM set): start it in a terminal, not from a pipe, a script or TERM=dumb"))
         }
         let database = try StoreCommandSupport.openStore(global)
+        // Issue 43: a clock the last sync found ahead is said once, before this start's sync.
+        let clockIsAhead = database.clockIsAhead()
         // Issue 13: a kiosk joined to a site syncs in the background; otherwise nothing starts.
         let backgroundSync = BackgroundSync.start(dataDirectory: global.dataDirectory(), store: database)
         defer { backgroundSync?.stop() }
@@ -81,7 +83,7 @@ struct KioskCommand: ParsableCommand {
                     : messages.tr("there is no profile called {name}: choose one of {names}", values))
         }
         var session = runner.session(library: library, profile: profile)
-        let clock = SystemKioskClock()
+        let clock = SystemMonotonicClock()
         session.startKiosk(
             KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),
             now: clock.now())
@@ -100,7 +102,13 @@ struct KioskCommand: ParsableCommand {
                     blockedKeys: kiosk.blockedKeys, endReason: reason)
             }
         }
-        status = try shell.run { session in session.start() + session.kioskOpening() }
+        status = try shell.run { session in
+            var effects = session.start() + session.kioskOpening()
+            if clockIsAhead {
+                effects.insert(.speak(Utterance(StoryStore.clockNotice(session.state.messages), priority: .message)), at: min(1, effects.count))
+            }
+            return effects
+        }
         let kiosk = shell.session.state.kiosk
         reason = status >= 128 ? "signal \(status - 128)" : kiosk?.leftWithPIN == true ? "pin" : "input closed"
         if status != 0 {

@@ -156,9 +156,13 @@ struct PresentationOptions: ParsableArguments {
 
     /// The braille display for this run (`--braille`), taking every key of the display in a kiosk.
     /// Its events go to `inbox`, the loop's.
-    func brailleDisplay(kiosk: Bool, inbox: Inbox<LoopMessage>) -> ReplBraille? {
+    /// The braille display (nil: `--braille off`); its tables, every code in `languages`, are
+    /// compiled as it connects.
+    func brailleDisplay(kiosk: Bool, inbox: Inbox<LoopMessage>, languages: Set<String> = []) -> ReplBraille? {
         let mode = BrailleMode(rawValue: braille.lowercased()) ?? .auto
-        return mode == .off ? nil : ReplBraille(mode: mode, takesEveryKey: kiosk, post: { inbox.send(.braille($0)) })
+        guard mode != .off else { return nil }
+        let tables = Set(BrailleCode.allCases.flatMap { code in languages.map { code.table(forLanguage: $0) } })
+        return ReplBraille(mode: mode, takesEveryKey: kiosk, tables: tables.sorted(), post: { inbox.send(.braille($0)) })
     }
 
     func colorChoice() -> ColorChoice { ColorChoice(rawValue: color.lowercased()) ?? .auto }

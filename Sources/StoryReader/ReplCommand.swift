@@ -47,6 +47,8 @@ struct ReplCommand: ParsableCommand {
         // written (a full disk, a read-only file) is read: the REPL starts, says why, and keeps
         // the child's reads, places and favourites for the next start that can write them.
         let store = try StoreCommandSupport.openStore(global, readOnly: true, keepingReads: true)
+        // Issue 43: a clock the last sync found ahead is said once, before this start's sync.
+        let clockIsAhead = store.clockIsAhead()
         // Issue 13: a kiosk joined to a site syncs in the background; otherwise nothing starts.
         let backgroundSync = BackgroundSync.start(dataDirectory: global.dataDirectory(), store: store)
         defer { backgroundSync?.stop() }
@@ -61,6 +63,9 @@ struct ReplCommand: ParsableCommand {
             if let notice = store.readOnlyNotice(session.state.messages, keepingReads: true) {
                 effects.insert(.speak(Utterance(Sanitizer.sanitizeLine(notice), priority: .message)), at: min(1, effects.count))
                 session.changesKeptWereTold()
+            }
+            if clockIsAhead {
+                effects.insert(.speak(Utterance(StoryStore.clockNotice(session.state.messages), priority: .message)), at: min(1, effects.count))
             }
             return effects
         }

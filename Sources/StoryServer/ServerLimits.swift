@@ -41,6 +41,13 @@
         /// File descriptors kept for the database client, the log and the process itself.
         static let reserved = 100
         static let most = 4096
+        /// Seconds a connection without a kiosk token may take to send a complete request (after it
+        /// opens, or after its last answer): a kiosk sends its request at once.
+        static let requestTimeout = 5.0
+
+        /// How many of `maximum` connections may be without a kiosk token at once (see
+        /// ``ConnectionBudget``): a quarter, so three quarters stay for kiosks whatever others send.
+        static func withoutToken(of maximum: Int) -> Int { max(8, maximum / 4) }
 
         /// Raises the open-file limit to its hard limit, and returns how many connections fit under
         /// it with ``reserved`` to spare (at most ``most``): past the limit `accept` fails, and no

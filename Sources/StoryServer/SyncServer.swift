@@ -72,15 +72,21 @@
             routes(router, database: database)
             WebRoutes(database: database, languages: options.languages).install(router)
             let bodyDeadline = TimeAmount.milliseconds(Int64(options.idleTimeout * 4000))
+            let maximum = options.maximumConnections ?? ConnectionLimit.fromOpenFiles()
+            let budget = ConnectionBudget(limit: ConnectionLimit.withoutToken(of: maximum), logger: logger)
+            let guesses = WrongTokenGuesses()
+            let requestTimeout = TimeAmount.milliseconds(Int64(min(options.idleTimeout, ConnectionLimit.requestTimeout) * 1000))
             var app = Application(
                 router: router,
                 server: .http1(
                     configuration: .init(
-                        additionalChannelHandlers: [RequestBodyDeadline(limit: bodyDeadline)],
+                        additionalChannelHandlers: [
+                            RequestBodyDeadline(limit: bodyDeadline), ConnectionGuard(budget: budget, guesses: guesses, requestTimeout: requestTimeout),
+                        ],
                         idleTimeout: .milliseconds(Int64(options.idleTimeout * 1000)))),
                 configuration: .init(
                     address: .hostname(options.host, port: options.port),
-                    availableConnectionsDelegate: MaximumAvailableConnections(options.maximumConnections ?? ConnectionLimit.fromOpenFiles(), logger: logger)),
+                    availableConnectionsDelegate: MaximumAvailableConnections(maximum, logger: logger)),
                 // The database client runs beside the server and stops after it (ServiceGroup's order).
                 services: [client],
                 onServerRunning: { channel in ready("\(options.host):\(channel.localAddress?.port ?? options.port)") },
@@ -180,8 +186,10 @@
                 await guarded {
                     let site = try await authorize(request, context: context, database: database)
                     let buffer = Data(buffer: try await request.body.collect(upTo: 16 * 1024 * 1024))
-                    let upload = try SyncPageReader.uploadRequest(buffer) ?? JSONDecoder.sync.decode(UploadRequest.self, from: buffer)
+                    var upload = try SyncPageReader.uploadRequest(buffer) ?? JSONDecoder.sync.decode(UploadRequest.self, from: buffer)
                     let now = HybridLogicalClock.millis(clock.now())
+                    // Dates from a clock far ahead are told in the server's time before they are checked.
+                    upload.changes = ClockSkew.datesCorrected(upload.changes, kioskMillis: upload.kioskMillis, serverMillis: now)
                     try validate(upload, now: now)
                     // A clock far ahead is not trusted: the server's time replaces it (in the kiosk's order).
                     let stored = try await database.upload(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))

@@ -4,7 +4,7 @@ import Testing
 
 @testable import StoryKit
 
-/// The kiosk's rules, with time as an input: every test drives `Input.tick` or a `ManualKioskClock`.
+/// The kiosk's rules, with time as an input: every test drives `Input.tick` or a `ManualMonotonicClock`.
 @Suite struct KioskTests {
     static let start: TimeInterval = 1000
 
@@ -415,7 +415,7 @@ import Testing
     }
 
     @Test func theClockIsInjectable() {
-        let clock = ManualKioskClock(Self.start)
+        let clock = ManualMonotonicClock(Self.start)
         var session = kiosk(idle: 30)
         _ = session.handle(.command(.next))
         clock.advance(29)

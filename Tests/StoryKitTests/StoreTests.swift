@@ -77,6 +77,42 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: database.databaseURL.path + "-wal"))
     }
 
+    /// Another program's SQLite file (a browser's history, a shop's stock list) in the data folder:
+    /// refused with its tables named, in rollback or WAL mode, and every byte kept (opening it for
+    /// writing added our tables and switched it to WAL mode).
+    @Test(arguments: ["DELETE", "WAL"]) func anotherProgramsDatabaseIsRefusedWithItsBytesUnchanged(_ mode: String) throws {
+        let database = try TemporaryDatabase()
+        defer { database.remove() }
+        let queue = try DatabaseQueue(path: database.databaseURL.path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = \(mode)")
+            try db.execute(sql: "CREATE TABLE moz_places (url TEXT); CREATE TABLE moz_bookmarks (title TEXT)")
+            try db.execute(sql: "INSERT INTO moz_places VALUES ('https://example.org')")
+        }
+        try queue.close()
+        let before = try Data(contentsOf: database.databaseURL)
+        for readOnlyFallback in [false, true] {
+            let error = try #require(throws: StoreError.self) {
+                try StoryStore(dataDirectory: database.url, clock: database.clock.wallClock, pinCost: .testing, readOnlyFallback: readOnlyFallback)
+            }
+            #expect(error == .foreignDatabase(path: database.databaseURL.path, tables: "moz_bookmarks, moz_places"))
+            #expect(error.description.contains("is another program's SQLite database (its tables: moz_bookmarks, moz_places)"), "\(error)")
+            #expect(error.description.contains("choose another folder with --data-dir"))
+            #expect(try Data(contentsOf: database.databaseURL) == before)
+        }
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: database.databaseURL.path + "-wal")))?.isEmpty ?? true)
+    }
+
+    /// An SQLite file without any table holds nothing to lose: it becomes the store.
+    @Test func anSQLiteFileWithoutTablesBecomesTheStore() throws {
+        let database = try TemporaryDatabase()
+        defer { database.remove() }
+        try DatabaseQueue(path: database.databaseURL.path).write { db in try db.execute(sql: "PRAGMA user_version = 0") }
+        #expect(FileManager.default.fileExists(atPath: database.databaseURL.path))
+        let store = try database.open()
+        #expect(try store.profiles().count == 1)
+    }
+
     @Test(arguments: [
         Data("this is a shopping list, not a database\n".utf8),
         Data(repeating: 0xFF, count: 8192),

@@ -62,7 +62,7 @@ public enum Input: Sendable, Hashable {
     /// The store's answer to a `.save`.
     case stored(StoreReply)
     /// Time passes (kiosk: idle reset, time limit, PIN lockout countdown), in seconds of a
-    /// monotonic clock (`KioskClock`).
+    /// monotonic clock (`MonotonicClock`).
     case tick(TimeInterval)
     /// The program must end (SIGTERM, SIGHUP, input closed): keep the position and exit, even
     /// where `quit` is not allowed.

@@ -195,6 +195,13 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         } while core.withLock({ $0.decoding })?.wait() == true
     }
 
+    /// The sink frame at which the next scheduled thing happens (a word heard, an utterance's end),
+    /// if any: a virtual clock (`VirtualClockSink`) moves there, and nothing happens before it.
+    public var nextScheduledFrame: Int? { core.withLock { $0.scheduled.first?.frame } }
+
+    /// True while an interface utterance is being heard (not the story, not one waiting its turn).
+    public var isSpeakingInterface: Bool { core.withLock { $0.queue.speaking?.kind == .interface } }
+
     /// The word of the story being heard (or where it waits), and whether it is being heard.
     public var storyPosition: Position? { core.withLock { $0.story?.heard } }
 

@@ -6,6 +6,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case dataFolderNotWritable(path: String, reason: String)
     /// The database file exists but is not an SQLite database. It is never replaced.
     case notADatabase(path: String)
+    /// The database file is another program's SQLite database (`tables`, some of its table names,
+    /// quoted). It is never written.
+    case foreignDatabase(path: String, tables: String)
     /// The database was written by a newer version of storyreader.
     case newerSchema(path: String, found: Int, known: Int)
     /// The database cannot be opened or read for another reason.
@@ -55,6 +58,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return messages.tr(
                 "{path} is not a storyreader database (not an SQLite file); it was left untouched: move it aside (mv '{path}' '{path}.bak') and run again to start a new database, or choose another folder with --data-dir",
                 ["path": path])
+        case .foreignDatabase(let path, let tables):
+            return messages.tr(
+                "{path} is another program's SQLite database (its tables: {tables}), not a storyreader database; it was left untouched: choose another folder with --data-dir, or move it aside (mv '{path}' '{path}.other') and run again to start a new database",
+                ["path": path, "tables": tables])
         case .newerSchema(let path, let found, let known):
             return messages.tr(
                 "{path} was written by a newer version of storyreader (database version {found}, this program knows up to {known}): update storyreader, or use another folder with --data-dir; the file was left untouched",

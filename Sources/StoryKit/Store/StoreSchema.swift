@@ -4,12 +4,15 @@ import GRDB
 /// The versioned schema. Append migrations; never edit a shipped one. Each sets `user_version` to
 /// its number so that an older program can tell it faces a newer database.
 enum StoreSchema {
+    /// The first migration's name: a file whose migration log holds it is storyreader's.
+    static let firstMigration = "v1: profiles, PIN, reading log"
+
     /// - Parameter firstProfileName: the name of the profile a new database starts with ("Reader",
     ///   or the word for it in the language of whoever created it: "Lector").
     /// - Parameter clock: the store's clock, which dates that first profile.
     static func migrator(firstProfileName: String = ChildProfile.defaultProfile.name, clock: WallClock = .system) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: profiles, PIN, reading log") { db in
+        migrator.registerMigration(firstMigration) { db in
             try db.create(table: "profile") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("name", .text).notNull()

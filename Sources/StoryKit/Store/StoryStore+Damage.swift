@@ -70,6 +70,30 @@ extension StoryStore {
         return .damaged(path: path, problem: problem, readable: readable, unreadable: unreadable)
     }
 
+    /// `.foreignDatabase` when the SQLite file at `path` holds another program's tables and none of
+    /// storyreader's (its migration log lacks our first migration): opening it for writing would add
+    /// our tables to it and switch it to WAL mode. An SQLite file without tables is taken (nothing
+    /// in it to lose); nil too when it cannot be read (opening then reports why). Read-only.
+    static func foreign(path: String) -> StoreError? {
+        var configuration = Configuration()
+        configuration.label = "storyreader.check"
+        guard let reader = try? readOnlyPool(path: path, configuration: configuration) else { return nil }
+        let first = StoreSchema.firstMigration
+        let tables = try? reader.read { db -> [String]? in
+            let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            if names.isEmpty { return nil }
+            if names.contains("grdb_migrations"),
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)", arguments: [first]) == true
+            {
+                return nil
+            }
+            return names
+        }
+        guard let found = tables ?? nil else { return nil }
+        let shown = found.prefix(5).map { Sanitizer.quote($0) }.joined(separator: ", ") + (found.count > 5 ? ", …" : "")
+        return .foreignDatabase(path: path, tables: shown)
+    }
+
     /// The database at `path` opened with `configuration` made read-only. Where SQLite cannot
     /// make its shared-memory file (a read-only folder, a full disk), the file is read as one
     /// nobody changes, which is right only when no write-ahead log holds changes not yet in it:

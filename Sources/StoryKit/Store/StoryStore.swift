@@ -43,7 +43,7 @@ public final class StoryStore: Sendable {
     ///     without write permission, a full disk, a damaged file), open it read-only instead of
     ///     refusing: every read works, every write throws ``readOnlyReason``. For commands that only
     ///     read, and for the REPL, which says so.
-    /// - Throws: ``StoreError`` (folder or file not writable, not a database, damaged, newer
+    /// - Throws: ``StoreError`` (folder or file not writable, not a database, another program's database, damaged, newer
     ///   schema, unreadable, not a regular file, empty).
     public init(
         dataDirectory: URL, clock: WallClock = .system, pinCost: PINHashCost = .standard, busyTimeout: TimeInterval = 5,
@@ -77,9 +77,9 @@ public final class StoryStore: Sendable {
             // Deleted rows (an old PIN hash, a removed child) are overwritten, not left in free pages.
             try db.execute(sql: "PRAGMA secure_delete = ON")
         }
-        // A damaged file is found before anything could write to it, and so is one that cannot be
-        // written: both are opened read-only or refused, never written.
-        if let reason = lock.problem ?? (exists ? Self.damage(path: path) : nil) ?? Self.writeProblem(folder: folder, path: path) {
+        // A damaged file is found before anything could write to it, and so are another program's
+        // database and one that cannot be written: each is opened read-only or refused, never written.
+        if let reason = lock.problem ?? (exists ? Self.damage(path: path) ?? Self.foreign(path: path) : nil) ?? Self.writeProblem(folder: folder, path: path) {
             guard readOnlyFallback, Self.canOpenReadOnly(reason) else { throw reason }
             pool = try Self.openReadOnly(path: path, configuration: configuration, because: reason)
             readOnlyReason = reason

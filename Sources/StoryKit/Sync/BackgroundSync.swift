@@ -13,7 +13,7 @@ public final class BackgroundSync: Sendable {
     /// `clock` times the rounds (monotonic: a wall clock set back would stop them).
     public static func start(
         dataDirectory: URL, store: StoryStore, period: Double = 60, poll: Double = 5,
-        clock: any KioskClock = SystemKioskClock()
+        clock: any MonotonicClock = SystemMonotonicClock()
     ) -> BackgroundSync? {
         // Settings that cannot be read: `sync --status` and every site-wide change say why.
         guard let settings = try? SyncClient.load(from: dataDirectory) else { return nil }

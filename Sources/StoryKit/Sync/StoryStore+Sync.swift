@@ -168,6 +168,19 @@ extension StoryStore {
         }
     }
 
+    /// Whether this joined kiosk's last sync found its clock ahead of the server's. Asked before
+    /// the background sync starts: its first round replaces what the last one found.
+    public func clockIsAhead() -> Bool {
+        guard let status = try? syncStatus(), status.joined, let warning = status.clockWarning else { return false }
+        return warning != SyncClient.implausibleServerClock
+    }
+
+    /// What a kiosk whose clock is ahead (``clockIsAhead()``) says once as it starts: the grown-up
+    /// hears it, and finds the numbers in `sync --status`.
+    public static func clockNotice(_ messages: MessageCatalog) -> String {
+        messages.tr("This computer's clock is wrong (ahead of the site's server): ask a grown-up to set it. Reads still reach the site.")
+    }
+
     /// Records how a sync round ended (`error` nil: it succeeded, `moved` says what moved, and
     /// `clockWarning` what the server said of this machine's clock, kept until a round says otherwise).
     public func recordSyncOutcome(error: String?, moved: String? = nil, clockWarning: String? = nil) throws(StoreError) {

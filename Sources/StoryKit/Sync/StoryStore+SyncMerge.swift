@@ -30,7 +30,9 @@ extension StoryStore {
             // Each child's row id, looked up once a page: a page is mostly reads of a few children.
             var children = LocalChildren()
             // Profiles first, so a read in the same batch finds its child.
-            let ordered = changes.filter(\.isProfileChange) + changes.filter { !$0.isProfileChange }
+            // A date to come (stored by a server before it told dates in its own time) is now.
+            let dated = ClockSkew.datesCorrected(changes, kioskMillis: checkedAt, serverMillis: checkedAt)
+            let ordered = dated.filter(\.isProfileChange) + dated.filter { !$0.isProfileChange }
             for change in ordered {
                 if let reason = SyncValidation.problem(with: change, nowMillis: checkedAt) {
                     try Self.setAside(change, direction: .received, reason: reason, in: db, at: now)

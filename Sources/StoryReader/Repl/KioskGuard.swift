@@ -8,7 +8,7 @@ import StoryKit
 /// What the shell needs for kiosk mode: the clock that feeds `Input.tick`. (The PIN is checked
 /// by the store as in the REPL, with its lockout.)
 struct KioskHooks {
-    var clock: any KioskClock
+    var clock: any MonotonicClock
 }
 
 enum KioskGuard {

@@ -49,19 +49,29 @@ package final class ReplBraille {
     ///   - address: where BrlAPI is (by default `$BRLAPI_HOST`, else the local BRLTTY).
     ///   - post: where the display's events go (the loop's inbox, which hands them to `receive`);
     ///     nil: a queue of this display's own, read by `takeEvents` (the benchmarks, the tests).
+    ///   - tables: liblouis tables to compile when a display connects, on the display's thread,
+    ///     before the loop hears of it: following the session then reads no table file (a first
+    ///     use compiles one, tens of milliseconds).
     package init(
         mode: BrailleMode, takesEveryKey: Bool, address: BrailleDisplay.Address = BrailleDisplay.Address(),
-        post: (@Sendable (BrailleDisplay.Event) -> Void)? = nil
+        tables: [String] = [], post: (@Sendable (BrailleDisplay.Event) -> Void)? = nil
     ) {
         self.mode = mode
         guard mode != .off else { return }
         let inbox = self.inbox
         let wake = self.wake
-        display = BrailleDisplay(
-            address: address, takesEveryKey: takesEveryKey,
-            onEvent: post ?? { event in
+        let post =
+            post ?? { event in
                 inbox.withLock { $0.append(event) }
                 wake.signal()
+            }
+        display = BrailleDisplay(
+            address: address, takesEveryKey: takesEveryKey,
+            onEvent: { event in
+                if case .connected = event {
+                    for table in tables { _ = BrailleTranslator.canLoad(table) }
+                }
+                post(event)
             })
         // A local BRLTTY answers (or refuses) in milliseconds: the first screen then reaches the
         // display, and `--braille on`'s notice comes before the first command of a script.

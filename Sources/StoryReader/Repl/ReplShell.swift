@@ -84,17 +84,16 @@ final class ReplShell {
         self.audio = audio
         // The reading syllables of the stories the Session holds, before the loop: drawing reads no file.
         for language in Set(session.catalog.heldStories.map(\.language)) { Syllables.preload(language) }
-        if let audio {
-            let inbox = self.inbox
-            let service = ServiceSpeech(sink: audio.sink, post: { inbox.send(.speech($0)) })
-            service.messages = session.state.messages
-            // Every voice the library and the interface may need, resolved once, now.
-            service.prepareVoices(Array(Set(session.catalog.entries.map(\.language) + InterfaceLanguage.supported)).sorted())
-            speech = service
-            service.interfaceSettings = { [unowned self] in self.interfaceSettings }
-        } else {
-            speech = TimelineSpeech()
-        }
+        let inbox = self.inbox
+        // A script without sound runs the same speech service, on a clock that moves when it waits
+        // (its events wait for the script there, not in the loop's inbox).
+        let service =
+            audio.map { ServiceSpeech(sink: $0.sink, post: { inbox.send(.speech($0)) }) } ?? ServiceSpeech(sink: VirtualClockSink())
+        service.messages = session.state.messages
+        // Every voice the library and the interface may need, resolved once, now.
+        service.prepareVoices(Array(Set(session.catalog.entries.map(\.language) + InterfaceLanguage.supported)).sorted())
+        speech = service
+        service.interfaceSettings = { [unowned self] in self.interfaceSettings }
         if let path = ProcessInfo.processInfo.environment["STORYREADER_SPEECH_LOG"], !path.isEmpty,
             FileManager.default.createFile(atPath: path, contents: nil), let log = FileHandle(forWritingAtPath: path)
         {
@@ -141,7 +140,7 @@ final class ReplShell {
         braille?.stop()
         // The sink is closed only once the speech thread let go of it (a few milliseconds).
         let quiet = monotonicNanoseconds() + 500_000_000
-        while speech.isBusy, monotonicNanoseconds() < quiet { usleep(1_000) }
+        while speech.isAudible, speech.isBusy, monotonicNanoseconds() < quiet { usleep(1_000) }
         try? audio?.sink.close()
         return exitStatus
     }
@@ -180,6 +179,9 @@ final class ReplShell {
         // The display shows what was heard before the loop waits again (as the screen does after).
         followBraille()
         if exitRequested { return }
+        // Without sound, what the interface says is heard before the script goes on (no story
+        // time passes): the opening's words, each line's answer.
+        speech.settle()
         // A script's next line waits for what the last one started (a save, the PIN's check).
         if !interactive, workPending > 0 {
             var descriptor = pollfd(fd: inbox.wake.read, events: Int16(POLLIN), revents: 0)
@@ -318,7 +320,7 @@ final class ReplShell {
     // MARK: - Input
 
     /// The monotonic clock keys are timed by outside the kiosk (type-ahead's pause).
-    var clock: any KioskClock = SystemKioskClock()
+    var clock: any MonotonicClock = SystemMonotonicClock()
 
     func handleKeys(_ keys: [Key]) {
         if kiosk != nil, !keys.isEmpty { update(.activity) }  // also keys typed on the command line

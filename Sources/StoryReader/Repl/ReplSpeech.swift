@@ -6,11 +6,16 @@ import Synchronization
     import Glibc
 #endif
 
-/// What the shell asks of speech, and the two ways it is done: the speech service (audio, or paced
-/// silence: `ServiceSpeech`) and, for scripts without audio, a virtual timeline (`TimelineSpeech`).
+/// What the shell asks of speech: the one speech service (`ServiceSpeech`), on the audio sink (a
+/// device, or paced silence) or, for scripts without audio, on a virtual clock that moves only when
+/// the script waits.
+/// How time passes for the story: `.virtual` only when a script says `wait`; `.paced` in real
+/// time (a device, or paced silence).
+enum SpeechClock { case virtual, paced }
+
 protocol ReplSpeech: AnyObject {
     /// How time passes for the story: `.virtual` only when a script says `wait`.
-    var clock: Narrator.Clock { get }
+    var clock: SpeechClock { get }
     /// The story is being read or waits to go on (events are still to come).
     var isStoryLoaded: Bool { get }
     /// The story is being heard now (not held for an answer, not waiting).
@@ -45,6 +50,9 @@ protocol ReplSpeech: AnyObject {
     func receive(_ events: [SpeechService.Event]) -> [NarrationEvent]
     /// The next event of a virtual story, when a script waits for it.
     func takeVirtualEvent() -> NarrationEvent?
+    /// On a virtual clock: what the interface is saying is heard to its end (a script's line is
+    /// answered before the next one comes, as a listener would wait for it).
+    func settle()
     /// When the shell must look again (monotonic ns), if no input comes.
     var deadline: UInt64? { get }
     /// Notices about the story's recording (a clip list or a clip that cannot be played), to be
@@ -53,6 +61,7 @@ protocol ReplSpeech: AnyObject {
 }
 
 extension ReplSpeech {
+    func settle() {}
     func takeNotices() -> [String] { [] }
     func receive(_ events: [SpeechService.Event]) -> [NarrationEvent] { [] }
     func pauseStory(atWord word: Int?) { stopStory() }
@@ -67,9 +76,16 @@ extension ReplSpeech {
 /// Speech through the one `SpeechService`: its events go where `post` sends them (the loop's inbox,
 /// which hands them to `receive` on the loop's thread), or by default to a queue of its own that
 /// `tick` reads (the benchmarks), `wake` telling when it has something.
+///
+/// On a `VirtualClockSink` (scripts without sound) nothing is heard and time passes only when the
+/// script waits: the story's events wait in `backlog` and are taken one at a time
+/// (`takeVirtualEvent`), the clock moved on to the next scheduled frame when none is left.
 package final class ServiceSpeech: ReplSpeech {
-    let clock = Narrator.Clock.paced
-    let isAudible = true
+    var clock: SpeechClock { virtual == nil ? .paced : .virtual }
+    var isAudible: Bool { virtual == nil }
+    private let virtual: VirtualClockSink?
+    /// The story's events on a virtual clock, not yet taken by a waiting script.
+    private var backlog: [NarrationEvent] = []
     package let wake: WakePipe
     private(set) var service: SpeechService!
     private let inbox = LockedValue<[SpeechService.Event]>([])
@@ -84,8 +100,14 @@ package final class ServiceSpeech: ReplSpeech {
     /// The story being read: narration sentence → story sentence, and the first word of each.
     private var story: (items: [Narration.Item], firstWord: [Int])?
     private var currentSentence: Int?
-    private(set) var isStoryLoaded = false
-    private(set) var isStoryRunning = false
+    private var storyLoaded = false
+    /// The story is being read or waits to go on; on a virtual clock, also while events the
+    /// script has not taken are left.
+    var isStoryLoaded: Bool { storyLoaded || !backlog.isEmpty }
+    private var storyHeard = false
+    /// The story is being heard now; on a virtual clock, whenever it would go on as time passes
+    /// (an answer said in between holds it only for that answer).
+    var isStoryRunning: Bool { virtual == nil ? storyHeard : isStoryLoaded }
     /// The recording of the story last read (its file, and the clip list resolved): a pause and
     /// a move narrate again, and the clip list is read once.
     private var recording: (path: String, recording: NarrationRecording?)?
@@ -108,6 +130,7 @@ package final class ServiceSpeech: ReplSpeech {
     ) {
         let wake = WakePipe()
         self.wake = wake
+        virtual = sink as? VirtualClockSink
         let inbox = self.inbox
         let post =
             post ?? { event in
@@ -152,6 +175,7 @@ package final class ServiceSpeech: ReplSpeech {
     }
 
     package func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, input: Int) -> String? {
+        backlog.removeAll()
         let wasPaused = paused
         paused = nil
         if let wasPaused, wasPaused.path == story.path, wasPaused.word == fromWord, let recordingTempo, self.story != nil,
@@ -161,8 +185,8 @@ package final class ServiceSpeech: ReplSpeech {
             var resolved = settings.clamped().settings
             resolved.voice = wasPaused.voice
             tempo = recordingTempo
-            isStoryLoaded = true
-            isStoryRunning = false
+            storyLoaded = true
+            storyHeard = false
             currentSentence = nil
             service.send(.settings(resolved))
             service.send(.tempo(recordingTempo))
@@ -176,7 +200,7 @@ package final class ServiceSpeech: ReplSpeech {
         } catch {
             // Nothing speakable: the story ends at once.
             stopStory()
-            isStoryLoaded = true
+            storyLoaded = true
             post(.story(SpeechService.StoryEvent(kind: .end, frame: 0, story: narrations)))
             return error.localized(messages)
         }
@@ -198,8 +222,8 @@ package final class ServiceSpeech: ReplSpeech {
             ? fromWord - firstWord[storySentence] : 0
         self.story = (narration.items, firstWord)
         currentSentence = nil
-        isStoryLoaded = true
-        isStoryRunning = false
+        storyLoaded = true
+        storyHeard = false
         var recordingNotice: String?
         if recordingTempo != nil, recording?.path != story.path {
             do {
@@ -228,10 +252,11 @@ package final class ServiceSpeech: ReplSpeech {
     }
 
     package func stopStory() {
-        guard isStoryLoaded || paused != nil else { return }
+        backlog.removeAll()
+        guard storyLoaded || paused != nil else { return }
         paused = nil
-        isStoryLoaded = false
-        isStoryRunning = false
+        storyLoaded = false
+        storyHeard = false
         story = nil
         service.send(.stop)
     }
@@ -239,10 +264,11 @@ package final class ServiceSpeech: ReplSpeech {
     /// A story read from its recording is paused in the service, which keeps the sample heard
     /// (synthesis goes on from the word either way, so it simply stops).
     func pauseStory(atWord word: Int?) {
-        guard isStoryLoaded, tempo != nil, let word, let path = recording?.path else { return stopStory() }
+        backlog.removeAll()
+        guard storyLoaded, tempo != nil, let word, let path = recording?.path else { return stopStory() }
         paused = (path, word, resolvedStoryVoice)
-        isStoryLoaded = false
-        isStoryRunning = false
+        storyLoaded = false
+        storyHeard = false
         service.send(.pause)
     }
 
@@ -257,19 +283,59 @@ package final class ServiceSpeech: ReplSpeech {
     }
 
     package func silence() {
-        isStoryLoaded = false
+        backlog.removeAll()
+        storyLoaded = false
         paused = nil
         story = nil
         service.send(.silence)
     }
 
-    func takeVirtualEvent() -> NarrationEvent? { nil }
     var deadline: UInt64? { nil }
 
-    /// The events in this speech's own queue (without a loop's inbox: the benchmarks).
+    /// The events in this speech's own queue (without a loop's inbox: the benchmarks, and a virtual
+    /// clock, where the story's events wait for the script).
     package func tick(now: UInt64) -> [NarrationEvent] {
         wake.drain()
-        return receive(inbox.take(leaving: []))
+        let events = receive(inbox.take(leaving: []))
+        guard virtual != nil else { return events }
+        backlog += events
+        return []
+    }
+
+    /// The next event of the story on a virtual clock: the clock moves on, scheduled frame after
+    /// scheduled frame, until the story says something or nothing more is scheduled.
+    func takeVirtualEvent() -> NarrationEvent? {
+        guard let virtual else { return nil }
+        var stalled = 0
+        while backlog.isEmpty {
+            let before = virtual.framesPlayed
+            service.flush()
+            _ = tick(now: 0)
+            if !backlog.isEmpty { break }
+            guard storyLoaded, let next = nextFrame(virtual) else { return nil }
+            virtual.play(upTo: next)
+            // The clock moves at every turn, or the service writes what it held: never a loop for nothing.
+            stalled = virtual.framesPlayed == before ? stalled + 1 : 0
+            if stalled > 1000 { return nil }
+        }
+        return backlog.removeFirst()
+    }
+
+    /// Where the virtual clock moves next: the next scheduled frame, else the end of what was
+    /// written (sound without events, as the last word of a sentence is heard); nil: nothing more.
+    private func nextFrame(_ virtual: VirtualClockSink) -> Int? {
+        service.nextScheduledFrame ?? (virtual.framesWritten > virtual.framesPlayed ? virtual.framesWritten : nil)
+    }
+
+    func settle() {
+        guard let virtual else { return }
+        service.flush()
+        _ = tick(now: 0)
+        while service.isSpeakingInterface, let next = nextFrame(virtual) {
+            virtual.play(upTo: next)
+            service.flush()
+            _ = tick(now: 0)
+        }
     }
 
     package func receive(_ events: [SpeechService.Event]) -> [NarrationEvent] {
@@ -278,9 +344,9 @@ package final class ServiceSpeech: ReplSpeech {
             switch event {
             case .queue(let command):
                 log(command)
-                if case .start(let utterance) = command, utterance.kind == .story { isStoryRunning = true }
+                if case .start(let utterance) = command, utterance.kind == .story { storyHeard = true }
                 if case .interrupt(let utterance) = command, utterance.kind == .story {
-                    isStoryRunning = false
+                    storyHeard = false
                     trace?("story held")
                 }
             case .finished, .utteranceFailed:
@@ -298,8 +364,8 @@ package final class ServiceSpeech: ReplSpeech {
                 out += storyEvents(heard)
             case .storyFailed:
                 // Said as the end of what could be read: the Session closes the story.
-                if isStoryLoaded {
-                    isStoryLoaded = false
+                if storyLoaded {
+                    storyLoaded = false
                     out.append(.finished)
                 }
             }
@@ -309,7 +375,7 @@ package final class ServiceSpeech: ReplSpeech {
 
     /// The service's events in the Session's terms (story sentences and words).
     private func storyEvents(_ event: SpeechService.StoryEvent) -> [NarrationEvent] {
-        guard isStoryLoaded, event.story == narrations else { return [] }
+        guard storyLoaded, event.story == narrations else { return [] }
         var out: [NarrationEvent] = []
         switch event.kind {
         case .sentence(let index):
@@ -330,8 +396,8 @@ package final class ServiceSpeech: ReplSpeech {
         case .end:
             if let previous = currentSentence { out.append(.sentenceFinished(previous)) }
             currentSentence = nil
-            isStoryLoaded = false
-            isStoryRunning = false
+            storyLoaded = false
+            storyHeard = false
             out.append(.finished)
         default:
             break
@@ -349,79 +415,6 @@ package final class ServiceSpeech: ReplSpeech {
 
     private func log(_ command: SpeechCommand) {
         for line in command.logLines { trace?(line) }
-    }
-}
-
-/// Speech without sound for scripts (`--no-audio` without a terminal): the announcement queue as
-/// the service runs it, utterances over as soon as they start, and the story a virtual timeline
-/// that moves only when the script says `wait`, so transcripts are the same on every machine.
-final class TimelineSpeech: ReplSpeech {
-    let clock = Narrator.Clock.virtual
-    let isAudible = false
-    private var queue = AnnouncementQueue()
-    private let narrator = Narrator()
-    var messages: MessageCatalog = .english
-    var trace: ((String) -> Void)?
-
-    var isStoryLoaded: Bool { narrator.isLoaded }
-    var isStoryRunning: Bool { narrator.isRunning }
-    var isBusy: Bool { false }
-    var deadline: UInt64? { nil }
-
-    func say(_ utterance: Utterance, settings: SpeechSettings?) {
-        perform(queue.submit(utterance))
-    }
-
-    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, input: Int) -> String? {
-        narrator.stop()
-        narrator.load(story: story, fromWord: fromWord, stepMode: stepMode)
-        var utterance = Utterance.story(story.title)
-        utterance.input = input
-        perform(queue.submit(utterance))
-        return nil
-    }
-
-    func stopStory() {
-        narrator.stop()
-        perform(queue.removeStory())
-    }
-
-    func change(settings: SpeechSettings) {}
-
-    func silence() {
-        narrator.stop()
-        _ = queue.clear()
-    }
-
-    func tick(now: UInt64) -> [NarrationEvent] { [] }
-
-    func takeVirtualEvent() -> NarrationEvent? {
-        guard let event = narrator.takeEvent() else { return nil }
-        if event == .finished {
-            narrator.stop()
-            trace?("story finished")
-            if queue.speaking?.kind == .story { perform(queue.finished()) }
-        }
-        return event
-    }
-
-    private func perform(_ commands: [SpeechCommand]) {
-        for command in commands {
-            for line in command.logLines { trace?(line) }
-            switch command {
-            case .start(let utterance):
-                if utterance.kind == .story {
-                    narrator.run()
-                } else {
-                    // Silent and instant: the utterance is over as soon as it starts.
-                    perform(queue.finished())
-                }
-            case .interrupt(let utterance):
-                if utterance.kind == .story { narrator.hold() }
-            case .drop:
-                break
-            }
-        }
     }
 }
 

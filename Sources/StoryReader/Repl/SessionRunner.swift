@@ -49,13 +49,14 @@ struct SessionRunner {
         _ session: Session, library: StoryLibrary, noAudio: Bool, device: String?, kiosk: Bool = false,
         messages: MessageCatalog, warn: ((String) -> Void)? = nil
     ) throws -> ReplShell {
-        let clock: Narrator.Clock = noAudio && !interactive ? .virtual : .paced
+        let clock: SpeechClock = noAudio && !interactive ? .virtual : .paced
         let audio = clock == .virtual ? nil : try ReplCommand.openAudio(noAudio: noAudio, device: device, messages: messages, warn: warn)
         let shell = ReplShell(
             session: session, store: store, interactive: interactive,
             presentation: presentation, scaling: capabilities.scaling, audio: audio)
         shell.library = library
-        shell.braille = presentation.brailleDisplay(kiosk: kiosk, inbox: shell.inbox)
+        let languages = Set(session.catalog.entries.map(\.language) + InterfaceLanguage.supported)
+        shell.braille = presentation.brailleDisplay(kiosk: kiosk, inbox: shell.inbox, languages: languages)
         return shell
     }
 }
