@@ -32,6 +32,13 @@ let package = Package(
             pkgConfig: "espeak-ng",
             providers: [.apt(["libespeak-ng-dev"])]
         ),
+        // PocketSphinx (Debian's 0.8+5prealpha), the read-along coach's recogniser: linked as a C
+        // library like eSpeak NG; nothing opens a microphone unless coaching is asked for.
+        .systemLibrary(
+            name: "CPocketSphinx",
+            pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev"])]
+        ),
         // ALSA, for the audio-device sink (and its file/null plugins in tests).
         .systemLibrary(
             name: "CAlsa",
@@ -84,6 +91,7 @@ let package = Package(
                 "COpusEnc",
                 "CHyphen",
                 "CEspeak",
+                "CPocketSphinx",
                 "CAlsa",
                 "CBrlapi",
                 "CLouis",

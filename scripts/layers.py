@@ -39,6 +39,7 @@ LAYERS = [
     "Accessibility",
     "Audio",
     "Speech",
+    "Listening",
     "Braille",
     "Presentation",
     "Books",

@@ -8,6 +8,9 @@ packages=(libespeak-ng-dev espeak-ng-data libasound2-dev libasound2-plugins pkg-
 packages+=(libhyphen-dev hyphen-en-us hyphen-es hyphen-fr hyphen-de)
 # Exporting stories as Ogg Opus and MP3.
 packages+=(libopusenc-dev libmp3lame-dev)
+# The read-along coach (issue 45): PocketSphinx, linked like eSpeak NG, and Debian's US English
+# model. Linking opens no microphone: the coach listens only when asked (`--coach`).
+packages+=(libpocketsphinx-dev pocketsphinx-en-us)
 # Braille displays (through a running BRLTTY's BrlAPI) and the child's braille code (liblouis tables).
 packages+=(libbrlapi-dev liblouis-dev liblouis-data)
 # Playing a book's recorded narration (EPUB 3 Media Overlays): FFmpeg's decoders, resampler and atempo.
@@ -21,6 +24,8 @@ if [ "${1:-}" = "--deb" ] || [ "${1:-}" = "--test" ]; then
 fi
 if [ "${1:-}" = "--test" ]; then
   packages+=(espeak-ng tmux sox)
+  # The coach's tests: the LibriVox clips in Tests/Fixtures/coach come from pocketsphinx-testdata.
+  packages+=(pocketsphinx-testdata)
   # The braille tests: a real BRLTTY with its Virtual driver, and liblouis's lou_translate to compare with.
   packages+=(brltty liblouis-bin)
   # The install test: the manual page rendered, completions typed at in each shell, the kiosk unit checked.

@@ -41,6 +41,8 @@ struct ReadCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
+    @OptionGroup var coachOptions: CoachOptions
+
     @Argument(help: ArgumentHelp(helpMessages.tr("The story: its id, its title, or a unique prefix of either.")), completion: ShellCompletion.stories)
     var story: String
 
@@ -151,7 +153,9 @@ struct ReadCommand: ParsableCommand {
                     "--from {value}: '{title}' has {count} sentence", "--from {value}: '{title}' has {count} sentences",
                     narration.items.count, ["value": String(from), "title": story.title]))
         }
-        if wav != nil || events != nil {
+        if coachOptions.coach {
+            try runCoach(story, narration: narration)
+        } else if wav != nil || events != nil {
             try export(story, narration: narration)
         } else {
             try listen(story, narration: narration, library: library)

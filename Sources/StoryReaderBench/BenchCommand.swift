@@ -13,6 +13,7 @@ struct BenchCommand: ParsableCommand {
             LibraryBenchmark.self, ReplBenchmark.self, StoreBenchmark.self, SpeechBenchmark.self, CompletionBenchmark.self, ImportBenchmark.self,
             ExportBenchmark.self,
             SyncBenchmark.self, SyncServerBenchmark.self, WebPageBenchmark.self, SyncKioskBenchmark.self, BrailleBenchmark.self, RecordingBenchmark.self,
+            CoachBenchmark.self,
             LogCommand.self,
         ]
     )
