@@ -116,7 +116,7 @@ Version: $version
 Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
-Depends: $depends, espeak-ng-data, liblouis-data
+Depends: $depends, espeak-ng-data, liblouis-data, pocketsphinx-en-us
 Recommends: hyphen-en-us, hyphen-es, hyphen-fr, hyphen-de, libasound2-plugins
 Suggests: brltty
 Section: education
