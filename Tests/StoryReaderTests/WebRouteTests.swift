@@ -78,7 +78,8 @@
         /// The router `storyreader serve` runs (the kiosks' API and the page), tested in process.
         func withRoutes(_ body: @Sendable (any TestClientProtocol, ServerDatabase) async throws -> Void) async throws {
             let client = SyncServer.client(try DatabaseAddress(url: SiteFixture.current!.postgres.url))
-            let database = ServerDatabase(client: client, logger: Logger(label: "web-route-tests"))
+            // Not a test of deadlines: a loaded machine (CI) may take more than the server's 5 s to migrate and answer first.
+            let database = ServerDatabase(client: client, logger: Logger(label: "web-route-tests"), callDeadline: 60)
             let router = Router()
             SyncServer.routes(router, database: database)
             WebRoutes(database: database, languages: .englishOnly).install(router)
