@@ -11,6 +11,8 @@ public final class ManualClockSink: PCMSink {
         var samples: [Int16] = []
         var drops = 0
         var failure: (any Error)?
+        /// Called once, outside the lock, by the write that takes `written` past `frame`.
+        var hook: (frame: Int, body: @Sendable () -> Void)?
     }
     private let state = Mutex(State())
     public let bufferFrames: Int
@@ -35,13 +37,23 @@ public final class ManualClockSink: PCMSink {
     /// How many times what was queued was cut (`drop`).
     public var drops: Int { state.withLock { $0.drops } }
 
+    /// Runs `body` during the write that takes what was written past `frame` (on the writing
+    /// thread: the speech thread, mid-synthesis), once.
+    public func whenWritten(past frame: Int, _ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.hook = (frame, body) }
+    }
+
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
-        try state.withLock { state in
+        let hook = try state.withLock { state -> (@Sendable () -> Void)? in
             if let failure = state.failure { throw failure }
             state.samples.append(contentsOf: samples)
             state.written += samples.count
-            return true
+            guard let hook = state.hook, state.written > hook.frame else { return nil }
+            state.hook = nil
+            return hook.body
         }
+        hook?()
+        return true
     }
 
     public var framesWritten: Int { state.withLock { $0.written } }

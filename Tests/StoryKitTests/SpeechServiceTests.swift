@@ -13,11 +13,12 @@ import Testing
 
     /// A service on a manual clock, recording what it tells.
     struct Rig {
-        let sink = ManualClockSink()
+        let sink: ManualClockSink
         let recorder = SpeechEventRecorder()
         let service: SpeechService
 
-        init() {
+        init(bufferMilliseconds: Int = 100) {
+            sink = ManualClockSink(bufferMilliseconds: bufferMilliseconds)
             let recorder = self.recorder
             service = SpeechService(sink: sink) { recorder.record($0) }
         }
@@ -176,6 +177,40 @@ import Testing
         #expect(rig.sink.samplesWritten == written)
         rig.service.send(.resume)
         #expect(rig.play(until: { $0.words.contains(SpeechService.Position(sentence: 1, word: 0)) }))
+    }
+
+    /// Every request stops what is being synthesised, but one that leaves it be (the story
+    /// queued behind "Reading …", a message that waits for the sentence's end) must not make it
+    /// start over: the sound already written was heard ("Re— Reading …" on a busy machine).
+    @Test func aRequestThatLeavesTheUtteranceBeDoesNotMakeItStartOver() throws {
+        let request = try story(text)
+        let opening = answer("Reading The Hen.", input: 1, priority: .message)
+        // The story asked for while the opening's first sound is being written.
+        let rig = Rig()
+        let service = rig.service
+        rig.sink.whenWritten(past: 0) { service.send(.narrate(request), input: 1) }
+        rig.service.send(.say(opening, settings: settings), input: 1)
+        #expect(rig.play(until: { $0.storyKinds.contains(.end) }))
+        #expect(rig.sink.drops == 0, "nothing was cut (and so nothing written twice)")
+        #expect(rig.recorder.log == ["start message: Reading The Hen.", "start story: The Hen"])
+        #expect(rig.recorder.words.count == 12 + 11 + 13)
+    }
+
+    @Test func aMessageAskedForMidSentenceDoesNotMakeTheSentenceStartOver() throws {
+        let request = try story(text)
+        let news = answer("Sync finished.", input: 1, priority: .message)
+        // The news comes while the sentence that takes the sound past 4 s is being synthesised:
+        // it waits for that sentence's end, and the sentence is written once. (A device buffer as
+        // long as the story: every sample is written as it is synthesised.)
+        let rig = Rig(bufferMilliseconds: 60_000)
+        let service = rig.service
+        rig.sink.whenWritten(past: SpeechAudioFormat.sampleRate * 4) { service.send(.say(news, settings: settings), input: 1) }
+        rig.service.send(.narrate(request), input: 1)
+        #expect(rig.play(until: { $0.storyKinds.contains(.end) && !service.isBusy }))
+        #expect(rig.sink.drops == 1, "one cut: where the story yields to the news, at the sentence's end")
+        #expect(rig.recorder.words.count == 12 + 11 + 13)
+        #expect(rig.recorder.words == rig.recorder.words.sorted { ($0.sentence, $0.word ?? 0) < ($1.sentence, $1.word ?? 0) })
+        #expect(rig.recorder.log.contains("start message: Sync finished."))
     }
 
     @Test func theWholeStoryIsHeardToItsEndOnce() throws {

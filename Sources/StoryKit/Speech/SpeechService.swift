@@ -147,6 +147,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
     private let inbox = Mutex<[(request: Request, input: Int)]>([])
     /// Stops the synthesis running now when a request arrives that makes it moot.
     private let synthesisStop = Mutex(StopToken())
+    /// What is being synthesised, while it is, for `send` to judge whether a request cuts it.
+    private let synthesising = Mutex<Synthesising?>(nil)
     private let core = Mutex(Core())
 
     /// - Parameters:
@@ -173,8 +175,14 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
     public func send(_ request: Request, input: Int = 0) {
         switch request {
         case .say, .pause, .stop, .narrate, .silence, .resume:
-            // What is being synthesised may be cut: stop it within one eSpeak buffer.
-            synthesisStop.withLock { $0.stop() }
+            // What is being synthesised may be cut: stop it within one eSpeak buffer. Only if it
+            // is: started over, the part already written would be heard twice.
+            let cuts = synthesising.withLock { now -> Bool in
+                guard var synthesis = now else { return true }
+                defer { now = synthesis }
+                return synthesis.isCut(by: request, input: input)
+            }
+            if cuts { synthesisStop.withLock { $0.stop() } }
         case .settings, .stepMode, .tempo:
             break
         }
@@ -251,6 +259,58 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         var recorded: [(sentence: Int, frame: Int, clipMs: Int, tempo: Double)] = []
         /// A clip failed and the listener was told (once a story).
         var toldUnavailable = false
+    }
+
+    /// The queue as a synthesis began, and what it synthesises: `send` plays each request on
+    /// this copy, in order, to see whether it cuts what is being synthesised. Every request used
+    /// to stop synthesis, and whatever was left (the story queued behind "Reading …", a message
+    /// that waits for the sentence's end, Space while an answer is said) was synthesised again
+    /// from its start: on a busy machine its first sound was heard twice ("Re— Reading …").
+    private struct Synthesising: Sendable {
+        var queue: AnnouncementQueue
+        /// The story, when it is what is synthesised.
+        var story: Story?
+        /// The story (paused or waiting) when an interface utterance is synthesised.
+        var waitingStory: Story?
+
+        /// True when `request` stops, cuts or replaces what is being synthesised (a guess on the
+        /// safe side: a cut it misses only waits for the synthesis to end, ten or so milliseconds).
+        mutating func isCut(by request: Request, input: Int) -> Bool {
+            guard let speaking = queue.speaking else { return true }
+            func cutsSpeaking(_ commands: [SpeechCommand]) -> Bool {
+                commands.contains { if case .interrupt(speaking) = $0 { true } else { false } }
+            }
+            switch request {
+            case .say(let utterance, _):
+                return cutsSpeaking(queue.submit(utterance))
+            case .narrate(let request):
+                if story != nil { return true }
+                _ = queue.removeStory()
+                var utterance = Utterance.story(request.title)
+                utterance.input = input
+                waitingStory = nil
+                return cutsSpeaking(queue.submit(utterance))
+            case .resume:
+                if story != nil { return false }
+                guard var waiting = waitingStory else { return false }
+                switch waiting.status {
+                case .paused, .waitingForStep:
+                    waiting.utterance.input = input
+                    waiting.status = .queued
+                    waitingStory = waiting
+                    return cutsSpeaking(queue.submit(waiting.utterance))
+                case .queued, .speaking:
+                    return false
+                }
+            case .pause:
+                // The story's business; an answer being said goes on.
+                return story != nil
+            case .stop, .silence:
+                return true
+            case .settings, .stepMode, .tempo:
+                return false
+            }
+        }
     }
 
     private struct Interface: Sendable {
@@ -450,7 +510,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
     /// Synthesises what is needed next and writes what the sink has room for.
     private func produce(_ core: inout Core, _ out: inout [Event]) {
         var rounds = 0
-        while rounds < 64, !synthesisStop.withLock({ $0.isStopped }) {
+        // A request that came meanwhile (even one that cut nothing) is applied before more is made.
+        while rounds < 64, !synthesisStop.withLock({ $0.isStopped }), inbox.withLock(\.isEmpty) {
             rounds += 1
             if let error = writePending(&core) {
                 // The sink failed (a full disk, a device gone): what it was saying ends with the reason.
@@ -534,6 +595,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         let timings = LockedValue<[NarrationAligner.Timing]>([])
         let stream = StreamingWrite(sink: sink)
         let stop = synthesisStop.withLock { $0 }
+        synthesising.withLock { $0 = Synthesising(queue: core.queue, story: story) }
+        defer { synthesising.withLock { $0 = nil } }
         let result: SynthesisResult
         do {
             result = try engine.synthesize(prepared.utterance, stop: stop) { chunk in
@@ -713,6 +776,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         let onFirstSamples = self.onFirstSamples
         let stream = StreamingWrite(sink: sink) { onFirstSamples?(utterance, ContinuousClock.now) }
         let stop = synthesisStop.withLock { $0 }
+        synthesising.withLock { $0 = Synthesising(queue: core.queue, waitingStory: core.story) }
+        defer { synthesising.withLock { $0 = nil } }
         do {
             let result = try engine.synthesize(prepared, stop: stop) { chunk in
                 stream.take(chunk.samples)
