@@ -111,9 +111,11 @@ package struct GlobalOptions: ParsableArguments {
     /// when the folders came from --stories.
     func readLibrary() -> (library: StoryLibrary, named: Bool) {
         let (folders, named) = storyFolderPaths()
-        let cache = StoryCache(url: dataDirectory().appendingPathComponent("story-cache.v1"))
-        return (StoryLibrary.load(folders: folders, cache: cache, missingFoldersAreProblems: named), named)
+        return (StoryLibrary.load(folders: folders, cache: storyCache(), missingFoldersAreProblems: named), named)
     }
+
+    /// Where parsed stories are kept between runs.
+    func storyCache() -> StoryCache { StoryCache(url: dataDirectory().appendingPathComponent("story-cache.v1")) }
 
     /// The whole story called `name` (an id, a title, or a unique prefix of either).
     package func resolveStory(_ name: String, in library: StoryLibrary? = nil) throws -> Story {

@@ -42,7 +42,6 @@ struct ReplCommand: ParsableCommand {
     var profile: String?
 
     func run() throws {
-        let library = global.loadLibrary()
         // The same database as the profile, pin, history and list commands. One that cannot be
         // written (a full disk, a read-only file) is read: the REPL starts, says why, and keeps
         // the child's reads, places and favourites for the next start that can write them.
@@ -53,11 +52,20 @@ struct ReplCommand: ParsableCommand {
         let backgroundSync = BackgroundSync.start(dataDirectory: global.dataDirectory(), store: store)
         defer { backgroundSync?.stop() }
         let runner = try SessionRunner(global: global, presentation: presentation, store: store)
+        // On a terminal the library is read off the loop: the first screen is drawn at once (a
+        // cold start on 10,000 stories takes seconds). A script reads it first: its transcript
+        // does not depend on when the library came.
+        let library = runner.interactive ? nil : global.loadLibrary()
         // The profile form's Voice picker offers the voices installed (of the child's languages).
         let session = runner.session(
             library: library, profile: profile,
             voices: ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector))
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: session.state.messages)
+        if library == nil {
+            let (folders, named) = global.storyFolderPaths()
+            let cache = global.storyCache()
+            shell.loadLibrary { StoryLibrary.load(folders: folders, cache: cache, missingFoldersAreProblems: named) }
+        }
         let status = try shell.run { session in
             var effects = session.start()
             if let notice = store.readOnlyNotice(session.state.messages, keepingReads: true) {

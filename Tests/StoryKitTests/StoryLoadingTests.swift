@@ -91,3 +91,52 @@ import Testing
         #expect(lazy.session.state.reader == nil)
     }
 }
+
+/// On a terminal the library itself is read off the loop: the first screen is drawn at once,
+/// and what needs the stories waits for them.
+@Suite struct LibraryLoadingTests {
+    @Test(arguments: [0, 2, 5])
+    func aLibraryReadInOffTheLoopChangesNothingTheChildHears(arrivesAfter: Int) {
+        let inputs = StoryLoadingTests.inputs
+        var eager = Session(catalog: StoryCatalog(entries: SessionFixtures.library.entries), snapshot: StoryLoadingTests.snapshot, profile: "Maya")
+        var expected = eager.start()
+        for input in inputs { expected += eager.handle(input) }
+
+        var lazy = Session(catalog: .loading, snapshot: StoryLoadingTests.snapshot, profile: "Maya")
+        var effects = lazy.start()
+        let opening = effects
+        #expect(lazy.screen.title == "Library")
+        #expect(lazy.screen.elements.contains { $0.id == "loading" && $0.label == "Loading the stories…" }, "the screen says what it waits for")
+        for (index, input) in inputs.enumerated() {
+            if index == arrivesAfter { effects += lazy.handle(.libraryLoaded(SessionFixtures.library.entries, unreadable: 0)) }
+            let answered = lazy.handle(input)
+            if index < arrivesAfter { #expect(answered.isEmpty, "input \(index) waits for the library") }
+            effects += answered
+        }
+        if arrivesAfter >= inputs.count { effects += lazy.handle(.libraryLoaded(SessionFixtures.library.entries, unreadable: 0)) }
+        // "Magical Stories." at once; the greeting (it names the story left midway) when the
+        // library came; then every input, in order, as if it had always been there.
+        #expect(opening.first == expected.first)
+        #expect(effects.filter(\.isSpoken) == expected.filter(\.isSpoken))
+        #expect(lazy.state == eager.state)
+    }
+
+    @Test func filesThatCouldNotBeReadAreSaidOnce() {
+        var session = Session(catalog: .loading, snapshot: StoryLoadingTests.snapshot, profile: "Maya")
+        _ = session.start()
+        let effects = session.handle(.libraryLoaded(SessionFixtures.library.entries, unreadable: 2))
+        let spoken = effects.compactMap { if case .speak(let utterance) = $0 { utterance.text } else { nil } }
+        #expect(spoken.filter { $0 == "2 story files could not be read: 'storyreader list' says why." }.count == 1, "\(spoken)")
+        #expect(spoken.first?.hasPrefix("Welcome back Maya") == true, "\(spoken)")
+    }
+}
+
+extension Effect {
+    /// Something said aloud (what a blind child judges by).
+    fileprivate var isSpoken: Bool {
+        switch self {
+        case .speak, .tell, .echo, .narrate, .speakWith, .preview: true
+        default: false
+        }
+    }
+}

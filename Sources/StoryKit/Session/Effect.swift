@@ -73,4 +73,7 @@ public enum Input: Sendable, Hashable {
     case activity
     /// The story asked for with `Effect.loadStory`, read in (nil: its file could not be read).
     case storyLoaded(id: String, Story?)
+    /// The library read off the loop (a catalog that `isLoading`), and how many story files in it
+    /// could not be read.
+    case libraryLoaded([StoryEntry], unreadable: Int)
 }

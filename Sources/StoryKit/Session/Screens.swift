@@ -172,7 +172,9 @@ public enum Screens {
                     value: state.trn("contains {count} story", "contains {count} stories", section.entries.count),
                     traits: .header, children: cards))
         }
-        if sections.isEmpty {
+        if catalog.isLoading {
+            elements.append(AccessibilityElement(id: "loading", label: state.tr("Loading the stories…"), traits: [.staticText, .updatesFrequently]))
+        } else if sections.isEmpty {
             elements.append(
                 AccessibilityElement(
                     id: "empty", label: state.tr("No stories here yet"), hint: state.tr("Add stories with storyreader import."), traits: .staticText))
@@ -184,7 +186,8 @@ public enum Screens {
         elements.append(AccessibilityElement(id: "help", label: state.tr("Help"), hint: state.tr("Press Enter to learn the keys."), traits: .button))
         // A favourite is listed twice (in Favourites and its own section) but is one story.
         let count = Set(sections.flatMap { $0.entries.map(\.id) }).count
-        return Screen(kind: .library, title: state.trn("Library, {count} story", "Library, {count} stories", count), elements: warningElement(state) + elements)
+        let title = catalog.isLoading ? state.tr("Library") : state.trn("Library, {count} story", "Library, {count} stories", count)
+        return Screen(kind: .library, title: title, elements: warningElement(state) + elements)
     }
 
     // MARK: Story

@@ -99,8 +99,8 @@ extension Session {
         case .activity:
             state.kiosk?.lastActivity = kiosk.now
             return []
-        case .storyLoaded:
-            // `handle` takes it before any filter.
+        case .storyLoaded, .libraryLoaded:
+            // `handle` takes them before any filter.
             return []
         }
         if state != before, !effects.contains(.render) { effects.append(.render) }

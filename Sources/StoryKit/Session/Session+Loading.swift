@@ -12,6 +12,29 @@ extension Session {
         return nil
     }
 
+    /// The library read in: the greeting `start` held back, a word on files that could not be
+    /// read (on a terminal nothing else would say it), then the inputs that waited, in order.
+    mutating func libraryArrived(_ entries: [StoryEntry], unreadable: Int) -> [Effect] {
+        catalog.arrived(entries)
+        var effects: [Effect] = [.render]
+        if greetingWaitsForLibrary {
+            greetingWaitsForLibrary = false
+            effects = withLanguageRuns(greet() + [.render])
+        }
+        if unreadable > 0 {
+            effects.append(
+                speak(
+                    trn(
+                        "{count} story file could not be read: 'storyreader list' says why.",
+                        "{count} story files could not be read: 'storyreader list' says why.", unreadable),
+                    .message))
+        }
+        let waiting = waitingForLibrary
+        waitingForLibrary = []
+        for input in waiting { effects += handle(input) }
+        return effects
+    }
+
     /// The story read in (nil: it could not be, and is said so where it was needed).
     mutating func storyArrived(_ id: String, _ story: Story?) -> [Effect] {
         catalog.hold(story, id: id)
@@ -27,5 +50,16 @@ extension Session {
             }
         }
         return effects
+    }
+}
+
+extension Input {
+    /// Whether the input needs the library (a key, a command): while it is read in, these wait.
+    /// The rest (time, the terminal's size, the shell's news, the end) is handled at once.
+    var waitsForLibrary: Bool {
+        switch self {
+        case .key, .command, .invalid, .activity, .pinChecked, .pinLocked, .stored, .narration: true
+        case .resize, .tick, .shutdown, .shell, .storyLoaded, .libraryLoaded: false
+        }
     }
 }

@@ -25,6 +25,10 @@ public struct Session: Sendable {
     var storyWanted: String?
     /// Inputs waiting for a story being read in, the one that asked for it first.
     var waitingForStory: (id: String, inputs: [Input])?
+    /// Inputs waiting for the library being read in (see `Session+Loading.swift`).
+    var waitingForLibrary: [Input] = []
+    /// `start` drew the screen before the library came: the greeting is said when it does.
+    var greetingWaitsForLibrary = false
 
     /// `storyreader read --rate/--pitch/--volume/--voice`: speech for this run, never saved.
     public mutating func overrideSpeech(rate: Int?, pitch: Int?, volume: Int?, voice: String?) {
@@ -60,9 +64,15 @@ public struct Session: Sendable {
     /// The element with focus.
     public var focusedElement: AccessibilityElement? { FocusEngine(screen: screen).element(id: state.focusedID) }
 
-    /// What is said when the program starts.
+    /// What is said when the program starts. While the library is read off the loop, the greeting
+    /// (it may name the story left midway) waits for it; the screen is drawn at once.
     public mutating func start() -> [Effect] {
-        withLanguageRuns([.speak(Utterance(tr("Magical Stories."), priority: .message))] + greet() + [.render])
+        let opening = Effect.speak(Utterance(tr("Magical Stories."), priority: .message))
+        if catalog.isLoading {
+            greetingWaitsForLibrary = true
+            return withLanguageRuns([opening, .render])
+        }
+        return withLanguageRuns([opening] + greet() + [.render])
     }
 
     /// "Hello Mia." — or, with a story left midway, "Welcome back Mia. You were reading …" and the
@@ -83,6 +93,11 @@ public struct Session: Sendable {
     /// that needs a story not read in yet waits for it (`Session+Loading.swift`).
     public mutating func handle(_ input: Input) -> [Effect] {
         if case .storyLoaded(let id, let story) = input { return storyArrived(id, story) }
+        if case .libraryLoaded(let entries, let unreadable) = input { return libraryArrived(entries, unreadable: unreadable) }
+        if catalog.isLoading, input.waitsForLibrary {
+            waitingForLibrary.append(input)
+            return []
+        }
         if waitingForStory != nil {
             waitingForStory?.inputs.append(input)
             return []
@@ -131,7 +146,7 @@ public struct Session: Sendable {
             return []
         case .shutdown: effects = shutdown()
         case .shell(let news): effects = tell(news)
-        case .activity, .storyLoaded: return []
+        case .activity, .storyLoaded, .libraryLoaded: return []
         }
         effects += motionCues(before: before)
         if state != before, !effects.contains(.render) { effects.append(.render) }

@@ -10,6 +10,22 @@ public struct StoryCatalog: Sendable {
     private var stories: [String: Story]
     /// Stories whose file could not be read when asked for (said "could not be opened").
     private var unreadable: Set<String> = []
+    /// The library is being read off the loop (`Input.libraryLoaded` brings its entries): the
+    /// first screen is drawn meanwhile, and what needs the stories waits.
+    public private(set) var isLoading = false
+
+    /// No entries yet: the library is being read (an interactive start, drawn at once).
+    public static var loading: StoryCatalog {
+        var catalog = StoryCatalog(entries: [])
+        catalog.isLoading = true
+        return catalog
+    }
+
+    /// The library's entries, read off the loop.
+    mutating func arrived(_ entries: [StoryEntry]) {
+        self.entries = entries
+        isLoading = false
+    }
 
     /// The entries only: each story is read when the Session first needs it.
     public init(entries: [StoryEntry], stories: [Story] = []) {

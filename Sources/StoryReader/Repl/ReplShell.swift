@@ -38,6 +38,7 @@ final class ReplShell {
         case stored(StoreReply?)
         case pin(Result<ParentalAuthorization, StoreError>)
         case story(id: String, Story?)
+        case library(StoryLibrary)
     }
     /// Where the stories the Session asks for are read from (nil: only those it holds).
     var library: StoryLibrary?
@@ -460,6 +461,11 @@ final class ReplShell {
                 pinChecked(checked)
             case .story(let id, let story):
                 update(.storyLoaded(id: id, story))
+            case .library(let library):
+                self.library = library
+                store.storyTitles.know(library.entries.map { ($0.id, $0.title) })
+                speech.prepareVoices(Array(Set(library.entries.map(\.language))).sorted())
+                update(.libraryLoaded(library.entries, unreadable: library.problems.filter { $0.severity == .error }.count))
             }
         case .signal(let signal):
             handle(signal: signal)
@@ -569,6 +575,12 @@ final class ReplShell {
         }
         // The authorization serves the saves of one parent's visit only.
         if !session.state.settingsUnlocked { authorization = nil }
+    }
+
+    /// Reads the library off the loop (an interactive start): the first screen is drawn meanwhile,
+    /// and keys wait for it in the Session (`Input.libraryLoaded`).
+    func loadLibrary(_ read: @escaping @Sendable () -> StoryLibrary) {
+        startWork { .library(read()) }
     }
 
     /// Runs `job` off the loop; its result comes back through the inbox.

@@ -29,6 +29,8 @@ protocol ReplSpeech: AnyObject {
     /// Every decision of the queue, as a line (`$STORYREADER_SPEECH_LOG`).
     var trace: ((String) -> Void)? { get set }
 
+    /// Resolves the voices of `languages` now, once, so that no utterance waits for it later.
+    func prepareVoices(_ languages: [String])
     /// Says an interface utterance (`settings`: the preview's own; nil: the interface's).
     func say(_ utterance: Utterance, settings: SpeechSettings?)
     /// Reads `story` from word `fromWord`, its recording (if it has one) at `recordingTempo`

@@ -31,13 +31,14 @@ struct SessionRunner {
 
     /// The session on `library`, as `profile` (nil: the session chooses), sized to the terminal.
     /// It holds `stories` already read in; the others are read off the loop when first needed.
-    func session(library: StoryLibrary, profile: String?, voices: [String] = [], stories: [Story] = []) -> Session {
+    /// No library: it is being read off the loop (`ReplShell.loadLibrary`).
+    func session(library: StoryLibrary?, profile: String?, voices: [String] = [], stories: [Story] = []) -> Session {
         let size = TerminalMode.size()
         var options = global.languages(SessionOptions(columns: size.columns, rows: size.rows, textScaling: capabilities.scaling))
         options.voices = voices
-        store.storyTitles.know(library.entries.map { ($0.id, $0.title) })
+        if let library { store.storyTitles.know(library.entries.map { ($0.id, $0.title) }) }
         var session = Session(
-            catalog: StoryCatalog(entries: library.entries, stories: stories), snapshot: snapshot,
+            catalog: library.map { StoryCatalog(entries: $0.entries, stories: stories) } ?? .loading, snapshot: snapshot,
             options: options, profile: profile, languages: Catalogs.languages)
         presentation.apply(to: &session)
         return session
@@ -47,7 +48,7 @@ struct SessionRunner {
     /// silence); --no-audio on a terminal: paced silence; --no-audio without a terminal: virtual
     /// time (scripts, transcripts). `warn`: where the audio's notice goes besides the session.
     func shell(
-        _ session: Session, library: StoryLibrary, noAudio: Bool, device: String?, kiosk: Bool = false,
+        _ session: Session, library: StoryLibrary?, noAudio: Bool, device: String?, kiosk: Bool = false,
         messages: MessageCatalog, warn: ((String) -> Void)? = nil
     ) throws -> ReplShell {
         let clock: SpeechClock = noAudio && !interactive ? .virtual : .paced
