@@ -153,7 +153,8 @@ struct XHTMLReader {
         if types(attributes).contains(where: { skippedTypes.contains($0) || $0.hasSuffix(":noteref") || $0.hasSuffix(":footnote") }) { return true }
         if attributes["role"].map({ ["doc-noteref", "doc-footnote", "doc-endnotes", "doc-pagebreak", "doc-toc"].contains($0) }) == true { return true }
         let classes = (attributes["class"] ?? "").lowercased().split(separator: " ")
-        return classes.contains { $0.contains("footnote") || $0 == "pagenum" || $0 == "pagebreak" }
+        // DAISY 2.02 marks its print page numbers `page-normal`, `page-front` and `page-special`.
+        return classes.contains { $0.contains("footnote") || $0 == "pagenum" || $0 == "pagebreak" || DAISYBook.pageClasses.contains(String($0)) }
     }
 
     private final class Walker: NSObject, XMLParserDelegate {
