@@ -11,6 +11,12 @@ import ZIPFoundation
     static let daisy = TestPaths.fixtures.appendingPathComponent("daisy")
     static let pip = daisy.appendingPathComponent("pip-202")
     static let songs = daisy.appendingPathComponent("songs-audio-202")
+    /// The DAISY Consortium's test book, full-text and audio-only (Tests/Fixtures/README.md).
+    static let happy3 = daisy.appendingPathComponent("dontworrybehappy-daisy3")
+    static let happy3AudioOnly = daisy.appendingPathComponent("dontworrybehappy-nccOnly-daisy3")
+    static let happyHeadings = [
+        "Don't Worry, Be Happy", "Introductio", "Versa media, pre peripetum", "Culmen interludiaris", "Concludio", "Repetitio ad nauseam", "Notes",
+    ]
 
     /// A copy of `book` in a temporary folder, to be spoilt.
     static func copy(_ book: URL, into folder: TemporaryFolder) throws -> URL {
@@ -129,5 +135,37 @@ import ZIPFoundation
         try FileManager.default.createSymbolicLink(atPath: linked.appendingPathComponent("section1.mp3").path, withDestinationPath: "/etc/hostname")
         let book = try DAISYBook(url: linked)
         #expect(Self.problem { _ = try book.audio("section1.mp3") } == "section1.mp3 leads outside the book (not read)")
+    }
+
+    /// A DAISY 3 full-text book (the DAISY Consortium's): the package's metadata, the DTBook's
+    /// text and headings (its notes and note references left out), and each SMIL `par` placed; a
+    /// verse the book repeats under the same ids is narrated where it first stands.
+    @Test func aDAISY3FullTextBookIsItsDTBookWithItsClips() throws {
+        let book = try DAISYBook(url: Self.happy3)
+        #expect(book.kind == "DAISY 3" && !book.audioOnly && book.problems.isEmpty, "\(book.problems)")
+        #expect(book.title == "Don't Worry, Be Happy Lyrics" && book.author == "Bobby McFerrin" && book.language == "en")
+        // The book repeats two verses, their headings with them.
+        let headings = book.blocks.compactMap { if case .heading(let text) = $0 { text } else { nil } }
+        var seen = Set<String>()
+        #expect(headings.filter { seen.insert($0).inserted } == Self.happyHeadings && headings.count == 9)
+        // 61 pars: five are in notes (two notes' texts, three clips of the notes' section), which
+        // are not read, and two name ids the DTBook lacks (its note references' numbers).
+        #expect(book.clips.count == 54)
+        #expect(!book.blocks.contains { if case .paragraph(let text) = $0 { text.contains("Homeros") } else { false } }, "no note text")
+        let introduction = try #require(book.blocks.firstIndex(of: .heading("Introductio")))
+        #expect(book.clips.first { $0.audio == "speechgen0002.mp3" }?.block == introduction)
+        #expect(book.blocks[introduction + 1] == .paragraph("Here is a little song I wrote"))
+        #expect(book.clips.first { $0.audio == "speechgen0002.mp3" && $0.begin == 2197 }?.block == introduction + 1, "the verse's first place")
+    }
+
+    /// A DAISY 3 audio-only book (its SMIL has no text): the NCX's navigation points are the text,
+    /// each playing its SMIL file's recording.
+    @Test func aDAISY3AudioOnlyBookIsItsNavigationPoints() throws {
+        let book = try DAISYBook(url: Self.happy3AudioOnly)
+        #expect(book.kind == "DAISY 3" && book.audioOnly)
+        let headings = book.blocks.compactMap { if case .heading(let text) = $0 { text } else { nil } }
+        #expect(headings == Self.happyHeadings)
+        #expect(book.clips.filter { $0.audio == "speechgen0002.mp3" }.map(\.end) == [7592, 19293], "cut by the footnote's clip of another file")
+        #expect(Set(book.clips.map(\.block)).count == 7, "each heading plays")
     }
 }

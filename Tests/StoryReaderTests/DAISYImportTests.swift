@@ -68,4 +68,31 @@ import Testing
         #expect(imported.standardError.contains("holiday: not imported: a folder is imported only when it is a DAISY book"), "\(imported.standardError)")
         #expect(imported.standardError.contains("notes.zip is not a DAISY book (not a zip archive) (not imported)"), "\(imported.standardError)")
     }
+
+    /// The DAISY Consortium's DAISY 3 test book: full-text, every narrated sentence plays its clip;
+    /// audio-only, each heading its section.
+    @Test func daisy3BooksPlayTheirRecording() throws {
+        let data = try TemporaryFolder("daisy3-import")
+        defer { data.remove() }
+        let full = try run(["import", Self.daisy.appendingPathComponent("dontworrybehappy-daisy3").path], data)
+        #expect(full.status == 0 && full.standardError.isEmpty, "\(full.standardError)")
+        #expect(full.standardOutput.contains("(DAISY 3)"), "\(full.standardOutput)")
+        let sentences = try sentences("don-t-worry-be-happy-lyrics", data)
+        let recorded = sentences.filter { $0["source"] as? String == "recording" }
+        // The book narrates 54 places of its text; two verses it repeats (under the same ids) are
+        // narrated once, where they first stand, and read by eSpeak NG where they are repeated.
+        #expect(recorded.count == 52, "\(recorded.count) of \(sentences.count)")
+        #expect(Set(recorded.compactMap { $0["audio"] as? String }).count == 7, "all seven SMIL files' audio")
+        let headings = sentences.filter { $0["kind"] as? String == "heading" }
+        var seen = Set<String>()
+        let firsts = headings.filter { seen.insert($0["text"] as? String ?? "").inserted }
+        #expect(firsts.count == 7 && firsts.allSatisfy { $0["source"] as? String == "recording" })
+
+        let other = try TemporaryFolder("daisy3-audio-only")
+        defer { other.remove() }
+        let audio = try run(["import", Self.daisy.appendingPathComponent("dontworrybehappy-nccOnly-daisy3").path], other)
+        #expect(audio.status == 0 && audio.standardError.isEmpty, "\(audio.standardError)")
+        let sections = try self.sentences("don-t-worry-be-happy-lyrics", other)
+        #expect(sections.count == 7 && sections.allSatisfy { $0["kind"] as? String == "heading" && $0["source"] as? String == "recording" })
+    }
 }

@@ -1,11 +1,13 @@
 public import Foundation
 
-/// A DAISY 2.02 talking book read as one story: the NCC (`ncc.html`) gives its title, author,
-/// language and headings, its SMIL files (in the NCC's order) the recording, clip by clip, and
-/// the content documents the SMIL points into give the text (a full-text book: each sentence plays
-/// its own clip, as a read-along EPUB's Media Overlays do). A book whose SMIL points only into the
-/// NCC, or whose content document is missing, is audio-only: the NCC's headings are the text
-/// ("Chapter 3"), each on a page of its own, and each heading plays its section's recording.
+/// A DAISY talking book read as one story. DAISY 2.02: the NCC (`ncc.html`) gives its title,
+/// author, language and headings, its SMIL files (in the NCC's order) the recording, clip by clip.
+/// DAISY 3: the package (OPF) gives the metadata and the SMIL files (its spine), the NCX the
+/// headings (its `navMap`). Either way the content documents the SMIL points into (XHTML, DTBook)
+/// give the text (a full-text book: each sentence plays its own clip, as a read-along EPUB's Media
+/// Overlays do). A book whose SMIL points only into the NCC or at no text, or whose content
+/// document is missing, is audio-only: the headings are the text ("Chapter 3"), each on a page of
+/// its own, and each heading plays its section's recording.
 public struct DAISYBook {
     public var title: String
     public var author: String?
@@ -13,7 +15,7 @@ public struct DAISYBook {
     public var blocks: [BookBlock]
     /// The recording, clip by clip in reading order, placed in `blocks`.
     public var clips: [BookClip]
-    /// "DAISY 2.02".
+    /// "DAISY 2.02" or "DAISY 3".
     public var kind: String
     /// Whether the book has no text of its own (its headings are read).
     public var audioOnly: Bool
@@ -28,7 +30,7 @@ public struct DAISYBook {
     /// The classes of DAISY 2.02's print page numbers (in the NCC and the content documents).
     static let pageClasses: Set<String> = ["page-normal", "page-front", "page-special"]
 
-    /// A heading of the NCC: its level, text, and the SMIL file and fragment it links to.
+    /// A heading of the NCC or NCX: its text, and the SMIL file and fragment it links to.
     struct Heading {
         var text: String
         var smil: String
@@ -39,38 +41,46 @@ public struct DAISYBook {
     public init(url: URL, limits: EPUBBook.Limits = DAISYBook.limits) throws(BookProblem) {
         files = try DAISYFiles(url: url, limits: limits)
         let name = files.name
-        guard (files.package as NSString).pathExtension.lowercased() != "opf" else {
-            throw BookProblem(N_("{book} is a DAISY 3 book, which cannot be imported yet: import a DAISY 2.02 book (with ncc.html) or an EPUB"), ["book": name])
-        }
-        kind = "DAISY 2.02"
-        let ncc = XMLTree(try files.data(files.package), elementLimit: limits.documentElements)
-        guard ncc.parsed, !ncc.tooManyElements else {
+        let base = (files.package as NSString).deletingLastPathComponent
+        let package = XMLTree(try files.data(files.package), elementLimit: limits.documentElements)
+        guard package.parsed, !package.tooManyElements else {
             throw BookProblem(N_("{book}: {path} is not well-formed XML"), ["book": name, "path": files.package])
         }
-        func meta(_ key: String) -> String? {
-            let value = ncc.all("meta").first { $0.attributes["name"]?.lowercased() == key }?.attributes["content"]
-            let words = value?.split(whereSeparator: \.isWhitespace).joined(separator: " ") ?? ""
-            return words.isEmpty ? nil : words
+        let headings: [Heading]
+        /// The SMIL files in reading order.
+        let timeline: [String]
+        let metadata = Metadata(package)
+        if (files.package as NSString).pathExtension.lowercased() == "opf" {
+            kind = "DAISY 3"
+            let opf = try Self.daisy3Package(package, book: name, base: base)
+            guard let ncx = opf.ncx else { throw BookProblem(N_("{book}: {path} names no NCX (the book's headings)"), ["book": name, "path": files.package]) }
+            let tree = XMLTree(try files.data(ncx), elementLimit: limits.documentElements)
+            guard tree.parsed, !tree.tooManyElements else { throw BookProblem(N_("{book}: {path} is not well-formed XML"), ["book": name, "path": ncx]) }
+            headings = try Self.navPoints(tree, book: name, path: ncx, base: (ncx as NSString).deletingLastPathComponent)
+            timeline = opf.spine
+        } else {
+            kind = "DAISY 2.02"
+            headings = try Self.headings(package, book: name, base: base)
+            var seen = Set<String>()
+            timeline = headings.map(\.smil).filter { seen.insert($0).inserted }
         }
-        let headings = try Self.headings(ncc, book: name, base: (files.package as NSString).deletingLastPathComponent)
-        title =
-            meta("dc:title") ?? ncc.first("title").map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-            ?? url.deletingPathExtension().lastPathComponent
-        author = meta("dc:creator")
-        // The SMIL files in the NCC's order, each once, read as one timeline.
-        var seen = Set<String>()
+        title = metadata.title ?? url.deletingPathExtension().lastPathComponent
+        author = metadata.author
+        // The SMIL files as one timeline.
         var pars: [(smil: String, par: MediaOverlay.Par)] = []
-        for smil in headings.map(\.smil) where seen.insert(smil).inserted {
+        for smil in timeline {
             let tree = XMLTree(try files.data(smil), elementLimit: limits.documentElements)
             guard tree.parsed, !tree.tooManyElements else { throw BookProblem(N_("{book}: {path} is not well-formed XML"), ["book": name, "path": smil]) }
-            let overlay = MediaOverlay(tree: tree, base: (smil as NSString).deletingLastPathComponent, resolve: DAISYFiles.resolve)
+            let overlay = MediaOverlay(tree: tree, base: (smil as NSString).deletingLastPathComponent, resolve: DAISYFiles.resolve, textless: true)
             if let outside = overlay.outside.first {
                 throw BookProblem(N_("{book}: {path} names {file}, outside the book: refused"), ["book": name, "path": smil, "file": outside])
             }
             pars += overlay.pars.map { (smil, $0) }
         }
         var documents: [String] = []
-        for (_, par) in pars where par.document != files.package && !documents.contains(par.document) { documents.append(par.document) }
+        for (_, par) in pars where par.document != files.package && !par.document.isEmpty && !documents.contains(par.document) {
+            documents.append(par.document)
+        }
         var problems: [BookProblem] = []
         var text: (blocks: [BookBlock], clips: [BookClip], language: String?)?
         do throws(BookProblem) {
@@ -84,14 +94,83 @@ public struct DAISYBook {
             blocks = text.blocks
             clips = text.clips
             audioOnly = false
-            language = text.language ?? meta("dc:language").flatMap(XHTMLDecoding.languageCode) ?? "en"
+            language = text.language ?? metadata.language ?? "en"
         } else {
             guard !headings.isEmpty else { throw BookProblem(N_("{book}: {path} has no heading to read"), ["book": name, "path": files.package]) }
             (blocks, clips) = Self.headingsOnly(headings, pars: pars)
             audioOnly = true
-            language = meta("dc:language").flatMap(XHTMLDecoding.languageCode) ?? "en"
+            language = metadata.language ?? "en"
         }
         self.problems = problems
+    }
+
+    /// The title, author and language a DAISY 2.02 NCC (`<meta name="dc:title" content>`) or a
+    /// DAISY 3 package (`<dc:Title>`) says, in any case.
+    struct Metadata {
+        var title: String?
+        var author: String?
+        var language: String?
+
+        init(_ tree: XMLTree) {
+            func value(_ key: String) -> String? {
+                let element = tree.elements.first { $0.name.lowercased() == key || ($0.name == "meta" && $0.attributes["name"]?.lowercased() == key) }
+                let words = (element?.attributes["content"] ?? element?.text)?.split(whereSeparator: \.isWhitespace).joined(separator: " ") ?? ""
+                return words.isEmpty ? nil : words
+            }
+            title = value("dc:title") ?? tree.first("title").map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+            author = value("dc:creator")
+            language = value("dc:language").flatMap(XHTMLDecoding.languageCode)
+        }
+    }
+
+    /// A DAISY 3 package's SMIL files in spine order and its NCX, as paths in the book.
+    static func daisy3Package(_ opf: XMLTree, book: String, base: String) throws(BookProblem) -> (spine: [String], ncx: String?) {
+        var items: [String: (path: String, type: String)] = [:]
+        for item in opf.all("item") {
+            guard let id = item.attributes["id"], let href = item.attributes["href"] else { continue }
+            guard let path = DAISYFiles.resolve(href, against: base) else {
+                throw BookProblem(N_("{book}: {path} names {file}, outside the book: refused"), ["book": book, "path": "package", "file": href])
+            }
+            items[id] = (path, item.attributes["media-type"] ?? "")
+        }
+        var seen = Set<String>()
+        let spine = opf.all("itemref").compactMap { $0.attributes["idref"].flatMap { items[$0]?.path } }.filter { seen.insert($0).inserted }
+        return (spine, items.values.sorted { $0.path < $1.path }.first { $0.type == "application/x-dtbncx+xml" }?.path)
+    }
+
+    /// A DAISY 3 NCX's navigation points (its `navMap`'s headings), in order, each with the SMIL
+    /// place it links to; its lists of notes and pages are not headings.
+    static func navPoints(_ ncx: XMLTree, book: String, path: String, base: String) throws(BookProblem) -> [Heading] {
+        var headings: [Heading] = []
+        var open: (text: String, src: String?)?
+        func close() {
+            defer { open = nil }
+            guard let point = open, let src = point.src, let fragment = XHTMLDecoding.fragment(src), let smil = DAISYFiles.resolve(src, against: base)
+            else { return }
+            let text = point.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            if !text.isEmpty { headings.append(Heading(text: text, smil: smil, fragment: fragment)) }
+        }
+        for element in ncx.elements {
+            switch element.name {
+            case "navPoint":
+                close()
+                open = ("", nil)
+            case "navTarget", "pageTarget", "navList", "pageList", "navInfo", "docTitle", "docAuthor":
+                close()
+            case "text" where open?.text.isEmpty == true:
+                open?.text = element.text
+            case "content" where open != nil && open?.src == nil:
+                guard let src = element.attributes["src"], DAISYFiles.resolve(src, against: base) != nil else {
+                    throw BookProblem(
+                        N_("{book}: {path} names {file}, outside the book: refused"), ["book": book, "path": path, "file": element.attributes["src"] ?? ""])
+                }
+                open?.src = src
+            default:
+                break
+            }
+        }
+        close()
+        return headings
     }
 
     /// The NCC's headings (h1–h6), in order, each with the SMIL place it links to.

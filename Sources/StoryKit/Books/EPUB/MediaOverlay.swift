@@ -29,13 +29,20 @@ struct MediaOverlay {
     var outside: [String] = []
 
     /// `resolve` makes a link a path in the book, nil when it points outside it (the EPUB reader's
-    /// default keeps every path inside its archive).
-    init(tree: XMLTree, base: String, resolve: (String, String) -> String? = { XHTMLDecoding.resolve($0, against: $1) }) {
+    /// default keeps every path inside its archive). `textless`: a `par` with audio and no text is
+    /// kept, its document and fragment empty (an audio-only DAISY 3 book's SMIL is all such).
+    init(
+        tree: XMLTree, base: String, resolve: (String, String) -> String? = { XHTMLDecoding.resolve($0, against: $1) }, textless: Bool = false
+    ) {
         // XMLTree keeps elements in document order: a par's text and audio follow it, deeper.
         var current: (depth: Int, text: String?, clip: (source: String, begin: Int, end: Int?)?, ids: [String])?
         func close() {
             defer { current = nil }
             guard let par = current else { return }
+            if textless, par.text == nil, let clip = par.clip {
+                guard let audio = resolve(clip.source, base) else { return outside.append(clip.source) }
+                return pars.append(Par(document: "", fragment: "", audio: audio, begin: clip.begin, end: clip.end, ids: par.ids))
+            }
             guard let text = par.text, let hash = text.firstIndex(of: "#"), let clip = par.clip else {
                 unreadable += 1
                 return
