@@ -95,4 +95,23 @@ import Testing
         let sections = try self.sentences("don-t-worry-be-happy-lyrics", other)
         #expect(sections.count == 7 && sections.allSatisfy { $0["kind"] as? String == "heading" && $0["source"] as? String == "recording" })
     }
+
+    /// The same book as DAISY 2.02: every sentence of the full-text book plays its clip; the
+    /// audio-only one plays each NCC heading's section.
+    @Test func theConsortiumsDAISY202BookPlaysItsRecording() throws {
+        let data = try TemporaryFolder("daisy202-consortium")
+        defer { data.remove() }
+        let full = try run(["import", Self.daisy.appendingPathComponent("dontworrybehappy-202").path], data)
+        #expect(full.status == 0 && full.standardError.isEmpty, "\(full.standardError)")
+        let sentences = try sentences("don-t-worry-be-happy-lyrics", data)
+        #expect(sentences.count == 55 && sentences.allSatisfy { $0["source"] as? String == "recording" })
+        #expect(Set(sentences.compactMap { $0["audio"] as? String }).count == 7)
+
+        let other = try TemporaryFolder("daisy202-consortium-ncc-only")
+        defer { other.remove() }
+        let audio = try run(["import", Self.daisy.appendingPathComponent("dontworrybehappy-nccOnly-202").path], other)
+        #expect(audio.status == 0 && audio.standardError.isEmpty, "\(audio.standardError)")
+        let sections = try self.sentences("don-t-worry-be-happy-lyrics", other)
+        #expect(sections.count == 7 && sections.allSatisfy { $0["kind"] as? String == "heading" && $0["source"] as? String == "recording" })
+    }
 }
