@@ -12,6 +12,15 @@ import Testing
         try StoryReaderProcess.run(arguments, dataDirectory: data.path)
     }
 
+    /// Imports the fixture book `book` into a new data folder and reads story `id`: the folder
+    /// (removed by the caller), what import printed, and the sentence events.
+    func imported(_ book: String, reading id: String) throws -> (data: TemporaryFolder, output: String, sentences: [[String: Any]]) {
+        let data = try TemporaryFolder("daisy-" + book)
+        let imported = try run(["import", Self.daisy.appendingPathComponent(book).path], data)
+        #expect(imported.status == 0 && imported.standardError.isEmpty, "\(imported.standardError)")
+        return (data, imported.standardOutput, try sentences(id, data))
+    }
+
     func sentences(_ id: String, _ data: TemporaryFolder) throws -> [[String: Any]] {
         let read = try run(["read", id, "--no-audio", "--events", "json", "--from-start"], data)
         #expect(read.status == 0 && read.standardError.isEmpty, "\(read.standardError)")
@@ -23,12 +32,9 @@ import Testing
     /// A full-text book imports as one story; every sentence plays its own clip of the book's
     /// recording (the print page numbers are not read), and `read --wav` lasts as the recording.
     @Test func aFullTextBookPlaysItsOwnRecordingSentenceBySentence() throws {
-        let data = try TemporaryFolder("daisy-import")
+        let (data, output, sentences) = try imported("pip-202", reading: "pip-the-snail")
         defer { data.remove() }
-        let imported = try run(["import", Self.daisy.appendingPathComponent("pip-202").path], data)
-        #expect(imported.status == 0 && imported.standardError.isEmpty, "\(imported.standardError)")
-        #expect(imported.standardOutput.contains("Imported 1 story from “Pip the Snail” (DAISY 2.02)"), "\(imported.standardOutput)")
-        let sentences = try sentences("pip-the-snail", data)
+        #expect(output.contains("Imported 1 story from “Pip the Snail” (DAISY 2.02)"), "\(output)")
         #expect(sentences.count == 8)
         #expect(sentences.allSatisfy { $0["source"] as? String == "recording" }, "\(sentences)")
         #expect(!sentences.contains { ["1", "2", "3"].contains($0["text"] as? String) }, "page numbers are silent")
@@ -45,11 +51,8 @@ import Testing
 
     /// An audio-only book plays each heading's section of the recording; a zip of a book imports.
     @Test func anAudioOnlyBookPlaysHeadingByHeading() throws {
-        let data = try TemporaryFolder("daisy-audio-only")
+        let (data, _, sentences) = try imported("songs-audio-202", reading: "three-little-songs")
         defer { data.remove() }
-        let imported = try run(["import", Self.daisy.appendingPathComponent("songs-audio-202").path], data)
-        #expect(imported.status == 0 && imported.standardError.isEmpty, "\(imported.standardError)")
-        let sentences = try sentences("three-little-songs", data)
         #expect(sentences.map { $0["text"] as? String } == ["Chapter 1", "Chapter 2", "Chapter 2, part 2"])
         #expect(sentences.allSatisfy { $0["kind"] as? String == "heading" && $0["source"] as? String == "recording" })
         #expect(sentences.map { $0["clipEnd"] as? Int } == [3997, 4384, 4161])
@@ -72,12 +75,9 @@ import Testing
     /// The DAISY Consortium's DAISY 3 test book: full-text, every narrated sentence plays its clip;
     /// audio-only, each heading its section.
     @Test func daisy3BooksPlayTheirRecording() throws {
-        let data = try TemporaryFolder("daisy3-import")
+        let (data, output, sentences) = try imported("dontworrybehappy-daisy3", reading: "don-t-worry-be-happy-lyrics")
         defer { data.remove() }
-        let full = try run(["import", Self.daisy.appendingPathComponent("dontworrybehappy-daisy3").path], data)
-        #expect(full.status == 0 && full.standardError.isEmpty, "\(full.standardError)")
-        #expect(full.standardOutput.contains("(DAISY 3)"), "\(full.standardOutput)")
-        let sentences = try sentences("don-t-worry-be-happy-lyrics", data)
+        #expect(output.contains("(DAISY 3)"), "\(output)")
         let recorded = sentences.filter { $0["source"] as? String == "recording" }
         // The book narrates 54 places of its text; two verses it repeats (under the same ids) are
         // narrated once, where they first stand, and read by eSpeak NG where they are repeated.
@@ -88,30 +88,21 @@ import Testing
         let firsts = headings.filter { seen.insert($0["text"] as? String ?? "").inserted }
         #expect(firsts.count == 7 && firsts.allSatisfy { $0["source"] as? String == "recording" })
 
-        let other = try TemporaryFolder("daisy3-audio-only")
+        let (other, _, sections) = try imported("dontworrybehappy-nccOnly-daisy3", reading: "don-t-worry-be-happy-lyrics")
         defer { other.remove() }
-        let audio = try run(["import", Self.daisy.appendingPathComponent("dontworrybehappy-nccOnly-daisy3").path], other)
-        #expect(audio.status == 0 && audio.standardError.isEmpty, "\(audio.standardError)")
-        let sections = try self.sentences("don-t-worry-be-happy-lyrics", other)
         #expect(sections.count == 7 && sections.allSatisfy { $0["kind"] as? String == "heading" && $0["source"] as? String == "recording" })
     }
 
     /// The same book as DAISY 2.02: every sentence of the full-text book plays its clip; the
     /// audio-only one plays each NCC heading's section.
     @Test func theConsortiumsDAISY202BookPlaysItsRecording() throws {
-        let data = try TemporaryFolder("daisy202-consortium")
+        let (data, _, sentences) = try imported("dontworrybehappy-202", reading: "don-t-worry-be-happy-lyrics")
         defer { data.remove() }
-        let full = try run(["import", Self.daisy.appendingPathComponent("dontworrybehappy-202").path], data)
-        #expect(full.status == 0 && full.standardError.isEmpty, "\(full.standardError)")
-        let sentences = try sentences("don-t-worry-be-happy-lyrics", data)
         #expect(sentences.count == 55 && sentences.allSatisfy { $0["source"] as? String == "recording" })
         #expect(Set(sentences.compactMap { $0["audio"] as? String }).count == 7)
 
-        let other = try TemporaryFolder("daisy202-consortium-ncc-only")
+        let (other, _, sections) = try imported("dontworrybehappy-nccOnly-202", reading: "don-t-worry-be-happy-lyrics")
         defer { other.remove() }
-        let audio = try run(["import", Self.daisy.appendingPathComponent("dontworrybehappy-nccOnly-202").path], other)
-        #expect(audio.status == 0 && audio.standardError.isEmpty, "\(audio.standardError)")
-        let sections = try self.sentences("don-t-worry-be-happy-lyrics", other)
         #expect(sections.count == 7 && sections.allSatisfy { $0["kind"] as? String == "heading" && $0["source"] as? String == "recording" })
     }
 }
