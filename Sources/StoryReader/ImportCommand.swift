@@ -17,6 +17,9 @@ struct ImportCommand: ParsableCommand {
                 "An EPUB (2 or 3) is read in its reading order without its title page, imprint, licence, footnotes or page numbers; a picture's alt text becomes its spoken description. A novel becomes one story with its chapters as headings on their own pages; a collection (several works with their own titles) one story per work, which --as-one and --split decide instead. A chapter that cannot be read is named and skipped, the rest imported."
             ),
             helpMessages.tr(
+                "A DAISY 2.02 or DAISY 3 talking book (a folder with ncc.html or an .opf package, or a zip of one) becomes one story that plays the book's own recording, sentence by sentence as its text is highlighted; an audio-only book's headings are its text, each playing its part of the recording."
+            ),
+            helpMessages.tr(
                 "--dry-run lists what would be imported (title, id, language, words, pictures with their descriptions, warnings) and writes nothing; --json prints the same as JSON."
             ),
             helpLines(

@@ -131,12 +131,23 @@ public struct StoryImporter {
         let ext = (name as NSString).pathExtension.lowercased()
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isFolder)
-        if ext == "epub", !exists || isFolder.boolValue {
+        if isFolder.boolValue, ext != "epub" {
+            if DAISYBook.isBook(folder: file) {
+                importDAISY(file)
+            } else {
+                refuse(
+                    file,
+                    messages.tr(
+                        "not imported: a folder is imported only when it is a DAISY book (with ncc.html, or an .opf package); import its story files by name"))
+            }
+        } else if ext == "zip" {
+            importDAISY(file)
+        } else if ext == "epub", !exists || isFolder.boolValue {
             refuse(file, isFolder.boolValue ? messages.tr("not imported: a folder, not an EPUB file") : messages.tr("not imported: no such file"))
         } else if ext == "epub" {
             importEPUB(file)
         } else if !StoryParser.storyExtensions.contains(ext) {
-            refuse(file, messages.tr("not imported: a story file ends in .md, .markdown or .txt, a book in .epub"))
+            refuse(file, messages.tr("not imported: a story file ends in .md, .markdown or .txt, a book in .epub, a DAISY book is a folder or a .zip"))
         } else if !exists {
             refuse(file, messages.tr("cannot be read: there is no such file; check its name and folder (not imported)"))
         } else if ext == "txt", let data = FileManager.default.contents(atPath: file),
@@ -153,6 +164,7 @@ public struct StoryImporter {
         let name = (file as NSString).lastPathComponent
         let messages = messages
         let showStatus = showStatus
+        let split = split
         let progress: ((Int, Int) -> Void)? = showStatus.map { show in
             { done, total in
                 // A big book must not look frozen; the line is cleared when done.
@@ -165,14 +177,37 @@ public struct StoryImporter {
                             ]) : "")
             }
         }
-        do {
+        importRecordedBook(file) { () throws(BookProblem) in
             let book = try EPUBBook(url: URL(fileURLWithPath: file), split: split, progress: progress)
+            let audioFiles = book.audioFiles()
+            return (
+                book.stories(bookID: BookStory.slug(book.title)), book.title, "EPUB", book.problems,
+                { path throws(BookProblem) in try audioFiles.data(path) }
+            )
+        }
+    }
+
+    /// A DAISY talking book (a folder or a zip): one story that plays its recording.
+    private mutating func importDAISY(_ file: String) {
+        importRecordedBook(file) { () throws(BookProblem) in
+            let book = try DAISYBook(url: URL(fileURLWithPath: file))
+            return (book.stories(bookID: BookStory.slug(book.title)), book.title, book.kind, book.problems, book.audio)
+        }
+    }
+
+    /// A book read by `read` (its stories, title, kind, what was not used, and its audio files),
+    /// imported with its recording; one that cannot be read is refused with why.
+    private mutating func importRecordedBook(
+        _ file: String,
+        _ read: () throws(BookProblem) -> (
+            stories: [BookStory], title: String, kind: String, problems: [BookProblem], audio: (String) throws(BookProblem) -> Data
+        )
+    ) {
+        do throws(BookProblem) {
+            let book = try read()
             let warnings = book.problems.map { $0.localized(messages) }
             for warning in warnings { report(warning) }
-            let audioFiles = book.audioFiles()
-            importBook(
-                book.stories(bookID: BookStory.slug(book.title)), title: book.title, kind: "EPUB", file: file, warnings: warnings,
-                audio: { path throws(BookProblem) in try audioFiles.data(path) })
+            importBook(book.stories, title: book.title, kind: book.kind, file: file, warnings: warnings, audio: book.audio)
         } catch {
             showStatus?("")
             refuse(file, messages.tr("{problem} (not imported)", ["problem": error.localized(messages)]), named: false)

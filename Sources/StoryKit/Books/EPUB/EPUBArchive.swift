@@ -12,11 +12,12 @@ struct EPUBArchive {
     private let entries: [String: Entry]
     let limits: EPUBBook.Limits
 
-    init(url: URL, limits: EPUBBook.Limits) throws(BookProblem) {
+    /// `notZip`: what to say when the file is no zip archive (it names `{book}`).
+    init(url: URL, limits: EPUBBook.Limits, notZip: String = N_("{book} is not an EPUB (not a zip archive)")) throws(BookProblem) {
         name = url.lastPathComponent
         self.limits = limits
         do { archive = try Archive(url: url, accessMode: .read) } catch {
-            throw BookProblem(N_("{book} is not an EPUB (not a zip archive)"), ["book": url.lastPathComponent])
+            throw BookProblem(notZip, ["book": url.lastPathComponent])
         }
         var entries: [String: Entry] = [:]
         var count = 0
@@ -41,6 +42,9 @@ struct EPUBArchive {
     }
 
     func contains(_ path: String) -> Bool { entries[path] != nil }
+
+    /// Every entry's path.
+    var paths: [String] { Array(entries.keys) }
 
     /// The bytes of the entry at `path` (as the package names it, percent-decoded).
     func data(_ path: String) throws(BookProblem) -> Data {

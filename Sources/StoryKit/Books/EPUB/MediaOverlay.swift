@@ -1,59 +1,104 @@
 import Foundation
 
-/// One EPUB 3 Media Overlay (a SMIL document): each `par` pairs a fragment of a content document
-/// (`text src="chapter.xhtml#s1"`) with a clip of audio (`audio src clipBegin clipEnd`), in
-/// reading order. Nested `seq`s (a table, a list) are read through: their `par`s keep document
-/// order. Several documents may share one audio file.
+/// One SMIL document of a book's recorded narration (an EPUB 3 Media Overlay, a DAISY 2.02 or
+/// DAISY 3 SMIL file): each `par` pairs a fragment of a text document (`text
+/// src="chapter.xhtml#s1"`) with a clip of audio (`audio src clipBegin clipEnd`, DAISY 2.02's
+/// `clip-begin="npt=1.2s"`), in reading order. Nested `seq`s (a table, a list) are read through:
+/// their `par`s keep document order. A `par` whose audio is several clips of one file in a row
+/// (DAISY's `<par><text/><seq><audio/><audio/></seq></par>`) is one clip from the first's begin to
+/// the last's end; a clip of another file in it is left out (counted). Several documents may
+/// share one audio file.
 struct MediaOverlay {
     struct Par: Hashable {
-        /// The content document's path in the archive, and the fragment id in it.
+        /// The content document's path in the book, and the fragment id in it.
         var document: String
         var fragment: String
-        /// The audio file's path in the archive.
+        /// The audio file's path in the book.
         var audio: String
         var begin: Int
         var end: Int?
+        /// The ids of the `par` and of its `text` (what a DAISY book's NCC or NCX links to).
+        var ids: [String] = []
     }
 
     var pars: [Par] = []
-    /// How many pars were left out (a clock that is not one, a `par` without text or audio).
+    /// How many pars (or clips of a par) were left out (a clock that is not one, a `par` without
+    /// text or audio, a clip of a second file).
     var unreadable = 0
+    /// The links that `resolve` found outside the book, as written.
+    var outside: [String] = []
 
-    init(tree: XMLTree, base: String) {
-        // XMLTree keeps elements in document order: a par's text and audio follow it.
-        var current: (text: String?, audio: [String: String]?)?
+    /// `resolve` makes a link a path in the book, nil when it points outside it (the EPUB reader's
+    /// default keeps every path inside its archive). `textless`: a `par` with audio and no text is
+    /// kept, its document and fragment empty (an audio-only DAISY 3 book's SMIL is all such).
+    init(
+        tree: XMLTree, base: String, resolve: (String, String) -> String? = { XHTMLDecoding.resolve($0, against: $1) }, textless: Bool = false
+    ) {
+        // XMLTree keeps elements in document order: a par's text and audio follow it, deeper.
+        var current: (depth: Int, text: String?, clip: (source: String, begin: Int, end: Int?)?, ids: [String])?
         func close() {
             defer { current = nil }
             guard let par = current else { return }
-            guard let text = par.text, let hash = text.firstIndex(of: "#"), let audio = par.audio, let source = audio["src"], !source.isEmpty else {
+            if textless, par.text == nil, let clip = par.clip {
+                guard let audio = resolve(clip.source, base) else { return outside.append(clip.source) }
+                return pars.append(Par(document: "", fragment: "", audio: audio, begin: clip.begin, end: clip.end, ids: par.ids))
+            }
+            guard let text = par.text, let hash = text.firstIndex(of: "#"), let clip = par.clip else {
                 unreadable += 1
                 return
             }
-            let document = XHTMLDecoding.resolve(String(text[..<hash]), against: base)
             let fragment = String(text[text.index(after: hash)...])
-            let begin = audio["clipBegin"].map(StoryRecording.clockValue) ?? 0
-            let end = audio["clipEnd"].map(StoryRecording.clockValue)
-            guard !fragment.isEmpty, let begin, end.map({ $0 != nil }) ?? true else {
+            guard !fragment.isEmpty else {
                 unreadable += 1
                 return
             }
-            if let end = end ?? nil, end <= begin {
+            guard let document = resolve(String(text[..<hash]), base), let audio = resolve(clip.source, base) else {
+                outside.append(resolve(String(text[..<hash]), base) == nil ? text : clip.source)
+                return
+            }
+            pars.append(Par(document: document, fragment: fragment, audio: audio, begin: clip.begin, end: clip.end, ids: par.ids))
+        }
+        func clock(_ value: String?) -> Int?? {
+            guard let value else { return .some(nil) }
+            // DAISY 2.02 writes "npt=12.3s" (SMIL 1.0's normal play time).
+            let plain = value.hasPrefix("npt=") ? String(value.dropFirst(4)) : value
+            return StoryRecording.clockValue(plain).map { .some($0) } ?? nil
+        }
+        func add(audio attributes: [String: String]) {
+            guard let source = attributes["src"], !source.isEmpty,
+                case .some(let begin) = clock(attributes["clipBegin"] ?? attributes["clip-begin"]),
+                case .some(let end) = clock(attributes["clipEnd"] ?? attributes["clip-end"])
+            else {
+                // A par left without a clip is counted when it closes.
+                if current?.clip != nil { unreadable += 1 }
+                return
+            }
+            let start = begin ?? 0
+            if let end, end <= start {
+                if current?.clip != nil { unreadable += 1 }
+                return
+            }
+            guard let clip = current?.clip else {
+                current?.clip = (source, start, end)
+                return
+            }
+            // The next clip of the same file, from where the last ended or later, extends it.
+            guard clip.source == source, let last = clip.end, start >= last else {
                 unreadable += 1
                 return
             }
-            pars.append(Par(document: document, fragment: fragment, audio: XHTMLDecoding.resolve(source, against: base), begin: begin, end: end ?? nil))
+            current?.clip?.end = end
         }
         for element in tree.elements {
+            if let par = current, element.depth <= par.depth { close() }
             switch element.name.split(separator: ":").last.map(String.init) ?? element.name {
             case "par":
-                close()
-                current = (nil, nil)
+                current = (element.depth, nil, nil, element.attributes["id"].map { [$0] } ?? [])
             case "text" where current != nil:
                 current?.text = element.attributes["src"]
+                if let id = element.attributes["id"] { current?.ids.append(id) }
             case "audio" where current != nil:
-                current?.audio = element.attributes
-            case "seq", "body":
-                close()
+                add(audio: element.attributes)
             default:
                 break
             }

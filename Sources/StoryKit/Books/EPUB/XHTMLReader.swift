@@ -34,7 +34,11 @@ struct XHTMLReader {
         "page-list", "index", "endnotes", "endnote", "footnote", "footnotes", "rearnote", "rearnotes", "noteref",
         "pagebreak", "uncopyright", "annotation",
     ]
-    static let skippedElements: Set<String> = ["aside", "script", "style", "rt", "rp", "nav", "head", "title", "template"]
+    /// DAISY 3's DTBook is read by the same rules: its page numbers, notes and note references
+    /// are elements of their own.
+    static let skippedElements: Set<String> = [
+        "aside", "script", "style", "rt", "rp", "nav", "head", "title", "template", "pagenum", "noteref", "note", "annotation",
+    ]
     static let blockElements: Set<String> = [
         "p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "figcaption", "dt", "dd", "blockquote",
         "pre", "td", "th", "hgroup", "div", "section", "article", "figure", "body", "header", "footer",
@@ -153,7 +157,8 @@ struct XHTMLReader {
         if types(attributes).contains(where: { skippedTypes.contains($0) || $0.hasSuffix(":noteref") || $0.hasSuffix(":footnote") }) { return true }
         if attributes["role"].map({ ["doc-noteref", "doc-footnote", "doc-endnotes", "doc-pagebreak", "doc-toc"].contains($0) }) == true { return true }
         let classes = (attributes["class"] ?? "").lowercased().split(separator: " ")
-        return classes.contains { $0.contains("footnote") || $0 == "pagenum" || $0 == "pagebreak" }
+        // DAISY 2.02 marks its print page numbers `page-normal`, `page-front` and `page-special`.
+        return classes.contains { $0.contains("footnote") || $0 == "pagenum" || $0 == "pagebreak" || DAISYBook.pageClasses.contains(String($0)) }
     }
 
     private final class Walker: NSObject, XMLParserDelegate {
@@ -209,7 +214,9 @@ struct XHTMLReader {
             guard !lines.isEmpty else { return }
             if !closedAnchors.isEmpty {
                 let cleaned = XHTMLReader.cleanedOffsets(text, starts: closedAnchors.map(\.start), ends: closedAnchors.map(\.end))
-                for (index, anchor) in closedAnchors.enumerated() where cleaned.ends[index] > cleaned.starts[index] {
+                // An id a book repeats (DAISY's test book repeats a verse's) is its first element, as
+                // in a browser: a later one would send every clip after it.
+                for (index, anchor) in closedAnchors.enumerated() where cleaned.ends[index] > cleaned.starts[index] && anchors[anchor.id] == nil {
                     anchors[anchor.id] = (blocks.count, cleaned.starts[index]..<cleaned.ends[index])
                 }
             }
@@ -227,7 +234,7 @@ struct XHTMLReader {
             guard budget.admit(parser) else { return }
             guard skipDepth == nil else { return }
             let element = name.lowercased()
-            if element == "html" || element == "body", let lang = attributes["xml:lang"] ?? attributes["lang"] {
+            if element == "html" || element == "body" || element == "dtbook", let lang = attributes["xml:lang"] ?? attributes["lang"] {
                 language = XHTMLDecoding.languageCode(lang) ?? language
             }
             if XHTMLReader.isSkipped(element, attributes) {

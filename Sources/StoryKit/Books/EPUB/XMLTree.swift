@@ -11,6 +11,9 @@ struct XMLTree {
         var name: String
         var attributes: [String: String]
         var text: String
+        /// How many elements it is inside (the root is 0): a SMIL `par`'s children are told from
+        /// the elements after it.
+        var depth = 0
     }
 
     private(set) var elements: [Element] = []
@@ -39,8 +42,8 @@ struct XMLTree {
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
             guard budget.admit(parser) else { return }
-            open.append(elements.count)
-            elements.append(Element(name: name, attributes: attributes, text: ""))
+            elements.append(Element(name: name, attributes: attributes, text: "", depth: open.count))
+            open.append(elements.count - 1)
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
