@@ -34,41 +34,55 @@ struct CoachOptions: ParsableArguments {
 }
 
 extension ReadCommand {
+    /// Said when --coach is asked for a story the coach cannot follow (it is then read as without).
+    static func englishOnly(_ story: Story, _ messages: MessageCatalog) -> String {
+        messages.tr("Coaching is English-only for now: '{title}' is not in English", ["title": story.title])
+    }
+
     /// Follows the reading in `coachOptions.listen` (the microphone is not wired yet: the REPL's
     /// key and the kiosk get it with the reader's loop), printing the coach's events as JSON lines
-    /// with --events json, and the tally on standard error (standard output holds the events).
-    func runCoach(_ story: Story, narration: Narration) throws {
+    /// with --events json. The help word is said in the story's voice as it is given, and the tally
+    /// at the end in the interface's, through the speech service (and printed on standard error:
+    /// standard output holds the events).
+    func runCoach(_ story: Story, narration: Narration, model: ListeningModel) throws {
         let messages = global.messages
-        guard let model = ListeningModel.forLanguage(story.language) else {
-            throw UserFailure(message: messages.tr("Coaching is English-only for now: '{title}' is not in English", ["title": story.title]))
-        }
         guard let path = coachOptions.listen else {
             throw UserFailure(
                 message: messages.tr("--coach listens to a WAV file for now: give --listen FILE.wav (16 kHz mono 16-bit)"))
         }
+        var storySettings = settings(over: try childReading()?.profile.settings.speech ?? .storyDefaults)
+        storySettings.voice = try resolvedVoice(story, over: storySettings) ?? story.language
         let samples: [Int16]
         let sentences = narration.items.enumerated().filter { $0.element.kind != .picture }.map {
             CoachSentence(id: $0.offset, words: $0.element.words.map(\.text))
         }
         let printer = events == .json ? CoachEventPrinter(narration: narration) : nil
+        // Help words reach the speech from the listening thread through this, said on this one.
+        let helpWords = LockedValue<[String]>([])
         let coach: ReadingCoach
         do {
             samples = try ListeningAudio.samples(wavFile: path)
             let wait = Int(((coachOptions.coachWait ?? 3) * 1000).rounded())
             coach = try ReadingCoach(sentences: sentences, model: model, settings: .init(waitMilliseconds: wait)) { event in
                 printer?.print(event)
+                if case .help(let word, _) = event { helpWords.withLock { $0.append(word.text) } }
             }
         } catch {
             throw UserFailure(message: error.localized(messages))
         }
+        let voice = try CoachVoice(noAudio: noAudio, device: device, story: storySettings, messages: messages, warn: warn)
         // Fed as a microphone would give it, a tenth of a second at a time.
         let chunk = ReadingCoach.sampleRate / 10
         for start in stride(from: 0, to: samples.count, by: chunk) where !coach.isDone {
             coach.feed(Array(samples[start..<min(samples.count, start + chunk)]))
             coach.wait()
+            for word in helpWords.take(leaving: []) { voice.help(word, language: story.language) }
         }
         let tally = coach.finish()
-        FileHandle.standardError.write(Data((Sanitizer.visibleLines(Self.coachedSentence(tally, messages)) + "\n").utf8))
+        let sentence = Self.coachedSentence(tally, messages)
+        FileHandle.standardError.write(Data((Sanitizer.visibleLines(sentence) + "\n").utf8))
+        voice.say(sentence)
+        voice.finish()
     }
 
     /// "You read 42 words by yourself, and I helped with 3."
@@ -76,6 +90,66 @@ extension ReadCommand {
         messages.trn(
             "You read {count} word by yourself, and I helped with {helped}.", "You read {count} words by yourself, and I helped with {helped}.",
             tally.read, ["helped": String(tally.helped)])
+    }
+}
+
+/// What the coach says aloud in `read --coach`, through the one speech service (its queue's
+/// decisions in `$STORYREADER_SPEECH_LOG`): on the audio device (or paced silence), or with
+/// --no-audio on a clock that moves only as each thing is said (time does not wait).
+final class CoachVoice {
+    private let speech: ServiceSpeech
+    private let story: SpeechSettings
+    private let language: String
+
+    init(noAudio: Bool, device: String?, story: SpeechSettings, messages: MessageCatalog, warn: @escaping (String) -> Void) throws {
+        let sink: any PCMSink
+        if noAudio {
+            do { try EspeakEngine.shared.start() } catch { throw UserFailure(message: messages.describe(error)) }
+            sink = VirtualClockSink()
+        } else {
+            sink = try ReplCommand.openAudio(noAudio: false, device: device, messages: messages, warn: warn).sink
+        }
+        speech = ServiceSpeech(sink: sink)
+        speech.messages = messages
+        speech.trace = ServiceSpeech.speechLog()
+        self.story = story
+        language = messages.language
+    }
+
+    /// The next word, said for the child in the story's voice (a message: never dropped); as one
+    /// run in the story's language, which the speech log names (`runs en[word]`).
+    func help(_ word: String, language storyLanguage: String) {
+        let text = Sanitizer.sanitizeLine(word)
+        var utterance = Utterance(text, priority: .message)
+        utterance.language = storyLanguage
+        utterance.runs = [SpeechRun(text: text, language: storyLanguage)]
+        speech.say(utterance, settings: story)
+        heard()
+    }
+
+    /// `text` in the interface's language and voice.
+    func say(_ text: String) {
+        var utterance = Utterance(Sanitizer.sanitizeLine(text), priority: .message)
+        utterance.language = language
+        speech.say(utterance, settings: nil)
+        heard()
+    }
+
+    /// What was said so far is logged; on the virtual clock it is heard out at once.
+    private func heard() {
+        speech.settle()
+        _ = speech.tick(now: 0)
+    }
+
+    /// Waits until everything said is heard (on a device: at most 10 s).
+    func finish() {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while speech.isAudible, speech.isBusy, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            _ = speech.tick(now: 0)
+        }
+        _ = speech.tick(now: 0)
+        speech.silence()
     }
 }
 

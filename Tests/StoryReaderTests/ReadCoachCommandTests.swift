@@ -25,11 +25,12 @@ import Testing
         // A temporary folder of the run's own, to see that nothing is written there either.
         let temporary = data.url.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let speechLog = data.url.appendingPathComponent("speech.log").path
         let result = try StoryReaderProcess.run(
             [
                 "read", "Sense and Sensibility", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", input,
                 "--events", "json", "--no-audio",
-            ], environment: ["TMPDIR": temporary.path], dataDirectory: dataDirectory)
+            ], environment: ["TMPDIR": temporary.path, "STORYREADER_SPEECH_LOG": speechLog], dataDirectory: dataDirectory)
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -50,21 +51,79 @@ import Testing
         let coached = try #require(lines.last)
         #expect(coached["type"] as? String == "coached")
         #expect(coached["read"] as? Int == heard.count)
-        #expect(result.standardError.contains("You read \(heard.count) words by yourself, and I helped with 0."), "\(result.standardError)")
+        let tally = "You read \(heard.count) words by yourself, and I helped with 0."
+        #expect(result.standardError.contains(tally), "\(result.standardError)")
+        // Printed and spoken: the tally is all the speech says (no word needed help).
+        #expect(try String(contentsOfFile: speechLog, encoding: .utf8) == "start message: \(tally)\n")
         // Nothing of the voice is kept: no audio file in the data folder, nothing in the temporary one.
         let kept = (FileManager.default.enumerator(atPath: dataDirectory)?.allObjects as? [String]) ?? []
         #expect(!kept.contains { $0.hasSuffix(".wav") || $0.hasSuffix(".raw") }, "\(kept)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        // Only libpulse's empty runtime folder (`pulse-…`, made as eSpeak NG starts, which the
+        // spoken tally needs; no sound goes there) may be left.
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter {
+            let folder = temporary.appendingPathComponent($0).path
+            return !($0.hasPrefix("pulse-") && (try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) == true)
+        }
+        #expect(left.isEmpty, "\(left)")
     }
 
-    @Test func aStoryInAnotherLanguageIsSaidToBeEnglishOnly() throws {
+    /// The reader stops after "leisure" and says nothing more for 4 s: the next word, "to", is said
+    /// for them in the story's voice, and the tally counts it, spoken and printed.
+    @Test func theHelpWordAndTheTallyAreSpoken() throws {
+        let data = try TemporaryFolder("coach-cli-help")
+        try data.write(
+            "stories/sense-and-sensibility.txt", try String(contentsOf: Self.folder.appendingPathComponent("sense-and-sensibility.txt"), encoding: .utf8))
+        // "And Mr. John Dashwood had then leisure", then silence.
+        let input = data.url.appendingPathComponent("stuck.wav").path
+        let sox = Process()
+        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
+        sox.arguments = [Self.folder.appendingPathComponent(ReadingClips.names[0]).path, input, "trim", "0", "2.5", "pad", "0", "4"]
+        try sox.run()
+        sox.waitUntilExit()
+        #expect(sox.terminationStatus == 0)
+        let speechLog = data.url.appendingPathComponent("speech.log").path
+        let result = try StoryReaderProcess.run(
+            [
+                "read", "Sense and Sensibility", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", input,
+                "--events", "json", "--no-audio",
+            ], environment: ["STORYREADER_SPEECH_LOG": speechLog], dataDirectory: data.url.appendingPathComponent("data").path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let helps = result.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["type"] as? String == "help" }
+        #expect(helps.map { $0["word"] as? String } == ["to"], "\(result.standardOutput)")
+        let heard = result.standardOutput.components(separatedBy: "\"type\":\"heard\"").count - 1
+        let tally = "You read \(heard) words by yourself, and I helped with 1."
+        #expect(result.standardError.contains(tally), "\(result.standardError)")
+        let spoken = try String(contentsOfFile: speechLog, encoding: .utf8).split(separator: "\n")
+        #expect(spoken.map(String.init) == ["start message: to", "runs en[to]", "start message: \(tally)"], "\(spoken)")
+    }
+
+    /// A story the coach cannot follow is read as without --coach, once it is said (in the
+    /// interface's language) that coaching is English-only for now.
+    @Test func aStoryInAnotherLanguageIsSaidToBeEnglishOnlyAndRead() throws {
         let data = try TemporaryFolder("coach-cli-fr")
         try data.write("stories/etoile.txt", "Title: Étoile\nLanguage: fr\n\nLa petite étoile brille.\n")
+        let speechLog = data.url.appendingPathComponent("speech.log").path
         let result = try StoryReaderProcess.run(
-            ["read", "Étoile", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", "/nonexistent.wav"],
-            dataDirectory: data.url.appendingPathComponent("data").path)
-        #expect(result.status != 0)
-        #expect(result.standardError.contains("English-only"), "\(result.standardError)")
+            ["read", "Étoile", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--no-audio", "--lang", "fr"],
+            environment: ["STORYREADER_SPEECH_LOG": speechLog], dataDirectory: data.url.appendingPathComponent("data").path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let notice = "L'accompagnement de lecture n'existe qu'en anglais pour l'instant : « Étoile » n'est pas en anglais"
+        #expect(result.standardOutput.contains(notice), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("La petite étoile brille."), "\(result.standardOutput)")
+        let spoken = try String(contentsOfFile: speechLog, encoding: .utf8)
+        #expect(spoken.hasPrefix("start message: \(notice)\n"), "\(spoken)")
+        #expect(spoken.contains("start story: Étoile"), "\(spoken)")
+        // Scripts' events: said on standard error, and the story's events as without --coach.
+        let events = try StoryReaderProcess.run(
+            [
+                "read", "Étoile", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", "/nonexistent.wav",
+                "--events", "json", "--no-audio",
+            ], dataDirectory: data.url.appendingPathComponent("data").path)
+        #expect(events.status == 0, "\(events.standardError)")
+        #expect(events.standardError.contains("English-only"), "\(events.standardError)")
+        #expect(events.standardOutput.contains(#"{"type":"word","text":"étoile""#), "\(events.standardOutput)")
     }
 }
 
