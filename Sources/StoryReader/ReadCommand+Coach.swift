@@ -19,13 +19,20 @@ struct CoachOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            helpMessages.tr(
+                "With --coach: the ALSA capture device to listen on (default: $STORYREADER_MIC_DEVICE, else 'default'), opened only while coaching. Without one the story is read as without --coach."
+            ), valueName: "name"))
+    var mic: String?
+
+    @Option(
+        help: ArgumentHelp(
             helpMessages.tr("With --coach: seconds of silence before the next word is said for the child, 2–8 (default 3)."),
             valueName: "seconds"))
     var coachWait: Double?
 
     func validate() throws {
-        if !coach, listen != nil || coachWait != nil {
-            throw ValidationError(helpMessages.tr("--listen and --coach-wait go with --coach"))
+        if !coach, listen != nil || coachWait != nil || mic != nil {
+            throw ValidationError(helpMessages.tr("--listen, --mic and --coach-wait go with --coach"))
         }
         if let coachWait, !(2...8).contains(coachWait) {
             throw ValidationError(helpMessages.tr("--coach-wait {value}: use a number of seconds from 2 to 8", ["value": String(coachWait)]))
@@ -39,29 +46,45 @@ extension ReadCommand {
         messages.tr("Coaching is English-only for now: '{title}' is not in English", ["title": story.title])
     }
 
-    /// Follows the reading in `coachOptions.listen` (the microphone is not wired yet: the REPL's
-    /// key and the kiosk get it with the reader's loop), printing the coach's events as JSON lines
-    /// with --events json. The help word is said in the story's voice as it is given, and the tally
-    /// at the end in the interface's, through the speech service (and printed on standard error:
-    /// standard output holds the events).
-    func runCoach(_ story: Story, narration: Narration, model: ListeningModel) throws {
+    /// Follows the child reading: the WAV file given with --listen (fed as fast as it decodes),
+    /// else the microphone (--mic, `$STORYREADER_MIC_DEVICE`, `default`) in real time until the
+    /// last word or Ctrl-C. The coach's events are printed as JSON lines with --events json; the
+    /// help word is said in the story's voice as it is given, and the tally at the end in the
+    /// interface's, through the speech service (and printed on standard error: standard output
+    /// holds the events). Returns why when there is no microphone (nil: coached): the story is
+    /// then read as without --coach.
+    func runCoach(_ story: Story, narration: Narration, model: ListeningModel) throws -> ListeningProblem? {
         let messages = global.messages
-        guard let path = coachOptions.listen else {
-            throw UserFailure(
-                message: messages.tr("--coach listens to a WAV file for now: give --listen FILE.wav (16 kHz mono 16-bit)"))
-        }
         var storySettings = settings(over: try childReading()?.profile.settings.speech ?? .storyDefaults)
         storySettings.voice = try resolvedVoice(story, over: storySettings) ?? story.language
-        let samples: [Int16]
         let sentences = narration.items.enumerated().filter { $0.element.kind != .picture }.map {
             CoachSentence(id: $0.offset, words: $0.element.words.map(\.text))
         }
         let printer = events == .json ? CoachEventPrinter(narration: narration) : nil
         // Help words reach the speech from the listening thread through this, said on this one.
         let helpWords = LockedValue<[String]>([])
+        // A tenth of a second at a time, as a microphone gives it.
+        let chunk = ReadingCoach.sampleRate / 10
+        let next: () -> [Int16]
+        var microphone: Microphone?
         let coach: ReadingCoach
         do {
-            samples = try ListeningAudio.samples(wavFile: path)
+            if let path = coachOptions.listen {
+                let samples = try ListeningAudio.samples(wavFile: path)
+                var start = 0
+                next = {
+                    defer { start += chunk }
+                    return start < samples.count ? Array(samples[start..<min(samples.count, start + chunk)]) : []
+                }
+            } else {
+                do {
+                    let opened = try Microphone(device: Microphone.deviceName(option: coachOptions.mic))
+                    microphone = opened
+                    next = { opened.read(chunk) }
+                } catch {
+                    return error
+                }
+            }
             let wait = Int(((coachOptions.coachWait ?? 3) * 1000).rounded())
             coach = try ReadingCoach(sentences: sentences, model: model, settings: .init(waitMilliseconds: wait)) { event in
                 printer?.print(event)
@@ -71,18 +94,24 @@ extension ReadCommand {
             throw UserFailure(message: error.localized(messages))
         }
         let voice = try CoachVoice(noAudio: noAudio, device: device, story: storySettings, messages: messages, warn: warn)
-        // Fed as a microphone would give it, a tenth of a second at a time.
-        let chunk = ReadingCoach.sampleRate / 10
-        for start in stride(from: 0, to: samples.count, by: chunk) where !coach.isDone {
-            coach.feed(Array(samples[start..<min(samples.count, start + chunk)]))
+        let stopped = LockedValue(false)
+        TerminalMode.onStopSignal { stopped.withLock { $0 = true } }
+        while !coach.isDone, !stopped.withLock({ $0 }) {
+            let samples = next()
+            if samples.isEmpty { break }
+            coach.feed(samples)
             coach.wait()
             for word in helpWords.take(leaving: []) { voice.help(word, language: story.language) }
         }
+        // The microphone is off before anything more is said.
+        microphone?.close()
         let tally = coach.finish()
         let sentence = Self.coachedSentence(tally, messages)
         FileHandle.standardError.write(Data((Sanitizer.visibleLines(sentence) + "\n").utf8))
         voice.say(sentence)
         voice.finish()
+        if stopped.withLock({ $0 }) { throw ExitCode(130) }
+        return nil
     }
 
     /// "You read 42 words by yourself, and I helped with 3."

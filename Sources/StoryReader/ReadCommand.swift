@@ -153,25 +153,32 @@ struct ReadCommand: ParsableCommand {
                     "--from {value}: '{title}' has {count} sentence", "--from {value}: '{title}' has {count} sentences",
                     narration.items.count, ["value": String(from), "title": story.title]))
         }
-        // A story the coach cannot follow is read as without --coach, after saying why.
-        let model = coachOptions.coach ? ListeningModel.forLanguage(story.language) : nil
-        let uncoached = coachOptions.coach && model == nil
-        if let model {
-            try runCoach(story, narration: narration, model: model)
-        } else if wav != nil || events != nil {
-            if uncoached { warn(Self.englishOnly(story, global.messages)) }
+        // A story the coach cannot follow, or no microphone: said once (in the interface's
+        // language), and the story is read as without --coach.
+        var notice: ((MessageCatalog) -> String)?
+        if coachOptions.coach {
+            if let model = ListeningModel.forLanguage(story.language) {
+                guard let problem = try runCoach(story, narration: narration, model: model) else { return }
+                notice = problem.localized
+            } else {
+                notice = { Self.englishOnly(story, $0) }
+            }
+        }
+        if wav != nil || events != nil {
+            if let notice { warn(notice(global.messages)) }
             try export(story, narration: narration)
         } else {
-            try listen(story, narration: narration, library: library, englishOnly: uncoached)
+            try listen(story, narration: narration, library: library, notice: notice)
         }
     }
 
     /// Listening: the Session's reader, the same as the REPL's and the kiosk's (keys, screen,
     /// announcements, the place kept, the read counted), opened on this story; leaving it ends
     /// the program. Without a terminal it takes the REPL's commands, one a line.
-    /// `englishOnly`: --coach was asked for a story not in English (said first, in the child's
-    /// interface language).
-    private func listen(_ story: Story, narration: Narration, library: StoryLibrary, englishOnly: Bool = false) throws {
+    /// `notice`: why --coach is not coaching, said first in the child's interface language.
+    private func listen(
+        _ story: Story, narration: Narration, library: StoryLibrary, notice: ((MessageCatalog) -> String)? = nil
+    ) throws {
         let runner = try SessionRunner(global: global, presentation: presentation, store: try StoreCommandSupport.openStore(global))
         let child = try childProfile(in: runner.snapshot)
         var session = runner.session(library: library, profile: child?.name, stories: [story])
@@ -180,8 +187,8 @@ struct ReadCommand: ParsableCommand {
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: global.messages, warn: warn)
         let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
         let status = try shell.run { session in
-            let notice = englishOnly ? session.handle(.shell(.notice(Self.englishOnly(story, session.state.messages)))) : []
-            return notice + session.startReadingAlone(story.id, fromSentence: sentence)
+            let said = notice.map { session.handle(.shell(.notice($0(session.state.messages)))) } ?? []
+            return said + session.startReadingAlone(story.id, fromSentence: sentence)
         }
         if let child, shell.session.state.reader?.status == .finished {
             // Said on standard error too, for scripts that read the captions from standard output.

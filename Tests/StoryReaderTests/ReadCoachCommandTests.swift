@@ -55,11 +55,15 @@ import Testing
         #expect(result.standardError.contains(tally), "\(result.standardError)")
         // Printed and spoken: the tally is all the speech says (no word needed help).
         #expect(try String(contentsOfFile: speechLog, encoding: .utf8) == "start message: \(tally)\n")
-        // Nothing of the voice is kept: no audio file in the data folder, nothing in the temporary one.
+        try Self.expectNothingOfTheVoiceKept(dataDirectory: dataDirectory, temporary: temporary)
+    }
+
+    /// Nothing of the voice is kept: no audio file in the data folder, nothing in the temporary
+    /// one but libpulse's empty runtime folder (`pulse-…`, made as eSpeak NG starts, which the
+    /// spoken tally needs; no sound goes there).
+    static func expectNothingOfTheVoiceKept(dataDirectory: String, temporary: URL) throws {
         let kept = (FileManager.default.enumerator(atPath: dataDirectory)?.allObjects as? [String]) ?? []
         #expect(!kept.contains { $0.hasSuffix(".wav") || $0.hasSuffix(".raw") }, "\(kept)")
-        // Only libpulse's empty runtime folder (`pulse-…`, made as eSpeak NG starts, which the
-        // spoken tally needs; no sound goes there) may be left.
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter {
             let folder = temporary.appendingPathComponent($0).path
             return !($0.hasPrefix("pulse-") && (try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) == true)
@@ -73,14 +77,7 @@ import Testing
         let data = try TemporaryFolder("coach-cli-help")
         try data.write(
             "stories/sense-and-sensibility.txt", try String(contentsOf: Self.folder.appendingPathComponent("sense-and-sensibility.txt"), encoding: .utf8))
-        // "And Mr. John Dashwood had then leisure", then silence.
-        let input = data.url.appendingPathComponent("stuck.wav").path
-        let sox = Process()
-        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        sox.arguments = [Self.folder.appendingPathComponent(ReadingClips.names[0]).path, input, "trim", "0", "2.5", "pad", "0", "4"]
-        try sox.run()
-        sox.waitUntilExit()
-        #expect(sox.terminationStatus == 0)
+        let input = try Self.stuckReading(in: data, named: "stuck.wav")
         let speechLog = data.url.appendingPathComponent("speech.log").path
         let result = try StoryReaderProcess.run(
             [
@@ -99,23 +96,93 @@ import Testing
         #expect(spoken.map(String.init) == ["start message: to", "runs en[to]", "start message: \(tally)"], "\(spoken)")
     }
 
-    /// A story the coach cannot follow is read as without --coach, once it is said (in the
-    /// interface's language) that coaching is English-only for now.
-    @Test func aStoryInAnotherLanguageIsSaidToBeEnglishOnlyAndRead() throws {
-        let data = try TemporaryFolder("coach-cli-fr")
-        try data.write("stories/etoile.txt", "Title: Étoile\nLanguage: fr\n\nLa petite étoile brille.\n")
+    /// "And Mr. John Dashwood had then leisure", then 4 s of silence, as a file in `data` (the
+    /// test's input, outside the data folder): a WAV, or raw samples for a microphone (`.raw`).
+    static func stuckReading(in data: TemporaryFolder, named name: String) throws -> String {
+        let path = data.url.appendingPathComponent(name).path
+        let sox = Process()
+        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
+        sox.arguments = [Self.folder.appendingPathComponent(ReadingClips.names[0]).path, path, "trim", "0", "2.5", "pad", "0", "4"]
+        try sox.run()
+        sox.waitUntilExit()
+        #expect(sox.terminationStatus == 0)
+        return path
+    }
+
+    /// The microphone through ALSA (its `file` plugin giving the stuck reading, then silence, as
+    /// a capture device), named by --mic or by $STORYREADER_MIC_DEVICE: the words read are
+    /// followed, the next word is said for the child after the silence (and every word after it,
+    /// the microphone staying silent), and nothing of the voice is written anywhere.
+    @Test(arguments: [true, false]) func followsTheMicrophone(namedByOption: Bool) throws {
+        let data = try TemporaryFolder("coach-mic")
+        try data.write(
+            "stories/sense-and-sensibility.txt",
+            try String(contentsOf: Self.folder.appendingPathComponent("sense-and-sensibility.txt"), encoding: .utf8))
+        let microphone = try ALSATestMicrophone(in: data, rawPath: try Self.stuckReading(in: data, named: "stuck.raw"))
+        let temporary = data.url.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: data.url.path))
+        let speechLog = data.url.appendingPathComponent("speech.log").path
+        var environment = microphone.environment.merging(["TMPDIR": temporary.path, "STORYREADER_SPEECH_LOG": speechLog]) { $1 }
+        var arguments = [
+            "read", "Sense and Sensibility", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--events", "json",
+            "--no-audio",
+        ]
+        if namedByOption { arguments += ["--mic", ALSATestMicrophone.name] } else { environment["STORYREADER_MIC_DEVICE"] = ALSATestMicrophone.name }
+        let dataDirectory = data.url.appendingPathComponent("data").path
+        let result = try StoryReaderProcess.run(arguments, environment: environment, dataDirectory: dataDirectory, timeout: 300)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let heard = lines.filter { $0["type"] as? String == "heard" }.compactMap { $0["word"] as? String }
+        #expect(heard == ["And", "Mr", "John", "Dashwood", "had", "then", "leisure"], "\(result.standardOutput)")
+        let helps = lines.filter { $0["type"] as? String == "help" }.compactMap { $0["word"] as? String }
+        #expect(helps.prefix(2) == ["to", "consider"], "\(helps)")
+        let tally = "You read \(heard.count) words by yourself, and I helped with \(helps.count)."
+        #expect(result.standardError.contains(tally), "\(result.standardError)")
+        let spoken = try String(contentsOfFile: speechLog, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(spoken.prefix(4) == ["start message: to", "runs en[to]", "start message: consider", "runs en[consider]"], "\(spoken)")
+        #expect(spoken.last == "start message: \(tally)", "\(spoken)")
+        // Nothing of the voice is kept: the test's folder holds only what it held and the log.
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: data.url.path))
+        #expect(after.subtracting(before) == ["speech.log", "data"] || after.subtracting(before) == ["speech.log"], "\(after.subtracting(before))")
+        try Self.expectNothingOfTheVoiceKept(dataDirectory: dataDirectory, temporary: temporary)
+    }
+
+    /// When the coach cannot coach (no microphone; a story not in English) it is said once, in the
+    /// speech and on the screen, in the interface's language, and the story is read as without --coach.
+    @Test(arguments: [
+        (
+            "Title: The Fox\nLanguage: en\n\nThe fox ran home.\n", ["The Fox", "--mic", "no-such-microphone"],
+            "No microphone: 'no-such-microphone' cannot be opened", "The fox ran home."
+        ),
+        (
+            "Title: Étoile\nLanguage: fr\n\nLa petite étoile brille.\n", ["Étoile", "--lang", "fr"],
+            "L'accompagnement de lecture n'existe qu'en anglais pour l'instant : « Étoile » n'est pas en anglais", "La petite étoile brille."
+        ),
+    ])
+    func whatCannotBeCoachedIsSaidOnceAndRead(story: String, arguments: [String], notice: String, text: String) throws {
+        let data = try TemporaryFolder("coach-cli-uncoached")
+        try data.write("stories/story.txt", story)
         let speechLog = data.url.appendingPathComponent("speech.log").path
         let result = try StoryReaderProcess.run(
-            ["read", "Étoile", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--no-audio", "--lang", "fr"],
+            ["read"] + arguments + ["--stories", data.url.appendingPathComponent("stories").path, "--coach", "--no-audio"],
             environment: ["STORYREADER_SPEECH_LOG": speechLog], dataDirectory: data.url.appendingPathComponent("data").path)
         #expect(result.status == 0, "\(result.standardError)")
-        let notice = "L'accompagnement de lecture n'existe qu'en anglais pour l'instant : « Étoile » n'est pas en anglais"
         #expect(result.standardOutput.contains(notice), "\(result.standardOutput)")
-        #expect(result.standardOutput.contains("La petite étoile brille."), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains(text), "\(result.standardOutput)")
         let spoken = try String(contentsOfFile: speechLog, encoding: .utf8)
-        #expect(spoken.hasPrefix("start message: \(notice)\n"), "\(spoken)")
-        #expect(spoken.contains("start story: Étoile"), "\(spoken)")
-        // Scripts' events: said on standard error, and the story's events as without --coach.
+        #expect(spoken.hasPrefix("start message: \(notice)"), "\(spoken)")
+        #expect(spoken.components(separatedBy: notice).count == 2, "\(spoken)")
+        #expect(spoken.contains("start story: \(arguments[0])"), "\(spoken)")
+    }
+
+    /// For scripts' events, a story not in English: said on standard error, and the story's
+    /// events as without --coach.
+    @Test func aStoryInAnotherLanguageGivesItsEventsAsWithoutTheCoach() throws {
+        let data = try TemporaryFolder("coach-cli-fr")
+        try data.write("stories/etoile.txt", "Title: Étoile\nLanguage: fr\n\nLa petite étoile brille.\n")
         let events = try StoryReaderProcess.run(
             [
                 "read", "Étoile", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", "/nonexistent.wav",
