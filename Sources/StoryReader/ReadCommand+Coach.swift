@@ -101,7 +101,11 @@ extension ReadCommand {
             if samples.isEmpty { break }
             coach.feed(samples)
             coach.wait()
-            for word in helpWords.take(leaving: []) { voice.help(word, language: story.language) }
+            for word in helpWords.take(leaving: []) {
+                // Everything said is shown: without the events, the word helped with is a caption line.
+                if printer == nil { TerminalIO.write(Sanitizer.visibleLines(word) + "\n") }
+                voice.help(word, language: story.language)
+            }
         }
         // The microphone is off before anything more is said.
         microphone?.close()

@@ -94,6 +94,12 @@ import Testing
         #expect(result.standardError.contains(tally), "\(result.standardError)")
         let spoken = try String(contentsOfFile: speechLog, encoding: .utf8).split(separator: "\n")
         #expect(spoken.map(String.init) == ["start message: to", "runs en[to]", "start message: \(tally)"], "\(spoken)")
+        // Without the events, what is said is shown: the word helped with is a caption line.
+        let captions = try StoryReaderProcess.run(
+            ["read", "Sense and Sensibility", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", input, "--no-audio"],
+            dataDirectory: data.url.appendingPathComponent("data").path)
+        #expect(captions.status == 0, "\(captions.standardError)")
+        #expect(captions.standardOutput == "to\n", "\(captions.standardOutput)")
     }
 
     /// "And Mr. John Dashwood had then leisure", then 4 s of silence, as a file in `data` (the
