@@ -19,13 +19,20 @@ struct CoachOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            helpMessages.tr(
+                "With --coach: the ALSA capture device to listen on (default: $STORYREADER_MIC_DEVICE, else 'default'), opened only while coaching. Without one the story is read as without --coach."
+            ), valueName: "name"))
+    var mic: String?
+
+    @Option(
+        help: ArgumentHelp(
             helpMessages.tr("With --coach: seconds of silence before the next word is said for the child, 2–8 (default 3)."),
             valueName: "seconds"))
     var coachWait: Double?
 
     func validate() throws {
-        if !coach, listen != nil || coachWait != nil {
-            throw ValidationError(helpMessages.tr("--listen and --coach-wait go with --coach"))
+        if !coach, listen != nil || coachWait != nil || mic != nil {
+            throw ValidationError(helpMessages.tr("--listen, --mic and --coach-wait go with --coach"))
         }
         if let coachWait, !(2...8).contains(coachWait) {
             throw ValidationError(helpMessages.tr("--coach-wait {value}: use a number of seconds from 2 to 8", ["value": String(coachWait)]))
@@ -34,41 +41,81 @@ struct CoachOptions: ParsableArguments {
 }
 
 extension ReadCommand {
-    /// Follows the reading in `coachOptions.listen` (the microphone is not wired yet: the REPL's
-    /// key and the kiosk get it with the reader's loop), printing the coach's events as JSON lines
-    /// with --events json, and the tally on standard error (standard output holds the events).
-    func runCoach(_ story: Story, narration: Narration) throws {
+    /// Said when --coach is asked for a story the coach cannot follow (it is then read as without).
+    static func englishOnly(_ story: Story, _ messages: MessageCatalog) -> String {
+        messages.tr("Coaching is English-only for now: '{title}' is not in English", ["title": story.title])
+    }
+
+    /// Follows the child reading: the WAV file given with --listen (fed as fast as it decodes),
+    /// else the microphone (--mic, `$STORYREADER_MIC_DEVICE`, `default`) in real time until the
+    /// last word or Ctrl-C. The coach's events are printed as JSON lines with --events json; the
+    /// help word is said in the story's voice as it is given, and the tally at the end in the
+    /// interface's, through the speech service (and printed on standard error: standard output
+    /// holds the events). Returns why when there is no microphone (nil: coached): the story is
+    /// then read as without --coach.
+    func runCoach(_ story: Story, narration: Narration, model: ListeningModel) throws -> ListeningProblem? {
         let messages = global.messages
-        guard let model = ListeningModel.forLanguage(story.language) else {
-            throw UserFailure(message: messages.tr("Coaching is English-only for now: '{title}' is not in English", ["title": story.title]))
-        }
-        guard let path = coachOptions.listen else {
-            throw UserFailure(
-                message: messages.tr("--coach listens to a WAV file for now: give --listen FILE.wav (16 kHz mono 16-bit)"))
-        }
-        let samples: [Int16]
+        var storySettings = settings(over: try childReading()?.profile.settings.speech ?? .storyDefaults)
+        storySettings.voice = try resolvedVoice(story, over: storySettings) ?? story.language
         let sentences = narration.items.enumerated().filter { $0.element.kind != .picture }.map {
             CoachSentence(id: $0.offset, words: $0.element.words.map(\.text))
         }
         let printer = events == .json ? CoachEventPrinter(narration: narration) : nil
+        // Help words reach the speech from the listening thread through this, said on this one.
+        let helpWords = LockedValue<[String]>([])
+        // A tenth of a second at a time, as a microphone gives it.
+        let chunk = ReadingCoach.sampleRate / 10
+        let next: () -> [Int16]
+        var microphone: Microphone?
         let coach: ReadingCoach
         do {
-            samples = try ListeningAudio.samples(wavFile: path)
+            if let path = coachOptions.listen {
+                let samples = try ListeningAudio.samples(wavFile: path)
+                var start = 0
+                next = {
+                    defer { start += chunk }
+                    return start < samples.count ? Array(samples[start..<min(samples.count, start + chunk)]) : []
+                }
+            } else {
+                do {
+                    let opened = try Microphone(device: Microphone.deviceName(option: coachOptions.mic))
+                    microphone = opened
+                    next = { opened.read(chunk) }
+                } catch {
+                    return error
+                }
+            }
             let wait = Int(((coachOptions.coachWait ?? 3) * 1000).rounded())
             coach = try ReadingCoach(sentences: sentences, model: model, settings: .init(waitMilliseconds: wait)) { event in
                 printer?.print(event)
+                if case .help(let word, _) = event { helpWords.withLock { $0.append(word.text) } }
             }
         } catch {
             throw UserFailure(message: error.localized(messages))
         }
-        // Fed as a microphone would give it, a tenth of a second at a time.
-        let chunk = ReadingCoach.sampleRate / 10
-        for start in stride(from: 0, to: samples.count, by: chunk) where !coach.isDone {
-            coach.feed(Array(samples[start..<min(samples.count, start + chunk)]))
+        let voice = try CoachVoice(noAudio: noAudio, device: device, story: storySettings, messages: messages, warn: warn)
+        let stopped = LockedValue(false)
+        TerminalMode.onStopSignal { stopped.withLock { $0 = true } }
+        while !coach.isDone, !stopped.withLock({ $0 }) {
+            let samples = next()
+            if samples.isEmpty { break }
+            coach.feed(samples)
             coach.wait()
+            for word in helpWords.take(leaving: []) {
+                // Everything said is shown: without the events, the word helped with is a caption line.
+                if printer == nil { TerminalIO.write(Sanitizer.visibleLines(word) + "\n") }
+                voice.help(word, language: story.language)
+            }
         }
+        // The microphone is off before anything more is said.
+        microphone?.close()
         let tally = coach.finish()
-        FileHandle.standardError.write(Data((Sanitizer.visibleLines(Self.coachedSentence(tally, messages)) + "\n").utf8))
+        let sentence = Self.coachedSentence(tally, messages)
+        FileHandle.standardError.write(Data((Sanitizer.visibleLines(sentence) + "\n").utf8))
+        voice.say(sentence)
+        voice.finish()
+        if stopped.withLock({ $0 }) { throw ExitCode(130) }
+        return nil
     }
 
     /// "You read 42 words by yourself, and I helped with 3."
@@ -76,6 +123,66 @@ extension ReadCommand {
         messages.trn(
             "You read {count} word by yourself, and I helped with {helped}.", "You read {count} words by yourself, and I helped with {helped}.",
             tally.read, ["helped": String(tally.helped)])
+    }
+}
+
+/// What the coach says aloud in `read --coach`, through the one speech service (its queue's
+/// decisions in `$STORYREADER_SPEECH_LOG`): on the audio device (or paced silence), or with
+/// --no-audio on a clock that moves only as each thing is said (time does not wait).
+final class CoachVoice {
+    private let speech: ServiceSpeech
+    private let story: SpeechSettings
+    private let language: String
+
+    init(noAudio: Bool, device: String?, story: SpeechSettings, messages: MessageCatalog, warn: @escaping (String) -> Void) throws {
+        let sink: any PCMSink
+        if noAudio {
+            do { try EspeakEngine.shared.start() } catch { throw UserFailure(message: messages.describe(error)) }
+            sink = VirtualClockSink()
+        } else {
+            sink = try ReplCommand.openAudio(noAudio: false, device: device, messages: messages, warn: warn).sink
+        }
+        speech = ServiceSpeech(sink: sink)
+        speech.messages = messages
+        speech.trace = ServiceSpeech.speechLog()
+        self.story = story
+        language = messages.language
+    }
+
+    /// The next word, said for the child in the story's voice (a message: never dropped); as one
+    /// run in the story's language, which the speech log names (`runs en[word]`).
+    func help(_ word: String, language storyLanguage: String) {
+        let text = Sanitizer.sanitizeLine(word)
+        var utterance = Utterance(text, priority: .message)
+        utterance.language = storyLanguage
+        utterance.runs = [SpeechRun(text: text, language: storyLanguage)]
+        speech.say(utterance, settings: story)
+        heard()
+    }
+
+    /// `text` in the interface's language and voice.
+    func say(_ text: String) {
+        var utterance = Utterance(Sanitizer.sanitizeLine(text), priority: .message)
+        utterance.language = language
+        speech.say(utterance, settings: nil)
+        heard()
+    }
+
+    /// What was said so far is logged; on the virtual clock it is heard out at once.
+    private func heard() {
+        speech.settle()
+        _ = speech.tick(now: 0)
+    }
+
+    /// Waits until everything said is heard (on a device: at most 10 s).
+    func finish() {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while speech.isAudible, speech.isBusy, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            _ = speech.tick(now: 0)
+        }
+        _ = speech.tick(now: 0)
+        speech.silence()
     }
 }
 

@@ -153,19 +153,32 @@ struct ReadCommand: ParsableCommand {
                     "--from {value}: '{title}' has {count} sentence", "--from {value}: '{title}' has {count} sentences",
                     narration.items.count, ["value": String(from), "title": story.title]))
         }
+        // A story the coach cannot follow, or no microphone: said once (in the interface's
+        // language), and the story is read as without --coach.
+        var notice: ((MessageCatalog) -> String)?
         if coachOptions.coach {
-            try runCoach(story, narration: narration)
-        } else if wav != nil || events != nil {
+            if let model = ListeningModel.forLanguage(story.language) {
+                guard let problem = try runCoach(story, narration: narration, model: model) else { return }
+                notice = problem.localized
+            } else {
+                notice = { Self.englishOnly(story, $0) }
+            }
+        }
+        if wav != nil || events != nil {
+            if let notice { warn(notice(global.messages)) }
             try export(story, narration: narration)
         } else {
-            try listen(story, narration: narration, library: library)
+            try listen(story, narration: narration, library: library, notice: notice)
         }
     }
 
     /// Listening: the Session's reader, the same as the REPL's and the kiosk's (keys, screen,
     /// announcements, the place kept, the read counted), opened on this story; leaving it ends
     /// the program. Without a terminal it takes the REPL's commands, one a line.
-    private func listen(_ story: Story, narration: Narration, library: StoryLibrary) throws {
+    /// `notice`: why --coach is not coaching, said first in the child's interface language.
+    private func listen(
+        _ story: Story, narration: Narration, library: StoryLibrary, notice: ((MessageCatalog) -> String)? = nil
+    ) throws {
         let runner = try SessionRunner(global: global, presentation: presentation, store: try StoreCommandSupport.openStore(global))
         let child = try childProfile(in: runner.snapshot)
         var session = runner.session(library: library, profile: child?.name, stories: [story])
@@ -173,7 +186,10 @@ struct ReadCommand: ParsableCommand {
         session.overrideSpeech(rate: rate, pitch: pitch, volume: volume, voice: voiceChoice)
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: global.messages, warn: warn)
         let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
-        let status = try shell.run { session in session.startReadingAlone(story.id, fromSentence: sentence) }
+        let status = try shell.run { session in
+            let said = notice.map { session.handle(.shell(.notice($0(session.state.messages)))) } ?? []
+            return said + session.startReadingAlone(story.id, fromSentence: sentence)
+        }
         if let child, shell.session.state.reader?.status == .finished {
             // Said on standard error too, for scripts that read the captions from standard output.
             let count = shell.session.state.reading(story.id).readCount
@@ -184,7 +200,7 @@ struct ReadCommand: ParsableCommand {
 
     /// The voice to read with (--voice, else the profile's, else the story's language), said once on
     /// standard error when it falls back; nil when nothing asks for one (the session chooses).
-    private func resolvedVoice(_ story: Story, over base: SpeechSettings?) throws -> String? {
+    func resolvedVoice(_ story: Story, over base: SpeechSettings?) throws -> String? {
         do {
             let resolution = try EspeakEngine.shared.resolveVoice(voice ?? base?.voice ?? story.language, messages: global.messages)
             if let notice = resolution.notice { warn(notice) }
@@ -284,7 +300,7 @@ struct ReadCommand: ParsableCommand {
     }
 
     /// The child named by --profile, and the store that keeps their reads.
-    private func childReading() throws -> (store: StoryStore, profile: ChildProfile, id: Int64)? {
+    func childReading() throws -> (store: StoryStore, profile: ChildProfile, id: Int64)? {
         guard let profile else { return nil }
         let store = try StoreCommandSupport.openStore(global)
         do {
@@ -301,7 +317,7 @@ struct ReadCommand: ParsableCommand {
         global.messages.trn("{name} has read “{title}” once", "{name} has read “{title}” {count} times", count, ["name": name, "title": title])
     }
 
-    private func warn(_ message: String) { Self.warn(message) }
+    func warn(_ message: String) { Self.warn(message) }
 
     fileprivate static func warn(_ message: String) {
         FileHandle.standardError.write(Data("storyreader: \(Sanitizer.visibleLines(message))\n".utf8))

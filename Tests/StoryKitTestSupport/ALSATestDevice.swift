@@ -21,3 +21,20 @@ public struct ALSATestDevice: Sendable {
         WAVSamples.samples(of: try Data(contentsOf: URL(fileURLWithPath: rawPath)))
     }
 }
+
+/// An ALSA configuration written by a test: a capture PCM named `storymic` that gives the samples
+/// of `rawPath` (raw 16-bit, 16 kHz mono), then silence (slave `null`, which does not wait: a
+/// microphone as fast as the program reads it), so the capture code runs without a sound card.
+public struct ALSATestMicrophone: Sendable {
+    public static let name = "storymic"
+    /// `ALSA_CONFIG_PATH` for the process that listens (the system's configuration, then ours).
+    public let environment: [String: String]
+
+    public init(in folder: TemporaryFolder, rawPath: String) throws {
+        let config = try folder.write(
+            "asound-mic.conf",
+            "pcm.\(Self.name) {\n type file\n slave.pcm \"null\"\n file \"/dev/null\"\n infile \"\(rawPath)\"\n format \"raw\"\n}\n")
+        let system = "/usr/share/alsa/alsa.conf"
+        environment = ["ALSA_CONFIG_PATH": FileManager.default.fileExists(atPath: system) ? "\(system):\(config.path)" : config.path]
+    }
+}

@@ -25,11 +25,12 @@ import Testing
         // A temporary folder of the run's own, to see that nothing is written there either.
         let temporary = data.url.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let speechLog = data.url.appendingPathComponent("speech.log").path
         let result = try StoryReaderProcess.run(
             [
                 "read", "Sense and Sensibility", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", input,
                 "--events", "json", "--no-audio",
-            ], environment: ["TMPDIR": temporary.path], dataDirectory: dataDirectory)
+            ], environment: ["TMPDIR": temporary.path, "STORYREADER_SPEECH_LOG": speechLog], dataDirectory: dataDirectory)
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -50,21 +51,152 @@ import Testing
         let coached = try #require(lines.last)
         #expect(coached["type"] as? String == "coached")
         #expect(coached["read"] as? Int == heard.count)
-        #expect(result.standardError.contains("You read \(heard.count) words by yourself, and I helped with 0."), "\(result.standardError)")
-        // Nothing of the voice is kept: no audio file in the data folder, nothing in the temporary one.
-        let kept = (FileManager.default.enumerator(atPath: dataDirectory)?.allObjects as? [String]) ?? []
-        #expect(!kept.contains { $0.hasSuffix(".wav") || $0.hasSuffix(".raw") }, "\(kept)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        let tally = "You read \(heard.count) words by yourself, and I helped with 0."
+        #expect(result.standardError.contains(tally), "\(result.standardError)")
+        // Printed and spoken: the tally is all the speech says (no word needed help).
+        #expect(try String(contentsOfFile: speechLog, encoding: .utf8) == "start message: \(tally)\n")
+        try Self.expectNothingOfTheVoiceKept(dataDirectory: dataDirectory, temporary: temporary)
     }
 
-    @Test func aStoryInAnotherLanguageIsSaidToBeEnglishOnly() throws {
+    /// Nothing of the voice is kept: no audio file in the data folder, nothing in the temporary
+    /// one but libpulse's empty runtime folder (`pulse-…`, made as eSpeak NG starts, which the
+    /// spoken tally needs; no sound goes there).
+    static func expectNothingOfTheVoiceKept(dataDirectory: String, temporary: URL) throws {
+        let kept = (FileManager.default.enumerator(atPath: dataDirectory)?.allObjects as? [String]) ?? []
+        #expect(!kept.contains { $0.hasSuffix(".wav") || $0.hasSuffix(".raw") }, "\(kept)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter {
+            let folder = temporary.appendingPathComponent($0).path
+            return !($0.hasPrefix("pulse-") && (try? FileManager.default.contentsOfDirectory(atPath: folder).isEmpty) == true)
+        }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// The reader stops after "leisure" and says nothing more for 4 s: the next word, "to", is said
+    /// for them in the story's voice, and the tally counts it, spoken and printed.
+    @Test func theHelpWordAndTheTallyAreSpoken() throws {
+        let data = try TemporaryFolder("coach-cli-help")
+        try data.write(
+            "stories/sense-and-sensibility.txt", try String(contentsOf: Self.folder.appendingPathComponent("sense-and-sensibility.txt"), encoding: .utf8))
+        let input = try Self.stuckReading(in: data, named: "stuck.wav")
+        let speechLog = data.url.appendingPathComponent("speech.log").path
+        let result = try StoryReaderProcess.run(
+            [
+                "read", "Sense and Sensibility", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", input,
+                "--events", "json", "--no-audio",
+            ], environment: ["STORYREADER_SPEECH_LOG": speechLog], dataDirectory: data.url.appendingPathComponent("data").path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let helps = result.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["type"] as? String == "help" }
+        #expect(helps.map { $0["word"] as? String } == ["to"], "\(result.standardOutput)")
+        let heard = result.standardOutput.components(separatedBy: "\"type\":\"heard\"").count - 1
+        let tally = "You read \(heard) words by yourself, and I helped with 1."
+        #expect(result.standardError.contains(tally), "\(result.standardError)")
+        let spoken = try String(contentsOfFile: speechLog, encoding: .utf8).split(separator: "\n")
+        #expect(spoken.map(String.init) == ["start message: to", "runs en[to]", "start message: \(tally)"], "\(spoken)")
+        // Without the events, what is said is shown: the word helped with is a caption line.
+        let captions = try StoryReaderProcess.run(
+            ["read", "Sense and Sensibility", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", input, "--no-audio"],
+            dataDirectory: data.url.appendingPathComponent("data").path)
+        #expect(captions.status == 0, "\(captions.standardError)")
+        #expect(captions.standardOutput == "to\n", "\(captions.standardOutput)")
+    }
+
+    /// "And Mr. John Dashwood had then leisure", then 4 s of silence, as a file in `data` (the
+    /// test's input, outside the data folder): a WAV, or raw samples for a microphone (`.raw`).
+    static func stuckReading(in data: TemporaryFolder, named name: String) throws -> String {
+        let path = data.url.appendingPathComponent(name).path
+        let sox = Process()
+        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
+        sox.arguments = [Self.folder.appendingPathComponent(ReadingClips.names[0]).path, path, "trim", "0", "2.5", "pad", "0", "4"]
+        try sox.run()
+        sox.waitUntilExit()
+        #expect(sox.terminationStatus == 0)
+        return path
+    }
+
+    /// The microphone through ALSA (its `file` plugin giving the stuck reading, then silence, as
+    /// a capture device), named by --mic or by $STORYREADER_MIC_DEVICE: the words read are
+    /// followed, the next word is said for the child after the silence (and every word after it,
+    /// the microphone staying silent), and nothing of the voice is written anywhere.
+    @Test(arguments: [true, false]) func followsTheMicrophone(namedByOption: Bool) throws {
+        let data = try TemporaryFolder("coach-mic")
+        try data.write(
+            "stories/sense-and-sensibility.txt",
+            try String(contentsOf: Self.folder.appendingPathComponent("sense-and-sensibility.txt"), encoding: .utf8))
+        let microphone = try ALSATestMicrophone(in: data, rawPath: try Self.stuckReading(in: data, named: "stuck.raw"))
+        let temporary = data.url.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: data.url.path))
+        let speechLog = data.url.appendingPathComponent("speech.log").path
+        var environment = microphone.environment.merging(["TMPDIR": temporary.path, "STORYREADER_SPEECH_LOG": speechLog]) { $1 }
+        var arguments = [
+            "read", "Sense and Sensibility", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--events", "json",
+            "--no-audio",
+        ]
+        if namedByOption { arguments += ["--mic", ALSATestMicrophone.name] } else { environment["STORYREADER_MIC_DEVICE"] = ALSATestMicrophone.name }
+        let dataDirectory = data.url.appendingPathComponent("data").path
+        let result = try StoryReaderProcess.run(arguments, environment: environment, dataDirectory: dataDirectory, timeout: 300)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let heard = lines.filter { $0["type"] as? String == "heard" }.compactMap { $0["word"] as? String }
+        #expect(heard == ["And", "Mr", "John", "Dashwood", "had", "then", "leisure"], "\(result.standardOutput)")
+        let helps = lines.filter { $0["type"] as? String == "help" }.compactMap { $0["word"] as? String }
+        #expect(helps.prefix(2) == ["to", "consider"], "\(helps)")
+        let tally = "You read \(heard.count) words by yourself, and I helped with \(helps.count)."
+        #expect(result.standardError.contains(tally), "\(result.standardError)")
+        let spoken = try String(contentsOfFile: speechLog, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(spoken.prefix(4) == ["start message: to", "runs en[to]", "start message: consider", "runs en[consider]"], "\(spoken)")
+        #expect(spoken.last == "start message: \(tally)", "\(spoken)")
+        // Nothing of the voice is kept: the test's folder holds only what it held and the log.
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: data.url.path))
+        #expect(after.subtracting(before) == ["speech.log", "data"] || after.subtracting(before) == ["speech.log"], "\(after.subtracting(before))")
+        try Self.expectNothingOfTheVoiceKept(dataDirectory: dataDirectory, temporary: temporary)
+    }
+
+    /// When the coach cannot coach (no microphone; a story not in English) it is said once, in the
+    /// speech and on the screen, in the interface's language, and the story is read as without --coach.
+    @Test(arguments: [
+        (
+            "Title: The Fox\nLanguage: en\n\nThe fox ran home.\n", ["The Fox", "--mic", "no-such-microphone"],
+            "No microphone: 'no-such-microphone' cannot be opened", "The fox ran home."
+        ),
+        (
+            "Title: Étoile\nLanguage: fr\n\nLa petite étoile brille.\n", ["Étoile", "--lang", "fr"],
+            "L'accompagnement de lecture n'existe qu'en anglais pour l'instant : « Étoile » n'est pas en anglais", "La petite étoile brille."
+        ),
+    ])
+    func whatCannotBeCoachedIsSaidOnceAndRead(story: String, arguments: [String], notice: String, text: String) throws {
+        let data = try TemporaryFolder("coach-cli-uncoached")
+        try data.write("stories/story.txt", story)
+        let speechLog = data.url.appendingPathComponent("speech.log").path
+        let result = try StoryReaderProcess.run(
+            ["read"] + arguments + ["--stories", data.url.appendingPathComponent("stories").path, "--coach", "--no-audio"],
+            environment: ["STORYREADER_SPEECH_LOG": speechLog], dataDirectory: data.url.appendingPathComponent("data").path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains(notice), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains(text), "\(result.standardOutput)")
+        let spoken = try String(contentsOfFile: speechLog, encoding: .utf8)
+        #expect(spoken.hasPrefix("start message: \(notice)"), "\(spoken)")
+        #expect(spoken.components(separatedBy: notice).count == 2, "\(spoken)")
+        #expect(spoken.contains("start story: \(arguments[0])"), "\(spoken)")
+    }
+
+    /// For scripts' events, a story not in English: said on standard error, and the story's
+    /// events as without --coach.
+    @Test func aStoryInAnotherLanguageGivesItsEventsAsWithoutTheCoach() throws {
         let data = try TemporaryFolder("coach-cli-fr")
         try data.write("stories/etoile.txt", "Title: Étoile\nLanguage: fr\n\nLa petite étoile brille.\n")
-        let result = try StoryReaderProcess.run(
-            ["read", "Étoile", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", "/nonexistent.wav"],
-            dataDirectory: data.url.appendingPathComponent("data").path)
-        #expect(result.status != 0)
-        #expect(result.standardError.contains("English-only"), "\(result.standardError)")
+        let events = try StoryReaderProcess.run(
+            [
+                "read", "Étoile", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", "/nonexistent.wav",
+                "--events", "json", "--no-audio",
+            ], dataDirectory: data.url.appendingPathComponent("data").path)
+        #expect(events.status == 0, "\(events.standardError)")
+        #expect(events.standardError.contains("English-only"), "\(events.standardError)")
+        #expect(events.standardOutput.contains(#"{"type":"word","text":"étoile""#), "\(events.standardOutput)")
     }
 }
 

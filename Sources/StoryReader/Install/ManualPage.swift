@@ -41,6 +41,10 @@ enum ManualPage {
         page.definition("STORYREADER_DATA_DIR", "The data folder, instead of $XDG_DATA_HOME/storyreader.")
         page.definition("STORYREADER_STORIES_DIR", "The bundled stories folder, instead of the one beside the program.")
         page.definition("STORYREADER_AUDIO_DEVICE", "The ALSA device to play on, instead of 'default'.")
+        page.definition(
+            "STORYREADER_MIC_DEVICE",
+            "The ALSA capture device the read-along coach (read --coach) listens on, instead of 'default'; opened only while coaching, and nothing it hears is written anywhere."
+        )
         page.definition("NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR", "Colour, unless --color is given.")
         page.section("EXIT STATUS")
         page.text("0 ok, 1 a user error (a story not found, a bad file, a wrong PIN), 2 a bad invocation (an unknown option, a value out of range).")

@@ -95,11 +95,7 @@ final class ReplShell {
         service.prepareVoices(Array(Set(session.catalog.entries.map(\.language) + InterfaceLanguage.supported)).sorted())
         speech = service
         service.interfaceSettings = { [unowned self] in self.interfaceSettings }
-        if let path = ProcessInfo.processInfo.environment["STORYREADER_SPEECH_LOG"], !path.isEmpty,
-            FileManager.default.createFile(atPath: path, contents: nil), let log = FileHandle(forWritingAtPath: path)
-        {
-            speech.trace = { line in log.write(Data((line + "\n").utf8)) }
-        }
+        speech.trace = ServiceSpeech.speechLog()
     }
 
     // MARK: - Running

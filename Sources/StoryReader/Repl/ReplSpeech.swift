@@ -143,6 +143,14 @@ package final class ServiceSpeech: ReplSpeech {
         service = SpeechService(sink: sink, onFirstSamples: onFirstSamples, onEvent: post)
     }
 
+    /// Writes the queue's decisions to `$STORYREADER_SPEECH_LOG` (created empty), when it names a file.
+    static func speechLog() -> ((String) -> Void)? {
+        guard let path = ProcessInfo.processInfo.environment["STORYREADER_SPEECH_LOG"], !path.isEmpty,
+            FileManager.default.createFile(atPath: path, contents: nil), let log = FileHandle(forWritingAtPath: path)
+        else { return nil }
+        return { line in log.write(Data((line + "\n").utf8)) }
+    }
+
     /// Resolves the voices of `languages` now, once, so that no utterance waits for it later.
     package func prepareVoices(_ languages: [String]) {
         for language in languages { _ = resolution(for: language) }
