@@ -23,6 +23,8 @@ struct ReplCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
+    @OptionGroup var bedtime: BedtimeOption
+
     @Flag(
         name: [.customLong("no-audio"), .customLong("no-speech")],
         help: ArgumentHelp(
@@ -54,9 +56,10 @@ struct ReplCommand: ParsableCommand {
         defer { backgroundSync?.stop() }
         let runner = try SessionRunner(global: global, presentation: presentation, store: store)
         // The profile form's Voice picker offers the voices installed (of the child's languages).
-        let session = runner.session(
+        var session = runner.session(
             library: library, profile: profile,
             voices: ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector))
+        bedtime.apply(to: &session)
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: session.state.messages)
         let status = try shell.run { session in
             var effects = session.start()

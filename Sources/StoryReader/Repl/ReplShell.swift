@@ -174,6 +174,7 @@ final class ReplShell {
         // below may wait for the next key (it once left Settings undrawn behind a page reveal).
         render()
         tickKiosk()
+        tickBedtime()
         for event in speech.tick(now: now) { deliver(event) }
         deliverInbox()
         // The display shows what was heard before the loop waits again (as the screen does after).
@@ -279,6 +280,13 @@ final class ReplShell {
     private func tickKiosk() {
         guard let kiosk, !exitRequested else { return }
         update(.tick(kiosk.clock.now()))
+    }
+
+    /// A bedtime timer of minutes counts by the shell's clock (the kiosk's ticks tell it there).
+    /// While a story plays the speech's deadlines wake the loop often enough to stop in time.
+    private func tickBedtime() {
+        guard kiosk == nil, !exitRequested, session.bedtimeCounts else { return }
+        update(.tick(clock.now()))
     }
 
     /// Kiosk: the session's next deadline on the shell's clock.
@@ -524,6 +532,8 @@ final class ReplShell {
                 speech.change(settings: settings)
             case .changeTempo(let tempo):
                 speech.change(tempo: tempo)
+            case .stopAfterSentence:
+                speech.stopAfterSentence()
             case .preview(let settings, let text):
                 caption(session.state.tr("Preview: {text}", ["text": text]))
                 speak(interfaceUtterance(text, priority: .text), settings: settings)

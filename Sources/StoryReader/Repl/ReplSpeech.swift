@@ -42,6 +42,8 @@ protocol ReplSpeech: AnyObject {
     func change(settings: SpeechSettings)
     /// The recording's tempo changes from the next sentence.
     func change(tempo: Double)
+    /// The story waits after the sentence being read (its next one is not begun).
+    func stopAfterSentence()
     /// Everything stops (leaving the program).
     func silence()
     /// Time passed: what is due happens. Returns the story's events to give the Session.
@@ -66,6 +68,7 @@ extension ReplSpeech {
     func receive(_ events: [SpeechService.Event]) -> [NarrationEvent] { [] }
     func pauseStory(atWord word: Int?) { stopStory() }
     func change(tempo: Double) {}
+    func stopAfterSentence() {}
 
     /// The book's recording at its own pace, where the story has one.
     func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String? {
@@ -274,6 +277,10 @@ package final class ServiceSpeech: ReplSpeech {
 
     func change(settings: SpeechSettings) {
         service.send(.settings(settings))
+    }
+
+    func stopAfterSentence() {
+        service.send(.stepMode(.sentence))
     }
 
     func change(tempo: Double) {
