@@ -49,6 +49,8 @@ import Testing
         let map = reader.map
         let last = try #require(map.spokenSentences.first { map.endsChapter($0) })
         let next = try #require(map.spokenSentences.first { $0 > last })
+        // The narration is told from its start to wait after the chapter's last sentence.
+        #expect(session.bedtimeLastSentence == last)
         #expect(map.chapter(ofSentence: next) != map.chapter(ofSentence: last), "the next sentence is the next chapter's heading")
         // Every sentence before the chapter's last reads on.
         _ = hear(&session, map.spokenSentences.filter { $0 < last })
@@ -83,6 +85,15 @@ import Testing
         #expect(session.state.route == .story("pip-and-the-puddle"))
     }
 
+    @Test func aTimerSetWhileReadingTellsTheNarrationWhereToWait() throws {
+        var session = Session(catalog: SessionFixtures.catalog, snapshot: maya(), profile: "Maya")
+        _ = session.handle(.command(.read("lighthouse cat")))
+        let map = try #require(session.state.reader?.map)
+        let last = try #require(map.spokenSentences.first { map.endsChapter($0) })
+        #expect(session.handle(.command(.bedtime("chapter"))).contains(.holdNarration(afterSentence: last)))
+        #expect(session.handle(.command(.bedtime("off"))).contains(.holdNarration(afterSentence: nil)))
+    }
+
     @Test func aChapterTimerOnAStoryWithoutChaptersSaysItStopsAtTheEnd() {
         var session = Session(catalog: SessionFixtures.catalog, snapshot: maya(), profile: "Maya")
         _ = session.handle(.command(.read("pip")))
@@ -101,7 +112,8 @@ import Testing
         #expect(spoken(hear(&session, [spokenSentences[0]])).isEmpty)
         _ = session.handle(.tick(159))
         #expect(spoken(hear(&session, [spokenSentences[1]])).isEmpty, "59 seconds are not a minute")
-        _ = session.handle(.tick(160))
+        // Time is up: the narration is told to wait after the sentence it is reading.
+        #expect(session.handle(.tick(160)) == [.holdNarration(afterSentence: spokenSentences[2])])
         #expect(!session.bedtimeCounts)
         // Time is up in the middle of a sentence: it is read to its end.
         _ = session.handle(.narration(.sentenceStarted(spokenSentences[2])))

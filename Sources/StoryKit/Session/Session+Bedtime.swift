@@ -87,20 +87,29 @@ extension Session {
         return timer.isDue ? bedtimeHolds() : []
     }
 
-    /// The sentence being read is the timer's last: the narration is told to wait after it, so
-    /// that the next is not begun before the good night.
+    /// The sentence the timer stops reading after, from the place being read (the end of the
+    /// chapter; the sentence being read once the minutes are up); nil: none before the story's
+    /// end. The narration waits there (`Effect.holdNarration`), so that the next sentence is not
+    /// begun before the good night.
+    public var bedtimeLastSentence: Int? {
+        guard let reader = state.reader else { return nil }
+        return reader.map.spokenSentences.first { $0 >= reader.sentence && bedtimeStopsAfter($0, reading: reader.sentence) }
+    }
+
+    /// The narration told where the timer now stops it (a timer set, or its minutes up, while reading).
     func bedtimeHolds() -> [Effect] {
-        guard let reader = state.reader, reader.status == .playing, state.stack.contains(.reader), bedtimeStopsAfter(reader.sentence) else { return [] }
-        return [.stopAfterSentence]
+        guard state.reader?.status == .playing, state.stack.contains(.reader) else { return [] }
+        return [.holdNarration(afterSentence: bedtimeLastSentence)]
     }
 
     /// Whether the timer stops reading after sentence `index` (not the story's last: its end says
-    /// good night after the end's words).
-    func bedtimeStopsAfter(_ index: Int) -> Bool {
+    /// good night after the end's words); once the minutes are up, only after `current`, the
+    /// sentence being read (nil: any, as each sentence ends).
+    func bedtimeStopsAfter(_ index: Int, reading current: Int? = nil) -> Bool {
         guard let timer = state.bedtime, let map = state.reader?.map, index != map.spokenSentences.last else { return false }
         switch timer.bedtime {
         case .chapter: return map.endsChapter(index)
-        case .minutes: return timer.isDue
+        case .minutes: return timer.isDue && (current == nil || index == current)
         default: return false
         }
     }

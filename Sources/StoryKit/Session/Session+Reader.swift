@@ -394,7 +394,7 @@ extension Session {
                             language: reader.story.language)))
             }
             effects.append(.caption(captionText(reader, sentence: index, fromWord: resumed ? reader.wordIndex : nil)))
-            return effects + bedtimeHolds()
+            return effects
         case .word(let index):
             reader.wordIndex = index
             // The explained word stays big until the reading has moved past it.

@@ -517,6 +517,8 @@ final class ReplShell {
                 // The child's choice: the book's recording at their tempo, or always the synthetic voice.
                 let reading = session.state.profile.settings
                 let tempo = reading.narration == .recording ? reading.recordingTempo : nil
+                // The bedtime timer's last sentence: the narration waits after it.
+                speech.hold(afterSentence: session.bedtimeLastSentence)
                 if let notice = speech.narrate(story, fromWord: fromWord, settings: settings, recordingTempo: tempo, stepMode: stepMode, input: inputCount) {
                     // A language without a voice (once per language), or nothing to say.
                     update(.shell(.notice(notice)))
@@ -532,8 +534,8 @@ final class ReplShell {
                 speech.change(settings: settings)
             case .changeTempo(let tempo):
                 speech.change(tempo: tempo)
-            case .stopAfterSentence:
-                speech.stopAfterSentence()
+            case .holdNarration(let sentence):
+                speech.hold(afterSentence: sentence)
             case .preview(let settings, let text):
                 caption(session.state.tr("Preview: {text}", ["text": text]))
                 speak(interfaceUtterance(text, priority: .text), settings: settings)
