@@ -16,6 +16,8 @@ struct KioskCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
+    @OptionGroup var bedtime: BedtimeOption
+
     @Flag(
         name: [.customLong("no-audio"), .customLong("no-speech")],
         help: ArgumentHelp(
@@ -83,6 +85,7 @@ struct KioskCommand: ParsableCommand {
                     : messages.tr("there is no profile called {name}: choose one of {names}", values))
         }
         var session = runner.session(library: library, profile: profile)
+        bedtime.apply(to: &session)
         let clock = SystemMonotonicClock()
         session.startKiosk(
             KioskOptions(idleTimeout: idleTimeout, timeLimit: timeLimit.map { $0 * 60 }, addedTime: addTimeSeconds),

@@ -49,6 +49,10 @@ struct ProfileFieldOptions: ParsableArguments {
     var narration: String?
     @Option(name: .customLong("recording-tempo"), help: ArgumentHelp(helpMessages.tr("The tempo of a book's recording, 0.5–2 (1 is its own pace).")))
     var recordingTempo: String?
+    @Option(
+        help: ArgumentHelp(
+            helpMessages.tr("The bedtime timer's default: off, story, chapter, or a number of minutes (1–180) then the end of the sentence.")))
+    var bedtime: String?
 
     /// The flags given, by field.
     var values: [(ProfileField, String)] {
@@ -57,6 +61,7 @@ struct ProfileFieldOptions: ParsableArguments {
             (.volume, volume), (.textSize, textSize), (.motion, reducedMotion), (.theme, theme), (.hints, hints),
             (.stepMode, stepMode), (.lineFocus, lineFocus), (.syllables, syllables.map { $0 ? "on" : "off" }), (.spacing, spacing),
             (.brailleCode, brailleCode), (.narration, narration), (.recordingTempo, recordingTempo),
+            (.bedtime, bedtime),
         ]
         return all.compactMap { field, value in value.map { (field, $0) } }
     }

@@ -41,6 +41,8 @@ struct ReadCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
+    @OptionGroup var bedtime: BedtimeOption
+
     @OptionGroup var coachOptions: CoachOptions
 
     @Argument(help: ArgumentHelp(helpMessages.tr("The story: its id, its title, or a unique prefix of either.")), completion: ShellCompletion.stories)
@@ -184,6 +186,7 @@ struct ReadCommand: ParsableCommand {
         var session = runner.session(library: library, profile: child?.name, stories: [story])
         let voiceChoice = try resolvedVoice(story, over: child?.settings.speech)
         session.overrideSpeech(rate: rate, pitch: pitch, volume: volume, voice: voiceChoice)
+        bedtime.apply(to: &session)
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: global.messages, warn: warn)
         let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
         let status = try shell.run { session in

@@ -23,6 +23,8 @@ struct ReplCommand: ParsableCommand {
 
     @OptionGroup var presentation: PresentationOptions
 
+    @OptionGroup var bedtime: BedtimeOption
+
     @Flag(
         name: [.customLong("no-audio"), .customLong("no-speech")],
         help: ArgumentHelp(
@@ -57,9 +59,10 @@ struct ReplCommand: ParsableCommand {
         // does not depend on when the library came.
         let library = runner.interactive ? nil : global.loadLibrary()
         // The profile form's Voice picker offers the voices installed (of the child's languages).
-        let session = runner.session(
+        var session = runner.session(
             library: library, profile: profile,
             voices: ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector))
+        bedtime.apply(to: &session)
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: session.state.messages)
         if library == nil {
             let (folders, named) = global.storyFolderPaths()

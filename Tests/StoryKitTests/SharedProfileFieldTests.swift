@@ -30,6 +30,7 @@ import Testing
         settings.brailleCode = BrailleCode.allCases.last!
         settings.narration = .synthetic
         settings.recordingTempo = 1.25
+        settings.bedtime = .minutes(20)
         return ChildProfile(name: "Mia", age: 7, interests: ["dragons", "space"], settings: settings)
     }
 
@@ -37,7 +38,9 @@ import Testing
         for profile in [Self.unusual(), ChildProfile(name: "Leo", age: 4)] {
             let stored = try storedFields(of: profile)
             let kioskTexts = ProfileForm.texts(of: profile)
-            #expect(!ProfileField.shared.contains(.name) && ProfileField.shared.contains(.hints) && ProfileField.shared.contains(.recordingTempo))
+            #expect(
+                !ProfileField.shared.contains(.name) && ProfileField.shared.contains(.hints) && ProfileField.shared.contains(.recordingTempo)
+                    && ProfileField.shared.contains(.bedtime))
             for field in ProfileField.shared {
                 let text = field.formText(stored: stored)
                 #expect(text == kioskTexts[field], "\(field)")

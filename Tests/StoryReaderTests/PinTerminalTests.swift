@@ -47,7 +47,7 @@ import Testing
         for label in [
             "Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,", "Syllables,", "Spacing,",
             "Language,", "Braille,",
-            "Narration,", "Recording tempo,",
+            "Narration,", "Recording tempo,", "Bedtime,",
         ] {
             try session.waitFor(label)
             try session.type("")
@@ -75,7 +75,7 @@ import Testing
         for label in [
             "Interests,", "Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,",
             "Syllables,", "Spacing,", "Language,", "Braille,",
-            "Narration,", "Recording tempo,",
+            "Narration,", "Recording tempo,", "Bedtime,",
         ] {
             try session.waitFor(label)
             try session.type("")

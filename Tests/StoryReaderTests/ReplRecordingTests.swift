@@ -58,6 +58,7 @@ struct ReplRecordingTests {
                 case .pauseNarration: speech.pauseStory(atWord: session.state.reader?.wordIndex)
                 case .stopNarration: speech.stopStory()
                 case .changeTempo(let tempo): speech.change(tempo: tempo)
+                case .holdNarration(let sentence): speech.hold(afterSentence: sentence)
                 default: break
                 }
             }

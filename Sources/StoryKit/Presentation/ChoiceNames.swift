@@ -14,6 +14,8 @@ public enum ChoiceNames {
         N_("computer"), N_("grade-1"), N_("grade-2"),
         N_("recording"), N_("synthetic"),
         N_("full"), N_("short"),
+        // The bedtime timer's (`Bedtime`); its minutes are numbers.
+        N_("story"), N_("chapter"),
     ]
 
     /// `name` as shown and said in the language of `messages`; a name that is not a choice, as it is.

@@ -71,6 +71,9 @@ public struct ReadingSettings: Sendable, Hashable, Codable {
     /// The tempo recordings play at (0.5–2; 1 is their own pace, pitch kept); the rate is for
     /// synthetic speech only.
     public var recordingTempo: Double = 1
+    /// The bedtime timer a parent sets as this child's default, armed when reading starts
+    /// (`Session+Bedtime.swift`); off unless set.
+    public var bedtime: Bedtime = .off
 
     public init(
         speech: SpeechSettings = .storyDefaults, textSize: TextSizePreset = .default, motion: MotionPreference = .auto,

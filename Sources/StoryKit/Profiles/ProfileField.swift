@@ -10,6 +10,8 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
     /// A story with a recording: the book's recording or always the synthetic voice; and the
     /// recording's tempo (a picker of quarter steps).
     case narration, recordingTempo
+    /// The bedtime timer's default (a picker: off, story, chapter, or minutes).
+    case bedtime
     case save, cancel
 
     /// The fields that hold a value (everything but the two buttons), in focus order.
@@ -39,6 +41,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .brailleCode: N_("Braille")
         case .narration: N_("Narration")
         case .recordingTempo: N_("Recording tempo")
+        case .bedtime: N_("Bedtime")
         case .save: N_("Save")
         case .cancel: N_("Cancel")
         }
@@ -71,6 +74,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .brailleCode: N_("the braille code on a braille display: computer braille, or the story's language uncontracted (grade-1) or contracted (grade-2)")
         case .narration: N_("who reads a story that has its own recording: the book's recording, or always the synthetic voice")
         case .recordingTempo: N_("how fast a book's recording plays: 1 is its own pace, from 0.5 to 2, the voice's pitch kept")
+        case .bedtime: N_("when reading stops for the night: at the end of the story or of the chapter, or after some minutes at the end of the sentence")
         case .save: N_("saves the profile when every field is valid")
         case .cancel: N_("leaves the form without saving")
         }
@@ -106,6 +110,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .rate, .pitch, .volume: N_("{min} to {max}")
         case .textSize, .theme, .language, .brailleCode, .narration: N_("one of {choices}")
         case .recordingTempo: N_("a number from 0.5 to 2")
+        case .bedtime: N_("off, story, chapter or a number of minutes from 1 to 180")
         case .motion: N_("on, off or auto")
         case .hints: N_("full, short or off")
         case .stepMode, .syllables: N_("on or off")
@@ -136,6 +141,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .brailleCode: BrailleCode.allCases.map(\.rawValue)
         case .narration: NarrationSource.allCases.map(\.rawValue)
         case .recordingTempo: RecordingTempo.steps.map(RecordingTempo.text)
+        case .bedtime: Bedtime.choices.map(\.text)
         case .language: ["automatic"] + InterfaceLanguage.supported.compactMap { InterfaceLanguage.ownNames[$0] }
         default: nil
         }

@@ -99,6 +99,7 @@ public struct ProfileForm: Sendable, Hashable {
             .language: settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? "automatic",
             .brailleCode: settings.brailleCode.rawValue,
             .narration: settings.narration.rawValue, .recordingTempo: RecordingTempo.text(settings.recordingTempo),
+            .bedtime: settings.bedtime.text,
         ]
     }
 
@@ -267,6 +268,7 @@ public struct ProfileForm: Sendable, Hashable {
         case .brailleCode: return .braille(try ProfileValidation.brailleCode(text))
         case .narration: return .text(try ProfileValidation.narration(text).rawValue)
         case .recordingTempo: return .text(RecordingTempo.text(try ProfileValidation.recordingTempo(text)))
+        case .bedtime: return .text(try ProfileValidation.bedtime(text).text)
         case .save, .cancel: return .none
         }
     }
@@ -298,6 +300,7 @@ public struct ProfileForm: Sendable, Hashable {
         settings.brailleCode = try ProfileValidation.brailleCode(text(of: .brailleCode))
         settings.narration = try ProfileValidation.narration(text(of: .narration))
         settings.recordingTempo = try ProfileValidation.recordingTempo(text(of: .recordingTempo))
+        settings.bedtime = try ProfileValidation.bedtime(text(of: .bedtime))
         return ChildProfile(id: original?.id, name: name, age: age, interests: interests, settings: settings)
     }
 

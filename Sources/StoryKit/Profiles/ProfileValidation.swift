@@ -167,6 +167,17 @@ public enum ProfileValidation {
         return source
     }
 
+    /// A bedtime timer: off, story, chapter or a number of minutes from 1 to 180 ("20 minutes").
+    public static func bedtime(_ text: String) throws(ProfileProblem) -> Bedtime {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let bedtime = Bedtime(loose: trimmed) else {
+            throw ProfileProblem(
+                field: .bedtime, template: N_("{value} is not a bedtime: use off, story, chapter or a number of minutes from 1 to 180"),
+                ["value": quoted(trimmed)])
+        }
+        return bedtime
+    }
+
     /// A recording's tempo from 0.5 to 2 ("1.25", also "1,25" and "1.25x"), kept to hundredths.
     public static func recordingTempo(_ text: String) throws(ProfileProblem) -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

@@ -36,13 +36,15 @@ public enum Command: Sendable, Hashable {
     case action(String)
     /// Saves the profile form from any field (Control S; `save` in a script).
     case save
+    /// Tonight's bedtime timer: `story`, `chapter`, a number of minutes or `off`; empty says it.
+    case bedtime(String)
 
     /// Every command word, for help, completion and suggestions.
     public static let names: [String] = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "set", "profile", "help", "quit", "settings", "learn", "wait", "type",
         "increase", "decrease", "sentence", "paragraph", "page", "beginning", "end", "step", "jump",
-        "actions", "action", "word", "explain", "save",
+        "actions", "action", "word", "explain", "save", "bedtime",
     ]
 
     /// What each command does, for help and learn mode (marked for the catalogs, translated where said).
@@ -69,6 +71,7 @@ public enum Command: Sendable, Hashable {
         "word": N_("word next or word prev moves one word while paused, and says it; word N goes on reading from the story's Nth word"),
         "explain": N_("says the word being read slowly, spells it, shows it big with its syllables, then reads on (the e key)"),
         "save": N_("saves the profile form, from any field (Control S)"),
+        "bedtime": N_("sets tonight's bedtime timer: bedtime story, bedtime chapter, bedtime 20 (minutes, then the end of the sentence) or bedtime off"),
     ]
 
     /// The word that names the command (for allowlists, such as the kiosk's).
@@ -109,6 +112,7 @@ public enum Command: Sendable, Hashable {
         case .actions: "actions"
         case .action: "action"
         case .save: "save"
+        case .bedtime: "bedtime"
         }
     }
 }
@@ -198,6 +202,7 @@ public enum CommandParser {
             return .wait(count)
         case "actions": return .actions
         case "save": return .save
+        case "bedtime": return .bedtime(rest)
         case "action": return .action(try needs(N_("action needs an action's name: for example, {example}")))
         case "jump":
             guard let letter = rest.first else { throw CommandError(N_("jump needs a letter: for example, jump L")) }

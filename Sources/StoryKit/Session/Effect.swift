@@ -17,6 +17,10 @@ public enum Effect: Sendable, Hashable {
     /// Pause the narration where it is (the shell keeps no position: the session does).
     case pauseNarration
     case stopNarration
+    /// The narration waits after this sentence (an index into `Story.sentences`; nil: none)
+    /// instead of beginning the next (the bedtime timer's last: not a syllable of the next chapter
+    /// is heard). The shell also asks `Session.bedtimeLastSentence` before each `narrate`.
+    case holdNarration(afterSentence: Int?)
     /// The reading speed changed while reading.
     case changeSpeech(SpeechSettings)
     /// The tempo of the story's recording changed while reading (0.5–2, pitch kept).

@@ -75,6 +75,7 @@ extension ProfileField {
         case .narration: stored = try ProfileValidation.narration(text).rawValue
         // A Double column, as a kiosk's SQLite gives it back ("1.0", "1.25").
         case .recordingTempo: stored = String(try ProfileValidation.recordingTempo(text))
+        case .bedtime: stored = try ProfileValidation.bedtime(text).text
         case .name, .language, .save, .cancel: return [:]
         }
         return [rawValue: stored]

@@ -68,8 +68,9 @@ extension Session {
         case .tick(let now):
             // Time passing redraws only what shows it (the time left, the lockout's wait).
             state.now = now
+            let due = bedtimeTick(now)
             let screenBefore = screen
-            effects = kioskTick(now)
+            effects = due + kioskTick(now)
             if screen != screenBefore || state.stack != before.stack, !effects.contains(.render) { effects.append(.render) }
             return effects
         case .key(let key):

@@ -76,6 +76,7 @@ extension Session {
                 ? tr("Going on with {title}, {place}.", ["title": story.title, "place": placeText(reader)])
                 : tr("Reading {title}, from {place}.", ["title": story.title, "place": placeText(reader)])
         effects.append(speak(text, .message))
+        effects += armBedtime()
         effects.append(narrate())
         return effects
     }
@@ -408,6 +409,8 @@ extension Session {
             // The place moves on to the next sentence: a pause now goes on from there.
             if let next = map.spokenSentences.first(where: { $0 > index }) { reader.wordIndex = map.firstWord(ofSentence: next) }
             state.heardSentences[state.heardKey(reader.story.id), default: []].insert(index)
+            state.reader = reader
+            if let goodnight = bedtimeStops(afterSentence: index) { return goodnight }
             guard reader.stopsAfterSentence else {
                 state.reader = reader
                 return []
@@ -469,7 +472,7 @@ extension Session {
     }
 
     /// "The end. Maya, you have read The Tiny Fox 3 times."
-    func announceEnd(_ storyID: String) -> [Effect] {
+    mutating func announceEnd(_ storyID: String) -> [Effect] {
         let count = state.reading(storyID).readCount
         let title = catalog.entry(id: storyID)?.title ?? state.reader?.story.title ?? storyID
         let read =
@@ -481,15 +484,22 @@ extension Session {
         return endOfStory([speak(read + " " + tr("Press Escape to go back."), .message)])
     }
 
-    /// `storyreader read`: the end of the story is the end of the program, once it is said.
-    func endOfStory(_ effects: [Effect]) -> [Effect] {
+    /// `storyreader read`: the end of the story is the end of the program, once it is said. A
+    /// bedtime timer says good night after it (`Session+Bedtime.swift`).
+    mutating func endOfStory(_ effects: [Effect]) -> [Effect] {
+        if let goodnight = bedtimeEndsStory() { return withoutEscapeHint(effects) + goodnight }
         guard state.options.endsWithReading else { return effects }
-        return effects.map { effect in
+        return withoutEscapeHint(effects) + [.exit]
+    }
+
+    /// The end's words without "Press Escape to go back." (nothing is left to go back from).
+    func withoutEscapeHint(_ effects: [Effect]) -> [Effect] {
+        effects.map { effect in
             if case .speak(let utterance) = effect {
                 return .speak(Utterance(utterance.text.replacingOccurrences(of: " " + tr("Press Escape to go back."), with: ""), priority: utterance.priority))
             }
             return effect
-        } + [.exit]
+        }
     }
 
     // MARK: - Coming back

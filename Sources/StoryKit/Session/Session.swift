@@ -141,9 +141,10 @@ public struct Session: Sendable {
         case .pinLocked(let remaining): effects = pinLocked(remaining)
         case .stored(let reply): effects = stored(reply)
         case .tick(let now):
-            // Time passing changes nothing shown outside the kiosk (type-ahead's pause is read from it).
+            // Time passing changes nothing shown outside the kiosk (type-ahead's pause is read from
+            // it; the bedtime timer counts by it).
             state.now = now
-            return []
+            return bedtimeTick(now)
         case .shutdown: effects = shutdown()
         case .shell(let news): effects = tell(news)
         case .activity, .storyLoaded, .libraryLoaded: return []
@@ -483,6 +484,7 @@ public struct Session: Sendable {
             state.hasQuit = true
             return effects + [speak(tr("Goodbye."), .message), .exit]
         case .wait: return []
+        case .bedtime(let text): return setBedtime(text)
         case .save:
             guard state.route == .profileForm else { return [speak(tr("Control S saves the profile form; there is nothing to save here."))] }
             return saveForm()

@@ -168,6 +168,9 @@ public struct State: Sendable, Hashable {
     public var now: TimeInterval = 0
     /// Letters typed in a list in quick succession, searched for as one string.
     public var typeAhead: TypeAhead?
+    /// Tonight's bedtime timer: this run's (`--bedtime`, the `bedtime` command), else the profile's
+    /// default once reading starts; nil until either (`Session+Bedtime.swift`).
+    public var bedtime: BedtimeTimer?
 
     /// The key of `heardSentences` for a story read by the profile in use.
     func heardKey(_ storyID: String) -> String { profile.name + "\n" + storyID }

@@ -33,13 +33,17 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// Where the story ends if not at its last sentence, moved while it is read (an export's
         /// share, see `SentenceLimit`); nil: at its last sentence.
         public var limit: SentenceLimit?
+        /// The narration item after which the story waits, as in step mode, whatever the step mode
+        /// (the bedtime timer's last sentence: the next is not begun); nil: none.
+        public var holdAfter: Int?
 
         public init(
             narration: Narration, sentence: Int = 0, word: Int = 0, settings: SpeechSettings,
             stepMode: StepMode = .off, title: String = "", recording: NarrationRecording? = nil, tempo: Double = 1,
-            limit: SentenceLimit? = nil
+            limit: SentenceLimit? = nil, holdAfter: Int? = nil
         ) {
             self.limit = limit
+            self.holdAfter = holdAfter
             self.recording = recording
             self.tempo = tempo
             self.narration = narration
@@ -62,6 +66,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// New rate, pitch and volume for the story (the voice stays), from the next sentence.
         case settings(SpeechSettings)
         case stepMode(StepMode)
+        /// The narration item after which the story waits (nil: none), from now on.
+        case holdAfter(Int?)
         /// A new tempo for the story's recording (0.5–2, pitch kept), from the next sentence.
         case tempo(Double)
         /// Everything stops: what is heard and what waits (leaving the program).
@@ -183,7 +189,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
                 return synthesis.isCut(by: request, input: input)
             }
             if cuts { synthesisStop.withLock { $0.stop() } }
-        case .settings, .stepMode, .tempo:
+        case .settings, .stepMode, .holdAfter, .tempo:
             break
         }
         inbox.withLock { $0.append((request, input)) }
@@ -307,7 +313,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
                 return story != nil
             case .stop, .silence:
                 return true
-            case .settings, .stepMode, .tempo:
+            case .settings, .stepMode, .holdAfter, .tempo:
                 return false
             }
         }
@@ -422,6 +428,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             out.append(.story(StoryEvent(kind: .settingsChanged(clamped), frame: sink.framesPlayed, story: story.generation)))
         case .tempo(let tempo):
             core.story?.request.tempo = min(max(tempo, AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
+        case .holdAfter(let item):
+            core.story?.request.holdAfter = item
         case .stepMode(let mode):
             guard var story = core.story else { return }
             story.request.stepMode = mode
@@ -759,6 +767,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
     }
 
     private func shouldWaitForStep(after sentence: Int, _ request: StoryRequest) -> Bool {
+        if sentence == request.holdAfter { return true }
         switch request.stepMode {
         case .off: return false
         case .sentence: return true

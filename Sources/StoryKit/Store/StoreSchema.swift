@@ -138,6 +138,13 @@ enum StoreSchema {
             }
             try db.execute(sql: "PRAGMA user_version = 10")
         }
+        migrator.registerMigration("v11: a bedtime timer per child") { db in
+            // Off for every existing profile: a parent sets it (issue 46).
+            try db.alter(table: "profile") { t in
+                t.add(column: "bedtime", .text).notNull().defaults(to: Bedtime.off.text)
+            }
+            try db.execute(sql: "PRAGMA user_version = 11")
+        }
         return migrator
     }
 }

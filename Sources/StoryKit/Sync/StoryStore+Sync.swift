@@ -32,6 +32,7 @@ extension StoryStore {
     public static let syncedProfileFields = [
         "name", "age", "interests", "voice", "rate", "pitch", "volume", "textSize", "motion", "theme", "hints", "stepMode",
         "lineFocus", "syllables", "spacing", "brailleCode", "hintVerbosity", "narration", "recordingTempo",
+        "bedtime",
     ]
 
     // MARK: - Outbox

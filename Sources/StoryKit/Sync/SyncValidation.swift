@@ -131,6 +131,8 @@ public enum SyncValidation {
                 return "profile field \(field): \(quoted(value)) is not one of its choices"
             case "hintVerbosity": _ = try ProfileValidation.hintVerbosity(value)
             case "recordingTempo": _ = try ProfileValidation.recordingTempo(value)
+            case "bedtime":
+                if try ProfileValidation.bedtime(value).text != value { return "profile field bedtime \(quoted(value)) is not written as stored" }
             case "hints", "stepMode", "syllables":
                 if value != "0" && value != "1" { return "profile field \(field): \(quoted(value)) is not 0 or 1" }
             default:

@@ -171,6 +171,7 @@ final class ReplShell {
         // below may wait for the next key (it once left Settings undrawn behind a page reveal).
         render()
         tickKiosk()
+        tickBedtime()
         for event in speech.tick(now: now) { deliver(event) }
         deliverInbox()
         // The display shows what was heard before the loop waits again (as the screen does after).
@@ -276,6 +277,13 @@ final class ReplShell {
     private func tickKiosk() {
         guard let kiosk, !exitRequested else { return }
         update(.tick(kiosk.clock.now()))
+    }
+
+    /// A bedtime timer of minutes counts by the shell's clock (the kiosk's ticks tell it there).
+    /// While a story plays the speech's deadlines wake the loop often enough to stop in time.
+    private func tickBedtime() {
+        guard kiosk == nil, !exitRequested, session.bedtimeCounts else { return }
+        update(.tick(clock.now()))
     }
 
     /// Kiosk: the session's next deadline on the shell's clock.
@@ -511,6 +519,8 @@ final class ReplShell {
                 // The child's choice: the book's recording at their tempo, or always the synthetic voice.
                 let reading = session.state.profile.settings
                 let tempo = reading.narration == .recording ? reading.recordingTempo : nil
+                // The bedtime timer's last sentence: the narration waits after it.
+                speech.hold(afterSentence: session.bedtimeLastSentence)
                 if let notice = speech.narrate(story, fromWord: fromWord, settings: settings, recordingTempo: tempo, stepMode: stepMode, input: inputCount) {
                     // A language without a voice (once per language), or nothing to say.
                     update(.shell(.notice(notice)))
@@ -526,6 +536,8 @@ final class ReplShell {
                 speech.change(settings: settings)
             case .changeTempo(let tempo):
                 speech.change(tempo: tempo)
+            case .holdNarration(let sentence):
+                speech.hold(afterSentence: sentence)
             case .preview(let settings, let text):
                 caption(session.state.tr("Preview: {text}", ["text": text]))
                 speak(interfaceUtterance(text, priority: .text), settings: settings)

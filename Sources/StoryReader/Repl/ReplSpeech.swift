@@ -44,6 +44,9 @@ protocol ReplSpeech: AnyObject {
     func change(settings: SpeechSettings)
     /// The recording's tempo changes from the next sentence.
     func change(tempo: Double)
+    /// The story waits after sentence `sentence` (of `Story.sentences`; nil: none), as in step
+    /// mode: the next is not begun. Holds for the story being read and the next one narrated.
+    func hold(afterSentence sentence: Int?)
     /// Everything stops (leaving the program).
     func silence()
     /// Time passed: what is due happens. Returns the story's events to give the Session.
@@ -68,6 +71,7 @@ extension ReplSpeech {
     func receive(_ events: [SpeechService.Event]) -> [NarrationEvent] { [] }
     func pauseStory(atWord word: Int?) { stopStory() }
     func change(tempo: Double) {}
+    func hold(afterSentence sentence: Int?) {}
 
     /// The book's recording at its own pace, where the story has one.
     func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String? {
@@ -101,6 +105,8 @@ package final class ServiceSpeech: ReplSpeech {
     private var noticed: Set<String> = []
     /// The story being read: narration sentence → story sentence, and the first word of each.
     private var story: (items: [Narration.Item], firstWord: [Int])?
+    /// The story sentence the narration waits after (the bedtime timer's last), nil: none.
+    private var holdAfter: Int?
     private var currentSentence: Int?
     private var storyLoaded = false
     /// The story is being read or waits to go on; on a virtual clock, also while events the
@@ -201,6 +207,7 @@ package final class ServiceSpeech: ReplSpeech {
             service.send(.settings(resolved))
             service.send(.tempo(recordingTempo))
             service.send(.stepMode(stepMode ? .sentence : .off))
+            hold(afterSentence: holdAfter)
             service.send(.resume, input: input)
             return nil
         }
@@ -252,7 +259,8 @@ package final class ServiceSpeech: ReplSpeech {
                 SpeechService.StoryRequest(
                     narration: narration, sentence: item, word: max(0, word), settings: resolved,
                     stepMode: stepMode ? .sentence : .off, title: story.title, recording: played,
-                    tempo: recordingTempo ?? 1)), input: input)
+                    tempo: recordingTempo ?? 1, holdAfter: holdAfter.flatMap { wanted in narration.items.lastIndex { $0.storySentenceIndex == wanted } })),
+            input: input)
         return [notice, recordingNotice].compactMap { $0 }.joined(separator: " ").nilIfEmpty
     }
 
@@ -284,6 +292,12 @@ package final class ServiceSpeech: ReplSpeech {
 
     func change(settings: SpeechSettings) {
         service.send(.settings(settings))
+    }
+
+    func hold(afterSentence sentence: Int?) {
+        holdAfter = sentence
+        guard let story else { return }
+        service.send(.holdAfter(sentence.flatMap { wanted in story.items.lastIndex { $0.storySentenceIndex == wanted } }))
     }
 
     func change(tempo: Double) {
