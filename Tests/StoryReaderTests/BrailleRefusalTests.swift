@@ -18,16 +18,18 @@ struct BrailleRefusalTests {
         return try VirtualBrailleDisplay(cells: 40, auth: "keyfile:" + key.path)
     }
 
-    /// Reads the story with `auth` as the program's BRLAPI_AUTH; returns the captions and the
-    /// speech log, having checked that the story was read to its end and nothing reached the display.
+    /// Reads the story with `auth` as the program's BRLAPI_AUTH (`unprivileged`: as a user file
+    /// permissions apply to); returns the captions and the speech log, having checked that the
+    /// story was read to its end and nothing reached the display.
     func read(
-        _ fixture: ReplFixture, _ display: VirtualBrailleDisplay, auth: String, language: String = "en",
+        _ fixture: ReplFixture, _ display: VirtualBrailleDisplay, auth: String, language: String = "en", unprivileged: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (captions: String, said: [String]) {
         let log = fixture.folder.path + "/speech-\(UUID().uuidString.prefix(6)).log"
         let result = try StoryReaderProcess.run(
             fixture.arguments + ["--braille", "on", "--lang", language], input: Self.input,
-            environment: ["BRLAPI_HOST": display.brlapiHost, "BRLAPI_AUTH": auth, "STORYREADER_SPEECH_LOG": log], dataDirectory: fixture.data)
+            environment: ["BRLAPI_HOST": display.brlapiHost, "BRLAPI_AUTH": auth, "STORYREADER_SPEECH_LOG": log], dataDirectory: fixture.data,
+            unprivileged: unprivileged)
         #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
         #expect(result.standardOutput.contains("The fox said goodnight."), "reading went on: \(result.standardOutput)", sourceLocation: sourceLocation)
         // BRLTTY shows its own screen there; none of the story's marked words reached it.
@@ -62,6 +64,20 @@ struct BrailleRefusalTests {
         saidOnce("The braille display is refused: BRLTTY did not accept the key in \(wrong).", try read(fixture, display, auth: "keyfile:" + wrong))
         saidOnce(
             "La línea braille está rechazada: BRLTTY no aceptó la clave de \(wrong).", try read(fixture, display, auth: "keyfile:" + wrong, language: "es"))
+    }
+
+    /// The right key, in a file this user may not read (the walkthrough's case: a user outside
+    /// the brlapi group): said as that, not as a wrong key.
+    @Test(.enabled(if: Unprivileged.available, Comment(rawValue: Unprivileged.unavailable ?? "")))
+    func anUnreadableKeyFileIsSaidOnceAsThat() throws {
+        let fixture = try ReplFixture(withProfiles: true)
+        defer { fixture.remove() }
+        guard let display = try refusingDisplay(fixture) else { return }
+        let key = fixture.folder.path + "/brlapi.key"
+        Unprivileged.own(fixture.folder.path)
+        Unprivileged.makeUnreadable(key)
+        let heard = try read(fixture, display, auth: "keyfile:" + key, unprivileged: true)
+        saidOnce("The braille display is refused: this user may not read BRLTTY's key file \(key).", heard)
     }
 
     /// A closed port: BRLTTY is not running, said in those words (BrlAPI says "Connection refused").
