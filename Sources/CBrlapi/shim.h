@@ -34,4 +34,12 @@ static inline void cbrlapi_quiet_exceptions(brlapi_handle_t *handle) {
 static inline const char *cbrlapi_last_error(void) {
     return brlapi_strerror(brlapi_error_location());
 }
+// What kind of failure it was: BrlAPI's error number, and the C library's under it.
+static inline int cbrlapi_last_errno(void) { return brlapi_error_location()->brlerrno; }
+static inline int cbrlapi_last_libcerrno(void) { return brlapi_error_location()->libcerrno; }
+static const int cbrlapi_error_authentication = BRLAPI_ERROR_AUTHENTICATION;
+static const int cbrlapi_error_connrefused = BRLAPI_ERROR_CONNREFUSED;
+static const int cbrlapi_error_libcerr = BRLAPI_ERROR_LIBCERR;
+// The key file a client reads when BRLAPI_AUTH names none (/etc/brlapi.key).
+static const char *const cbrlapi_default_key_file = BRLAPI_ETCDIR "/" BRLAPI_AUTHKEYFILE;
 #endif

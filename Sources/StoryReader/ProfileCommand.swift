@@ -243,12 +243,14 @@ extension ProfileCommand {
         static let configuration = CommandConfiguration(
             abstract: helpMessages.tr("Add a child profile."),
             discussion: helpMessages.tr(
-                "With --name, --age and other flags it saves without asking. Without flags on a terminal it runs the profile form field by field; from a pipe it reads one answer per line in focus order (name, age, interests, voice, rate, pitch, volume, text size, reduced motion, theme, hints, step mode; an empty line keeps the default). While a PIN is set, the PIN comes first."
+                "With --name, --age and other flags it saves without asking. Without flags on a terminal it opens the REPL's profile form, spoken (arrows move, Control S saves, Escape cancels); from a pipe it reads one answer per line in focus order (name, age, interests, voice, rate, pitch, volume, text size, reduced motion, theme, hints, step mode; an empty line keeps the default). While a PIN is set, the PIN comes first."
             ))
         @OptionGroup var global: GlobalOptions
         @OptionGroup var fields: ProfileFieldOptions
 
         func run() throws {
+            // On a terminal without flags: the REPL's form, spoken (`ProfileCommand+Form.swift`).
+            if fields.values.isEmpty, TerminalMode.isInteractive() { return try ProfileFormSession.add(global: global) }
             let store = try StoreCommandSupport.openStore(global)
             let prompter = Prompter()
             let authorization = try StoreCommandSupport.authorize(store, prompter: prompter, messages: global.messages)

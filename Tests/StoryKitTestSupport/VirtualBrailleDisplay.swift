@@ -20,6 +20,7 @@ public final class VirtualBrailleDisplay: Sendable {
     public let brlapiHost: String
     private let brltty: URL
     private let withoutDisplay: Bool
+    private let auth: String
     private let listener: Int32
     private let driverPort: UInt16
     private let folder: TemporaryFolder
@@ -48,7 +49,12 @@ public final class VirtualBrailleDisplay: Sendable {
     /// connect meanwhile).
     /// `withoutDisplay`: BRLTTY runs with no braille driver at all (`-b no`), as on a machine
     /// whose display is not plugged in; BrlAPI still answers.
-    public init?(cells: Int = 40, sizeAfter: Double = 0, withoutDisplay: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `auth`: BrlAPI's authorization as BRLTTY asks it (`none`, or `keyfile:PATH` to refuse
+    /// every client without that key).
+    public init?(
+        cells: Int = 40, sizeAfter: Double = 0, withoutDisplay: Bool = false, auth: String = "none",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         guard
             let brltty = RequiredTool.locate("brltty")
                 ?? ["/usr/sbin/brltty", "/sbin/brltty"].map(URL.init(fileURLWithPath:))
@@ -60,6 +66,7 @@ public final class VirtualBrailleDisplay: Sendable {
         self.brltty = brltty
         self.cells = cells
         self.withoutDisplay = withoutDisplay
+        self.auth = auth
         folder = try TemporaryFolder("braille")
         (listener, driverPort) = try LoopbackListener.open()
         // A free port for BrlAPI, found by binding it and letting it go.
@@ -107,7 +114,7 @@ public final class VirtualBrailleDisplay: Sendable {
         process.executableURL = brltty
         process.arguments = [
             "-n", "-e", "-b", withoutDisplay ? "no" : "vr", "-d", "client:127.0.0.1:\(driverPort)", "-x", "no", "-s", "no",
-            "-A", "host=\(brlapiHost),auth=none", "-M", "10", "-f", "/dev/null", "-F", "/dev/null",
+            "-A", "host=\(brlapiHost),auth=\(auth)", "-M", "10", "-f", "/dev/null", "-F", "/dev/null",
             "-Z", "-W", folder.path, "--start-message=", "--stop-message=",
         ]
         let log = Pipe()

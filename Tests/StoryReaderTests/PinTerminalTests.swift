@@ -4,8 +4,8 @@ import Testing
 
 @testable import StoryKit
 
-/// The PIN and the profile form on a real terminal, under tmux: the PIN is not echoed, and the form
-/// asks field by field with label, hint and constraint.
+/// The PIN and the profile form on a real terminal, under tmux: the PIN is not echoed, and
+/// `profile edit`'s form asks field by field with label, hint and constraint.
 @Suite(.serialized) struct PinTerminalTests {
     func command(_ arguments: String, folder: TemporaryFolder) -> String {
         "\(TestPaths.binary.path) \(arguments) --data-dir \(folder.path); echo EXIT=$?; sleep 10"
@@ -28,13 +28,17 @@ import Testing
         #expect(try StoryStore(dataDirectory: folder.url, pinCost: .testing).isPINSet())
     }
 
+    /// `profile edit` asks field by field (`profile add` opens the REPL's spoken form there:
+    /// `ProfileAddTerminalTests`).
     @Test func theFormOnATerminalAsksFieldByFieldAndExplainsMistakes() throws {
         let folder = try TemporaryFolder("form-tty")
         defer { folder.remove() }
+        let store = try StoryStore(dataDirectory: folder.url, pinCost: .testing)
+        try store.addProfile(ChildProfile(name: "Sam", age: 9), authorization: try store.authorize(pin: nil))
         let session = TmuxSession(columns: 160, rows: 40)
         defer { session.kill() }
-        try session.start(script: command("profile add", folder: folder))
-        try session.waitFor("Name, the name shown and spoken to your child (1 to 40 characters, not used by another profile):")
+        try session.start(script: command("profile edit Sam", folder: folder))
+        try session.waitFor("Name, the name shown and spoken to your child (1 to 40 characters, not used by another profile) [Sam]:")
         try session.type("reader")
         try session.waitFor("Name: a profile named \"Reader\" already exists")
         try session.type("Ada")
@@ -55,7 +59,7 @@ import Testing
         try session.waitFor("Save or Cancel?")
         try session.type("save")
         let screen = try session.waitFor("EXIT=")
-        #expect(screen.contains("Added Ada, age 8."))
+        #expect(screen.contains("Saved Ada."))
         let ada = try StoryStore(dataDirectory: folder.url, pinCost: .testing).requireProfile(named: "ada")
         #expect(ada.age == 8)
         #expect(ada.interests == ["space", "robots"])

@@ -30,8 +30,8 @@ public final class BrailleDisplay: Sendable {
     public enum Event: Sendable, Hashable {
         /// The display is ours, with `cells` cells (also after BRLTTY came back).
         case connected(cells: Int)
-        /// The first try found no BrlAPI (`reason`: BrlAPI's words); the thread keeps trying.
-        case unavailable(reason: String)
+        /// The first try could not use the display (why: ``BrailleFailure``); the thread keeps trying.
+        case unavailable(BrailleFailure)
         /// The display went away (BRLTTY stopped); the thread keeps trying.
         case lost(reason: String)
         case key(BrailleKey)
@@ -127,7 +127,7 @@ public final class BrailleDisplay: Sendable {
             case .failure(let reason):
                 if !triedOnce {
                     triedOnce = true
-                    if !wasConnected { onEvent(.unavailable(reason: reason.text)) }
+                    if !wasConnected { onEvent(.unavailable(reason.kind)) }
                     firstAttempt.signal()
                 }
             }
@@ -145,7 +145,11 @@ public final class BrailleDisplay: Sendable {
         var cells: Int
     }
 
-    private struct Failure: Error { var text: String }
+    private struct Failure: Error {
+        var kind: BrailleFailure
+        init(text: String) { kind = .other(text) }
+        init(_ kind: BrailleFailure) { self.kind = kind }
+    }
 
     private func connect() -> Result<Connection, Failure> {
         guard let memory = malloc(brlapi_getHandleSize()) else { return .failure(Failure(text: "out of memory")) }
@@ -159,9 +163,9 @@ public final class BrailleDisplay: Sendable {
             }
         }
         guard fd >= 0 else {
-            let reason = String(cString: cbrlapi_last_error())
+            let failure = BrailleFailure.ofConnection(auth: address.auth ?? ProcessInfo.processInfo.environment["BRLAPI_AUTH"])
             free(memory)
-            return .failure(Failure(text: reason))
+            return .failure(Failure(failure))
         }
         cbrlapi_quiet_exceptions(handle)
         func fail(_ reason: String) -> Result<Connection, Failure> {
@@ -184,7 +188,11 @@ public final class BrailleDisplay: Sendable {
         }
         guard let before = size() else { return fail(String(cString: cbrlapi_last_error())) }
         // BRLTTY without a display (its "no" driver) says 1 × 1; while its driver starts, 0.
-        guard before.columns * max(before.rows, 1) > 1 else { return fail("BRLTTY has no braille display") }
+        guard before.columns * max(before.rows, 1) > 1 else {
+            brlapi__closeConnection(handle)
+            free(memory)
+            return .failure(Failure(.noDisplay))
+        }
         // The terminal this program runs in (BRLTTY follows the console's); where BrlAPI cannot
         // tell (a pseudo-terminal, no screen driver), the root of BRLTTY's tty tree.
         guard brlapi__enterTtyMode(handle, BRLAPI_TTY_DEFAULT, nil) >= 0 || brlapi__enterTtyModeWithPath(handle, nil, 0, nil) >= 0 else {

@@ -362,6 +362,10 @@ extension Session {
         guard state.route == .profileForm else { return [] }
         state.form = nil
         state.warning = nil
+        if state.options.endsWithForm {
+            state.hasQuit = true
+            return [speak(tr("Profile {name} saved.", ["name": profile.name]), .message), .exit]
+        }
         return [speak(tr("Profile {name} saved.", ["name": profile.name]), .message)] + choose(profile: profile.name)
     }
 
@@ -393,6 +397,7 @@ extension Session {
     }
 
     mutating func leaveForm() -> [Effect] {
+        if state.options.endsWithForm { return formEnded() }
         state.form = nil
         state.warning = nil
         if state.route == .profileForm { state.stack.removeLast() }

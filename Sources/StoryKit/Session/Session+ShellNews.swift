@@ -19,7 +19,7 @@ public enum ShellNews: Sendable, Hashable {
     case pinCheckFailed(problem: String)
     /// `--braille on` found no display (`reason`), the display went away, or a braille table
     /// could not be loaded.
-    case brailleUnavailable(reason: String)
+    case brailleUnavailable(BrailleFailure)
     case brailleLost
     case brailleTableFailed(table: String)
 }
@@ -50,14 +50,38 @@ extension Session {
             return [tell(tr("Checking…"), .text)]
         case .pinCheckFailed(let problem):
             return [tell(tr("Could not check the PIN: {problem}", ["problem": SpokenForm.finish(problem)]), .important)]
-        case .brailleUnavailable(let reason):
-            return [tell(tr("No braille display: {reason}. Speech goes on without it.", ["reason": reason]), .message)]
+        case .brailleUnavailable(let failure):
+            return [tell(brailleProblem(failure), .message)]
         case .brailleLost:
             return [tell(tr("The braille display went away. Speech goes on; braille comes back with BRLTTY."), .message)]
         case .brailleTableFailed(let table):
             return [
                 tell(tr("Braille: the table {table} could not be loaded (is liblouis-data installed?). Speech goes on.", ["table": table]), .message)
             ]
+        }
+    }
+
+    /// Why there is no braille display, and what to do, in the interface's language.
+    func brailleProblem(_ failure: BrailleFailure) -> String {
+        switch failure {
+        case .authentication(let file):
+            return tr(
+                "The braille display is refused: BRLTTY did not accept the key in {file}. Speech goes on. To use the display, give this user BRLTTY's key (set BRLAPI_AUTH, or let them read the key file).",
+                ["file": file])
+        case .keyFileUnreadable(let path, let missing):
+            return missing
+                ? tr(
+                    "The braille display is refused: BRLTTY's key file {file} is missing. Speech goes on. To use the display, set BRLAPI_AUTH to the key BRLTTY uses.",
+                    ["file": path])
+                : tr(
+                    "The braille display is refused: this user may not read BRLTTY's key file {file}. Speech goes on. To use the display, let them read it (the brlapi group) or set BRLAPI_AUTH.",
+                    ["file": path])
+        case .notRunning:
+            return tr("No braille display: BRLTTY is not running. Speech goes on without it.")
+        case .noDisplay:
+            return tr("No braille display: BRLTTY has no braille display plugged in. Speech goes on without it.")
+        case .other(let reason):
+            return tr("No braille display: {reason}. Speech goes on without it.", ["reason": reason])
         }
     }
 

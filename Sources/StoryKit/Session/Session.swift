@@ -149,6 +149,7 @@ public struct Session: Sendable {
         case .shell(let news): effects = tell(news)
         case .activity, .storyLoaded, .libraryLoaded: return []
         }
+        effects = endIfFormLeft(effects)
         effects += motionCues(before: before)
         if state != before, !effects.contains(.render) { effects.append(.render) }
         return effects

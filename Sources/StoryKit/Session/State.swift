@@ -91,6 +91,9 @@ public struct SessionOptions: Sendable, Hashable {
     /// `storyreader read STORY`: the session is the reader of one story, and leaving it (stop, the
     /// end of the story) ends the program.
     public var endsWithReading = false
+    /// `storyreader profile add` on a terminal: the session is the profile form, and leaving it
+    /// (saved or not) ends the program.
+    public var endsWithForm = false
     /// Without a screen to move through (a pipe, a braille display's log), `help` says all of its
     /// lines at once.
     public var readsWholeHelp = false

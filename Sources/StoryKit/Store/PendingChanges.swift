@@ -47,16 +47,7 @@ struct PendingChanges: Sendable {
     /// Keeps `change` (finished reads, places and favourites only: profiles need the parent and
     /// the site, and are refused instead). Returns whether it was kept.
     func keep(_ change: StoreChange, at date: Date) -> Bool {
-        guard let url else { return false }
-        let line: Line
-        switch change {
-        case .recordFinished(let id, let story): line = Line(kind: "read", profile: id, story: story, at: date.timeIntervalSince1970)
-        case .savePosition(let id, let story, let sentence): line = Line(kind: "place", profile: id, story: story, sentence: sentence)
-        case .setFavourite(let id, let story, let value): line = Line(kind: "favourite", profile: id, story: story, favourite: value)
-        case .saveProfile, .saveSettings: return false
-        }
-        guard var data = try? JSONEncoder().encode(line) else { return false }
-        data.append(0x0A)
+        guard let url, let data = Self.line(change, at: date) else { return false }
         // Never through a link another user left in a shared folder, and only into our own file.
         let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
@@ -64,6 +55,20 @@ struct PendingChanges: Sendable {
         guard Self.isOwnFile(fd), Self.size(fd) + data.count <= Self.sizeLimit else { return false }
         let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         return written == data.count
+    }
+
+    /// `change` as a line of the file, its newline included (nil: a profile change, never kept).
+    static func line(_ change: StoreChange, at date: Date) -> Data? {
+        let line: Line
+        switch change {
+        case .recordFinished(let id, let story): line = Line(kind: "read", profile: id, story: story, at: date.timeIntervalSince1970)
+        case .savePosition(let id, let story, let sentence): line = Line(kind: "place", profile: id, story: story, sentence: sentence)
+        case .setFavourite(let id, let story, let value): line = Line(kind: "favourite", profile: id, story: story, favourite: value)
+        case .saveProfile, .saveSettings: return nil
+        }
+        guard var data = try? JSONEncoder().encode(line) else { return nil }
+        data.append(0x0A)
+        return data
     }
 
     /// The kept changes, oldest first, with each read's time (empty when there are none, or the
@@ -103,6 +108,16 @@ struct PendingChanges: Sendable {
 }
 
 extension StoryStore {
+    /// Where a place is kept when it cannot be written now, and the line that keeps it: what a
+    /// crash handler appends (open, write and close are all it may call) so that the next start
+    /// goes on from `change`'s place. The line is the one ``PendingChanges`` itself writes, and the
+    /// next store opened for writing applies it. Nil when nothing can be kept (no memory-backed
+    /// folder) or `change` is not a place.
+    public func crashRecord(_ change: StoreChange) -> (path: String, line: [UInt8])? {
+        guard case .savePosition = change, let url = pending.url, let line = PendingChanges.line(change, at: clock.now()) else { return nil }
+        return (url.path, Array(line))
+    }
+
     /// Whether `error` means the database cannot take writes now (full disk, opened read-only),
     /// as opposed to a change it refuses (a profile that is gone).
     static func cannotWrite(_ error: StoreError) -> Bool {

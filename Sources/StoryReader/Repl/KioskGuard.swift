@@ -17,7 +17,7 @@ enum KioskGuard {
     static let ignoredSignals: [Int32] = [SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU]
 
     /// Ignores the keyboard and job-control signals (a crash restores the terminal in every mode:
-    /// `TerminalMode.installCrashRestore`).
+    /// `CrashGuard`).
     static func harden() {
         for signal in ignoredSignals { _ = Glibc.signal(signal, SIG_IGN) }
     }

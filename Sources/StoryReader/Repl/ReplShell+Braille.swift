@@ -17,9 +17,9 @@ extension ReplShell {
             switch event {
             case .connected:
                 break
-            case .unavailable(let reason):
+            case .unavailable(let failure):
                 // `--braille on` was asked for: say why there is none (auto stays quiet).
-                if braille.mode == .on { update(.shell(.brailleUnavailable(reason: reason))) }
+                if braille.mode == .on { update(.shell(.brailleUnavailable(failure))) }
             case .lost:
                 update(.shell(.brailleLost))
             case .key(let key):

@@ -64,6 +64,10 @@ final class ReplShell {
     private let style: TerminalStyle
     /// The cursor is shown (`--cursor`); it is placed on the focus either way.
     private let showsCursor: Bool
+    /// The place a crash would keep now (`ReplShell+Crash.swift`).
+    var crashPlace: CrashPlace?
+    /// Tests only: `STORYREADER_TEST_CRASH=SIGNAL:SENTENCE` (`ReplShell+Crash.swift`).
+    let crashTrigger = CrashTrigger(ProcessInfo.processInfo.environment["STORYREADER_TEST_CRASH"])
     /// Kiosk mode (nil in the REPL): ticks, the PIN check, hardening (`KioskGuard.swift`).
     var kiosk: KioskHooks?
     /// The braille display (`--braille`; nil: off). See `ReplShell+Braille.swift`.
@@ -104,6 +108,7 @@ final class ReplShell {
     /// greeting, or `read`'s story).
     func run(opening: (inout Session) -> [Effect] = { $0.start() }) throws -> Int32 {
         TerminalMode.installSignalHandlers()
+        CrashGuard.install(messages: session.state.messages)
         if kiosk != nil { KioskGuard.harden() }
         if interactive {
             try TerminalMode.enterRaw()
@@ -380,6 +385,7 @@ final class ReplShell {
     func update(_ input: Input) {
         observeUpdate?(input)
         perform(session.handle(input))
+        keepPlaceForCrash()
     }
 
     /// Sees every input as it goes through the door (the inbox's test).

@@ -6,7 +6,7 @@ import Synchronization
 #endif
 
 /// The one terminal guard: the terminal's settings as they were, restored on every way out
-/// (normal exit, error, signals, a crash), for the REPL, the kiosk, `read` and the PIN prompts alike.
+/// (normal exit, error, signals, a crash: `CrashGuard`), for the REPL, the kiosk, `read` and the PIN prompts alike.
 ///
 /// Raw mode here: no echo, no canonical lines, ISIG off (Ctrl-C arrives as a key and quits
 /// cleanly), IXON off (Ctrl-S does not freeze the screen), IEXTEN off. Signals that end the
@@ -35,37 +35,8 @@ enum TerminalMode {
         isRaw = true
         leavesScreen = true
         atexit { TerminalMode.restore() }
-        installCrashRestore()
+        CrashGuard.install()
         write(enterSequence)
-    }
-
-    /// Signals of a crash (a Swift runtime trap is SIGILL or SIGTRAP): the terminal is restored
-    /// before the default action (a core, a message).
-    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
-
-    /// The crash handlers that were there before (the Swift runtime's backtracer), put back after
-    /// the terminal is restored.
-    nonisolated(unsafe) static var previousCrashHandlers: [Glibc.sigaction] = Array(repeating: Glibc.sigaction(), count: 65)
-    nonisolated(unsafe) static var crashRestoreInstalled = false
-
-    /// Restores the terminal on a crash, in every mode that changes it (REPL, kiosk, `read`, prompts),
-    /// then lets the crash go on as it would have.
-    static func installCrashRestore() {
-        guard !crashRestoreInstalled else { return }
-        crashRestoreInstalled = true
-        let handler: @convention(c) (Int32) -> Void = { signal in
-            TerminalMode.restore()
-            // The previous handler (or the default action) then does what it would have done.
-            sigaction(signal, &TerminalMode.previousCrashHandlers[Int(signal)], nil)
-            raise(signal)
-        }
-        for signal in crashSignals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = handler
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = 0
-            sigaction(signal, &action, &previousCrashHandlers[Int(signal)])
-        }
     }
 
     /// Restores the terminal (async-signal-safe: only write and tcsetattr).
@@ -87,7 +58,7 @@ enum TerminalMode {
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent) == 0 else { return body() }
         isRaw = true
         leavesScreen = false
-        installCrashRestore()
+        CrashGuard.install()
         let exiting: @convention(c) (Int32) -> Void = { signal in
             TerminalMode.restore()
             _exit(128 + signal)
