@@ -121,6 +121,24 @@ import Testing
         #expect(lazy.state == eager.state)
     }
 
+    @Test func theProfilesAreGreetedAtOnceAndTheLibraryWaits() {
+        let snapshot = SessionSnapshot(
+            profiles: [ChildProfile(id: 1, name: "Maya", age: 5), ChildProfile(id: 2, name: "Sam", age: 9)], readings: [:], inProgress: [:])
+        let inputs: [Input] = [.key(.enter), .key(.tab)]
+        var eager = Session(catalog: StoryCatalog(entries: SessionFixtures.library.entries), snapshot: snapshot)
+        let eagerStart = eager.start()
+        var expected = eagerStart
+        for input in inputs { expected += eager.handle(input) }
+
+        var lazy = Session(catalog: .loading, snapshot: snapshot)
+        #expect(lazy.start() == eagerStart, "who is reading is asked at once, the focus on the first profile")
+        var effects = eagerStart
+        for input in inputs { effects += lazy.handle(input) }
+        effects += lazy.handle(.libraryLoaded(SessionFixtures.library.entries, unreadable: 0))
+        #expect(effects.filter(\.isSpoken) == expected.filter(\.isSpoken))
+        #expect(lazy.state == eager.state)
+    }
+
     @Test func filesThatCouldNotBeReadAreSaidOnce() {
         var session = Session(catalog: .loading, snapshot: StoryLoadingTests.snapshot, profile: "Maya")
         _ = session.start()

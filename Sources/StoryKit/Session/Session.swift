@@ -64,11 +64,12 @@ public struct Session: Sendable {
     /// The element with focus.
     public var focusedElement: AccessibilityElement? { FocusEngine(screen: screen).element(id: state.focusedID) }
 
-    /// What is said when the program starts. While the library is read off the loop, the greeting
-    /// (it may name the story left midway) waits for it; the screen is drawn at once.
+    /// What is said when the program starts. While the library is read off the loop, the library's
+    /// greeting (it counts the stories and may name the one left midway) waits for it; the screen
+    /// is drawn at once. The profiles' greeting needs no story: it is said at once.
     public mutating func start() -> [Effect] {
         let opening = Effect.speak(Utterance(tr("Magical Stories."), priority: .message))
-        if catalog.isLoading {
+        if catalog.isLoading, state.route == .library {
             greetingWaitsForLibrary = true
             return withLanguageRuns([opening, .render])
         }
