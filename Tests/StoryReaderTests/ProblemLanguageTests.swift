@@ -161,7 +161,8 @@ import Testing
         let french = try StoryReaderProcess.run(["import", notes.path], environment: Self.french, dataDirectory: data.path)
         #expect(
             french.standardError.hasPrefix(
-                "storyreader: \(notes.path): pas importé : un fichier d'histoire finit par .md, .markdown ou .txt, un livre par .epub, et un livre DAISY est un dossier ou un .zip\n"),
+                "storyreader: \(notes.path): pas importé : un fichier d'histoire finit par .md, .markdown ou .txt, un livre par .epub, et un livre DAISY est un dossier ou un .zip\n"
+            ),
             "\(french.standardError)")
         let english = try StoryReaderProcess.run(["import", notes.path], environment: Self.english, dataDirectory: data.path)
         #expect(
