@@ -87,6 +87,13 @@ struct StoryDetails: Encodable {
     var pages: [Page]
     var text: String?
     var recording: Recording?
+    /// The printed book's page numbers (`print-pages:`), each with where it starts in the text.
+    var printPages: [PrintPageDetails]?
+
+    struct PrintPageDetails: Encodable {
+        var label: String
+        var start: Int
+    }
 
     init(_ story: Story, includeText: Bool, messages: MessageCatalog = .english) {
         id = story.id
@@ -100,6 +107,7 @@ struct StoryDetails: Encodable {
         path = story.path
         text = includeText ? story.text : nil
         recording = Self.recording(story, messages: messages)
+        printPages = story.printPages.isEmpty ? nil : story.printPages.map { PrintPageDetails(label: $0.label, start: $0.position) }
         pages = story.pages.map { page in
             Page(
                 index: page.index,
@@ -161,6 +169,12 @@ struct StoryDetails: Encodable {
                             "duration": ExportCommand.duration(recording.milliseconds), "total": String(recording.of),
                         ]))
             }
+        }
+        if let first = story.printPages.first, let last = story.printPages.last {
+            // Never read aloud: kept to find a page of the printed book (`page 12`, the g key).
+            lines.append(
+                messages.tr(
+                    "Print pages: {count} ({first} to {last})", ["count": String(story.printPages.count), "first": first.label, "last": last.label]))
         }
         if let summary = story.summary { lines += ["", summary] }
         let headings = story.blocks.filter { if case .heading = $0.kind { true } else { false } }

@@ -32,6 +32,20 @@ public struct BookClip: Sendable, Hashable {
     }
 }
 
+/// Where one of a book's print pages starts: its number as printed ("12", "xii"), the block (an
+/// index in `BookStory.blocks`, page turns counted) and the scalar offset in the block's text.
+public struct BookPage: Sendable, Hashable {
+    public var label: String
+    public var block: Int
+    public var offset: Int
+
+    public init(label: String, block: Int, offset: Int) {
+        self.label = label
+        self.block = block
+        self.offset = offset
+    }
+}
+
 /// One story made from a book, written as a story file of our own format (docs/story-format.md)
 /// so that the rest of the program reads it like any other.
 public struct BookStory: Sendable, Hashable {
@@ -50,6 +64,8 @@ public struct BookStory: Sendable, Hashable {
     public var clips: [BookClip] = []
     /// The clip list the story file names (`recording:`), when the recording is kept.
     public var recordingFile: String?
+    /// The printed book's page numbers, in order (never read aloud: written in the header).
+    public var printPages: [BookPage] = []
 
     public init(id: String, title: String, author: String?, language: String, book: String?, blocks: [BookBlock], licence: String? = nil) {
         self.id = id
@@ -77,6 +93,8 @@ public struct BookStory: Sendable, Hashable {
         }
         if let licence { header += "licence: \(Self.headerValue(licence))\n" }
         if let recordingFile { header += "recording: \(Self.headerValue(recordingFile))\n" }
+        let pages = printPageLines
+        if !pages.isEmpty { header += "print-pages:\n" + pages.map { "- \($0)\n" }.joined() }
         header += "---\n\n"
         var lines: [String] = []
         for block in blocks {
@@ -90,6 +108,40 @@ public struct BookStory: Sendable, Hashable {
         }
         while lines.last == "---" { lines.removeLast() }
         return header + lines.joined(separator: "\n\n") + "\n"
+    }
+
+    /// The print pages as the story file's header lists them (`print-pages:`, docs/story-format.md):
+    /// `BLOCK:OFFSET LABEL`, the block counted from 1 among the text's blocks (page turns are not
+    /// blocks). A page that starts after its block's text (or on a page turn) starts with the
+    /// next block; one after the whole text is left out.
+    var printPageLines: [String] {
+        var number: [Int] = []
+        var count = 0
+        for block in blocks {
+            if case .page = block {
+                number.append(-1)
+            } else {
+                count += 1
+                number.append(count)
+            }
+        }
+        return printPages.compactMap { page in
+            var block = max(page.block, 0)
+            var offset = page.offset
+            while block < blocks.count {
+                switch blocks[block] {
+                case .heading(let text), .paragraph(let text), .picture(let text):
+                    if offset < text.unicodeScalars.count {
+                        let label = Self.oneLine(page.label).trimmingCharacters(in: .whitespaces)
+                        return label.isEmpty ? nil : "\(number[block]):\(max(offset, 0)) \(label)"
+                    }
+                case .page: break
+                }
+                block += 1
+                offset = 0
+            }
+            return nil
+        }
     }
 
     /// The story's clips as a clip list for `story` (this book story written and parsed again),

@@ -17,6 +17,9 @@ public enum Command: Sendable, Hashable {
     /// Space and Enter while reading: pause, or go on from the word where it paused.
     case togglePause
     case nextPage, previousPage
+    /// `page 12`, `page xii`: the print page labelled so (a story without print pages: its own
+    /// page of that number); nil opens the reader's prompt that asks for it (the `g` key).
+    case goToPrintPage(String?)
     /// Home and End while reading: the story's first sentence, its last sentence.
     case beginning, end
     case set(name: String, value: String)
@@ -63,7 +66,8 @@ public enum Command: Sendable, Hashable {
         "type": N_("types text into the focused field"), "increase": N_("turns the focused setting up"),
         "decrease": N_("turns the focused setting down"), "sentence": N_("sentence next or sentence prev moves in the story"),
         "paragraph": N_("paragraph next or paragraph prev moves in the story"),
-        "page": N_("page next or page prev moves in the story"), "beginning": N_("goes to the story's first sentence"),
+        "page": N_("page next or page prev moves in the story; page and a number goes to that print page, like page 12 or page xii"),
+        "beginning": N_("goes to the story's first sentence"),
         "end": N_("goes to the story's last sentence"), "step": N_("turns step mode on or off"),
         "jump": N_("jumps to the next item starting with a letter"),
         "actions": N_("lists what you can do with the focused item (the a key)"),
@@ -86,7 +90,7 @@ public enum Command: Sendable, Hashable {
         case .whereAmI: "where"
         case .read: "read"
         case .pause, .togglePause: "pause"
-        case .nextPage, .previousPage: "page"
+        case .nextPage, .previousPage, .goToPrintPage: "page"
         case .beginning: "beginning"
         case .end: "end"
         case .resume: "resume"
@@ -172,7 +176,10 @@ public enum CommandParser {
         case "slower": return .slower
         case "sentence": return rest.lowercased().hasPrefix("prev") ? .previousSentence : .nextSentence
         case "paragraph": return rest.lowercased().hasPrefix("prev") ? .previousParagraph : .nextParagraph
-        case "page": return rest.lowercased().hasPrefix("prev") ? .previousPage : .nextPage
+        case "page":
+            let lowered = rest.lowercased()
+            if lowered.hasPrefix("prev") { return .previousPage }
+            return lowered.isEmpty || lowered.hasPrefix("next") ? .nextPage : .goToPrintPage(rest)
         case "beginning": return .beginning
         case "end": return .end
         case "step": return .stepMode

@@ -52,6 +52,7 @@ public enum KeyHelp {
         case .pageUp: return .previousPage
         case .home: return .beginning
         case .end: return .end
+        case .character("g"), .character("G"): return .goToPrintPage(nil)
         case .character("+"), .character("="): return .faster
         case .character("-"): return .slower
         case .character("s"), .character("S"): return .stepMode
@@ -87,6 +88,7 @@ public enum KeyHelp {
         case .previousParagraph: return route == .reader ? N_("previous paragraph") : N_("previous paragraph while reading")
         case .nextPage: return N_("next page")
         case .previousPage: return N_("previous page")
+        case .goToPrintPage: return N_("asks for a print page's number: type it and press Enter to read from that page; Escape cancels")
         case .beginning: return N_("goes to the beginning of the story")
         case .end: return N_("goes to the last sentence of the story")
         case .stepMode: return N_("step mode on or off: each sentence waits for Space")
@@ -133,6 +135,7 @@ public enum KeyHelp {
         (N_("Up and Down arrows"), N_("previous and next paragraph")),
         (N_("Page Up and Page Down"), N_("previous and next page")),
         (N_("Home and End"), N_("beginning of the story, and its last sentence")),
+        (N_("g, a number, Enter"), N_("go to that print page of the book (or the story's own page); Escape cancels")),
         (N_("- and +"), N_("slower and faster, from the next sentence")),
         (N_("e"), N_("explain the word: said slowly, spelled, shown big with its syllables, then reading goes on from it")),
         (N_("s"), N_("step mode: each sentence waits for Space")),

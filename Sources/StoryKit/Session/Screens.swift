@@ -280,9 +280,21 @@ public enum Screens {
             AccessibilityElement(id: "title", label: story.title, traits: .header, sortPriority: 2),
             AccessibilityElement(
                 id: "progress", label: state.tr("Progress"),
-                value: state.tr("page {page} of {pages}", ["page": String(reader.page + 1), "pages": String(reader.map.pageCount)]) + ", " + status,
+                value: state.tr("page {page} of {pages}", ["page": String(reader.page + 1), "pages": String(reader.map.pageCount)])
+                    + (reader.map.printPage(ofSentence: reader.sentence).map { ", " + state.tr("print page {page}", ["page": reader.map.printPageLabels[$0]]) }
+                        ?? "")
+                    + ", " + status,
                 traits: [.staticText, .updatesFrequently], sortPriority: 2),
         ]
+        if let typed = reader.printPageEntry {
+            // The `g` prompt: what is typed shows (and is said) as it is typed.
+            elements.append(
+                AccessibilityElement(
+                    id: "print-page-prompt",
+                    // The screen puts its own colon between the label and what is typed.
+                    label: state.tr("Go to print page:").trimmingCharacters(in: CharacterSet(charactersIn: ": ")), value: typed,
+                    hint: state.tr("Type the page's number and press Enter; Escape cancels."), traits: .textField, sortPriority: 2))
+        }
         if let explained = reader.explained {
             // The word explained (`e`), big with its syllables; its label says it as it is spelled.
             let word = Session.bare(words.indices.contains(explained.word) ? words[explained.word].text : "")

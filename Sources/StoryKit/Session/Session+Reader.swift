@@ -362,6 +362,7 @@ extension Session {
                 [
                     "page": String(reader.page + 1), "pages": String(map.pageCount), "sentence": String(sentence), "sentences": String(spoken.count),
                 ])
+        if let printed = printPagePlace(reader) { text += ", " + printed }
         if let paragraph = map.paragraph(ofSentence: reader.sentence) {
             text += ", " + tr("paragraph {paragraph} of {paragraphs}", ["paragraph": String(paragraph.number), "paragraphs": String(paragraph.of)])
         }

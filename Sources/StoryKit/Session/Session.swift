@@ -318,6 +318,7 @@ public struct Session: Sendable {
                         paused: reading, messages: state.messages))
             ]
         }
+        if let typed = printPagePromptKey(key) { return typed }
         if state.route == .pinPrompt {
             switch key {
             case .character(let character) where character.isNumber:
@@ -417,6 +418,7 @@ public struct Session: Sendable {
         case .togglePause:
             guard state.reader != nil, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
             return togglePause()
+        case .goToPrintPage(let typed): return typed.map { goToPrintPage($0) } ?? openPrintPagePrompt()
         case .nextPage: return moveInStory(byPage: 1)
         case .previousPage: return moveInStory(byPage: -1)
         case .beginning: return moveToEdge(end: false)

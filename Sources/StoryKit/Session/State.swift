@@ -59,6 +59,8 @@ public struct ReaderState: Sendable, Hashable {
     }
     private var explainedWord: Int?
     private var explainedText = ""
+    /// What is typed at the "Go to print page" prompt (the `g` key); nil while it is closed.
+    public var printPageEntry: String?
 
     public init(story: Story, wordIndex: Int = 0, status: Status = .stopped, stepMode: Bool = false) {
         self.story = story

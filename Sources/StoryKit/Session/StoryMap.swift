@@ -12,6 +12,11 @@ public struct StoryMap: Sendable, Hashable {
     public let blockKind: [StoryBlock.Kind]
     public let blockText: [String]
     public let pageCount: Int
+    /// The printed book's page numbers (`Story.printPages`) and the sentence each page's reading
+    /// starts with: the one its first character is in (a sentence that runs over a page break
+    /// belongs to the page it ends on), or the next one with words.
+    public let printPageLabels: [String]
+    public let printPageSentence: [Int]
 
     public init(story: Story) {
         var firstWord: [Int] = []
@@ -20,6 +25,7 @@ public struct StoryMap: Sendable, Hashable {
         var blockKind: [StoryBlock.Kind] = []
         var blockText: [String] = []
         var words = 0
+        var sentenceEnds: [Int] = []
         for page in story.pages {
             for block in page.blocks {
                 let blockIndex = blockPage.count
@@ -28,6 +34,7 @@ public struct StoryMap: Sendable, Hashable {
                 blockText.append(block.text)
                 for sentence in block.sentences {
                     firstWord.append(words)
+                    sentenceEnds.append(sentence.words.isEmpty ? -1 : sentence.range.end)
                     sentenceBlock.append(blockIndex)
                     words += sentence.words.count
                 }
@@ -40,6 +47,33 @@ public struct StoryMap: Sendable, Hashable {
         self.blockKind = blockKind
         self.blockText = blockText
         pageCount = max(story.pages.count, 1)
+        var labels: [String] = []
+        var printSentence: [Int] = []
+        var next = 0
+        for page in story.printPages {
+            // Pages come in the text's order: each search goes on from the last one.
+            while next < sentenceEnds.count, sentenceEnds[next] <= page.position { next += 1 }
+            guard next < sentenceEnds.count else { break }
+            labels.append(page.label)
+            printSentence.append(next)
+        }
+        printPageLabels = labels
+        printPageSentence = printSentence
+    }
+
+    /// The print page sentence `sentence` is on (an index into `printPageLabels`); nil before the
+    /// first one or in a story without print pages.
+    public func printPage(ofSentence sentence: Int) -> Int? {
+        printPageSentence.lastIndex { $0 <= sentence }
+    }
+
+    /// The print page labelled `typed`, as printed (`xii`, `12`; any case); a number also finds the
+    /// page printed with leading zeros or spaces.
+    public func printPage(labelled typed: String) -> Int? {
+        let wanted = typed.trimmingCharacters(in: .whitespaces).lowercased()
+        if let index = printPageLabels.firstIndex(where: { $0.lowercased() == wanted }) { return index }
+        guard let number = Int(wanted) else { return nil }
+        return printPageLabels.firstIndex { Int($0.trimmingCharacters(in: .whitespaces)) == number }
     }
 
     public var sentenceCount: Int { sentenceFirstWord.count - 1 }

@@ -30,6 +30,9 @@ public struct Story: Sendable, Hashable, Identifiable {
     public var text: String
     /// Pages, split at thematic breaks (`---`); a story without breaks has one page.
     public var pages: [StoryPage]
+    /// The printed book's page numbers (`print-pages:`, kept by `import` from DAISY and EPUB
+    /// books), in order; empty for a story without them. Never part of `text`: never read aloud.
+    public var printPages: [PrintPage] = []
 
     public init(
         id: String, title: String, author: String? = nil, ages: AgeRange? = nil, tags: [String] = [],
@@ -69,6 +72,18 @@ public struct Story: Sendable, Hashable, Identifiable {
     public var paragraphs: [StoryBlock] { blocks.filter { $0.kind == .paragraph } }
     /// Picture blocks only.
     public var pictures: [StoryBlock] { blocks.filter { if case .picture = $0.kind { true } else { false } } }
+}
+
+/// Where one of a printed book's pages starts: its number as printed ("12", "xii") and the
+/// scalar offset in `Story.text` of its first character.
+public struct PrintPage: Sendable, Hashable {
+    public var label: String
+    public var position: Int
+
+    public init(label: String, position: Int) {
+        self.label = label
+        self.position = position
+    }
 }
 
 /// An inclusive range of ages in years, such as 4–7.

@@ -160,7 +160,7 @@ public enum StoryParser {
                 ["count": grouped(sentenceCount), "limit": grouped(maximumSentences)])
         }
 
-        let story = Story(
+        var story = Story(
             id: storyID(forPath: path),
             title: title,
             author: header.author,
@@ -176,6 +176,7 @@ public enum StoryParser {
             text: storyText,
             pages: pages
         )
+        story.printPages = placePrintPages(header.printPages, in: pages, path: path, warnings: &warnings)
         return ParsedStory(story: story, warnings: warnings)
     }
 
@@ -212,6 +213,8 @@ public enum StoryParser {
         var book: String?
         var part: Int?
         var recording: String?
+        /// `print-pages:` entries as written: block (from 1), offset in it, label, line.
+        var printPages: [(block: Int, offset: Int, label: String, line: Int)] = []
         var seen: Set<String> = []
     }
 
@@ -225,6 +228,8 @@ public enum StoryParser {
         // Written by `import` for each work of a collection: the book and the work's place in it.
         "book": "book", "part": "part",
         "recording": "recording",
+        // Written by `import` for a book with print page numbers: one `- BLOCK:OFFSET LABEL` a line.
+        "print-pages": "print-pages",
         // Kept by the corpus and by librarians; accepted and not used.
         "source": "", "translator": "", "illustrator": "", "date": "", "year": "",
     ]
@@ -249,6 +254,8 @@ public enum StoryParser {
             }
             if trimmed.hasPrefix("- "), lastKey == "tags" {
                 header.tags.append(contentsOf: parseTags(String(trimmed.dropFirst(2))))
+            } else if trimmed.hasPrefix("- "), lastKey == "print-pages" {
+                addPrintPage(String(trimmed.dropFirst(2)), line: index + 1, path: path, to: &header, warnings: &warnings)
             } else if let (key, value) = splitKeyValue(line) {
                 lastKey = apply(key: key, value: value, line: index + 1, path: path, format: .markdown, to: &header, warnings: &warnings)
             } else {
@@ -343,6 +350,9 @@ public enum StoryParser {
                         N_("part '{value}' is not a whole number from 1 (the story's place in its book): it is not used"),
                         ["value": shorten(singleLine)]))
             }
+        case "print-pages":
+            // Its entries follow, one `- ` line each.
+            if !singleLine.isEmpty { addPrintPage(singleLine, line: line, path: path, to: &header, warnings: &warnings) }
         case "recording":
             // The clip list of the story's recorded narration; checked when the story is read.
             header.recording = singleLine.isEmpty ? nil : singleLine
@@ -371,6 +381,44 @@ public enum StoryParser {
             break
         }
         return key
+    }
+
+    /// One `print-pages:` entry, `BLOCK:OFFSET LABEL` (`3:0 12`, `5:14 xii`); anything else is a warning.
+    static func addPrintPage(_ entry: String, line: Int, path: String, to header: inout Header, warnings: inout [StoryProblem]) {
+        let clean = Sanitizer.sanitizeLine(entry).trimmedWhitespace()
+        let parts = clean.split(separator: " ", maxSplits: 1).map(String.init)
+        let place = parts.first?.split(separator: ":").map { Int($0) } ?? []
+        guard parts.count == 2, place.count == 2, let block = place[0], let offset = place[1], block >= 1, offset >= 0 else {
+            warnings.append(
+                StoryProblem(
+                    .warning, .badPrintPage, path: path, line: line,
+                    N_("print page '{value}' is not 'BLOCK:OFFSET LABEL' (like 3:0 12): it is left out"), ["value": shorten(clean)]))
+            return
+        }
+        header.printPages.append((block, offset, String(parts[1].trimmedWhitespace().prefix(40)), line))
+    }
+
+    /// The header's print pages placed in the story's text; one naming a block the story does not
+    /// have, or a place past its block's text, is a warning and left out.
+    static func placePrintPages(
+        _ entries: [(block: Int, offset: Int, label: String, line: Int)], in pages: [StoryPage], path: String, warnings: inout [StoryProblem]
+    )
+        -> [PrintPage]
+    {
+        let blocks = pages.flatMap(\.blocks)
+        var placed: [PrintPage] = []
+        for entry in entries {
+            guard entry.block <= blocks.count, entry.offset < max(blocks[entry.block - 1].range.length, 1) else {
+                warnings.append(
+                    StoryProblem(
+                        .warning, .badPrintPage, path: path, line: entry.line,
+                        N_("print page '{label}' is at {place}, which the story's text does not have ({count} blocks): it is left out"),
+                        ["label": shorten(entry.label), "place": "\(entry.block):\(entry.offset)", "count": String(blocks.count)]))
+                continue
+            }
+            placed.append(PrintPage(label: entry.label, position: blocks[entry.block - 1].range.start + entry.offset))
+        }
+        return placed
     }
 
     static func limit(_ value: String, to count: Int, what: String, line: Int, path: String, warnings: inout [StoryProblem]) -> String {

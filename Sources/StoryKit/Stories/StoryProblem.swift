@@ -11,7 +11,7 @@ public struct StoryProblem: TranslatableError, Sendable, Hashable, CustomStringC
     public enum Kind: String, Sendable, Hashable, Codable {
         case unreadable, notFound, notAFolder, symlinkLoop, empty, binary, tooLarge, invalidUTF8
         case missingTitle, unterminatedFrontMatter, badAges, badLanguage, badPart, unknownKey, duplicateKey
-        case noText, duplicateID, pictureFileMissing, pictureWithoutDescription, controlCharacters, tooLong
+        case noText, duplicateID, pictureFileMissing, pictureWithoutDescription, controlCharacters, tooLong, badPrintPage
     }
 
     public var severity: Severity

@@ -15,6 +15,8 @@ public struct DAISYBook {
     public var blocks: [BookBlock]
     /// The recording, clip by clip in reading order, placed in `blocks`.
     public var clips: [BookClip]
+    /// The print page numbers the content documents mark (`page-normal`, `pagenum`), in order.
+    public var printPages: [BookPage] = []
     /// "DAISY 2.02" or "DAISY 3".
     public var kind: String
     /// Whether the book has no text of its own (its headings are read).
@@ -82,7 +84,7 @@ public struct DAISYBook {
             documents.append(par.document)
         }
         var problems: [BookProblem] = []
-        var text: (blocks: [BookBlock], clips: [BookClip], language: String?)?
+        var text: (blocks: [BookBlock], clips: [BookClip], pages: [BookPage], language: String?)?
         do throws(BookProblem) {
             if !documents.isEmpty { text = try Self.fullText(documents, pars: pars.map(\.par), files: files) }
         } catch {
@@ -93,6 +95,7 @@ public struct DAISYBook {
         if let text {
             blocks = text.blocks
             clips = text.clips
+            printPages = text.pages
             audioOnly = false
             language = text.language ?? metadata.language ?? "en"
         } else {
@@ -204,10 +207,11 @@ public struct DAISYBook {
 
     /// The content documents' text, each on its own pages, and each par's clip placed in it.
     static func fullText(_ documents: [String], pars: [MediaOverlay.Par], files: DAISYFiles) throws(BookProblem) -> (
-        blocks: [BookBlock], clips: [BookClip], language: String?
+        blocks: [BookBlock], clips: [BookClip], pages: [BookPage], language: String?
     ) {
         var blocks: [BookBlock] = []
         var clips: [BookClip] = []
+        var pages: [BookPage] = []
         var languages: [String] = []
         var textBytes = 0
         for path in documents {
@@ -228,10 +232,11 @@ public struct DAISYBook {
                 guard let anchor = document.anchors[par.fragment] else { continue }
                 clips.append(BookClip(block: blocks.count + anchor.block, text: anchor.range, audio: par.audio, begin: par.begin, end: par.end))
             }
+            pages += document.pageMarks.map { BookPage(label: $0.label, block: blocks.count + $0.block, offset: $0.offset) }
             blocks += document.blocks
             if let language = document.language { languages.append(language) }
         }
-        return (blocks, clips, EPUBBook.mostCommon(languages))
+        return (blocks, clips, pages, EPUBBook.mostCommon(languages))
     }
 
     /// The headings as the text, each on its own page, each playing the pars from the one it links
@@ -262,6 +267,7 @@ public struct DAISYBook {
     public func stories(bookID: String) -> [BookStory] {
         var story = BookStory(id: bookID, title: title, author: author, language: language, book: nil, blocks: blocks)
         story.clips = clips
+        story.printPages = printPages
         return [story]
     }
 

@@ -61,6 +61,8 @@ public struct EPUBBook: Sendable {
     /// The book's recorded narration (its Media Overlays), clip by clip in reading order, placed
     /// in the whole book's blocks; empty when it has none or is split into works.
     public var clips: [BookClip] = []
+    /// The print pages of a book read as one story (its page breaks, labelled by its page list).
+    public var printPages: [BookPage] = []
     private let url: URL
     private let limits: Limits
 
@@ -81,6 +83,7 @@ public struct EPUBBook: Sendable {
         var whole: [BookBlock] = []
         var warnings: [BookProblem] = []
         var clips: [BookClip] = []
+        var pages: [BookPage] = []
         guard !package.spine.isEmpty else { throw BookProblem(N_("{book}: the package lists no document to read (an empty spine)"), ["book": name]) }
         for (path, count) in package.repeatedInSpine {
             warnings.append(
@@ -122,6 +125,11 @@ public struct EPUBBook: Sendable {
                     guard let anchor = document.anchors[par.fragment] else { continue }
                     clips.append(BookClip(block: whole.count + shift + anchor.block, text: anchor.range, audio: par.audio, begin: par.begin, end: par.end))
                 }
+                // The page list names the page breaks; a break it does not name keeps its own label.
+                pages += document.pageMarks.map { mark in
+                    let label = mark.id.flatMap { navigation.pageLabel(path: path, fragment: $0) } ?? mark.label
+                    return BookPage(label: label, block: whole.count + shift + mark.block, offset: mark.offset)
+                }
                 whole += blocks
                 if let language = document.language, !blocks.isEmpty { languages.append(language) }
                 works += document.works.map { work in
@@ -154,6 +162,8 @@ public struct EPUBBook: Sendable {
                     ["book": name]), at: 0)
         }
         self.clips = self.works.count == 1 ? clips : []
+        // A collection's works are stories of their own: the printed book's pages are not theirs.
+        printPages = self.works.count == 1 ? pages : []
         self.problems = warnings
     }
 
@@ -204,7 +214,10 @@ public struct EPUBBook: Sendable {
                 var story = BookStory(
                     id: id, title: work.title, author: author, language: works.count > 1 ? work.language ?? language : language,
                     book: works.count > 1 ? title : nil, blocks: work.blocks)
-                if works.count == 1 { story.clips = clips }
+                if works.count == 1 {
+                    story.clips = clips
+                    story.printPages = printPages
+                }
                 return story
             })
     }

@@ -6,20 +6,32 @@ import Foundation
 
 /// The book's own names for its chapters and works: the EPUB 3 nav (`epub:type="toc"`), else the
 /// EPUB 2 NCX. Keyed by document path, and by `path#fragment` for a work inside a document.
+/// Also the labels of the print pages its page list (`epub:type="page-list"`) gives, by
+/// `path#fragment` of the page break each links to.
 struct EPUBNavigation {
     private(set) var titles: [String: String] = [:]
+    private(set) var pageLabels: [String: String] = [:]
 
     init() {}
 
     init(archive: EPUBArchive, package: EPUBPackage) {
         let limit = archive.limits.documentElements
         if let nav = package.navPath, let data = try? archive.data(nav) {
-            add(Self.entries(data, ncx: false, elementLimit: limit), base: (nav as NSString).deletingLastPathComponent)
+            let base = (nav as NSString).deletingLastPathComponent
+            add(Self.entries(data, ncx: false, elementLimit: limit), base: base)
+            for (href, label) in Self.entries(data, ncx: false, list: "page-list", elementLimit: limit) where !label.isEmpty {
+                guard let fragment = XHTMLDecoding.fragment(href) else { continue }
+                let key = XHTMLDecoding.resolve(href, against: base) + "#" + fragment
+                if pageLabels[key] == nil { pageLabels[key] = label }
+            }
         }
         if titles.isEmpty, let ncx = package.ncxPath, let data = try? archive.data(ncx) {
             add(Self.entries(data, ncx: true, elementLimit: limit), base: (ncx as NSString).deletingLastPathComponent)
         }
     }
+
+    /// The page list's label for the page break `fragment` of the document at `path`.
+    func pageLabel(path: String, fragment: String) -> String? { pageLabels[path + "#" + fragment] }
 
     func title(path: String, fragment: String? = nil) -> String? {
         if let fragment { return titles[path + "#" + fragment] }
@@ -36,10 +48,10 @@ struct EPUBNavigation {
         }
     }
 
-    /// (href, title) of each link of the nav's table of contents, or each NCX navPoint (of its
-    /// first `elementLimit` elements).
-    static func entries(_ data: Data, ncx: Bool, elementLimit: Int) -> [(href: String, title: String)] {
-        let collector = Collector(ncx: ncx, budget: ElementBudget(limit: elementLimit))
+    /// (href, title) of each link of the nav's table of contents (or of its `list`, such as its
+    /// `page-list`), or each NCX navPoint (of its first `elementLimit` elements).
+    static func entries(_ data: Data, ncx: Bool, list: String = "toc", elementLimit: Int) -> [(href: String, title: String)] {
+        let collector = Collector(ncx: ncx, list: list, budget: ElementBudget(limit: elementLimit))
         let parser = XHTMLDecoding.parser(data)
         parser.delegate = collector
         _ = parser.parse()
@@ -48,6 +60,7 @@ struct EPUBNavigation {
 
     private final class Collector: NSObject, XMLParserDelegate {
         let ncx: Bool
+        let list: String
         var entries: [(href: String, title: String)] = []
         /// Depth inside the nav's `epub:type="toc"` (nav), 0 outside it.
         var tocDepth = 0
@@ -60,8 +73,9 @@ struct EPUBNavigation {
 
         var budget: ElementBudget
 
-        init(ncx: Bool, budget: ElementBudget) {
+        init(ncx: Bool, list: String, budget: ElementBudget) {
             self.ncx = ncx
+            self.list = list
             self.budget = budget
         }
 
@@ -85,7 +99,7 @@ struct EPUBNavigation {
                     text = ""
                     collecting = true
                 }
-            } else if name == "nav", (attributes["epub:type"] ?? "").split(separator: " ").contains("toc") {
+            } else if name == "nav", (attributes["epub:type"] ?? "").split(separator: " ").contains(Substring(list)) {
                 tocDepth = 1
             }
         }

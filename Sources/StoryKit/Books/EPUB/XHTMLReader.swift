@@ -28,6 +28,20 @@ struct XHTMLReader {
     /// (an index in `blocks`) and the scalar offsets in its text. An element across blocks, or
     /// in text that is not read, is not here.
     var anchors: [String: (block: Int, range: Range<Int>)] = [:]
+    /// The print page numbers (never read), in order, each where its page starts: the block (an
+    /// index in `blocks`; `blocks.count` when no text follows it) and the scalar offset in its
+    /// text of the first character after the mark.
+    var pageMarks: [PageMark] = []
+
+    /// A print page number of the document: DAISY 2.02's `span class="page-normal"` (and
+    /// `page-front`, `page-special`), DTBook's `pagenum`, EPUB 3's `epub:type="pagebreak"` or
+    /// `role="doc-pagebreak"`; labelled by its `title` or `aria-label`, else its text.
+    struct PageMark: Sendable, Hashable {
+        var id: String?
+        var label: String
+        var block: Int
+        var offset: Int
+    }
 
     static let skippedTypes: Set<String> = [
         "titlepage", "halftitlepage", "imprint", "colophon", "copyright-page", "loi", "lot", "loa", "toc", "landmarks",
@@ -64,6 +78,13 @@ struct XHTMLReader {
         works = walker.works
         language = walker.language
         anchors = walker.anchors
+        pageMarks = walker.pageMarks + walker.waitingPages.map { PageMark(id: $0.id, label: $0.label, block: walker.blocks.count, offset: 0) }
+    }
+
+    /// Whether an element is a print page number (see `PageMark`).
+    static func isPageMark(_ element: String, _ attributes: [String: String]) -> Bool {
+        if element == "pagenum" || types(attributes).contains("pagebreak") || attributes["role"] == "doc-pagebreak" { return true }
+        return (attributes["class"] ?? "").lowercased().split(separator: " ").contains { DAISYBook.pageClasses.contains(String($0)) }
     }
 
     /// Where the UTF-8 offsets `offsets` of a paragraph's raw text land in its cleaned text (the
@@ -187,12 +208,22 @@ struct XHTMLReader {
         var openAnchors: [(id: String, depth: Int, paragraph: Int, start: Int)] = []
         var closedAnchors: [(id: String, start: Int, end: Int)] = []
         var anchors: [String: (block: Int, range: Range<Int>)] = [:]
+        /// The page mark open now (its depth, id, label attribute and text), those of this
+        /// paragraph (UTF-8 start), those waiting for the next block, and those placed.
+        var openPage: (depth: Int, id: String?, label: String?, text: String)?
+        var pendingPages: [(id: String?, label: String, start: Int)] = []
+        var waitingPages: [(id: String?, label: String)] = []
+        var pageMarks: [PageMark] = []
 
         init(budget: ElementBudget) {
             self.budget = budget
         }
 
-        func emit(_ block: BookBlock) {
+        func emit(_ block: BookBlock, pages inside: [(id: String?, label: String, offset: Int)] = []) {
+            // A page that began before this block begins with it.
+            pageMarks += waitingPages.map { PageMark(id: $0.id, label: $0.label, block: blocks.count, offset: 0) }
+            waitingPages.removeAll()
+            pageMarks += inside.map { PageMark(id: $0.id, label: $0.label, block: blocks.count, offset: $0.offset) }
             blocks.append(block)
             guard current != nil else { return }
             if case .heading(let heading) = block, current!.title.isEmpty {
@@ -209,9 +240,25 @@ struct XHTMLReader {
                 isHeading = false
                 paragraph += 1
                 closedAnchors.removeAll()
+                pendingPages.removeAll()
             }
             let lines = XHTMLReader.lines(text)
-            guard !lines.isEmpty else { return }
+            guard !lines.isEmpty else {
+                waitingPages += pendingPages.map { ($0.id, $0.label) }
+                return
+            }
+            // A page mark in the paragraph starts at the next character kept; one after its last
+            // word starts with the next block.
+            var inside: [(id: String?, label: String, offset: Int)] = []
+            var after: [(id: String?, label: String)] = []
+            if !pendingPages.isEmpty {
+                let total = lines.reduce(lines.count - 1) { $0 + $1.unicodeScalars.count }
+                let starts = XHTMLReader.cleanedOffsets(text, starts: pendingPages.map(\.start), ends: []).starts
+                for (page, start) in zip(pendingPages, starts) {
+                    if start < total { inside.append((page.id, page.label, start)) } else { after.append((page.id, page.label)) }
+                }
+            }
+            defer { waitingPages += after }
             if !closedAnchors.isEmpty {
                 let cleaned = XHTMLReader.cleanedOffsets(text, starts: closedAnchors.map(\.start), ends: closedAnchors.map(\.end))
                 // An id a book repeats (DAISY's test book repeats a verse's) is its first element, as
@@ -220,7 +267,7 @@ struct XHTMLReader {
                     anchors[anchor.id] = (blocks.count, cleaned.starts[index]..<cleaned.ends[index])
                 }
             }
-            emit(isHeading ? .heading(lines.joined(separator: " ")) : .paragraph(lines.joined(separator: "\n")))
+            emit(isHeading ? .heading(lines.joined(separator: " ")) : .paragraph(lines.joined(separator: "\n")), pages: inside)
         }
 
         func closeWork() {
@@ -239,6 +286,9 @@ struct XHTMLReader {
             }
             if XHTMLReader.isSkipped(element, attributes) {
                 skipDepth = depth
+                if XHTMLReader.isPageMark(element, attributes) {
+                    openPage = (depth, attributes["id"], attributes["title"] ?? attributes["aria-label"], "")
+                }
                 return
             }
             let types = XHTMLReader.types(attributes)
@@ -279,7 +329,10 @@ struct XHTMLReader {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard skipDepth == nil else { return }
+            guard skipDepth == nil else {
+                if openPage != nil, openPage!.text.utf8.count < 256 { openPage!.text += string }
+                return
+            }
             text += string
             if !hasWords { hasWords = string.contains { !$0.isWhitespace } }
         }
@@ -287,7 +340,14 @@ struct XHTMLReader {
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             defer { depth -= 1 }
             if let skip = skipDepth {
-                if depth == skip { skipDepth = nil }
+                if depth == skip {
+                    skipDepth = nil
+                    if let page = openPage {
+                        openPage = nil
+                        let label = Sanitizer.sanitizeLine(page.label ?? page.text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                        if !label.isEmpty { pendingPages.append((page.id, String(label.prefix(40)), text.utf8.count)) }
+                    }
+                }
                 return
             }
             let element = name.lowercased()
