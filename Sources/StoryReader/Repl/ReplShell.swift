@@ -527,6 +527,8 @@ final class ReplShell {
                 let tempo = reading.narration == .recording ? reading.recordingTempo : nil
                 // The bedtime timer's last sentence: the narration waits after it.
                 speech.hold(afterSentence: session.bedtimeLastSentence)
+                // The child's bookmarks: a soft tone before the sentence holding each.
+                speech.mark(bookmarks: session.bookmarkTones)
                 if let notice = speech.narrate(story, fromWord: fromWord, settings: settings, recordingTempo: tempo, stepMode: stepMode, input: inputCount) {
                     // A language without a voice (once per language), or nothing to say.
                     update(.shell(.notice(notice)))
@@ -583,6 +585,14 @@ final class ReplShell {
                 if interactive { update(.shell(.checkingPIN)) }
                 let store = self.store
                 startWork { .pin(Result { () throws(StoreError) in try store.authorize(pin: pin) }) }
+            case .openCommandLine(let text):
+                // A bookmark's note: the line opens with its command typed (a script types it all).
+                guard interactive, !isEditingCommand else { break }
+                isEditingCommand = true
+                lineEditor.begin(typed: text)
+                lineEditor.stories = []
+                lineEditor.messages = session.state.messages
+                needsRender = true
             case .exit:
                 exitRequested = true
             }

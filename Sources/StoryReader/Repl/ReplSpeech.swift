@@ -47,6 +47,9 @@ protocol ReplSpeech: AnyObject {
     /// The story waits after sentence `sentence` (of `Story.sentences`; nil: none), as in step
     /// mode: the next is not begun. Holds for the story being read and the next one narrated.
     func hold(afterSentence sentence: Int?)
+    /// The story's bookmarks (by word of `Story.words`, with their speech-log name): the next
+    /// `narrate` plays a soft tone before the sentence holding each (`Session.bookmarkTones`).
+    func mark(bookmarks: [(word: Int, label: String)])
     /// Everything stops (leaving the program).
     func silence()
     /// Time passed: what is due happens. Returns the story's events to give the Session.
@@ -72,6 +75,7 @@ extension ReplSpeech {
     func pauseStory(atWord word: Int?) { stopStory() }
     func change(tempo: Double) {}
     func hold(afterSentence sentence: Int?) {}
+    func mark(bookmarks: [(word: Int, label: String)]) {}
 
     /// The book's recording at its own pace, where the story has one.
     func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String? {
@@ -107,6 +111,8 @@ package final class ServiceSpeech: ReplSpeech {
     private var story: (items: [Narration.Item], firstWord: [Int])?
     /// The story sentence the narration waits after (the bedtime timer's last), nil: none.
     private var holdAfter: Int?
+    /// The bookmarks the next narration plays a tone for (`mark(bookmarks:)`).
+    private var bookmarks: [(word: Int, label: String)] = []
     private var currentSentence: Int?
     private var storyLoaded = false
     /// The story is being read or waits to go on; on a virtual clock, also while events the
@@ -254,13 +260,19 @@ package final class ServiceSpeech: ReplSpeech {
         let played = recordingTempo == nil ? nil : recording?.recording
         tempo = played == nil ? nil : recordingTempo
         narrations += 1
-        service.send(
-            .narrate(
-                SpeechService.StoryRequest(
-                    narration: narration, sentence: item, word: max(0, word), settings: resolved,
-                    stepMode: stepMode ? .sentence : .off, title: story.title, recording: played,
-                    tempo: recordingTempo ?? 1, holdAfter: holdAfter.flatMap { wanted in narration.items.lastIndex { $0.storySentenceIndex == wanted } })),
-            input: input)
+        var request = SpeechService.StoryRequest(
+            narration: narration, sentence: item, word: max(0, word), settings: resolved,
+            stepMode: stepMode ? .sentence : .off, title: story.title, recording: played,
+            tempo: recordingTempo ?? 1, holdAfter: holdAfter.flatMap { wanted in narration.items.lastIndex { $0.storySentenceIndex == wanted } })
+        request.tones = bookmarks.compactMap { mark in
+            // The first narration item of the sentence holding the word (a long sentence split in
+            // items hears its tone before the first).
+            guard let sentence = firstWord.lastIndex(where: { $0 <= mark.word }),
+                let item = narration.items.firstIndex(where: { $0.storySentenceIndex == sentence })
+            else { return nil }
+            return SpeechService.Tone(item: item, word: mark.word - firstWord[sentence], label: mark.label)
+        }
+        service.send(.narrate(request), input: input)
         return [notice, recordingNotice].compactMap { $0 }.joined(separator: " ").nilIfEmpty
     }
 
@@ -292,6 +304,10 @@ package final class ServiceSpeech: ReplSpeech {
 
     func change(settings: SpeechSettings) {
         service.send(.settings(settings))
+    }
+
+    func mark(bookmarks: [(word: Int, label: String)]) {
+        self.bookmarks = bookmarks
     }
 
     func hold(afterSentence sentence: Int?) {
@@ -385,6 +401,7 @@ package final class ServiceSpeech: ReplSpeech {
                             ]))
                 }
                 if case .sentence(let index) = heard.kind { trace?(Self.sourceLine(sentence: index, heard.clip)) }
+                if case .tone(let label) = heard.kind, storyLoaded, heard.story == narrations { trace?("tone " + label) }
                 out += storyEvents(heard)
             case .storyFailed:
                 // Said as the end of what could be read: the Session closes the story.
