@@ -15,6 +15,9 @@ struct ReplCommand: ParsableCommand {
                 "Without a terminal (a pipe, a script, or TERM=dumb): one command per line, with or without ':' — next, prev, activate, back, home, heading, where, read STORY, pause, resume, stop, faster, slower, set NAME VALUE, profile NAME, help, learn, quit; and wait [N] to let the story go on (to its end, or N sentences). Every utterance is printed as one caption line; at the end of the input a story being read finishes."
             ),
             helpMessages.tr(
+                "Bookmarks: while reading, b keeps the word being heard and n then types a note for it; Shift B lists the story's bookmarks (Enter reads from one, Delete removes it), and a soft tone is heard when reading passes one. In scripts: bookmark, bookmark note TEXT, bookmarks, and bookmarks all."
+            ),
+            helpMessages.tr(
                 "With a braille display through BRLTTY (--braille): the focused item, or the sentence being read in the child's braille code with the word being heard marked by dots 7 and 8; a routing key on a word goes on reading from it, and the pan keys move through the sentence and on to the next."
             ))
     )

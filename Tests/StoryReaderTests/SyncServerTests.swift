@@ -325,6 +325,37 @@ struct SyncServerTests {
             ) == "1")
     }
 
+    /// Issue 46: a bookmark (with its note) made on one kiosk reaches another after `storyreader
+    /// sync` on each, and its deletion comes back the same way.
+    @Test func aBookmarkMadeOnOneKioskReachesAnotherAfterSync() async throws {
+        let token = try addSite("bookmarks")
+        let a = try kiosk("bookmarks-a", token: token)
+        let b = try kiosk("bookmarks-b", token: token)
+        defer {
+            a.folder.remove()
+            b.folder.remove()
+        }
+        for k in [a, b] { try SyncClient.save(k.client.settings, in: k.folder.url) }
+        func sync(_ k: Kiosk) throws {
+            let result = try storyreader(["sync", "--data-dir", k.folder.url.path])
+            #expect(result.status == 0, "\(result.standardError)")
+        }
+        // Both kiosks' first child is the same child of the site (its id comes from its name).
+        let childA = try #require(try a.store.profiles().first?.id)
+        let childB = try #require(try b.store.profiles().first?.id)
+        let bookmark = Bookmark(story: "fox", word: 17, sentence: 2, text: "fox", note: "the fox is funny", createdAt: .distantPast)
+        try a.store.saveBookmark(bookmark, profileID: childA)
+        try sync(a)
+        try sync(b)
+        let arrived = try b.store.bookmarks(profileID: childB)
+        #expect(arrived.map(\.id) == [bookmark.id])
+        #expect(arrived.first?.word == 17 && arrived.first?.note == "the fox is funny" && arrived.first?.text == "fox")
+        try b.store.removeBookmark(id: bookmark.id, profileID: childB)
+        try sync(b)
+        try sync(a)
+        #expect(try a.store.bookmarks(profileID: childA).isEmpty)
+    }
+
     /// Issue 13: two kiosks of one site cannot both create "Mia" — the server checks the name in
     /// the upload's transaction (folded as the kiosk's nameKey) — nor rename a child to it, nor edit
     /// a child removed elsewhere; with the server down, adding, renaming and removing are refused

@@ -114,7 +114,7 @@ public struct AccessibilityElement: Sendable, Hashable, Identifiable {
 /// A screen: a title and a tree of elements.
 public struct Screen: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, Codable {
-        case library, story, reader, profileForm, settings, help, pinPrompt, parentMenu, timeUp, profiles, actions
+        case library, story, reader, profileForm, settings, help, pinPrompt, parentMenu, timeUp, profiles, actions, bookmarks
     }
 
     public var kind: Kind

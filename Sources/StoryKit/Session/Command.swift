@@ -41,13 +41,19 @@ public enum Command: Sendable, Hashable {
     case save
     /// Tonight's bedtime timer: `story`, `chapter`, a number of minutes or `off`; empty says it.
     case bedtime(String)
+    /// A bookmark at the word being heard (`b` while reading; `bookmark` in a script).
+    case bookmark
+    /// The last bookmark's note (`bookmark note TEXT`); empty: the note's line opens (`n`).
+    case bookmarkNote(String)
+    /// The bookmarks screen: of the story being read or shown (`B`), or of every story (`bookmarks all`).
+    case bookmarks(all: Bool)
 
     /// Every command word, for help, completion and suggestions.
     public static let names: [String] = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "set", "profile", "help", "quit", "settings", "learn", "wait", "type",
         "increase", "decrease", "sentence", "paragraph", "page", "beginning", "end", "step", "jump",
-        "actions", "action", "word", "explain", "save", "bedtime",
+        "actions", "action", "word", "explain", "save", "bedtime", "bookmark", "bookmarks",
     ]
 
     /// What each command does, for help and learn mode (marked for the catalogs, translated where said).
@@ -75,6 +81,8 @@ public enum Command: Sendable, Hashable {
         "word": N_("word next or word prev moves one word while paused, and says it; word N goes on reading from the story's Nth word"),
         "explain": N_("says the word being read slowly, spells it, shows it big with its syllables, then reads on (the e key)"),
         "save": N_("saves the profile form, from any field (Control S)"),
+        "bookmark": N_("saves a bookmark at the word being read; bookmark note and a text adds a note to it (the b key, then n)"),
+        "bookmarks": N_("lists your bookmarks of this story, or bookmarks all for every story (the B key while reading)"),
         "bedtime": N_("sets tonight's bedtime timer: bedtime story, bedtime chapter, bedtime 20 (minutes, then the end of the sentence) or bedtime off"),
     ]
 
@@ -117,6 +125,8 @@ public enum Command: Sendable, Hashable {
         case .action: "action"
         case .save: "save"
         case .bedtime: "bedtime"
+        case .bookmark, .bookmarkNote: "bookmark"
+        case .bookmarks: "bookmarks"
         }
     }
 }
@@ -210,6 +220,13 @@ public enum CommandParser {
         case "actions": return .actions
         case "save": return .save
         case "bedtime": return .bedtime(rest)
+        case "bookmark":
+            let folded = rest.lowercased()
+            if folded == "note" { throw CommandError(N_("bookmark note needs the note's text: for example, bookmark note the fox is funny")) }
+            if folded.hasPrefix("note ") { return .bookmarkNote(String(rest.dropFirst(5)).trimmingCharacters(in: .whitespaces)) }
+            guard rest.isEmpty else { throw CommandError(N_("bookmark takes nothing, or note and a text: for example, bookmark note the fox is funny")) }
+            return .bookmark
+        case "bookmarks": return .bookmarks(all: rest.lowercased() == "all")
         case "action": return .action(try needs(N_("action needs an action's name: for example, {example}")))
         case "jump":
             guard let letter = rest.first else { throw CommandError(N_("jump needs a letter: for example, jump L")) }

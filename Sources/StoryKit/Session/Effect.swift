@@ -46,6 +46,10 @@ public enum Effect: Sendable, Hashable {
     case checkPIN(String)
     /// Read the story with this id from its file (off the loop) and answer with `Input.storyLoaded`.
     case loadStory(String)
+    /// Open the `:` line with this already typed (a bookmark's note: `bookmark note `); Enter runs
+    /// it, Escape closes it (`ShellNews.commandLineCancelled`). Without a terminal: nothing (a
+    /// script types the whole line).
+    case openCommandLine(String)
     case exit
 }
 

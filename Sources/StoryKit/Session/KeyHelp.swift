@@ -30,6 +30,8 @@ public enum KeyHelp {
         // Shift-F10, as on the desktops; `a` where the focused item has actions.
         case .unknown("CSI 21;2~"): return .actions
         case .character("a") where !(focused?.customActions.isEmpty ?? true): return .actions
+        // The bookmarks screen: Delete removes the focused bookmark, as its action does.
+        case .delete where focused?.id.hasPrefix("bookmark-") == true: return .action("delete")
         default: return nil
         }
     }
@@ -46,6 +48,9 @@ public enum KeyHelp {
         case .character("]"): return .nextSentence
         case .character("["): return .previousSentence
         case .character("e"), .character("E"): return .explainWord
+        case .character("b"): return .bookmark
+        case .character("n"): return .bookmarkNote("")
+        case .character("B"): return .bookmarks(all: false)
         case .down, .character("}"): return .nextParagraph
         case .up, .character("{"): return .previousParagraph
         case .pageDown: return .nextPage
@@ -103,6 +108,10 @@ public enum KeyHelp {
         case .decrease: return N_("turns the focused setting down")
         case .actions: return N_("lists what you can do with the focused item, such as Read or Save to favourites")
         case .save: return N_("saves the profile form, from any field")
+        case .action("delete"): return N_("deletes the focused bookmark, and says so")
+        case .bookmark: return N_("saves a bookmark at the word being read; reading goes on")
+        case .bookmarkNote: return N_("types a note for the bookmark just made; Escape keeps it without a note")
+        case .bookmarks: return N_("opens your bookmarks of this story; Enter reads from one, Delete removes it")
         default: return nil
         }
     }
@@ -139,6 +148,8 @@ public enum KeyHelp {
         (N_("- and +"), N_("slower and faster, from the next sentence")),
         (N_("e"), N_("explain the word: said slowly, spelled, shown big with its syllables, then reading goes on from it")),
         (N_("s"), N_("step mode: each sentence waits for Space")),
+        (N_("b"), N_("bookmark the word being read (a soft tone plays when reading passes it); then n types a note")),
+        (N_("Shift B"), N_("your bookmarks of this story: Enter reads from one, Delete removes it")),
         (N_("w or Control W"), N_("where am I: the story, page and sentence")),
         (N_("q or Escape"), N_("stop, keep your place, and go back")),
         (N_("Tab and Shift Tab"), N_("the reading screen's buttons; Enter presses the one focused")),

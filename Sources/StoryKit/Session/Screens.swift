@@ -21,6 +21,7 @@ public enum Screens {
         case .parentMenu: parentMenu(state)
         case .timeUp: timeUp(state)
         case .actions(let id): actions(state, catalog: catalog, of: id)
+        case .bookmarks(let story): bookmarks(state, catalog: catalog, story: story)
         }
     }
 
@@ -163,7 +164,7 @@ public enum Screens {
                             ? CustomAction(id: "read", name: state.tr("Read"))
                             : CustomAction(id: "resume", name: state.tr("Go on reading")),
                         CustomAction(id: "save", name: reading.isFavourite ? state.tr("Remove from favourites") : state.tr("Save to favourites")),
-                    ],
+                    ] + bookmarksAction(state, story: entry.id),
                     combinesChildren: true, children: [details])
             }
             elements.append(
@@ -248,6 +249,7 @@ public enum Screens {
             AccessibilityElement(
                 id: "save", label: reading.isFavourite ? state.tr("Remove from favourites") : state.tr("Save to favourites"),
                 hint: state.tr("Press Enter to change."), traits: .button))
+        if !bookmarksAction(state, story: entry.id).isEmpty { actions.append(bookmarksButton(state, story: entry.id)) }
         elements.append(contentsOf: actions)
         for (index, description) in entry.pictureDescriptions.enumerated() {
             elements.append(
@@ -353,6 +355,7 @@ public enum Screens {
             AccessibilityElement(
                 id: "step", label: state.tr("Step mode"), value: reader.stepMode ? state.tr("on") : state.tr("off"),
                 hint: state.tr("In step mode each sentence waits for Enter."), traits: reader.stepMode ? [.button, .selected] : .button, sortPriority: 1),
+            bookmarksButton(state, story: story.id),
         ]
         elements.append(contentsOf: controls)
         return Screen(kind: .reader, title: state.tr("Reading {title}", ["title": story.title]), elements: elements)
@@ -387,6 +390,8 @@ public enum Screens {
                 continue
             }
             if field.field == .voice { value = Self.voiceName(field.value, messages: messages) }
+            // The bedtime's minutes said as minutes ("20 minutes"); the stored value stays "20".
+            if field.field == .bedtime, let minutes = Int(field.value) { value = state.trn("{count} minute", "{count} minutes", minutes) }
             if let choices = form.choices(for: field.field) {
                 // A picker: its place in the list, not every name in the hint.
                 if let index = choices.firstIndex(where: { $0.lowercased() == field.value.lowercased() }) {

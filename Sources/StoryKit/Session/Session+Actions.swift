@@ -40,6 +40,7 @@ extension Session {
     /// Does action `action` of item `id` (the item is on the screen now on top).
     mutating func perform(action: String, on id: String) -> [Effect] {
         if case .actions = state.route { state.stack.removeLast() }
+        if let bookmark = bookmarkID(id) { return performBookmark(action: action, on: bookmark) }
         let storyID: String? =
             switch state.route {
             case .story(let story): story
@@ -50,6 +51,7 @@ extension Session {
         case "read": return startReading(storyID, fromWord: 0)
         case "resume": return goOnReading(storyID)
         case "save": return toggleFavourite(storyID)
+        case "bookmarks": return openBookmarks(story: storyID)
         default: return [speak(tr("That cannot be done here."))]
         }
     }

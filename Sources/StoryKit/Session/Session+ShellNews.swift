@@ -37,6 +37,7 @@ extension Session {
             // letters said, it started again at its word between each of them.
             return pauseForHelp() + [tell(tr("Command."), .text)]
         case .commandLineCancelled:
+            if let kept = noteCancelled() { return kept }
             return [tell(tr("Cancelled."), .text)]
         case .commandLineMessage(let text):
             return [tell(text, .text)]

@@ -412,7 +412,8 @@ public struct Session: Sendable {
         case .back: return goBack()
         case .home: return goHome()
         case .whereAmI:
-            if let reader = state.reader, state.stack.contains(.reader) { return whereAmIReading(reader) }
+            // The bookmarks screen over the reader is a list: the item, and the story paused under it.
+            if let reader = state.reader, state.stack.contains(.reader), !state.route.isBookmarks { return whereAmIReading(reader) }
             return whereAmI()
         case .read(let name): return read(name)
         case .togglePause:
@@ -464,6 +465,9 @@ public struct Session: Sendable {
             }
             return choose(profile: found.name)
         case .settings: return openSettings()
+        case .bookmark: return saveBookmark()
+        case .bookmarkNote(let text): return noteBookmark(text)
+        case .bookmarks(let all): return openBookmarks(story: all ? nil : storyHere)
         case .help:
             // Help pauses a story being read; it stays paused until Space goes on.
             let paused = pauseForHelp()
@@ -629,6 +633,7 @@ public struct Session: Sendable {
             if id == "read" { return startReading(storyID, fromWord: 0) }
             if id == "resume" { return goOnReading(storyID) }
             if id == "save" { return toggleFavourite(storyID) }
+            if id == "bookmarks" { return openBookmarks(story: storyID) }
         case .reader:
             switch id {
             case "play": return togglePause()
@@ -640,6 +645,7 @@ public struct Session: Sendable {
             case "slower": return changeRate(faster: false)
             case "faster": return changeRate(faster: true)
             case "step": return toggleStepMode()
+            case "bookmarks": return openBookmarks(story: state.reader?.story.id)
             default: break
             }
         case .profileForm:
@@ -659,6 +665,8 @@ public struct Session: Sendable {
             return [.checkPIN(state.pinEntry)]
         case .parentMenu, .timeUp:
             break  // the kiosk's own screens: Session+Kiosk.swift handles them first
+        case .bookmarks:
+            if let effects = activateBookmark(id) { return effects }
         case .actions(let target):
             if id == "cancel" { return goBack() }
             if id.hasPrefix("action-") { return perform(action: String(id.dropFirst("action-".count)), on: target) }

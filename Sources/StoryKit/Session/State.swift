@@ -16,6 +16,8 @@ public enum Route: Sendable, Hashable {
     case timeUp
     /// The actions of an item on the screen below ("Read", "Save to favourites"), as a list.
     case actions(String)
+    /// The child's bookmarks of one story (nil: of every story), as a list (`Session+Bookmarks.swift`).
+    case bookmarks(String?)
 
     /// The key focus is remembered by ("story" screens share one memory).
     var focusKey: String {
@@ -31,6 +33,7 @@ public enum Route: Sendable, Hashable {
         case .parentMenu: "parentMenu"
         case .actions: "actions"
         case .timeUp: "timeUp"
+        case .bookmarks: "bookmarks"
         }
     }
 }
@@ -135,7 +138,7 @@ public struct SessionOptions: Sendable, Hashable {
     public static let childCommands: Set<String> = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "sentence", "paragraph", "page", "beginning", "end", "step", "help", "learn", "wait", "jump",
-        "increase", "decrease", "actions", "action", "word", "explain",
+        "increase", "decrease", "actions", "action", "word", "explain", "bookmark", "bookmarks",
     ]
 }
 
@@ -188,6 +191,12 @@ public struct State: Sendable, Hashable {
     /// Tonight's bedtime timer: this run's (`--bedtime`, the `bedtime` command), else the profile's
     /// default once reading starts; nil until either (`Session+Bedtime.swift`).
     public var bedtime: BedtimeTimer?
+    /// The bookmark made last in this run (`b`): what a note (`n`, `bookmark note TEXT`) is for.
+    public var lastBookmark: UUID?
+    /// The note's line is open (`n`): Escape there keeps the bookmark without a note.
+    public var noteLineOpen = false
+    /// The story was paused for the note's line: it goes on once the note is saved or not.
+    public var pausedForNote = false
 
     /// The key of `heardSentences` for a story read by the profile in use.
     func heardKey(_ storyID: String) -> String { profile.name + "\n" + storyID }

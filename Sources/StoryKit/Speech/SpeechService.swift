@@ -36,6 +36,9 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// The narration item after which the story waits, as in step mode, whatever the step mode
         /// (the bedtime timer's last sentence: the next is not begun); nil: none.
         public var holdAfter: Int?
+        /// Where a bookmark's tone is heard: before narration item `item` when it is read from
+        /// a word at or before `word` (an index in the item), named by `label` in the events.
+        public var tones: [Tone] = []
 
         public init(
             narration: Narration, sentence: Int = 0, word: Int = 0, settings: SpeechSettings,
@@ -52,6 +55,20 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             self.settings = settings
             self.stepMode = stepMode
             self.title = title
+        }
+    }
+
+    /// A bookmark's place in the narration (`StoryRequest.tones`).
+    public struct Tone: Sendable, Hashable {
+        public var item: Int
+        public var word: Int
+        /// What the speech log calls it ("bookmark 2 at word 17").
+        public var label: String
+
+        public init(item: Int, word: Int, label: String) {
+            self.item = item
+            self.word = word
+            self.label = label
         }
     }
 
@@ -79,6 +96,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         public enum Kind: Sendable, Hashable {
             /// Sentence `sentence` of the narration starts.
             case sentence(Int)
+            /// A bookmark's tone (`BookmarkTone`) is heard, before the sentence holding it.
+            case tone(String)
             /// Word `word` of sentence `sentence` starts.
             case word(sentence: Int, word: Int)
             /// The last sentence was heard to its end.
@@ -265,6 +284,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         var recorded: [(sentence: Int, frame: Int, clipMs: Int, tempo: Double)] = []
         /// A clip failed and the listener was told (once a story).
         var toldUnavailable = false
+        /// The tones already played (a sentence held for an answer and read again plays none twice).
+        var toned: Set<String> = []
     }
 
     /// The queue as a synthesis began, and what it synthesises: `send` plays each request on
@@ -576,6 +597,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             return false
         }
         let sentence = story.next.sentence
+        if playTone(before: sentence, &story, &core) { return true }
         if let recorded = story.request.recording?.sentences[safe: sentence] ?? nil {
             switch playRecorded(recorded, &story, &core) {
             case .played:
@@ -638,6 +660,21 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             story.stoppedAtBoundary = true
             core.scheduled.append((nextFrame(core), .story(.waitingForStep(sentence)), generation))
         }
+        core.story = story
+        return true
+    }
+
+    /// Plays a bookmark's tone before `sentence` when one is due (once a story request); true
+    /// when it did: the sentence is made at the next round, after what the sink had no room for.
+    private func playTone(before sentence: Int, _ story: inout Story, _ core: inout Core) -> Bool {
+        let start = story.next.word
+        let due = story.request.tones.filter { $0.item == sentence && $0.word >= start && !story.toned.contains($0.label) }
+        guard let first = due.first else { return false }
+        story.toned.formUnion(due.map(\.label))
+        core.scheduled.append((nextFrame(core), .story(.tone(first.label)), story.generation))
+        let stream = StreamingWrite(sink: sink)
+        BookmarkTone.samples.withUnsafeBufferPointer { stream.take($0) }
+        core.pending.append(contentsOf: stream.rest)
         core.story = story
         return true
     }

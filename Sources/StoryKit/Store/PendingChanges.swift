@@ -64,7 +64,9 @@ struct PendingChanges: Sendable {
         case .recordFinished(let id, let story): line = Line(kind: "read", profile: id, story: story, at: date.timeIntervalSince1970)
         case .savePosition(let id, let story, let sentence): line = Line(kind: "place", profile: id, story: story, sentence: sentence)
         case .setFavourite(let id, let story, let value): line = Line(kind: "favourite", profile: id, story: story, favourite: value)
-        case .saveProfile, .saveSettings: return nil
+        // Bookmarks wait for a start that can write them no more than profiles do: a full disk
+        // loses the mark, never a read or a place (said with the store's message).
+        case .saveProfile, .saveSettings, .saveBookmark, .removeBookmark: return nil
         }
         guard var data = try? JSONEncoder().encode(line) else { return nil }
         data.append(0x0A)
@@ -143,7 +145,7 @@ extension StoryStore {
                 case .savePosition(let id, let story, let sentence): try setPosition(profileID: id, storyID: story, sentenceIndex: sentence)
                 case .setFavourite(let id, let story, let value):
                     if try isFavourite(profileID: id, storyID: story) != value { _ = try toggleFavourite(profileID: id, storyID: story) }
-                case .saveProfile, .saveSettings: continue
+                case .saveProfile, .saveSettings, .saveBookmark, .removeBookmark: continue
                 }
                 written += 1
             } catch  where Self.cannotWrite(error) {

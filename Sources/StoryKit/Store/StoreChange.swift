@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A change the session asks the store to keep (`Effect.save`). Profiles are named by their
 /// database id: only profiles the store has saved are saved to.
 public enum StoreChange: Sendable, Hashable {
@@ -13,4 +15,8 @@ public enum StoreChange: Sendable, Hashable {
     /// The sentence (an index into `Story.sentences`) to resume the story from.
     case savePosition(profileID: Int64, story: String, sentence: Int)
     case setFavourite(profileID: Int64, story: String, Bool)
+    /// A bookmark made, or its note changed (the same id): kept as it is given.
+    case saveBookmark(profileID: Int64, Bookmark)
+    /// The bookmark with this id is deleted.
+    case removeBookmark(profileID: Int64, id: UUID)
 }

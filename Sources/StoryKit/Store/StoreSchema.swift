@@ -145,6 +145,24 @@ enum StoreSchema {
             }
             try db.execute(sql: "PRAGMA user_version = 11")
         }
+        // Its number is its place among the migrations (others of this session are ordered at merge).
+        let bookmarksVersion = migrator.migrations.count + 1
+        migrator.registerMigration("v13-bookmarks") { db in
+            // A child's marked places (issue 46): the word, its sentence, the word as written (the
+            // list names it without the story) and a note. The id is the bookmark's on every kiosk.
+            try db.create(table: "bookmark") { t in
+                t.primaryKey("id", .text)
+                t.belongsTo("profile", onDelete: .cascade).notNull()
+                t.column("storyId", .text).notNull()
+                t.column("wordIndex", .integer).notNull()
+                t.column("sentenceIndex", .integer).notNull()
+                t.column("word", .text).notNull()
+                t.column("note", .text)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "bookmark_profile_story", on: "bookmark", columns: ["profileId", "storyId"])
+            try db.execute(sql: "PRAGMA user_version = \(bookmarksVersion)")
+        }
         return migrator
     }
 }

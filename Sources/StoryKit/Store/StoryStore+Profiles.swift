@@ -133,7 +133,7 @@ extension StoryStore {
             let summary = try Self.summary(id: id, name: profile.name, in: db)
             // Explicit deletes (not only ON DELETE CASCADE) so nothing of the child stays behind
             // even if foreign keys were ever off for this connection.
-            for table in ["readEvent", "readingPosition", "favourite"] {
+            for table in ["readEvent", "readingPosition", "favourite", "bookmark"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE profileId = ?", arguments: [id])
             }
             if let syncID = try Self.profileSyncID(id, in: db) {

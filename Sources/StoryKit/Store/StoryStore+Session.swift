@@ -25,15 +25,18 @@ public struct SessionSnapshot: Sendable, Hashable {
     public var pinIsSet: Bool
     /// profile name → the story left midway most recently (what "welcome back" offers).
     public var inProgress: [String: String]
+    /// profile name → the child's bookmarks, by story and word.
+    public var bookmarks: [String: [Bookmark]]
 
     public init(
         profiles: [ChildProfile] = [], readings: [String: [String: ReadingRecord]] = [:], pinIsSet: Bool = false,
-        inProgress: [String: String] = [:]
+        inProgress: [String: String] = [:], bookmarks: [String: [Bookmark]] = [:]
     ) {
         self.profiles = profiles
         self.readings = readings
         self.pinIsSet = pinIsSet
         self.inProgress = inProgress
+        self.bookmarks = bookmarks
     }
 }
 
@@ -72,6 +75,12 @@ extension SessionSnapshot {
         case .setFavourite(let id, let story, let value):
             guard let name = name(ofProfile: id) else { return }
             readings[name, default: [:]][story, default: ReadingRecord()].isFavourite = value
+        case .saveBookmark(let id, let bookmark):
+            guard let name = name(ofProfile: id) else { return }
+            Bookmark.put(bookmark, into: &bookmarks[name, default: []])
+        case .removeBookmark(let id, let bookmark):
+            guard let name = name(ofProfile: id) else { return }
+            bookmarks[name]?.removeAll { $0.id == bookmark }
         }
     }
 
@@ -92,6 +101,7 @@ extension SessionSnapshot {
         profiles[index] = profile
         if old != profile.name, let moved = readings.removeValue(forKey: old) { readings[profile.name] = moved }
         if old != profile.name, let story = inProgress.removeValue(forKey: old) { inProgress[profile.name] = story }
+        if old != profile.name, let marks = bookmarks.removeValue(forKey: old) { bookmarks[profile.name] = marks }
         return old
     }
 }
@@ -104,16 +114,20 @@ extension StoryStore {
         let profiles = try profiles()
         var readings: [String: [String: ReadingRecord]] = [:]
         var inProgress: [String: String] = [:]
+        var bookmarks: [String: [Bookmark]] = [:]
         for profile in profiles {
             guard let id = profile.id else { continue }
             inProgress[profile.name] = try latestPosition(profileID: id)
+            let marks = try self.bookmarks(profileID: id)
+            if !marks.isEmpty { bookmarks[profile.name] = marks }
             let progress = try progress(profileID: id)
             if progress.isEmpty { continue }
             readings[profile.name] = progress.mapValues {
                 ReadingRecord(readCount: $0.readCount, isFavourite: $0.isFavourite, sentenceIndex: $0.sentenceIndex)
             }
         }
-        var snapshot = SessionSnapshot(profiles: profiles, readings: readings, pinIsSet: try isPINSet(), inProgress: inProgress)
+        var snapshot = SessionSnapshot(
+            profiles: profiles, readings: readings, pinIsSet: try isPINSet(), inProgress: inProgress, bookmarks: bookmarks)
         // What is kept for a later start counts already (a second session on a full disk).
         for (change, _) in pending.load() { snapshot.apply(change) }
         return snapshot
@@ -141,6 +155,10 @@ extension StoryStore {
                 try setPosition(profileID: id, storyID: story, sentenceIndex: sentence)
             case .setFavourite(let id, let story, let value):
                 if try isFavourite(profileID: id, storyID: story) != value { try toggleFavourite(profileID: id, storyID: story) }
+            case .saveBookmark(let id, let bookmark):
+                try saveBookmark(bookmark, profileID: id)
+            case .removeBookmark(let id, let bookmark):
+                try removeBookmark(id: bookmark, profileID: id)
             }
             return nil
         } catch {

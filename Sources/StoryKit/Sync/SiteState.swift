@@ -24,6 +24,8 @@ public struct SiteState: Sendable, Hashable {
     public var removedReads: Set<UUID> = []
     public var positions: [String: Register<Int?>] = [:]
     public var favourites: [String: Register<Bool>] = [:]
+    /// "profile/bookmark id" → the bookmark, nil once deleted (a deletion wins over older edits).
+    public var bookmarks: [String: Register<Bookmark?>] = [:]
     public var profileFields: [UUID: [String: Register<String?>]] = [:]
     public var removedProfiles: Set<UUID> = []
     public var kioskSessions: [UUID: Register<String>] = [:]
@@ -59,6 +61,8 @@ public struct SiteState: Sendable, Hashable {
             lww(&positions, "\(profile.uuidString)/\(story)", sentence)
         case .favourite(let profile, let story, let isFavourite):
             lww(&favourites, "\(profile.uuidString)/\(story)", isFavourite)
+        case .bookmark(let profile, let bookmark, let removed):
+            lww(&bookmarks, "\(profile.uuidString)/\(bookmark.id.uuidString)", removed ? nil : bookmark)
         case .profileField(let profile, let field, let value):
             var fields = profileFields[profile] ?? [:]
             lww(&fields, field, value)
@@ -83,6 +87,7 @@ public struct SiteState: Sendable, Hashable {
         func alive(_ key: String) -> Bool { !removed.contains { key.hasPrefix($0.uuidString + "/") } }
         copy.positions = positions.filter { alive($0.key) && $0.value.value != nil }
         copy.favourites = favourites.filter { alive($0.key) && $0.value.value }
+        copy.bookmarks = bookmarks.filter { alive($0.key) && $0.value.value != nil }
         return copy
     }
 

@@ -148,6 +148,10 @@ extension StoryStore {
                 guard let profile = profiles[row["profileId"]] else { continue }
                 add(.favourite(profile: profile, story: row["storyId"], isFavourite: true))
             }
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM bookmark ORDER BY createdAt") {
+                guard let profile = profiles[row["profileId"]], let bookmark = Self.bookmark(row) else { continue }
+                add(.bookmark(profile: profile, bookmark: bookmark, removed: false))
+            }
             try Self.enqueue(bodies, ids: ids, titles: storyTitles, in: db, at: now)
         }
     }

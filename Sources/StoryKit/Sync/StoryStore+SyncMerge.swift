@@ -245,6 +245,14 @@ extension StoryStore {
                 try db.execute(sql: "DELETE FROM favourite WHERE profileId = ? AND storyId = ?", arguments: [id, story])
             }
             return true
+        case .bookmark(let profile, let bookmark, let removed):
+            guard let id = try localProfileID(profile, in: db), try takes(change, in: db) else { return false }
+            if removed {
+                try db.execute(sql: "DELETE FROM bookmark WHERE id = ?", arguments: [bookmark.id.uuidString])
+            } else {
+                try putBookmark(bookmark, profileID: id, in: db)
+            }
+            return true
         case .profileField(let profile, let field, let value):
             guard syncedProfileFields.contains(field), try takes(change, in: db) else { return false }
             if try localProfileID(profile, in: db) == nil {
@@ -269,7 +277,7 @@ extension StoryStore {
         case .profileRemoved(let profile):
             try db.execute(sql: "INSERT OR IGNORE INTO syncTombstone (profile) VALUES (?)", arguments: [profile.syncText])
             if let id = try localProfileID(profile, in: db) {
-                for table in ["readEvent", "readingPosition", "favourite"] {
+                for table in ["readEvent", "readingPosition", "favourite", "bookmark"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE profileId = ?", arguments: [id])
                 }
                 try db.execute(sql: "DELETE FROM profile WHERE id = ?", arguments: [id])

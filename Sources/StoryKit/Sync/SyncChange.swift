@@ -32,6 +32,10 @@ public struct SyncChange: Sendable, Hashable, Codable {
         case position(profile: UUID, story: String, sentence: Int?)
         /// Favourite or not. Last writer wins per (profile, story).
         case favourite(profile: UUID, story: String, isFavourite: Bool)
+        /// A bookmark as it is now (made, its note typed) or deleted (`removed`). Last writer wins
+        /// per bookmark id. Kiosks that predate it set the change aside (their decoder does not
+        /// know it) and go on; a site's server must be updated before its kiosks send it.
+        case bookmark(profile: UUID, bookmark: Bookmark, removed: Bool)
         /// One profile field's new value, as the text SQLite stores (nil for NULL). Last writer wins per field.
         case profileField(profile: UUID, field: String, value: String?)
         /// The profile is gone for good: beats every edit, whatever its clock.
@@ -49,6 +53,7 @@ public struct SyncChange: Sendable, Hashable, Codable {
         switch body {
         case .position(let p, let s, _): "position/\(p.syncText)/\(s)"
         case .favourite(let p, let s, _): "favourite/\(p.syncText)/\(s)"
+        case .bookmark(let p, let b, _): "bookmark/\(p.syncText)/\(b.id.syncText)"
         case .profileField(let p, let f, _): "profile/\(p.syncText)/\(f)"
         case .kioskSession(let s, _, _): "session/\(s.syncText)"
         case .pinHash: "pin"
@@ -60,6 +65,7 @@ public struct SyncChange: Sendable, Hashable, Codable {
     public var story: String? {
         switch body {
         case .read(_, let story, _), .position(_, let story, _), .favourite(_, let story, _): story
+        case .bookmark(_, let bookmark, _): bookmark.story
         default: nil
         }
     }
@@ -68,7 +74,7 @@ public struct SyncChange: Sendable, Hashable, Codable {
     public var profile: UUID? {
         switch body {
         case .read(let p, _, _), .readRemoved(let p, _), .position(let p, _, _), .favourite(let p, _, _), .profileField(let p, _, _),
-            .profileRemoved(let p):
+            .profileRemoved(let p), .bookmark(let p, _, _):
             p
         case .kioskSession, .failedPIN, .pinHash: nil
         }

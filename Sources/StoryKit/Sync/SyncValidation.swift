@@ -25,7 +25,7 @@ public enum SyncValidation {
     public static func problem(with change: SyncChange, nowMillis: Int64) -> String? {
         if let problem = clockProblem(change.hlc) { return problem }
         if let title = change.storyTitle {
-            if change.story == nil { return "a story title comes only with a read, a place or a favourite" }
+            if change.story == nil { return "a story title comes only with a read, a place, a favourite or a bookmark" }
             if let problem = StoryTitles.problem(title) { return problem }
         }
         switch change.body {
@@ -38,6 +38,8 @@ public enum SyncValidation {
             return storyProblem(story)
         case .favourite(_, let story, _):
             return storyProblem(story)
+        case .bookmark(_, let bookmark, _):
+            return storyProblem(bookmark.story) ?? Bookmark.problem(bookmark) ?? dateProblem(bookmark.createdAt, "createdAt", nowMillis: nowMillis)
         case .profileField(_, let field, let value):
             return profileFieldProblem(field, value)
         case .profileRemoved, .readRemoved:

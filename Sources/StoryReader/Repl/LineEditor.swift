@@ -27,9 +27,10 @@ struct LineEditor {
     /// The interface's language, for what the command line says.
     var messages: MessageCatalog = .english
 
-    mutating func begin() {
-        text = ""
-        cursor = 0
+    /// Opens the line empty, or with `typed` already on it, the cursor after it.
+    mutating func begin(typed: String = "") {
+        text = typed
+        cursor = typed.count
         historyIndex = nil
         message = nil
         echo = nil

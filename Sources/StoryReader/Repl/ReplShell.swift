@@ -566,6 +566,14 @@ final class ReplShell {
                 if interactive { update(.shell(.checkingPIN)) }
                 let store = self.store
                 startWork { .pin(Result { () throws(StoreError) in try store.authorize(pin: pin) }) }
+            case .openCommandLine(let text):
+                // A bookmark's note: the line opens with its command typed (a script types it all).
+                guard interactive, !isEditingCommand else { break }
+                isEditingCommand = true
+                lineEditor.begin(typed: text)
+                lineEditor.stories = []
+                lineEditor.messages = session.state.messages
+                needsRender = true
             case .exit:
                 exitRequested = true
             }

@@ -34,10 +34,12 @@ protocol ReplSpeech: AnyObject {
     /// Says an interface utterance (`settings`: the preview's own; nil: the interface's).
     func say(_ utterance: Utterance, settings: SpeechSettings?)
     /// Reads `story` from word `fromWord`, its recording (if it has one) at `recordingTempo`
-    /// (nil: always the synthetic voice), waiting after story sentence `holdAfter` (nil: none);
+    /// (nil: always the synthetic voice), waiting after story sentence `holdAfter` (nil: none),
+    /// with a soft tone before the sentence holding each of `bookmarks` (story words);
     /// returns a notice to show and say (a voice fallback).
     func narrate(
-        _ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, holdAfter: Int?, input: Int
+        _ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, holdAfter: Int?,
+        bookmarks: [(word: Int, label: String)], input: Int
     ) -> String?
     /// Goes on with the story paused in the speech service, where it was heard, with what changed
     /// while it was paused; false when none is held (the caller narrates anew).
@@ -82,7 +84,7 @@ extension ReplSpeech {
 
     /// The book's recording at its own pace, where the story has one.
     func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String? {
-        narrate(story, fromWord: fromWord, settings: settings, recordingTempo: 1, stepMode: stepMode, holdAfter: nil, input: input)
+        narrate(story, fromWord: fromWord, settings: settings, recordingTempo: 1, stepMode: stepMode, holdAfter: nil, bookmarks: [], input: input)
     }
 
 }
@@ -208,7 +210,7 @@ package final class ServiceSpeech: ReplSpeech {
             messages = session.state.messages
             return narrate(
                 story, fromWord: fromWord, settings: settings, recordingTempo: tempo, stepMode: stepMode,
-                holdAfter: session.bedtimeLastSentence, input: input)
+                holdAfter: session.bedtimeLastSentence, bookmarks: session.bookmarkTones, input: input)
         case .resumeNarration(let settings, let stepMode):
             messages = session.state.messages
             if resumeStory(settings: settings, recordingTempo: tempo, stepMode: stepMode, holdAfter: session.bedtimeLastSentence, input: input) {
@@ -218,7 +220,7 @@ package final class ServiceSpeech: ReplSpeech {
             guard let reader = session.state.reader else { return nil }
             return narrate(
                 reader.story, fromWord: reader.wordIndex, settings: settings, recordingTempo: tempo, stepMode: stepMode,
-                holdAfter: session.bedtimeLastSentence, input: input)
+                holdAfter: session.bedtimeLastSentence, bookmarks: session.bookmarkTones, input: input)
         case .pauseNarration: pauseStory()
         case .stopNarration: stopStory()
         // Rate, pitch and volume change from the next sentence; the voice stays.
@@ -231,7 +233,8 @@ package final class ServiceSpeech: ReplSpeech {
     }
 
     package func narrate(
-        _ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, holdAfter: Int?, input: Int
+        _ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, holdAfter: Int?,
+        bookmarks: [(word: Int, label: String)], input: Int
     ) -> String? {
         backlog.removeAll()
         let narration: Narration
@@ -275,13 +278,19 @@ package final class ServiceSpeech: ReplSpeech {
         // The child's setting "always the synthetic voice": the recording is not even read.
         let played = recordingTempo == nil ? nil : recording?.recording
         narrations += 1
-        service.send(
-            .narrate(
-                SpeechService.StoryRequest(
-                    narration: narration, sentence: item, word: max(0, word), settings: resolved,
-                    stepMode: stepMode ? .sentence : .off, title: story.title, recording: played,
-                    tempo: recordingTempo ?? 1, holdAfter: holdAfter.flatMap { wanted in narration.items.lastIndex { $0.storySentenceIndex == wanted } })),
-            input: input)
+        var request = SpeechService.StoryRequest(
+            narration: narration, sentence: item, word: max(0, word), settings: resolved,
+            stepMode: stepMode ? .sentence : .off, title: story.title, recording: played,
+            tempo: recordingTempo ?? 1, holdAfter: holdAfter.flatMap { wanted in narration.items.lastIndex { $0.storySentenceIndex == wanted } })
+        request.tones = bookmarks.compactMap { mark in
+            // The first narration item of the sentence holding the word (a long sentence split in
+            // items hears its tone before the first).
+            guard let sentence = firstWord.lastIndex(where: { $0 <= mark.word }),
+                let item = narration.items.firstIndex(where: { $0.storySentenceIndex == sentence })
+            else { return nil }
+            return SpeechService.Tone(item: item, word: mark.word - firstWord[sentence], label: mark.label)
+        }
+        service.send(.narrate(request), input: input)
         return [notice, recordingNotice].compactMap { $0 }.joined(separator: " ").nilIfEmpty
     }
 
@@ -416,6 +425,7 @@ package final class ServiceSpeech: ReplSpeech {
                             ]))
                 }
                 if case .sentence(let index) = heard.kind { trace?(Self.sourceLine(sentence: index, heard.clip)) }
+                if case .tone(let label) = heard.kind, storyLoaded, heard.story == narrations { trace?("tone " + label) }
                 out += storyEvents(heard)
             case .storyFailed:
                 // Said as the end of what could be read: the Session closes the story.

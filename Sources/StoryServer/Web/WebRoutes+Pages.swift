@@ -196,6 +196,19 @@
                         return "<li>\(WebPage.escape(title)) "
                             + correction("favourite", story, page.messages.tr("Remove {story} from favourites", ["story": title])) + "</li>"
                     }.joined() + "</ul>"
+            // Read-only: a bookmark is the child's own, made and deleted on a kiosk.
+            let bookmarks = state.bookmarks.filter { $0.key.hasPrefix(prefix) }.compactMap(\.value.value).sorted(by: Bookmark.inOrder)
+            body += "<h2>\(page.tr("Bookmarks"))</h2>"
+            body +=
+                bookmarks.isEmpty
+                ? "<p>\(page.tr("No bookmarks yet."))</p>"
+                : "<ul class=\"entries\">"
+                    + bookmarks.map { bookmark in
+                        let place = page.tr(
+                            "‘{word}’, sentence {sentence}, {title}",
+                            ["word": bookmark.text, "sentence": String(bookmark.sentence + 1), "title": entry.title(of: bookmark.story)])
+                        return "<li>\(place)" + (bookmark.note.map { ": " + WebPage.escape($0) } ?? "") + "</li>"
+                    }.joined() + "</ul>"
             body += "<h2>\(page.tr("Profile"))</h2>"
             body += "<p>\(page.tr("Changes reach every kiosk of the site at its next sync."))</p>"
             if !problems.isEmpty {
