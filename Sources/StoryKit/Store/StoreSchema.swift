@@ -145,6 +145,27 @@ enum StoreSchema {
             }
             try db.execute(sql: "PRAGMA user_version = 11")
         }
+        migrator.registerMigration("v12-coach") { db in
+            // The read-along coach (issue 45): each child's wait in a silence (3 s for every
+            // existing profile), and the coached reads kept per child — what was read by the child,
+            // what the coach helped with and what was passed over; never any audio.
+            try db.alter(table: "profile") { t in
+                t.add(column: "coachWait", .integer).notNull().defaults(to: CoachWait.standard)
+            }
+            try db.create(table: "coachedRead") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("profile", onDelete: .cascade).notNull()
+                t.column("storyId", .text).notNull()
+                t.column("finishedAt", .datetime).notNull()
+                t.column("wordsRead", .integer).notNull()
+                t.column("wordsHelped", .integer).notNull()
+                t.column("wordsSkipped", .integer).notNull()
+                // The change's id on the site (a coached read is an event, like a finished read).
+                t.column("syncId", .text).notNull().unique()
+            }
+            try db.create(index: "coachedRead_profile_time", on: "coachedRead", columns: ["profileId", "finishedAt"])
+            try db.execute(sql: "PRAGMA user_version = 12")
+        }
         return migrator
     }
 }

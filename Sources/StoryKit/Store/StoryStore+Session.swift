@@ -72,6 +72,9 @@ extension SessionSnapshot {
         case .setFavourite(let id, let story, let value):
             guard let name = name(ofProfile: id) else { return }
             readings[name, default: [:]][story, default: ReadingRecord()].isFavourite = value
+        case .recordCoachedRead:
+            // Kept apart from the read counts the snapshot holds: `storyreader history` shows it.
+            return
         }
     }
 
@@ -141,6 +144,8 @@ extension StoryStore {
                 try setPosition(profileID: id, storyID: story, sentenceIndex: sentence)
             case .setFavourite(let id, let story, let value):
                 if try isFavourite(profileID: id, storyID: story) != value { try toggleFavourite(profileID: id, storyID: story) }
+            case .recordCoachedRead(let id, let story, let tally):
+                try recordCoachedRead(profileID: id, storyID: story, tally: tally)
             }
             return nil
         } catch {
