@@ -3,7 +3,8 @@ import Foundation
 import StoryKit
 
 /// `storyreader history [--profile NAME] [--kiosk] [--json]`: the finished reads, newest first,
-/// then the kiosk sessions (only those with `--kiosk`).
+/// then the reads aloud with the coach (apart: they are the child reading, not one more read of
+/// the story), then the kiosk sessions (only those with `--kiosk`).
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
@@ -33,6 +34,14 @@ struct HistoryCommand: ParsableCommand {
         /// The story's title, when the story is still in the library.
         var title: String?
         var finishedAt: Date
+        /// Set for a read aloud with the coach: what the child read alone, was helped with, passed over.
+        var coached: Coached?
+    }
+
+    struct Coached: Encodable {
+        var read: Int
+        var helped: Int
+        var skipped: Int
     }
 
     func validate() throws {
@@ -46,8 +55,9 @@ struct HistoryCommand: ParsableCommand {
         do {
             let profileID = try profile.map { try store.requireProfile(named: $0).id ?? 0 }
             let records = try store.history(profileID: profileID, limit: limit)
+            let coachedRecords = try store.coachedReads(profileID: profileID, limit: limit)
             var titles: [String: String] = [:]
-            if !records.isEmpty {
+            if !records.isEmpty || !coachedRecords.isEmpty {
                 for entry in global.loadLibrary(reportProblems: false).entries { titles[entry.id] = entry.title }
             }
             let entries = records.map {
@@ -55,7 +65,13 @@ struct HistoryCommand: ParsableCommand {
                     profile: StoreCommandSupport.safe($0.profileName), story: StoreCommandSupport.safe($0.storyID),
                     title: titles[$0.storyID].map(StoreCommandSupport.safe), finishedAt: $0.finishedAt)
             }
-            if json { return try StoreCommandSupport.printJSON(entries) }
+            let coached = coachedRecords.map {
+                Entry(
+                    profile: StoreCommandSupport.safe($0.profileName), story: StoreCommandSupport.safe($0.storyID),
+                    title: titles[$0.storyID].map(StoreCommandSupport.safe), finishedAt: $0.finishedAt,
+                    coached: Coached(read: $0.read, helped: $0.helped, skipped: $0.skipped))
+            }
+            if json { return try StoreCommandSupport.printJSON(entries + coached) }
             if entries.isEmpty {
                 print(
                     profile == nil
@@ -65,6 +81,14 @@ struct HistoryCommand: ParsableCommand {
             let formatter = Self.dateFormatter(messages)
             for entry in entries {
                 print("\(formatter.string(from: entry.finishedAt))  \(entry.profile)  \(entry.title ?? entry.story)")
+            }
+            if !coached.isEmpty {
+                print("")
+                print(messages.tr("Read aloud with the coach:"))
+                for entry in coached {
+                    let tally = entry.coached.map { Self.coachedTally($0, messages) } ?? ""
+                    print("\(formatter.string(from: entry.finishedAt))  \(entry.profile)  \(entry.title ?? entry.story)  \(tally)")
+                }
             }
             let sessions = try store.kioskSessions(profile: profile, limit: limit)
             if !sessions.isEmpty {
@@ -96,6 +120,13 @@ struct HistoryCommand: ParsableCommand {
         } catch let error as StoreError {
             throw StoreCommandSupport.fail(error, global.messages)
         }
+    }
+
+    /// "read 42 words alone, helped with 3" (words the coach heard the child read, and said for them).
+    static func coachedTally(_ coached: Coached, _ messages: MessageCatalog) -> String {
+        messages.trn(
+            "read {count} word alone, helped with {helped}", "read {count} words alone, helped with {helped}", coached.read,
+            ["helped": String(coached.helped)])
     }
 
     /// A date and time written the language's way: the pattern is a message of its own, so a

@@ -53,6 +53,12 @@ struct ProfileFieldOptions: ParsableArguments {
         help: ArgumentHelp(
             helpMessages.tr("The bedtime timer's default: off, story, chapter, or a number of minutes (1–180) then the end of the sentence.")))
     var bedtime: String?
+    @Option(
+        name: .customLong("coach-wait"),
+        help: ArgumentHelp(
+            helpMessages.tr("Seconds of silence, 2–8, before the reading coach says the next word for this child (default 3)."),
+            valueName: "seconds"))
+    var coachWait: String?
 
     /// The flags given, by field.
     var values: [(ProfileField, String)] {
@@ -61,7 +67,7 @@ struct ProfileFieldOptions: ParsableArguments {
             (.volume, volume), (.textSize, textSize), (.motion, reducedMotion), (.theme, theme), (.hints, hints),
             (.stepMode, stepMode), (.lineFocus, lineFocus), (.syllables, syllables.map { $0 ? "on" : "off" }), (.spacing, spacing),
             (.brailleCode, brailleCode), (.narration, narration), (.recordingTempo, recordingTempo),
-            (.bedtime, bedtime),
+            (.bedtime, bedtime), (.coachWait, coachWait),
         ]
         return all.compactMap { field, value in value.map { (field, $0) } }
     }

@@ -26,7 +26,7 @@ struct CoachOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            helpMessages.tr("With --coach: seconds of silence before the next word is said for the child, 2–8 (default 3)."),
+            helpMessages.tr("With --coach: seconds of silence before the next word is said for the child, 2–8 (default: the profile's Coach waits, else 3)."),
             valueName: "seconds"))
     var coachWait: Double?
 
@@ -55,7 +55,8 @@ extension ReadCommand {
     /// then read as without --coach.
     func runCoach(_ story: Story, narration: Narration, model: ListeningModel) throws -> ListeningProblem? {
         let messages = global.messages
-        var storySettings = settings(over: try childReading()?.profile.settings.speech ?? .storyDefaults)
+        let child = try childReading()
+        var storySettings = settings(over: child?.profile.settings.speech ?? .storyDefaults)
         storySettings.voice = try resolvedVoice(story, over: storySettings) ?? story.language
         let sentences = narration.items.enumerated().filter { $0.element.kind != .picture }.map {
             CoachSentence(id: $0.offset, words: $0.element.words.map(\.text))
@@ -85,7 +86,9 @@ extension ReadCommand {
                     return error
                 }
             }
-            let wait = Int(((coachOptions.coachWait ?? 3) * 1000).rounded())
+            // --coach-wait, else the child's own (the profile form's "Coach waits"), else 3 s.
+            let seconds = coachOptions.coachWait ?? Double(child?.profile.settings.coachWaitSeconds ?? CoachWait.standard)
+            let wait = Int((seconds * 1000).rounded())
             coach = try ReadingCoach(sentences: sentences, model: model, settings: .init(waitMilliseconds: wait)) { event in
                 printer?.print(event)
                 if case .help(let word, _) = event { helpWords.withLock { $0.append(word.text) } }
@@ -110,6 +113,15 @@ extension ReadCommand {
         // The microphone is off before anything more is said.
         microphone?.close()
         let tally = coach.finish()
+        // Kept for the child named by --profile (history, the site), unless nothing was read or said.
+        if let child, tally.read + tally.helped > 0 {
+            child.store.storyTitles.know([(story.id, story.title)])
+            do {
+                try child.store.recordCoachedRead(profileID: child.id, storyID: story.id, tally: tally)
+            } catch {
+                warn(messages.tr("could not record the read: {problem}", ["problem": StoreCommandSupport.describe(error, messages)]))
+            }
+        }
         let sentence = Self.coachedSentence(tally, messages)
         FileHandle.standardError.write(Data((Sanitizer.visibleLines(sentence) + "\n").utf8))
         voice.say(sentence)

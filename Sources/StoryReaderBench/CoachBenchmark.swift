@@ -18,6 +18,9 @@ struct CoachBenchmark: ParsableCommand {
     @Option(help: ArgumentHelp(helpMessages.tr("The clips' folder (default: Tests/Fixtures/coach of the package).")))
     var clips: String?
 
+    @Flag(help: ArgumentHelp(helpMessages.tr("Also print each word heard: its end, when it was highlighted, and the latency.")))
+    var words = false
+
     func run() throws {
         guard let folder = clips ?? fixturesFolder() else { throw UserFailure(message: "no clips: use --clips DIR (Tests/Fixtures/coach)") }
         let names = ["0870", "0880", "0890", "0920", "0930"].map { "sense_and_sensibility_01_austen_64kb-\($0).wav" }
@@ -51,9 +54,15 @@ struct CoachBenchmark: ParsableCommand {
         }
         let tally = coach.finish()
         let ends = coach.heardEnds()
-        let latencies = heardAt.withLock { $0 }.compactMap { word, at -> Double? in
+        let timed = heardAt.withLock { $0 }.compactMap { word, at -> (word: CoachWord, end: Int, latency: Double)? in
             guard let end = ends[word] else { return nil }
-            return Double(at - end) + (chunkMilliseconds[at] ?? 0)
+            return (word, end, Double(at - end) + (chunkMilliseconds[at] ?? 0))
+        }.sorted { ($0.word.sentence, $0.word.index) < ($1.word.sentence, $1.word.index) }
+        let latencies = timed.map(\.latency)
+        if words {
+            for (word, end, latency) in timed {
+                print("\(Sanitizer.sanitizeLine(word.text))\t\(end)\t" + String(format: "%.0f ms", latency))
+            }
         }
         let audioSeconds = Double(samples.count) / Double(ReadingCoach.sampleRate)
         print(String(format: "audio %.2f s, decoded in %.3f s: real-time factor %.3f", audioSeconds, Double(total) / 1e9, Double(total) / 1e9 / audioSeconds))

@@ -9,7 +9,7 @@ import Testing
         #expect(
             form.fields.map(\.field) == [
                 .name, .age, .interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
-                .lineFocus, .syllables, .spacing, .language, .brailleCode, .narration, .recordingTempo, .bedtime, .save, .cancel,
+                .lineFocus, .syllables, .spacing, .language, .brailleCode, .narration, .recordingTempo, .bedtime, .coachWait, .save, .cancel,
             ])
         #expect(form.fields.allSatisfy { !$0.label.isEmpty && !$0.hint.isEmpty && !$0.constraint.isEmpty })
         #expect(form.fields[0].hint == "the name shown and spoken to your child")
@@ -40,7 +40,7 @@ import Testing
         #expect(
             order == [
                 .interests, .voice, .rate, .pitch, .volume, .textSize, .motion, .theme, .hints, .stepMode,
-                .lineFocus, .syllables, .spacing, .language, .brailleCode, .narration, .recordingTempo, .bedtime, .save,
+                .lineFocus, .syllables, .spacing, .language, .brailleCode, .narration, .recordingTempo, .bedtime, .coachWait, .save,
             ])
     }
 

@@ -31,6 +31,7 @@ import Testing
         settings.narration = .synthetic
         settings.recordingTempo = 1.25
         settings.bedtime = .minutes(20)
+        settings.coachWaitSeconds = 6
         return ChildProfile(name: "Mia", age: 7, interests: ["dragons", "space"], settings: settings)
     }
 
@@ -40,7 +41,7 @@ import Testing
             let kioskTexts = ProfileForm.texts(of: profile)
             #expect(
                 !ProfileField.shared.contains(.name) && ProfileField.shared.contains(.hints) && ProfileField.shared.contains(.recordingTempo)
-                    && ProfileField.shared.contains(.bedtime))
+                    && ProfileField.shared.contains(.bedtime) && ProfileField.shared.contains(.coachWait))
             for field in ProfileField.shared {
                 let text = field.formText(stored: stored)
                 #expect(text == kioskTexts[field], "\(field)")

@@ -90,8 +90,9 @@ import Testing
     func createAProfileWithOneMistake(_ language: String, _ problem: String, _ saved: String) throws {
         let fixture = try ReplFixture(withProfiles: false)
         defer { fixture.remove() }
-        // Save is 18 items after Interests: voice … spacing, language, braille, narration, recording tempo, bedtime.
-        let toSave = String(repeating: "next\n", count: 18)
+        // Save is 19 items after Interests: voice … spacing, language, braille, narration, recording tempo, bedtime,
+        // coach waits.
+        let toSave = String(repeating: "next\n", count: 19)
         let script =
             "next\nactivate\ntype Ada\nnext\ntype 40\nnext\ntype animals\n" + toSave + "activate\ntype 6\nnext\n" + toSave
             + "activate\nwhere\nquit\n"

@@ -51,7 +51,7 @@ import Testing
         for label in [
             "Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,", "Syllables,", "Spacing,",
             "Language,", "Braille,",
-            "Narration,", "Recording tempo,", "Bedtime,",
+            "Narration,", "Recording tempo,", "Bedtime,", "Coach waits,",
         ] {
             try session.waitFor(label)
             try session.type("")
@@ -79,7 +79,7 @@ import Testing
         for label in [
             "Interests,", "Voice,", "Speed,", "Pitch,", "Volume,", "Text size,", "Reduced motion,", "Theme,", "Hints,", "Step mode,", "Line focus,",
             "Syllables,", "Spacing,", "Language,", "Braille,",
-            "Narration,", "Recording tempo,", "Bedtime,",
+            "Narration,", "Recording tempo,", "Bedtime,", "Coach waits,",
         ] {
             try session.waitFor(label)
             try session.type("")

@@ -102,6 +102,51 @@ import Testing
         #expect(captions.standardOutput == "to\n", "\(captions.standardOutput)")
     }
 
+    /// A child whose "Coach waits" is 5 s (`profile add --coach-wait 5`) is given no help in the
+    /// stuck reading's 4 s of silence; `--coach-wait 2` for one run still helps. Each coached read is
+    /// kept for the child and shown by `history` apart from the finished reads (none: the story was
+    /// not read to its end).
+    @Test func theChildsOwnWaitIsTakenAndEachCoachedReadIsKeptForThem() throws {
+        let data = try TemporaryFolder("coach-cli-child")
+        try data.write(
+            "stories/sense-and-sensibility.txt", try String(contentsOf: Self.folder.appendingPathComponent("sense-and-sensibility.txt"), encoding: .utf8))
+        let input = try Self.stuckReading(in: data, named: "stuck.wav")
+        let dataDirectory = data.url.appendingPathComponent("data").path
+        let added = try StoryReaderProcess.run(["profile", "add", "--name", "Mia", "--age", "7", "--coach-wait", "5"], dataDirectory: dataDirectory)
+        #expect(added.status == 0, "\(added.standardError)")
+        func coached(_ extra: [String]) throws -> [[String: Any]] {
+            let result = try StoryReaderProcess.run(
+                [
+                    "read", "Sense and Sensibility", "--stories", data.url.appendingPathComponent("stories").path, "--coach", "--listen", input,
+                    "--events", "json", "--no-audio", "--profile", "Mia",
+                ] + extra, dataDirectory: dataDirectory)
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        let patient = try coached([])
+        #expect(patient.filter { $0["type"] as? String == "help" }.isEmpty, "4 s of silence is less than Mia's 5 s")
+        let heard = patient.filter { $0["type"] as? String == "heard" }.count
+        #expect(heard >= 6)
+        let quick = try coached(["--coach-wait", "2"])
+        #expect(quick.filter { $0["type"] as? String == "help" }.compactMap { $0["word"] as? String }.first == "to")
+        let helped = quick.filter { $0["type"] as? String == "help" }.count
+
+        let history = try StoryReaderProcess.run(
+            ["history", "--profile", "Mia", "--stories", data.url.appendingPathComponent("stories").path], dataDirectory: dataDirectory)
+        #expect(history.status == 0, "\(history.standardError)")
+        let lines = history.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "Mia has not finished a story yet.", "\(history.standardOutput)")
+        let apart = try #require(lines.firstIndex(of: "Read aloud with the coach:"), "\(history.standardOutput)")
+        let rows = lines[(apart + 1)...].filter { $0.contains("  Mia  Sense and Sensibility, chapter 1 (five clips)  read ") }
+        #expect(rows.count == 2, "\(history.standardOutput)")
+        #expect(rows.contains { $0.hasSuffix("read \(heard) words alone, helped with 0") }, "\(rows)")
+        #expect(rows.contains { $0.hasSuffix(", helped with \(helped)") }, "\(rows)")
+        let json = try StoryReaderProcess.run(["history", "--profile", "Mia", "--json"], dataDirectory: dataDirectory)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        let tallies = entries.compactMap { $0["coached"] as? [String: Int] }
+        #expect(tallies.count == 2 && tallies.contains { $0["read"] == heard && $0["helped"] == 0 }, "\(json.standardOutput)")
+    }
+
     /// "And Mr. John Dashwood had then leisure", then 4 s of silence, as a file in `data` (the
     /// test's input, outside the data folder): a WAV, or raw samples for a microphone (`.raw`).
     static func stuckReading(in data: TemporaryFolder, named name: String) throws -> String {

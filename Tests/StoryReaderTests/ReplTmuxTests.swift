@@ -350,8 +350,8 @@ struct ReplTmuxTests {
         try tmux.waitFor("❯ Age:")
         try tmux.send("-l", "40")
         // Age → interests, voice, rate, pitch, volume, text size, reduced motion, theme, hints, step mode,
-        // line focus, syllables, spacing, language, braille, narration, recording tempo, bedtime → Save.
-        for _ in 0..<19 { try tmux.send("Tab") }
+        // line focus, syllables, spacing, language, braille, narration, recording tempo, bedtime, coach waits → Save.
+        for _ in 0..<20 { try tmux.send("Tab") }
         try tmux.waitFor("❯[Save]")
         try tmux.send("Enter")
         var screen = try tmux.waitFor("Age: 40 is out of range")
@@ -373,7 +373,7 @@ struct ReplTmuxTests {
         try tmux.waitFor("❯ ◀ Text size: large, 4 of 12")
         try tmux.send("Right")
         try tmux.waitFor("» xLarge, 5 of 12.")
-        for _ in 0..<13 { try tmux.send("Tab") }
+        for _ in 0..<14 { try tmux.send("Tab") }
         try tmux.waitFor("❯[Save]")
         try tmux.send("Enter")
         screen = try tmux.waitFor("Profile Ada saved.")

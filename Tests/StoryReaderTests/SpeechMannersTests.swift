@@ -178,8 +178,8 @@ struct SpeechMannersTests {
         try tmux.waitFor("❯ Age:")
         try tmux.type("6")
         try tmux.waitFor("❯ Interests:")
-        // Interests … language, braille, narration, recording tempo, bedtime → Save.
-        for _ in 0..<18 { try tmux.send("Tab") }
+        // Interests … language, braille, narration, recording tempo, bedtime, coach waits → Save.
+        for _ in 0..<19 { try tmux.send("Tab") }
         try tmux.waitFor("❯[Save]")
         try tmux.send("Enter")
         try tmux.waitFor("Saving…", seconds: 2)

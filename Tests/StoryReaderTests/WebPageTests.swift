@@ -271,6 +271,51 @@ struct WebPageTests {
         #expect(try await web.get(path).body.components(separatedBy: "Delete the read of").count - 1 == 1)
     }
 
+    /// Issue 45: a read aloud with the coach on one kiosk reaches another kiosk's `storyreader
+    /// history` after `storyreader sync`, and the child's page shows it apart from the finished
+    /// stories, with the words read alone, helped with and skipped.
+    @Test func aCoachedReadOnOneKioskShowsApartOnAnotherKiosksHistoryAndOnThePage() async throws {
+        let token = try addSite("web-coach")
+        let passphrase = try addStaff("web-coach", "Cora", role: "librarian")
+        let k = try kiosk("web-coach", token: token)
+        let other = try TemporaryFolder("web-coach-other")
+        defer {
+            k.folder.remove()
+            other.remove()
+        }
+        let mia = try k.store.addProfile(ChildProfile(name: "Mia", age: 6), authorization: k.store.authorize(pin: nil))
+        k.store.storyTitles.know([("the-snail", "The Snail")])
+        _ = try k.store.recordFinishedRead(profileID: mia.id!, storyID: "the-fox")
+        try k.store.recordCoachedRead(profileID: mia.id!, storyID: "the-snail", tally: CoachTally(read: 42, helped: 3, skipped: 1))
+        let sent = try await k.client.round(k.store)
+        #expect(sent.setAside == 0)
+
+        let join = try storyreader(["sync", "join", site.serve.url, "--token", token, "--data-dir", other.url.path])
+        #expect(join.status == 0, "\(join.standardError)")
+        let synced = try storyreader(["sync", "--data-dir", other.url.path])
+        #expect(synced.status == 0, "\(synced.standardError)")
+        let history = try storyreader(["history", "--profile", "Mia", "--data-dir", other.url.path])
+        #expect(history.status == 0, "\(history.standardError)")
+        let lines = history.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let apart = try #require(lines.firstIndex(of: "Read aloud with the coach:"), "\(history.standardOutput)")
+        // The finished read above, the coached one below, each once.
+        #expect(lines[..<apart].filter { $0.hasSuffix("  Mia  the-fox") }.count == 1, "\(history.standardOutput)")
+        #expect(lines[(apart + 1)...].filter { $0.hasSuffix("  Mia  the-snail  read 42 words alone, helped with 3") }.count == 1, "\(history.standardOutput)")
+
+        let web = WebVisitor(base: site.serve.url)
+        try await web.signIn("Cora", passphrase)
+        let path = try #require(Self.link(to: "Mia", in: try await web.get("/")))
+        let page = try await web.get(path).body
+        let finished = try #require(page.range(of: "<caption>Finished stories, newest first</caption>"))
+        let coached = try #require(page.range(of: "<caption>Read aloud with the coach, newest first</caption>"), "\(page)")
+        #expect(finished.upperBound < coached.lowerBound)
+        #expect(page.contains(#"<th scope="col">Words read alone</th><th scope="col">Words helped with</th>"#))
+        let row = try #require(page[coached.upperBound...].range(of: "<tr><td>The Snail</td>"))
+        #expect(page[row.upperBound...].prefix(100).contains("</td><td>42</td><td>3</td><td>1</td></tr>"), "\(page)")
+        // Not one more finished read: the finished stories hold only the fox.
+        #expect(page[finished.upperBound..<coached.lowerBound].components(separatedBy: "Delete the read of").count - 1 == 1)
+    }
+
     @Test func aParentSeesOnlyTheirChildAndAnotherSitesChildIsNotFound() async throws {
         let token = try addSite("web-two")
         let otherToken = try addSite("web-three")

@@ -74,6 +74,10 @@ public struct ReadingSettings: Sendable, Hashable, Codable {
     /// The bedtime timer a parent sets as this child's default, armed when reading starts
     /// (`Session+Bedtime.swift`); off unless set.
     public var bedtime: Bedtime = .off
+    /// Seconds of silence before the read-along coach says the next word for this child
+    /// (``CoachWait``: 2–8, 3 unless a parent gives a slower reader more). The REPL's and `read`'s
+    /// coach read it from the profile.
+    public var coachWaitSeconds: Int = CoachWait.standard
 
     public init(
         speech: SpeechSettings = .storyDefaults, textSize: TextSizePreset = .default, motion: MotionPreference = .auto,

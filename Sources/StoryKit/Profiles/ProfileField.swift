@@ -12,6 +12,8 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
     case narration, recordingTempo
     /// The bedtime timer's default (a picker: off, story, chapter, or minutes).
     case bedtime
+    /// The read-along coach's wait in a silence (a picker of seconds, 2–8).
+    case coachWait
     case save, cancel
 
     /// The fields that hold a value (everything but the two buttons), in focus order.
@@ -42,6 +44,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .narration: N_("Narration")
         case .recordingTempo: N_("Recording tempo")
         case .bedtime: N_("Bedtime")
+        case .coachWait: N_("Coach waits")
         case .save: N_("Save")
         case .cancel: N_("Cancel")
         }
@@ -75,6 +78,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .narration: N_("who reads a story that has its own recording: the book's recording, or always the synthetic voice")
         case .recordingTempo: N_("how fast a book's recording plays: 1 is its own pace, from 0.5 to 2, the voice's pitch kept")
         case .bedtime: N_("when reading stops for the night: at the end of the story or of the chapter, or after some minutes at the end of the sentence")
+        case .coachWait: N_("when your child reads aloud to the coach, how long a silence lasts before the coach says the next word")
         case .save: N_("saves the profile when every field is valid")
         case .cancel: N_("leaves the form without saving")
         }
@@ -111,6 +115,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .textSize, .theme, .language, .brailleCode, .narration: N_("one of {choices}")
         case .recordingTempo: N_("a number from 0.5 to 2")
         case .bedtime: N_("off, story, chapter or a number of minutes from 1 to 180")
+        case .coachWait: N_("a number of seconds from 2 to 8")
         case .motion: N_("on, off or auto")
         case .hints: N_("full, short or off")
         case .stepMode, .syllables: N_("on or off")
@@ -142,6 +147,7 @@ public enum ProfileField: String, Sendable, Hashable, Codable, CaseIterable {
         case .narration: NarrationSource.allCases.map(\.rawValue)
         case .recordingTempo: RecordingTempo.steps.map(RecordingTempo.text)
         case .bedtime: Bedtime.choices.map(\.text)
+        case .coachWait: CoachWait.choices
         case .language: ["automatic"] + InterfaceLanguage.supported.compactMap { InterfaceLanguage.ownNames[$0] }
         default: nil
         }

@@ -99,7 +99,7 @@ public struct ProfileForm: Sendable, Hashable {
             .language: settings.interfaceLanguage.flatMap { InterfaceLanguage.ownNames[$0] } ?? "automatic",
             .brailleCode: settings.brailleCode.rawValue,
             .narration: settings.narration.rawValue, .recordingTempo: RecordingTempo.text(settings.recordingTempo),
-            .bedtime: settings.bedtime.text,
+            .bedtime: settings.bedtime.text, .coachWait: String(settings.coachWaitSeconds),
         ]
     }
 
@@ -269,6 +269,7 @@ public struct ProfileForm: Sendable, Hashable {
         case .narration: return .text(try ProfileValidation.narration(text).rawValue)
         case .recordingTempo: return .text(RecordingTempo.text(try ProfileValidation.recordingTempo(text)))
         case .bedtime: return .text(try ProfileValidation.bedtime(text).text)
+        case .coachWait: return .text(String(try ProfileValidation.coachWait(text)))
         case .save, .cancel: return .none
         }
     }
@@ -301,6 +302,7 @@ public struct ProfileForm: Sendable, Hashable {
         settings.narration = try ProfileValidation.narration(text(of: .narration))
         settings.recordingTempo = try ProfileValidation.recordingTempo(text(of: .recordingTempo))
         settings.bedtime = try ProfileValidation.bedtime(text(of: .bedtime))
+        settings.coachWaitSeconds = try ProfileValidation.coachWait(text(of: .coachWait))
         return ChildProfile(id: original?.id, name: name, age: age, interests: interests, settings: settings)
     }
 

@@ -178,6 +178,16 @@ public enum ProfileValidation {
         return bedtime
     }
 
+    /// The coach's wait: a number of seconds from 2 to 8 ("3", "3 seconds").
+    public static func coachWait(_ text: String) throws(ProfileProblem) -> Int {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let seconds = CoachWait.seconds(loose: trimmed) else {
+            throw ProfileProblem(
+                field: .coachWait, template: N_("{value} is not a wait for the coach: use a number of seconds from 2 to 8"), ["value": quoted(trimmed)])
+        }
+        return seconds
+    }
+
     /// A recording's tempo from 0.5 to 2 ("1.25", also "1,25" and "1.25x"), kept to hundredths.
     public static func recordingTempo(_ text: String) throws(ProfileProblem) -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

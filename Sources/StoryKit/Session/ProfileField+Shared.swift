@@ -24,10 +24,14 @@ extension ProfileField {
         self == .voice ? Screens.voices.map { $0 ?? "" } : choices
     }
 
-    /// How a choice is shown: a voice by its language's own name, anything else as the kiosk's form
-    /// shows it.
+    /// How a choice is shown: a voice by its language's own name, the coach's wait in seconds
+    /// ("3 seconds"), anything else as the kiosk's form shows it.
     public func choiceLabel(_ choice: String, messages: MessageCatalog) -> String {
-        self == .voice ? Screens.voiceName(choice, messages: messages) : choice
+        switch self {
+        case .voice: Screens.voiceName(choice, messages: messages)
+        case .coachWait: Screens.choiceName(choice, field: self, messages: messages)
+        default: choice
+        }
     }
 
     /// The field's text as the form shows it, from the stored fields of one child (nil: unset).
@@ -76,6 +80,7 @@ extension ProfileField {
         // A Double column, as a kiosk's SQLite gives it back ("1.0", "1.25").
         case .recordingTempo: stored = String(try ProfileValidation.recordingTempo(text))
         case .bedtime: stored = try ProfileValidation.bedtime(text).text
+        case .coachWait: stored = String(try ProfileValidation.coachWait(text))
         case .name, .language, .save, .cancel: return [:]
         }
         return [rawValue: stored]

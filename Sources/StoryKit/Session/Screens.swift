@@ -376,7 +376,7 @@ public enum Screens {
                 elements.append(AccessibilityElement(id: field.field.rawValue, label: label, hint: hint + ".", traits: .button))
                 continue
             }
-            var value = field.value.isEmpty ? state.tr("empty") : Self.choiceName(field.value, messages: messages)
+            var value = field.value.isEmpty ? state.tr("empty") : Self.choiceName(field.value, field: field.field, messages: messages)
             if field.field.isNumberPicker {
                 // A number stepped as Settings steps it; typed (`type`, `set`) from a script.
                 if let number = Int(field.value.trimmingCharacters(in: .whitespaces)) {
@@ -434,6 +434,13 @@ public enum Screens {
         case "automatic": messages.tr("automatic")
         default: ChoiceNames.shown(value, messages)
         }
+    }
+
+    /// A field's picker value as said: the coach's wait in seconds ("3 seconds", in the
+    /// interface's language), any other as ``choiceName(_:messages:)`` says it.
+    static func choiceName(_ value: String, field: ProfileField, messages: MessageCatalog) -> String {
+        if field == .coachWait, let seconds = CoachWait.seconds(loose: value) { return CoachWait.shown(seconds, messages) }
+        return choiceName(value, messages: messages)
     }
 
     /// A voice as a picker says it: "the story's language" for none, a language the interface

@@ -284,7 +284,10 @@ extension Session {
             ? Screens.voiceName(value, messages: state.messages)
             : field.isNumberPicker
                 ? Int(value).map { Self.formNumber(field, $0, messages: state.messages) } ?? value
-                : value.isEmpty ? tr("empty") : Sanitizer.sanitizeLine(value)
+                : value.isEmpty
+                    ? tr("empty")
+                    : field == .coachWait
+                        ? Screens.choiceName(value, field: field, messages: state.messages) : Sanitizer.sanitizeLine(value)
         var readBack = tr("{setting}: {value}.", ["setting": tr(field.label), "value": said])
         if hadProblem {
             state.warning = nil
@@ -317,7 +320,7 @@ extension Session {
 
     /// A picker's value as said: a voice by its name, other choices in the child's language.
     func formChoiceName(_ field: ProfileField, _ value: String) -> String {
-        field == .voice ? Screens.voiceName(value, messages: state.messages) : Screens.choiceName(value, messages: state.messages)
+        field == .voice ? Screens.voiceName(value, messages: state.messages) : Screens.choiceName(value, field: field, messages: state.messages)
     }
 
     /// A first letter typed on a picker: the next value whose name, as shown in the child's

@@ -42,9 +42,11 @@ struct PendingChanges: Sendable {
         var favourite: Bool?
         /// When the read finished (seconds since 1970): the history keeps the child's time.
         var at: Double?
+        /// A coached read's tally: words read, helped with, passed over.
+        var coached: [Int]?
     }
 
-    /// Keeps `change` (finished reads, places and favourites only: profiles need the parent and
+    /// Keeps `change` (finished and coached reads, places and favourites only: profiles need the parent and
     /// the site, and are refused instead). Returns whether it was kept.
     func keep(_ change: StoreChange, at date: Date) -> Bool {
         guard let url, let data = Self.line(change, at: date) else { return false }
@@ -64,6 +66,8 @@ struct PendingChanges: Sendable {
         case .recordFinished(let id, let story): line = Line(kind: "read", profile: id, story: story, at: date.timeIntervalSince1970)
         case .savePosition(let id, let story, let sentence): line = Line(kind: "place", profile: id, story: story, sentence: sentence)
         case .setFavourite(let id, let story, let value): line = Line(kind: "favourite", profile: id, story: story, favourite: value)
+        case .recordCoachedRead(let id, let story, let tally):
+            line = Line(kind: "coached", profile: id, story: story, at: date.timeIntervalSince1970, coached: [tally.read, tally.helped, tally.skipped])
         // Bookmarks wait for a start that can write them no more than profiles do: a full disk
         // loses the mark, never a read or a place (said with the store's message).
         case .saveProfile, .saveSettings, .saveBookmark, .removeBookmark: return nil
@@ -88,6 +92,10 @@ struct PendingChanges: Sendable {
             case "read": return (.recordFinished(profileID: line.profile, story: line.story), line.at.map(Date.init(timeIntervalSince1970:)))
             case "place": return line.sentence.map { (.savePosition(profileID: line.profile, story: line.story, sentence: $0), nil) }
             case "favourite": return line.favourite.map { (.setFavourite(profileID: line.profile, story: line.story, $0), nil) }
+            case "coached":
+                guard let counts = line.coached, counts.count == 3, counts.allSatisfy({ $0 >= 0 }) else { return nil }
+                let tally = CoachTally(read: counts[0], helped: counts[1], skipped: counts[2])
+                return (.recordCoachedRead(profileID: line.profile, story: line.story, tally), line.at.map(Date.init(timeIntervalSince1970:)))
             default: return nil
             }
         }
@@ -145,6 +153,7 @@ extension StoryStore {
                 case .savePosition(let id, let story, let sentence): try setPosition(profileID: id, storyID: story, sentenceIndex: sentence)
                 case .setFavourite(let id, let story, let value):
                     if try isFavourite(profileID: id, storyID: story) != value { _ = try toggleFavourite(profileID: id, storyID: story) }
+                case .recordCoachedRead(let id, let story, let tally): try recordCoachedRead(profileID: id, storyID: story, tally: tally, at: at)
                 case .saveProfile, .saveSettings, .saveBookmark, .removeBookmark: continue
                 }
                 written += 1

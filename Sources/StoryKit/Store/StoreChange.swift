@@ -12,6 +12,9 @@ public enum StoreChange: Sendable, Hashable {
     /// The story was read to the end: one more read and the position forgotten, in one transaction;
     /// answered with `StoreReply.readRecorded` and the store's count.
     case recordFinished(profileID: Int64, story: String)
+    /// A read aloud with the coach ended: the child's tally kept apart from the finished reads
+    /// (``StoryStore/recordCoachedRead(profileID:storyID:tally:at:)``); answered with nothing.
+    case recordCoachedRead(profileID: Int64, story: String, CoachTally)
     /// The sentence (an index into `Story.sentences`) to resume the story from.
     case savePosition(profileID: Int64, story: String, sentence: Int)
     case setFavourite(profileID: Int64, story: String, Bool)

@@ -145,8 +145,27 @@ enum StoreSchema {
             }
             try db.execute(sql: "PRAGMA user_version = 11")
         }
-        // Its number is its place among the migrations (others of this session are ordered at merge).
-        let bookmarksVersion = migrator.migrations.count + 1
+        migrator.registerMigration("v12-coach") { db in
+            // The read-along coach (issue 45): each child's wait in a silence (3 s for every
+            // existing profile), and the coached reads kept per child — what was read by the child,
+            // what the coach helped with and what was passed over; never any audio.
+            try db.alter(table: "profile") { t in
+                t.add(column: "coachWait", .integer).notNull().defaults(to: CoachWait.standard)
+            }
+            try db.create(table: "coachedRead") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("profile", onDelete: .cascade).notNull()
+                t.column("storyId", .text).notNull()
+                t.column("finishedAt", .datetime).notNull()
+                t.column("wordsRead", .integer).notNull()
+                t.column("wordsHelped", .integer).notNull()
+                t.column("wordsSkipped", .integer).notNull()
+                // The change's id on the site (a coached read is an event, like a finished read).
+                t.column("syncId", .text).notNull().unique()
+            }
+            try db.create(index: "coachedRead_profile_time", on: "coachedRead", columns: ["profileId", "finishedAt"])
+            try db.execute(sql: "PRAGMA user_version = 12")
+        }
         migrator.registerMigration("v13-bookmarks") { db in
             // A child's marked places (issue 46): the word, its sentence, the word as written (the
             // list names it without the story) and a note. The id is the bookmark's on every kiosk.
@@ -161,7 +180,7 @@ enum StoreSchema {
                 t.column("createdAt", .datetime).notNull()
             }
             try db.create(index: "bookmark_profile_story", on: "bookmark", columns: ["profileId", "storyId"])
-            try db.execute(sql: "PRAGMA user_version = \(bookmarksVersion)")
+            try db.execute(sql: "PRAGMA user_version = 13")
         }
         return migrator
     }

@@ -95,7 +95,7 @@ extension StoryStore {
                     UPDATE profile SET name = :name, nameKey = :nameKey, age = :age, interests = :interests, voice = :voice,
                     rate = :rate, pitch = :pitch, volume = :volume, textSize = :textSize, motion = :motion, theme = :theme,
                     hints = :hints, hintVerbosity = :hintVerbosity, stepMode = :stepMode, lineFocus = :lineFocus, syllables = :syllables, spacing = :spacing,
-                    interfaceLanguage = :interfaceLanguage, brailleCode = :brailleCode, narration = :narration, recordingTempo = :recordingTempo, bedtime = :bedtime, siteName = CASE WHEN name = :name THEN siteName END,
+                    interfaceLanguage = :interfaceLanguage, brailleCode = :brailleCode, narration = :narration, recordingTempo = :recordingTempo, bedtime = :bedtime, coachWait = :coachWait, siteName = CASE WHEN name = :name THEN siteName END,
                     updatedAt = :updatedAt WHERE id = :id
                     """, arguments: arguments)
             if db.changesCount == 0 { return .failure(.profileNotFound(name: profile.name)) }
@@ -166,6 +166,7 @@ extension StoryStore {
             "lineFocus": settings.aids.lineFocus.rawValue, "syllables": settings.aids.syllables, "spacing": settings.aids.spacing.rawValue,
             "interfaceLanguage": settings.interfaceLanguage, "brailleCode": settings.brailleCode.rawValue,
             "narration": settings.narration.rawValue, "recordingTempo": settings.recordingTempo, "bedtime": settings.bedtime.text,
+            "coachWait": settings.coachWaitSeconds,
         ]
     }
 
@@ -176,9 +177,9 @@ extension StoryStore {
         try db.execute(
             sql: """
                 INSERT INTO profile (name, nameKey, age, interests, voice, rate, pitch, volume, textSize, motion, theme,
-                hints, hintVerbosity, stepMode, lineFocus, syllables, spacing, interfaceLanguage, brailleCode, narration, recordingTempo, bedtime, createdAt, updatedAt) VALUES (:name, :nameKey, :age,
+                hints, hintVerbosity, stepMode, lineFocus, syllables, spacing, interfaceLanguage, brailleCode, narration, recordingTempo, bedtime, coachWait, createdAt, updatedAt) VALUES (:name, :nameKey, :age,
                 :interests, :voice, :rate, :pitch, :volume, :textSize, :motion, :theme, :hints, :hintVerbosity, :stepMode, :lineFocus, :syllables,
-                :spacing, :interfaceLanguage, :brailleCode, :narration, :recordingTempo, :bedtime, :createdAt, :updatedAt)
+                :spacing, :interfaceLanguage, :brailleCode, :narration, :recordingTempo, :bedtime, :coachWait, :createdAt, :updatedAt)
                 """, arguments: arguments)
         return db.lastInsertedRowID
     }
@@ -227,6 +228,8 @@ extension StoryStore {
             withLanguage.recordingTempo = field("recordingTempo", Double?.none).flatMap { RecordingTempo.range.contains($0) ? $0 : nil } ?? 1
             // A bedtime no one could type (a hand-edited file) is no timer.
             withLanguage.bedtime = Bedtime(loose: field("bedtime", String?.none) ?? "") ?? .off
+            // So is a wait out of the coach's range.
+            withLanguage.coachWaitSeconds = field("coachWait", Int?.none).flatMap { CoachWait.range.contains($0) ? $0 : nil } ?? CoachWait.standard
             return ChildProfile(id: id, name: name, age: field("age", defaults.age), interests: interests, settings: withLanguage)
         }
     }

@@ -81,6 +81,9 @@ extension SessionSnapshot {
         case .removeBookmark(let id, let bookmark):
             guard let name = name(ofProfile: id) else { return }
             bookmarks[name]?.removeAll { $0.id == bookmark }
+        case .recordCoachedRead:
+            // Kept apart from the read counts the snapshot holds: `storyreader history` shows it.
+            return
         }
     }
 
@@ -159,6 +162,8 @@ extension StoryStore {
                 try saveBookmark(bookmark, profileID: id)
             case .removeBookmark(let id, let bookmark):
                 try removeBookmark(id: bookmark, profileID: id)
+            case .recordCoachedRead(let id, let story, let tally):
+                try recordCoachedRead(profileID: id, storyID: story, tally: tally)
             }
             return nil
         } catch {

@@ -1,7 +1,7 @@
 import Foundation
 
 extension ClockSkew {
-    /// A kiosk's changes with the dates they carry (a finished read, a wrong PIN, a kiosk
+    /// A kiosk's changes with the dates they carry (a finished or coached read, a wrong PIN, a kiosk
     /// session's start and end) told in the server's time, so that other kiosks never show a date
     /// to come, and a kiosk a year ahead still gets its reads to the site (they were refused as
     /// "outside 1970 to a year after the server's time", and set aside).
@@ -29,6 +29,8 @@ extension ClockSkew {
             switch change.body {
             case .read(let profile, let story, let finishedAt):
                 change.body = .read(profile: profile, story: story, finishedAt: corrected(finishedAt))
+            case .coachedRead(let profile, let story, let finishedAt, let read, let helped, let skipped):
+                change.body = .coachedRead(profile: profile, story: story, finishedAt: corrected(finishedAt), read: read, helped: helped, skipped: skipped)
             case .failedPIN(let kiosk, let at):
                 change.body = .failedPIN(kiosk: kiosk, at: corrected(at))
             case .kioskSession(let session, let kiosk, let record):

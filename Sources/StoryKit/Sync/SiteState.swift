@@ -4,7 +4,8 @@ public import Foundation
 /// order, any number of times, gives the same state: that is what makes kiosks converge.
 ///
 /// - finished reads: a set keyed by UUID (a count is the number of events), with a set of removed
-///   ids beside it that a read never leaves (a read deleted by mistake stays deleted);
+///   ids beside it that a read never leaves (a read deleted by mistake stays deleted); coached
+///   reads: a set keyed by UUID too;
 /// - positions, favourites, the PIN hash, each profile field: last writer wins by hybrid logical clock;
 /// - a removed profile's tombstone beats every later edit (no resurrection);
 /// - kiosk session logs and failed PIN tries: append-only.
@@ -20,7 +21,19 @@ public struct SiteState: Sendable, Hashable {
         public var finishedAt: Date
     }
 
+    /// A read aloud with the coach: what the child read, what was said for them, what was passed over.
+    public struct CoachedRead: Sendable, Hashable {
+        public var profile: UUID
+        public var story: String
+        public var finishedAt: Date
+        public var read: Int
+        public var helped: Int
+        public var skipped: Int
+    }
+
     public var reads: [UUID: Read] = [:]
+    /// Coached reads by change id: a set of events, like finished reads, kept apart from them.
+    public var coachedReads: [UUID: CoachedRead] = [:]
     public var removedReads: Set<UUID> = []
     public var positions: [String: Register<Int?>] = [:]
     public var favourites: [String: Register<Bool>] = [:]
@@ -54,6 +67,8 @@ public struct SiteState: Sendable, Hashable {
         switch change.body {
         case .read(let profile, let story, let finishedAt):
             if !removedReads.contains(change.id) { reads[change.id] = Read(profile: profile, story: story, finishedAt: finishedAt) }
+        case .coachedRead(let profile, let story, let finishedAt, let read, let helped, let skipped):
+            coachedReads[change.id] = CoachedRead(profile: profile, story: story, finishedAt: finishedAt, read: read, helped: helped, skipped: skipped)
         case .readRemoved(_, let read):
             removedReads.insert(read)
             reads[read] = nil
@@ -83,6 +98,7 @@ public struct SiteState: Sendable, Hashable {
         var copy = self
         let removed = removedProfiles
         copy.reads = reads.filter { !removed.contains($0.value.profile) }
+        copy.coachedReads = coachedReads.filter { !removed.contains($0.value.profile) }
         copy.profileFields = profileFields.filter { !removed.contains($0.key) }
         func alive(_ key: String) -> Bool { !removed.contains { key.hasPrefix($0.uuidString + "/") } }
         copy.positions = positions.filter { alive($0.key) && $0.value.value != nil }

@@ -32,7 +32,7 @@ extension StoryStore {
     public static let syncedProfileFields = [
         "name", "age", "interests", "voice", "rate", "pitch", "volume", "textSize", "motion", "theme", "hints", "stepMode",
         "lineFocus", "syllables", "spacing", "brailleCode", "hintVerbosity", "narration", "recordingTempo",
-        "bedtime",
+        "bedtime", "coachWait",
     ]
 
     // MARK: - Outbox
@@ -139,6 +139,15 @@ extension StoryStore {
             for row in try GRDB.Row.fetchAll(db, sql: "SELECT profileId, storyId, finishedAt, syncId FROM readEvent ORDER BY id") {
                 guard let profile = profiles[row["profileId"]] else { continue }
                 add(.read(profile: profile, story: row["storyId"], finishedAt: row["finishedAt"]), UUID(uuidString: row["syncId"]))
+            }
+            for row in try GRDB.Row.fetchAll(
+                db, sql: "SELECT profileId, storyId, finishedAt, wordsRead, wordsHelped, wordsSkipped, syncId FROM coachedRead ORDER BY id")
+            {
+                guard let profile = profiles[row["profileId"]] else { continue }
+                add(
+                    .coachedRead(
+                        profile: profile, story: row["storyId"], finishedAt: row["finishedAt"], read: row["wordsRead"], helped: row["wordsHelped"],
+                        skipped: row["wordsSkipped"]), UUID(uuidString: row["syncId"]))
             }
             for row in try GRDB.Row.fetchAll(db, sql: "SELECT profileId, storyId, sentenceIndex FROM readingPosition") {
                 guard let profile = profiles[row["profileId"]] else { continue }

@@ -269,6 +269,14 @@ extension StoryStore {
                 try db.execute(sql: "UPDATE profile SET \(field) = ? WHERE syncId = ?", arguments: [value, profile.syncText])
             }
             return true
+        case .coachedRead(let profile, let story, let finishedAt, let read, let helped, let skipped):
+            guard let id = try localProfileID(profile, in: db) else { return false }
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO coachedRead (profileId, storyId, finishedAt, wordsRead, wordsHelped, wordsSkipped, syncId)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [id, story, databaseDate(finishedAt), read, helped, skipped, change.id.syncText])
+            return db.changesCount > 0
         case .readRemoved(_, let read):
             // The site's log holds a read before its removal (the page removes only a read it
             // shows), and a kiosk applies the log in order.
@@ -277,7 +285,7 @@ extension StoryStore {
         case .profileRemoved(let profile):
             try db.execute(sql: "INSERT OR IGNORE INTO syncTombstone (profile) VALUES (?)", arguments: [profile.syncText])
             if let id = try localProfileID(profile, in: db) {
-                for table in ["readEvent", "readingPosition", "favourite", "bookmark"] {
+                for table in ["readEvent", "coachedRead", "readingPosition", "favourite", "bookmark"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE profileId = ?", arguments: [id])
                 }
                 try db.execute(sql: "DELETE FROM profile WHERE id = ?", arguments: [id])

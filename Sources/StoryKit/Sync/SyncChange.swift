@@ -25,6 +25,12 @@ public struct SyncChange: Sendable, Hashable, Codable {
     public enum Body: Sendable, Hashable, Codable {
         /// A finished read (the change's id is the event's id).
         case read(profile: UUID, story: String, finishedAt: Date)
+        /// A read aloud with the coach (issue 45): the words the child read by themselves, those the
+        /// coach said for them, and those passed over. An event with its own id, like a finished
+        /// read, and kept apart from the finished reads (it is not one more read of the story).
+        /// Servers and kiosks from before it refuse or set it aside as a change they cannot read,
+        /// and go on with the rest.
+        case coachedRead(profile: UUID, story: String, finishedAt: Date, read: Int, helped: Int, skipped: Int)
         /// A finished read made by mistake, deleted (by a grown-up on the site's web page): the read
         /// whose change id is `read` is gone for good, on every machine (a removed set of ids).
         case readRemoved(profile: UUID, read: UUID)
@@ -57,14 +63,14 @@ public struct SyncChange: Sendable, Hashable, Codable {
         case .profileField(let p, let f, _): "profile/\(p.syncText)/\(f)"
         case .kioskSession(let s, _, _): "session/\(s.syncText)"
         case .pinHash: "pin"
-        case .read, .readRemoved, .profileRemoved, .failedPIN: nil
+        case .read, .coachedRead, .readRemoved, .profileRemoved, .failedPIN: nil
         }
     }
 
     /// The story the change names, if any.
     public var story: String? {
         switch body {
-        case .read(_, let story, _), .position(_, let story, _), .favourite(_, let story, _): story
+        case .read(_, let story, _), .position(_, let story, _), .favourite(_, let story, _), .coachedRead(_, let story, _, _, _, _): story
         case .bookmark(_, let bookmark, _): bookmark.story
         default: nil
         }
@@ -73,8 +79,8 @@ public struct SyncChange: Sendable, Hashable, Codable {
     /// The profile the change belongs to, if any.
     public var profile: UUID? {
         switch body {
-        case .read(let p, _, _), .readRemoved(let p, _), .position(let p, _, _), .favourite(let p, _, _), .profileField(let p, _, _),
-            .profileRemoved(let p), .bookmark(let p, _, _):
+        case .read(let p, _, _), .coachedRead(let p, _, _, _, _, _), .readRemoved(let p, _), .position(let p, _, _), .favourite(let p, _, _),
+            .profileField(let p, _, _), .profileRemoved(let p), .bookmark(let p, _, _):
             p
         case .kioskSession, .failedPIN, .pinHash: nil
         }

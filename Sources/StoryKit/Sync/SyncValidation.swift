@@ -19,6 +19,8 @@ public enum SyncValidation {
     public static let recordBytes = 64 * 1024
     /// The largest sentence number a place may name.
     public static let sentenceRange = 0...1_000_000
+    /// The words a coached read may count in each of its tallies (a story's words at most).
+    public static let wordCountRange = 0...10_000_000
 
     /// What is wrong with `change`, checked at `nowMillis` (the checking machine's idea of the
     /// server's time), or nil when it may be stored.
@@ -30,6 +32,11 @@ public enum SyncValidation {
         }
         switch change.body {
         case .read(_, let story, let finishedAt):
+            return storyProblem(story) ?? dateProblem(finishedAt, "finishedAt", nowMillis: nowMillis)
+        case .coachedRead(_, let story, let finishedAt, let read, let helped, let skipped):
+            for (name, count) in [("read", read), ("helped", helped), ("skipped", skipped)] where !wordCountRange.contains(count) {
+                return "coached read: \(name) \(count) is out of range (\(wordCountRange.lowerBound) to \(wordCountRange.upperBound))"
+            }
             return storyProblem(story) ?? dateProblem(finishedAt, "finishedAt", nowMillis: nowMillis)
         case .position(_, let story, let sentence):
             if let sentence, !sentenceRange.contains(sentence) {
@@ -133,6 +140,8 @@ public enum SyncValidation {
                 return "profile field \(field): \(quoted(value)) is not one of its choices"
             case "hintVerbosity": _ = try ProfileValidation.hintVerbosity(value)
             case "recordingTempo": _ = try ProfileValidation.recordingTempo(value)
+            case "coachWait":
+                if try String(ProfileValidation.coachWait(value)) != value { return "profile field coachWait \(quoted(value)) is not written as stored" }
             case "bedtime":
                 if try ProfileValidation.bedtime(value).text != value { return "profile field bedtime \(quoted(value)) is not written as stored" }
             case "hints", "stepMode", "syllables":

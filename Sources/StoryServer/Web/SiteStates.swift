@@ -14,6 +14,8 @@
             /// child's page does not look through every read of the site; a read since removed is
             /// no longer in ``SiteState/reads``.
             var reads: [UUID: [UUID]] = [:]
+            /// The ids of each child's reads aloud with the coach (``SiteState/coachedReads``).
+            var coachedReads: [UUID: [UUID]] = [:]
             /// The children by name (``WebChild/all(in:)``), sorted again only when the log grew.
             var children: [WebChild] = []
             /// Each story's title as the latest change that carried one had it (``SyncChange/storyTitle``).
@@ -46,6 +48,9 @@
                     entry.state.apply(change)
                     if let title = change.storyTitle, let story = change.story { entry.titles[story] = title }
                     if case .read = change.body, let read = entry.state.reads[change.id] { entry.reads[read.profile, default: []].append(change.id) }
+                    if case .coachedRead(let profile, _, _, _, _, _) = change.body, !(entry.coachedReads[profile]?.contains(change.id) ?? false) {
+                        entry.coachedReads[profile, default: []].append(change.id)
+                    }
                 }
                 guard let last = rows.last else { break }
                 entry.cursor = last.seq

@@ -103,7 +103,7 @@
                 <h2>\(page.tr("What is kept"))</h2>
                 <ul>
                 <li>\(page.tr("Each child's profile: name, age, interests and reading settings."))</li>
-                <li>\(page.tr("Each finished story with its date, the place in each story being read, and favourites."))</li>
+                <li>\(page.tr("Each finished story with its date, each story read aloud with the coach (how many words were read alone and how many the coach helped with; never the voice), the place in each story being read, and favourites."))</li>
                 <li>\(page.tr("When each kiosk last synced, and the log of kiosk sessions."))</li>
                 <li>\(page.tr("For each grown-up: name, role, the children a parent may see, and a slow salted hash of the passphrase (never the passphrase)."))</li>
                 </ul>
@@ -131,6 +131,25 @@
                     id: id, label: label, value: value, choices: choices.map { ($0, field.choiceLabel($0, messages: page.messages)) }, error: error)
             }
             return page.field(id: id, label: label, value: value, error: error)
+        }
+
+        /// The child's reads aloud with the coach, apart from the finished stories (issue 44 item 2):
+        /// the words read alone, those the coach said for the child, those passed over. Nothing
+        /// when there are none (most children never read to the coach).
+        func coachedTable(_ child: WebChild, state entry: SiteStates.Entry, _ page: WebPage) -> String {
+            let coached = (entry.coachedReads[child.id] ?? []).compactMap { id in entry.state.coachedReads[id].map { (id: id, read: $0) } }
+                .sorted { ($0.read.finishedAt, $0.id.uuidString) > ($1.read.finishedAt, $1.id.uuidString) }
+            guard !coached.isEmpty else { return "" }
+            return """
+                <table><caption>\(page.tr("Read aloud with the coach, newest first"))</caption>
+                <thead><tr><th scope="col">\(page.tr("Story"))</th><th scope="col">\(page.tr("Date"))</th>\
+                <th scope="col">\(page.tr("Words read alone"))</th><th scope="col">\(page.tr("Words helped with"))</th>\
+                <th scope="col">\(page.tr("Words skipped"))</th></tr></thead><tbody>
+                """
+                    + coached.map { _, read in
+                        "<tr><td>\(WebPage.escape(entry.title(of: read.story)))</td><td>\(WebPage.stamp(read.finishedAt))</td>"
+                            + "<td>\(read.read)</td><td>\(read.helped)</td><td>\(read.skipped)</td></tr>"
+                    }.joined() + "</tbody></table>"
         }
 
         func childPage(
@@ -173,6 +192,7 @@
                                 shown: page.messages.tr("Delete the read"))
                             + "</td></tr>"
                     }.joined() + "</tbody></table>"
+            body += coachedTable(child, state: entry, page)
             body += "<h2>\(page.tr("Reading now"))</h2>"
             body +=
                 places.isEmpty
