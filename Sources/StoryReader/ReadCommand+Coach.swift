@@ -188,8 +188,9 @@ final class CoachVoice {
 
     /// Waits until everything said is heard (on a device: at most 10 s).
     func finish() {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while speech.isAudible, speech.isBusy, ContinuousClock.now < deadline {
+        let clock = SystemMonotonicClock()
+        let deadline = clock.now() + 10
+        while speech.isAudible, speech.isBusy, clock.now() < deadline {
             Thread.sleep(forTimeInterval: 0.02)
             _ = speech.tick(now: 0)
         }

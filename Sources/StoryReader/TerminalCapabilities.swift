@@ -179,10 +179,10 @@ struct TerminalCapabilities: Sendable, Hashable {
             }
             _ = request.withCString { write(fd, $0, strlen($0)) }
             var collected: [UInt8] = []
-            let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMilliseconds) * 1_000_000
+            let deadline = monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
             var buffer = [UInt8](repeating: 0, count: 256)
-            while DispatchTime.now().uptimeNanoseconds < deadline {
-                let left = Int32(max(1, (deadline - DispatchTime.now().uptimeNanoseconds) / 1_000_000))
+            while monotonicNanoseconds() < deadline {
+                let left = Int32(max(1, (deadline - monotonicNanoseconds()) / 1_000_000))
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&poller, 1, left)
                 if ready <= 0 { continue }

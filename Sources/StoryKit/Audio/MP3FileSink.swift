@@ -1,45 +1,63 @@
 import CLame
 import Foundation
-import Synchronization
 
 /// Speech written as an MP3 file (LAME), for players that take no Opus: mono, 22050 Hz, constant
 /// 48 kbit/s unless told otherwise, with our ID3v2.4 tag at the start (chapters included).
 /// Players take the length from the constant bitrate: ffprobe gives it within 0.1 s (the
 /// encoder's own delay and padding). Written under a hidden name beside the target and renamed
-/// when whole.
+/// when whole. The encoder and the file are owned by a thread of their own (`HandleOwner`): made,
+/// written, closed and freed there; a write waits its turn there.
 public final class MP3FileSink: PCMFileSink {
-    private struct State: @unchecked Sendable {
+    /// LAME's encoder and the file, on the owner's thread only.
+    private final class Output {
         var encoder: OpaquePointer?
         var file: UnsafeMutablePointer<FILE>?
         var written = 0
         var tags: AudioTags
-        var tagSize: Int
+        let tagSize: Int
+
+        init(path: String, temporary: String, bitrate: Int, tags: AudioTags) throws {
+            let encoder = try MP3FileSink.encoder(bitrate: bitrate, path: path)
+            guard let file = fopen(temporary, "w+b") else {
+                lame_close(encoder)
+                throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno)))
+            }
+            let tag = ID3Tag.encode(tags)
+            guard fwrite(tag, 1, tag.count, file) == tag.count else {
+                let reason = String(cString: strerror(errno))
+                lame_close(encoder)
+                fclose(file)
+                unlink(temporary)
+                throw AudioError.fileFailed(path: path, reason: reason)
+            }
+            self.encoder = encoder
+            self.file = file
+            self.tags = tags
+            tagSize = tag.count
+        }
+
+        /// Frees the encoder and the file if a `close` or `discard` has not.
+        func release() {
+            if let encoder { lame_close(encoder) }
+            if let file { fclose(file) }
+            encoder = nil
+            file = nil
+        }
     }
-    private let state: Mutex<State>
+
+    private let output: HandleOwner<Output>
     public let path: String
     public let temporaryPath: String
 
     public static let defaultBitrate = 48
 
     public init(path: String, bitrate: Int = defaultBitrate, tags: AudioTags) throws {
-        let url = URL(fileURLWithPath: path)
-        let temporary = AtomicFile.temporaryPath(for: url.path)
-        let encoder = try Self.encoder(bitrate: bitrate, path: path)
-        guard let file = fopen(temporary, "w+b") else {
-            lame_close(encoder)
-            throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno)))
-        }
-        let tag = ID3Tag.encode(tags)
-        guard fwrite(tag, 1, tag.count, file) == tag.count else {
-            let reason = String(cString: strerror(errno))
-            lame_close(encoder)
-            fclose(file)
-            unlink(temporary)
-            throw AudioError.fileFailed(path: path, reason: reason)
-        }
+        let temporary = AtomicFile.temporaryPath(for: URL(fileURLWithPath: path).path)
+        output = try HandleOwner(
+            name: "storyreader.mp3", open: { try Output(path: path, temporary: temporary, bitrate: bitrate, tags: tags) },
+            free: { $0.release() })
         self.path = path
         self.temporaryPath = temporary
-        state = Mutex(State(encoder: encoder, file: file, tags: tags, tagSize: tag.count))
     }
 
     /// A LAME encoder of speech: mono at the speech's rate, `bitrate` kbit/s constant. `infoFrame`:
@@ -71,39 +89,42 @@ public final class MP3FileSink: PCMFileSink {
 
     /// The chapters' times, known once the audio is made: written over the tag on `close`.
     public func setChapterTimes(_ chapters: [AudioChapter]) {
-        state.withLock { $0.tags.chapters = chapters }
+        _ = try? output.withHandle { $0.tags.chapters = chapters }
     }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
-        try state.withLock { state in
-            guard let encoder = state.encoder, let file = state.file else { throw AudioError.fileFailed(path: path, reason: "already closed") }
-            var output = [UInt8](repeating: 0, count: samples.count * 5 / 4 + 7200)
-            let count = lame_encode_buffer(encoder, samples.baseAddress, samples.baseAddress, Int32(samples.count), &output, Int32(output.count))
+        let (path, block) = (self.path, Array(samples))
+        return try output.withHandle { output in
+            guard let encoder = output.encoder, let file = output.file else { throw AudioError.fileFailed(path: path, reason: "already closed") }
+            var bytes = [UInt8](repeating: 0, count: block.count * 5 / 4 + 7200)
+            let count = lame_encode_buffer(encoder, block, block, Int32(block.count), &bytes, Int32(bytes.count))
             guard count >= 0 else { throw AudioError.fileFailed(path: path, reason: "LAME could not encode (\(count))") }
-            if count > 0, fwrite(output, 1, Int(count), file) != Int(count) {
+            if count > 0, fwrite(bytes, 1, Int(count), file) != Int(count) {
                 throw AudioError.fileFailed(path: path, reason: String(cString: strerror(errno)))
             }
-            state.written += samples.count
+            output.written += block.count
             return true
         }
     }
 
-    public var framesWritten: Int { state.withLock { $0.written } }
+    public var framesWritten: Int { (try? output.withHandle { $0.written }) ?? 0 }
 
     /// Flushes the encoder and renames the file.
     public func close() throws {
-        try state.withLock { state in
-            guard let encoder = state.encoder, let file = state.file else { return }
-            state.encoder = nil
-            state.file = nil
-            var output = [UInt8](repeating: 0, count: 7200)
-            let count = lame_encode_flush(encoder, &output, Int32(output.count))
-            var failed = count < 0 || (count > 0 && fwrite(output, 1, Int(count), file) != Int(count))
+        let (path, temporaryPath) = (self.path, self.temporaryPath)
+        defer { output.shutDown() }
+        try output.withHandle { output in
+            guard let encoder = output.encoder, let file = output.file else { return }
+            output.encoder = nil
+            output.file = nil
+            var bytes = [UInt8](repeating: 0, count: 7200)
+            let count = lame_encode_flush(encoder, &bytes, Int32(bytes.count))
+            var failed = count < 0 || (count > 0 && fwrite(bytes, 1, Int(count), file) != Int(count))
             lame_close(encoder)
             // The tag again, with the chapters' times: the same size, over the first one.
-            let tag = ID3Tag.encode(state.tags)
-            if !state.tags.chapters.isEmpty {
-                failed = failed || tag.count != state.tagSize || fseek(file, 0, SEEK_SET) != 0 || fwrite(tag, 1, tag.count, file) != tag.count
+            let tag = ID3Tag.encode(output.tags)
+            if !output.tags.chapters.isEmpty {
+                failed = failed || tag.count != output.tagSize || fseek(file, 0, SEEK_SET) != 0 || fwrite(tag, 1, tag.count, file) != tag.count
             }
             failed = failed || fflush(file) != 0 || fsync(fileno(file)) != 0
             failed = (fclose(file) != 0) || failed
@@ -117,12 +138,7 @@ public final class MP3FileSink: PCMFileSink {
 
     /// Stops and removes what was written: the target is never created.
     public func discard() {
-        state.withLock { state in
-            if let encoder = state.encoder { lame_close(encoder) }
-            if let file = state.file { fclose(file) }
-            state.encoder = nil
-            state.file = nil
-        }
+        output.shutDown()
         unlink(temporaryPath)
     }
 }

@@ -24,7 +24,11 @@ public enum BrailleKey: Sendable, Hashable {
 ///
 /// Everything BrlAPI does runs on the display's own thread, so a slow or vanished BRLTTY never
 /// holds up the loop or speech: `show` only hands the cells over. Without BRLTTY nothing breaks;
-/// the thread tries again every second.
+/// the thread tries again every second. The thread is a `SerialThread` (the project's idiom for a
+/// C library: the connection is made, used and freed there, each BrlAPI call checked to run
+/// there) running one job, the connection's loop: it waits on BrlAPI's socket and on new cells at
+/// once (`poll`), which a queue of jobs cannot, so cells come through a wake pipe and keys go out
+/// through `onEvent` (the shell posts them to the loop's inbox).
 public final class BrailleDisplay: Sendable {
     /// What the display's thread tells the loop (on that thread: queue it and wake the loop).
     public enum Event: Sendable, Hashable {
@@ -60,6 +64,7 @@ public final class BrailleDisplay: Sendable {
     private let address: Address
     private let takesEveryKey: Bool
     private let onEvent: @Sendable (Event) -> Void
+    private let thread = SerialThread(name: "storyreader.braille")
     private let finished = DispatchSemaphore(value: 0)
     private let firstAttempt = DispatchSemaphore(value: 0)
 
@@ -72,9 +77,9 @@ public final class BrailleDisplay: Sendable {
         self.address = address
         self.takesEveryKey = takesEveryKey
         self.onEvent = onEvent
-        let thread = Thread { [self] in run() }
-        thread.name = "storyreader.braille"
-        thread.start()
+        thread.enqueue { [self] in run() }
+        // The loop is the thread's only job: the thread ends with it.
+        thread.close(waiting: false)
     }
 
     /// Waits (at most `timeout` seconds) until the first connection has been tried, so that the
@@ -152,6 +157,7 @@ public final class BrailleDisplay: Sendable {
     }
 
     private func connect() -> Result<Connection, Failure> {
+        thread.preconditionOnThread("A BrlAPI connection")
         guard let memory = malloc(brlapi_getHandleSize()) else { return .failure(Failure(text: "out of memory")) }
         let handle = OpaquePointer(memory)
         let fd = address.host.withOptionalCString { host in
@@ -222,6 +228,7 @@ public final class BrailleDisplay: Sendable {
 
     /// Writes and reads until BRLTTY goes away (returns why) or the display is stopped (nil).
     private func serve(_ connection: Connection) -> String? {
+        thread.preconditionOnThread("A BrlAPI call")
         defer {
             _ = brlapi__leaveTtyMode(connection.handle)
             brlapi__closeConnection(connection.handle)

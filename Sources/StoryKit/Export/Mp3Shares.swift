@@ -1,5 +1,6 @@
 import CLame
 import Foundation
+import Synchronization
 
 /// One share of a story's speech encoded as MP3 frames on the core that made it, ready to be
 /// joined to the others into one MP3 file (`Mp3ExportFile`).
@@ -30,10 +31,9 @@ public struct EncodedMp3Share: Sendable {
     }
 }
 
-/// The encoder of one share (see `EncodedMp3Share`). Unchecked: one thread uses an encoder at a
-/// time (an export file's encoding queue, then the thread holding the file's lock; or a worker's
-/// narration player).
-final class Mp3ShareEncoder: ShareEncoding, @unchecked Sendable {
+/// The encoder of one share (see `EncodedMp3Share`), owned by a thread of its own
+/// (`HandleOwner`: an export file's current share, or a worker's `Mp3ShareSink`).
+final class Mp3ShareEncoder: ShareEncoding {
     /// Samples in an MPEG-2 layer III frame.
     static let frameSamples = 576
     /// LAME's delay before a stream's first sample; a decoder adds 529 of its own.
@@ -111,12 +111,13 @@ final class Mp3ShareEncoder: ShareEncoding, @unchecked Sendable {
 }
 
 /// An MP3 file made of shares encoded apart (`EncodedMp3Share`) and of speech written to it
-/// (encoded here, a share at a time, on a thread of its own): our ID3v2.4 tag, one Xing/Info
+/// (encoded a share at a time, each on a thread of its own): our ID3v2.4 tag, one Xing/Info
 /// frame with a LAME tag for the whole (frames, bytes, encoder delay and padding), then the
 /// shares' frames. Written beside its target and renamed when whole, as `WAVFileSink` does.
 public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
     // One thread writes at a time (the narration player's, then the one joining the workers'
-    // shares); the lock makes the hand-over between them safe.
+    // shares); the lock makes the hand-over between them safe. The encoders are not under it:
+    // each is owned by a thread of its own (`JoinedShares`).
     private let lock = NSLock()
     public let path: String
     public let temporaryPath: String
@@ -195,8 +196,8 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
     }
 
     private func sealCurrent() throws {
-        guard let encoder = try shares.takeCurrent() else { return }
-        try writeShare(try encoder.finish())
+        guard let share = try shares.finishCurrent({ try $0.finish() }) else { return }
+        try writeShare(share)
     }
 
     private func writeShare(_ share: EncodedMp3Share) throws {
@@ -273,8 +274,8 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
         try lock.withLock {
             guard let file else { return }
             do {
-                let last = try shares.takeLast()
-                try writeShare(try last.finish(wantedFrames: max(0, shares.sourceFrames - shares.timeline)))
+                let wanted = max(0, shares.sourceFrames - shares.timeline)
+                try writeShare(try shares.finishLast { try $0.finish(wantedFrames: wanted) })
                 let padding = audioFrames * Mp3ShareEncoder.frameSamples - Mp3ShareEncoder.encoderDelay - shares.sourceFrames
                 try file.seek(toOffset: UInt64(tagSize))
                 try file.write(contentsOf: infoFrame(padding: padding))
@@ -308,23 +309,25 @@ public final class Mp3ExportFile: PCMFileSink, @unchecked Sendable {
     }
 }
 
-/// Speech encoded into one share (an export worker's run of sentences), for `Mp3ExportFile` to join.
-public final class Mp3ShareSink: PCMFileSink, @unchecked Sendable {
-    // The narration player's thread writes; the worker's main thread finishes after it is done.
-    private let lock = NSLock()
-    private let encoder: Mp3ShareEncoder
+/// Speech encoded into one share (an export worker's run of sentences), for `Mp3ExportFile` to
+/// join: the narration player's thread writes, the worker's main thread finishes it once that is
+/// done; the encoder itself is owned by a thread of its own, so it encodes while speech is made.
+public final class Mp3ShareSink: PCMFileSink, Sendable {
+    private let encoder: HandleOwner<Mp3ShareEncoder>
+    private let written = Atomic<Int>(0)
 
-    public init(bitrate: Int) throws { encoder = try Mp3ShareEncoder(bitrate: bitrate) }
+    public init(bitrate: Int) throws { encoder = try .shareEncoder(named: "storyreader.mp3-share", bitrate: bitrate) }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
-        try lock.withLock { try encoder.write(samples) }
+        try encoder.encode(samples)
+        written.add(samples.count, ordering: .relaxed)
         return true
     }
 
-    public var framesWritten: Int { lock.withLock { encoder.sourceFrames } }
+    public var framesWritten: Int { written.load(ordering: .relaxed) }
 
     /// The share, as long in the file as whole frames allow (it is not the file's last).
-    public func finish() throws -> EncodedMp3Share { try lock.withLock { try encoder.finish() } }
+    public func finish() throws -> EncodedMp3Share { try encoder.finish { try $0.finish() } }
 
     public func close() throws {}
     public func discard() {}

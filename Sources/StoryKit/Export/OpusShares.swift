@@ -1,5 +1,6 @@
 import COpusEnc
 import Foundation
+import Synchronization
 
 /// One share of a story's speech encoded as Opus packets on the core that made it, ready to be
 /// joined to the others into one Ogg Opus stream (`OpusExportFile`).
@@ -38,9 +39,9 @@ public struct EncodedShare: Sendable {
 /// of zeros is a silence flag, and after one both sides hold the same state), at none of the
 /// cost: eSpeak NG's speech is about a quarter pauses, and coding a frame of silence costs four
 /// fifths of coding one of speech.
-/// Unchecked: one thread uses an encoder at a time (an export file's encoding queue, then, once
-/// that is drained, the thread holding the file's lock; or a worker's narration player).
-final class OpusShareEncoder: ShareEncoding, @unchecked Sendable {
+/// Owned by a thread of its own (`HandleOwner`: an export file's current share, or a worker's
+/// `OpusShareSink`).
+final class OpusShareEncoder: ShareEncoding {
     /// Opus frames of 20 ms (CELT's longest), in samples at 48 kHz and at 16 kHz.
     static let frameSamples48k = 960
     static let frameSamples = 320
@@ -232,12 +233,13 @@ final class OpusShareEncoder: ShareEncoding, @unchecked Sendable {
 }
 
 /// An Ogg Opus file made of shares encoded apart (`EncodedShare`) and of speech written to it
-/// (encoded here, a share at a time): one logical stream, one pre-skip, granule positions counting
+/// (encoded a share at a time, each on a thread of its own): one logical stream, one pre-skip, granule positions counting
 /// every packet, the tags and chapters in its comments. Written beside its target and renamed
 /// when whole, as `WAVFileSink` does.
 public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     // One thread writes at a time (the narration player's, then the one joining the workers'
-    // shares); the lock makes the hand-over between them safe.
+    // shares); the lock makes the hand-over between them safe. The encoders are not under it:
+    // each is owned by a thread of its own (`JoinedShares`).
     private let lock = NSLock()
     public let path: String
     public let temporaryPath: String
@@ -330,9 +332,9 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
     }
 
     private func sealCurrent() throws {
-        guard let encoder = try shares.takeCurrent() else { return }
-        let (encoded, _) = try encoder.finish()
-        preSkip = encoder.preSkip
+        guard let sealed = try shares.finishCurrent({ encoder in (share: try encoder.finish().share, preSkip: encoder.preSkip) }) else { return }
+        let encoded = sealed.share
+        preSkip = sealed.preSkip
         try writePackets(encoded.packets)
         shares.timeline += encoded.frames
     }
@@ -388,9 +390,12 @@ public final class OpusExportFile: PCMFileSink, @unchecked Sendable {
         try lock.withLock {
             guard let file else { return }
             do {
-                let last = try shares.takeLast()
-                let (encoded, content) = try last.finish(wantedFrames: max(0, shares.sourceFrames - shares.timeline))
-                preSkip = last.preSkip
+                let wanted = max(0, shares.sourceFrames - shares.timeline)
+                let (encoded, content, lastPreSkip) = try shares.finishLast { last in
+                    let (encoded, content) = try last.finish(wantedFrames: wanted)
+                    return (encoded, content, last.preSkip)
+                }
+                preSkip = lastPreSkip
                 try writePackets(encoded.packets, endGranule: decoded48k + preSkip + content)
                 shares.timeline += encoded.frames
                 try emit(pages.flush())
@@ -494,23 +499,25 @@ struct OggPageWriter {
     }
 }
 
-/// Speech encoded into one share (an export worker's run of sentences), for `OpusExportFile` to join.
-public final class OpusShareSink: PCMFileSink, @unchecked Sendable {
-    // The narration player's thread writes; the worker's main thread finishes after it is done.
-    private let lock = NSLock()
-    private let encoder: OpusShareEncoder
+/// Speech encoded into one share (an export worker's run of sentences), for `OpusExportFile` to
+/// join: the narration player's thread writes, the worker's main thread finishes it once that is
+/// done; the encoder itself is owned by a thread of its own, so it encodes while speech is made.
+public final class OpusShareSink: PCMFileSink, Sendable {
+    private let encoder: HandleOwner<OpusShareEncoder>
+    private let written = Atomic<Int>(0)
 
-    public init(bitrate: Int) throws { encoder = try OpusShareEncoder(bitrate: bitrate) }
+    public init(bitrate: Int) throws { encoder = try .shareEncoder(named: "storyreader.opus-share", bitrate: bitrate) }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws -> Bool {
-        try lock.withLock { try encoder.write(samples) }
+        try encoder.encode(samples)
+        written.add(samples.count, ordering: .relaxed)
         return true
     }
 
-    public var framesWritten: Int { lock.withLock { encoder.sourceFrames } }
+    public var framesWritten: Int { written.load(ordering: .relaxed) }
 
     /// The share, ending on a whole frame (it is not the file's last).
-    public func finish() throws -> EncodedShare { try lock.withLock { try encoder.finish().share } }
+    public func finish() throws -> EncodedShare { try encoder.finish { try $0.finish().share } }
 
     public func close() throws {}
     public func discard() {}

@@ -28,7 +28,7 @@ public final class ReadingCoach: Sendable {
     /// The words followed, each with its dictionary word (nil: never judged).
     public let words: [CoachWord]
 
-    private let thread: ListeningThread
+    private let thread: SerialThread
     private let state: ListeningState
 
     /// Loads the model (about a second) and starts listening for the first sentence.
@@ -36,7 +36,7 @@ public final class ReadingCoach: Sendable {
         sentences: [CoachSentence], model: ListeningModel = .englishUS, settings: Settings = .standard,
         onEvent: @escaping @Sendable (CoachEvent) -> Void
     ) throws(ListeningProblem) {
-        let thread = ListeningThread()
+        let thread = SerialThread(name: "storyreader.listening")
         let made: Result<ListeningState, ListeningProblem> = thread.run {
             Result { () throws(ListeningProblem) in
                 try ListeningState(sentences: sentences, model: model, settings: settings, thread: thread, onEvent: onEvent)
@@ -48,12 +48,13 @@ public final class ReadingCoach: Sendable {
             self.thread = thread
             words = thread.run { state.follower.words }
         case .failure(let problem):
-            thread.close()
+            thread.close(waiting: false)
             throw problem
         }
     }
 
-    deinit { thread.close() }
+    // The decoder's thread ends once what was fed is decoded; nothing waits for it.
+    deinit { thread.close(waiting: false) }
 
     /// Queues `samples` (16 kHz mono) for decoding; returns at once.
     public func feed(_ samples: [Int16]) {
@@ -87,12 +88,12 @@ public final class ReadingCoach: Sendable {
 }
 
 /// The coach's state on its listening thread: the decoder, the follower and the current
-/// utterance's audio. `@unchecked Sendable` because only `ListeningThread`'s jobs touch it, one
-/// at a time (`thread.precondition()` checks it where the decoder is called).
+/// utterance's audio. `@unchecked Sendable` because only its `SerialThread`'s jobs touch it, one
+/// at a time (`thread.preconditionOnThread` checks it where the decoder is called).
 private final class ListeningState: @unchecked Sendable {
     let decoder: SphinxDecoder
     var follower: CoachFollower
-    let thread: ListeningThread
+    let thread: SerialThread
     let onEvent: @Sendable (CoachEvent) -> Void
     /// Samples of the current utterance (memory only).
     var utterance: [Int16] = []
@@ -102,7 +103,7 @@ private final class ListeningState: @unchecked Sendable {
     var done = false
 
     init(
-        sentences: [CoachSentence], model: ListeningModel, settings: ReadingCoach.Settings, thread: ListeningThread,
+        sentences: [CoachSentence], model: ListeningModel, settings: ReadingCoach.Settings, thread: SerialThread,
         onEvent: @escaping @Sendable (CoachEvent) -> Void
     ) throws(ListeningProblem) {
         decoder = try SphinxDecoder(model: model)
@@ -127,7 +128,7 @@ private final class ListeningState: @unchecked Sendable {
     }
 
     func feed(_ samples: [Int16]) {
-        thread.precondition()
+        thread.preconditionOnThread("The decoder")
         guard !done else { return }
         fed += samples.count
         utterance.append(contentsOf: samples)
@@ -169,7 +170,7 @@ private final class ListeningState: @unchecked Sendable {
     }
 
     func finish() -> CoachTally {
-        thread.precondition()
+        thread.preconditionOnThread("The decoder")
         end()
         return follower.tally
     }

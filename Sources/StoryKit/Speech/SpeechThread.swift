@@ -1,10 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The process's one speech thread: every eSpeak NG call and every write to an audio sink runs here.
 ///
 /// eSpeak NG 1.51 is one global, non-thread-safe instance (SPEECH.md), and a sink is written by one
@@ -13,7 +9,8 @@ import Synchronization
 /// stepped between jobs. A step never blocks in a sink (it writes only what the sink has room
 /// for), so a job waits at most for one sentence's synthesis. `preconditionOnThread()` and
 /// `enterEngine()` are the runtime checks that nothing calls eSpeak from elsewhere or re-entrantly
-/// (from inside its own callback).
+/// (from inside its own callback): `ThreadIdentity`'s, as for every other C library's owner
+/// (`SerialThread`, `HandleOwner`), which is this thread without the stepping.
 public final class SpeechThread: Sendable {
     /// The process's speech thread (eSpeak can be initialised only once per process).
     public static let shared = SpeechThread(name: "storyreader.speech")
@@ -39,14 +36,13 @@ public final class SpeechThread: Sendable {
     private let state = Mutex(State())
     private let condition = NSCondition()
     private let clock = ContinuousClock()
-    /// The thread's id, set once it runs (checked by `isCurrent`).
-    private let threadID = Atomic<UInt>(0)
-    /// True while eSpeak is synthesising (its callback runs): a second entry is a re-entrant call.
-    private let inEngine = Atomic<Bool>(false)
+    /// The thread's identity, claimed once it runs: `isCurrent`, and eSpeak's re-entry check.
+    private let identity: ThreadIdentity
 
     private init(name: String) {
+        identity = ThreadIdentity(name: name)
         let thread = Thread { [self] in
-            threadID.store(UInt(pthread_self()), ordering: .releasing)
+            identity.claim()
             self.run()
         }
         thread.name = name
@@ -55,34 +51,23 @@ public final class SpeechThread: Sendable {
     }
 
     /// True on the speech thread.
-    public var isCurrent: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
+    public var isCurrent: Bool { identity.isCurrent }
 
     /// Stops the program when called off the speech thread: eSpeak and the sinks are touched only here.
     func preconditionOnThread(_ what: @autoclosure () -> String) {
-        precondition(isCurrent, "\(what()) must run on the speech thread (storyreader.speech)")
+        identity.preconditionOnThread(what())
     }
 
     /// Marks eSpeak as busy for `body`; a call from inside (the synthesis callback calling the
     /// engine again) stops the program with a message instead of corrupting eSpeak's state.
     func enterEngine<T>(_ body: () throws -> T) rethrows -> T {
-        preconditionOnThread("An eSpeak NG call")
-        let wasInside = inEngine.exchange(true, ordering: .acquiringAndReleasing)
-        precondition(!wasInside, "eSpeak NG was called re-entrantly (from inside its own callback)")
-        defer { inEngine.store(false, ordering: .releasing) }
-        return try body()
+        try identity.enter("An eSpeak NG call", body)
     }
 
     /// Runs `job` on the speech thread and returns its result; on the speech thread itself it runs at once.
     public func run<T: Sendable>(_ job: @escaping @Sendable () throws -> T) throws -> T {
         if isCurrent { return try job() }
-        let box = Mutex<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        enqueue {
-            box.withLock { $0 = Result { try job() } }
-            done.signal()
-        }
-        done.wait()
-        return try box.withLock { $0! }.get()
+        return try waitForJob(job, enqueue: enqueue)
     }
 
     /// Queues `job` to run on the speech thread, in order.

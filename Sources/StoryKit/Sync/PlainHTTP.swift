@@ -95,7 +95,7 @@ enum PlainHTTP {
 
         init(deadline: Double) {
             seconds = deadline
-            ends = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, deadline) * 1e9)
+            ends = monotonicNanoseconds() &+ UInt64(max(0, deadline) * 1e9)
         }
 
         func cancel() {
@@ -107,7 +107,7 @@ enum PlainHTTP {
 
         /// Milliseconds left before the deadline; throws once it has passed.
         func remainingMillis() throws(SyncFailure) -> Int32 {
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = monotonicNanoseconds()
             guard now < ends else { throw .timedOut(seconds: seconds) }
             return Int32(clamping: (ends - now + 999_999) / 1_000_000)
         }

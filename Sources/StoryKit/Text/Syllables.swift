@@ -1,6 +1,5 @@
 import CHyphen
 import Foundation
-import Synchronization
 
 /// Reading syllables ("but·ter·fly"), shown on screen for children learning to read; speech is
 /// never changed.
@@ -22,7 +21,16 @@ public enum Syllables {
     /// Empty too while the language's patterns are not loaded (`preload`): drawing and the Session
     /// never read a file.
     public static func breaks(in text: String, language: String?) -> Set<Int> {
-        guard let language, let hyphenator = Hyphenator.loaded(language: language) else { return [] }
+        guard let language, Hyphenator.file(for: language) != nil else { return [] }
+        // libhyphen runs on its owner's thread (a hop of some microseconds, once per text drawn).
+        let found = try? dictionaries.withHandle { loaded -> Set<Int> in
+            guard let hyphenator = loaded.loaded(language: language) else { return [] }
+            return breaks(in: text, with: hyphenator)
+        }
+        return found ?? []
+    }
+
+    private static func breaks(in text: String, with hyphenator: Hyphenator) -> Set<Int> {
         var result: Set<Int> = []
         var word: [Unicode.Scalar] = []
         var wordStart = 0
@@ -67,22 +75,48 @@ public enum Syllables {
 
     /// Loads `language`'s patterns now (the shell does, off the loop, as a story is read in, and
     /// before the loop for the stories it holds), so that neither drawing nor the Session reads a file.
-    public static func preload(_ language: String) { _ = Hyphenator.for(language: language) }
+    public static func preload(_ language: String) {
+        _ = try? dictionaries.withHandle { loaded in loaded.load(language) != nil }
+    }
 
     /// The languages with patterns here.
-    public static var languages: [String] { ["en", "es", "fr", "de"].filter { Hyphenator.for(language: $0) != nil } }
+    public static var languages: [String] {
+        let found = try? dictionaries.withHandle { loaded in ["en", "es", "fr", "de"].filter { loaded.load($0) != nil } }
+        return found ?? []
+    }
+
+    /// libhyphen's dictionaries, loaded, used and kept on one thread of their own (the project's
+    /// idiom for a C library, `HandleOwner`): a file is read only by `preload`, and drawing only
+    /// looks up what is loaded. Kept for the run.
+    static let dictionaries = HandleOwner<HyphenDictionaries>(name: "storyreader.hyphen", open: { HyphenDictionaries() })
 }
 
-/// One loaded pattern file. libhyphen only reads a loaded dictionary, so one is shared by every
-/// thread; each is loaded once (`Syllables.preload`, before anything draws the story's language:
-/// drawing only looks up what is loaded) and kept for the run. Unchecked for that reason: after `init` the
-/// dictionary pointer is only read, and every stored property is a `let`.
-final class Hyphenator: @unchecked Sendable {
+/// The pattern files loaded so far, by file (nil: the file would not load). Only on
+/// `Syllables.dictionaries`' thread.
+final class HyphenDictionaries {
+    private var loaded: [String: Hyphenator?] = [:]
+
+    /// The patterns of `language` if they were loaded (never reads a file).
+    func loaded(language: String) -> Hyphenator? {
+        guard let file = Hyphenator.file(for: language) else { return nil }
+        return loaded[file] ?? nil
+    }
+
+    /// The patterns of `language`, loaded now if they were not.
+    func load(_ language: String) -> Hyphenator? {
+        guard let file = Hyphenator.file(for: language) else { return nil }
+        if let known = loaded[file] { return known }
+        let hyphenator = Hyphenator(path: Hyphenator.folder + "/" + file, language: String(language.lowercased().prefix(2)))
+        loaded[file] = hyphenator
+        return hyphenator
+    }
+}
+
+/// One loaded pattern file, owned by `Syllables.dictionaries`' thread: made, used and freed there.
+final class Hyphenator {
     private let dictionary: UnsafeMutablePointer<HyphenDict>
     private let isLatin1: Bool
     private let exceptions: [String: [Int]]
-
-    private static let loaded = Mutex<[String: Hyphenator?]>([:])
 
     /// Where Debian puts the patterns.
     static let folder = "/usr/share/hyphen"
@@ -97,24 +131,7 @@ final class Hyphenator: @unchecked Sendable {
         }
     }
 
-    /// The patterns of `language` if they were loaded (never reads a file).
-    static func loaded(language: String) -> Hyphenator? {
-        guard let file = file(for: language) else { return nil }
-        return loaded.withLock { $0[file] ?? nil }
-    }
-
-    /// The patterns of `language`, loaded now if they were not.
-    static func `for`(language: String) -> Hyphenator? {
-        guard let file = file(for: language) else { return nil }
-        return loaded.withLock { loaded in
-            if let known = loaded[file] { return known }
-            let hyphenator = Hyphenator(path: folder + "/" + file, language: String(language.lowercased().prefix(2)))
-            loaded[file] = hyphenator
-            return hyphenator
-        }
-    }
-
-    private init?(path: String, language: String) {
+    init?(path: String, language: String) {
         // The first line names the file's encoding.
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         let head = handle.readData(ofLength: 64)

@@ -3,10 +3,17 @@ import Synchronization
 
 /// The program's one clock protocol for time that only goes forward (never jumps with the wall
 /// clock), in seconds: the kiosk's rules (the shell reads it and feeds `Input.tick`), background
-/// sync's schedule, export progress, the loop's deadlines. Tests use `ManualMonotonicClock` (or
-/// pass times to `tick` directly), so no rule depends on real time. Dates (reads, the PIN's
-/// lockout) are `WallClock`'s; the speech thread keeps Swift's `ContinuousClock`, which it hands to
-/// the sink's own clock of frames.
+/// sync's schedule, export progress, the loop's deadlines, the coach's wait for its last words.
+/// Tests use `ManualMonotonicClock` (or pass times to `tick` directly), so no rule depends on
+/// real time. `monotonicNanoseconds()` is the same clock for the loops that count in nanoseconds
+/// (the REPL's turns, a sync request's deadline, the terminal's answer to a probe).
+///
+/// What keeps another kind of time, and why: dates (reads, the PIN's lockout, sync's stamps) are
+/// `WallClock`'s `Date`s, for people; the speech thread, its service and the sinks keep Swift's
+/// `ContinuousClock` (its deadlines and a sink's clock of frames are `Duration` arithmetic on
+/// one thread, and tests drive them with virtual-clock sinks, not with this protocol);
+/// benchmarks time themselves with `ContinuousClock`; the server's target reads `DispatchTime`,
+/// this clock's source, for its connection timeouts.
 public protocol MonotonicClock: Sendable {
     func now() -> TimeInterval
 }
