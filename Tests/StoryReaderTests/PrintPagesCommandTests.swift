@@ -30,7 +30,7 @@ struct PrintPagesCommandTests {
         let lines = repl.standardOutput.split(separator: "\n").map(String.init)
         let went = try #require(lines.firstIndex { $0.contains("Print page 3.") }, "\(repl.standardOutput)")
         #expect(lines[went...].dropFirst().first { !$0.isEmpty }?.contains("The sun came out.") == true, "\(lines[went...])")
-        #expect(lines.contains { $0.contains("sentence 8 of 8, print page 3,") }, "where, one sentence on: \(repl.standardOutput)")
+        #expect(lines.contains { $0.contains(" of 8, print page 3, paragraph 3 of 3") }, "where: \(repl.standardOutput)")
         #expect(lines.contains { $0.contains("There is no print page 40; pages go from 1 to 3.") }, "\(repl.standardOutput)")
         #expect(lines.contains { $0.contains("There is no print page xii; pages go from 1 to 3.") }, "\(repl.standardOutput)")
 
