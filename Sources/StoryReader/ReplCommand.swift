@@ -57,21 +57,14 @@ struct ReplCommand: ParsableCommand {
         let backgroundSync = BackgroundSync.start(dataDirectory: global.dataDirectory(), store: store)
         defer { backgroundSync?.stop() }
         let runner = try SessionRunner(global: global, presentation: presentation, store: store)
-        // On a terminal the library is read off the loop: the first screen is drawn at once (a
-        // cold start on 10,000 stories takes seconds). A script reads it first: its transcript
-        // does not depend on when the library came.
-        let library = runner.interactive ? nil : global.loadLibrary()
+        let library = runner.libraryBeforeTheLoop()
         // The profile form's Voice picker offers the voices installed (of the child's languages).
         var session = runner.session(
             library: library, profile: profile,
             voices: ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector))
         bedtime.apply(to: &session)
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: session.state.messages)
-        if library == nil {
-            let (folders, named) = global.storyFolderPaths()
-            let cache = global.storyCache()
-            shell.loadLibrary { StoryLibrary.load(folders: folders, cache: cache, missingFoldersAreProblems: named) }
-        }
+        runner.readLibrary(into: shell)
         let status = try shell.run { session in
             var effects = session.start()
             if let notice = store.readOnlyNotice(session.state.messages, keepingReads: true) {

@@ -191,7 +191,7 @@ extension Session {
             reader.status = .paused
             reader.pausedForParent = true
             state.reader = reader
-            effects += [.pauseNarration] + savePosition()
+            effects += [pauseNarration()] + savePosition()
         }
         state.pinEntry = ""
         state.warning = lockWarning()
