@@ -198,7 +198,7 @@ package final class ServiceSpeech: ReplSpeech {
     /// Carries out what the Session asked of the story's narration (`narrate`, `resumeNarration`,
     /// `pauseNarration`, `stopNarration`, `changeSpeech`, `changeTempo`, `holdNarration`), with
     /// the child's choices the Session holds (the recording or the synthetic voice, its tempo, the
-    /// bedtime timer's last sentence): the one place this is done, for the shell, the benchmarks
+    /// bedtime timer's last sentence, the bookmarks a soft tone is heard before): the one place this is done, for the shell, the benchmarks
     /// and the tests. Other effects are left alone. Returns a notice to show and say.
     package func perform(narration effect: Effect, of session: Session, input: Int) -> String? {
         let reading = session.state.profile.settings
