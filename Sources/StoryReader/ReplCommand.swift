@@ -25,6 +25,8 @@ struct ReplCommand: ParsableCommand {
 
     @OptionGroup var bedtime: BedtimeOption
 
+    @OptionGroup var microphone: MicrophoneOptions
+
     @Flag(
         name: [.customLong("no-audio"), .customLong("no-speech")],
         help: ArgumentHelp(
@@ -64,6 +66,7 @@ struct ReplCommand: ParsableCommand {
             voices: ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector))
         bedtime.apply(to: &session)
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: session.state.messages)
+        microphone.apply(to: shell)
         if library == nil {
             let (folders, named) = global.storyFolderPaths()
             let cache = global.storyCache()

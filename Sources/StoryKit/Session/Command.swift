@@ -38,13 +38,15 @@ public enum Command: Sendable, Hashable {
     case save
     /// Tonight's bedtime timer: `story`, `chapter`, a number of minutes or `off`; empty says it.
     case bedtime(String)
+    /// The `r` key while reading: the child reads the story to the coach, or stops.
+    case coach
 
     /// Every command word, for help, completion and suggestions.
     public static let names: [String] = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "set", "profile", "help", "quit", "settings", "learn", "wait", "type",
         "increase", "decrease", "sentence", "paragraph", "page", "beginning", "end", "step", "jump",
-        "actions", "action", "word", "explain", "save", "bedtime",
+        "actions", "action", "word", "explain", "save", "bedtime", "coach",
     ]
 
     /// What each command does, for help and learn mode (marked for the catalogs, translated where said).
@@ -71,6 +73,7 @@ public enum Command: Sendable, Hashable {
         "word": N_("word next or word prev moves one word while paused, and says it; word N goes on reading from the story's Nth word"),
         "explain": N_("says the word being read slowly, spells it, shows it big with its syllables, then reads on (the e key)"),
         "save": N_("saves the profile form, from any field (Control S)"),
+        "coach": N_("I read it myself: you read the story aloud, I listen and help with a word after a silence; coach again stops (the r key)"),
         "bedtime": N_("sets tonight's bedtime timer: bedtime story, bedtime chapter, bedtime 20 (minutes, then the end of the sentence) or bedtime off"),
     ]
 
@@ -113,6 +116,7 @@ public enum Command: Sendable, Hashable {
         case .action: "action"
         case .save: "save"
         case .bedtime: "bedtime"
+        case .coach: "coach"
         }
     }
 }
@@ -203,6 +207,7 @@ public enum CommandParser {
         case "actions": return .actions
         case "save": return .save
         case "bedtime": return .bedtime(rest)
+        case "coach": return .coach
         case "action": return .action(try needs(N_("action needs an action's name: for example, {example}")))
         case "jump":
             guard let letter = rest.first else { throw CommandError(N_("jump needs a letter: for example, jump L")) }

@@ -40,6 +40,11 @@ public enum Effect: Sendable, Hashable {
     case checkPIN(String)
     /// Read the story with this id from its file (off the loop) and answer with `Input.storyLoaded`.
     case loadStory(String)
+    /// Open the microphone and follow the child reading (the `r` key): nothing listens before
+    /// this. The coach's news comes back as `Input.coach`; nothing of the voice is kept.
+    case listen(CoachListening)
+    /// Close the microphone: coaching ended.
+    case stopListening
     case exit
 }
 
@@ -80,4 +85,6 @@ public enum Input: Sendable, Hashable {
     /// The library read off the loop (a catalog that `isLoading`), and how many story files in it
     /// could not be read.
     case libraryLoaded([StoryEntry], unreadable: Int)
+    /// The read-along coach's news (a word heard, help due, no microphone), from its thread.
+    case coach(CoachNews)
 }

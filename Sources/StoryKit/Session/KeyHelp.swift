@@ -46,6 +46,7 @@ public enum KeyHelp {
         case .character("]"): return .nextSentence
         case .character("["): return .previousSentence
         case .character("e"), .character("E"): return .explainWord
+        case .character("r"), .character("R"): return .coach
         case .down, .character("}"): return .nextParagraph
         case .up, .character("{"): return .previousParagraph
         case .pageDown: return .nextPage
@@ -101,6 +102,8 @@ public enum KeyHelp {
         case .decrease: return N_("turns the focused setting down")
         case .actions: return N_("lists what you can do with the focused item, such as Read or Save to favourites")
         case .save: return N_("saves the profile form, from any field")
+        case .coach:
+            return N_("I read it myself: you read aloud, I listen, and after a silence I say the next word; press r again to stop")
         default: return nil
         }
     }
@@ -136,6 +139,12 @@ public enum KeyHelp {
         (N_("- and +"), N_("slower and faster, from the next sentence")),
         (N_("e"), N_("explain the word: said slowly, spelled, shown big with its syllables, then reading goes on from it")),
         (N_("s"), N_("step mode: each sentence waits for Space")),
+        (
+            N_("r"),
+            N_(
+                "I read it myself: you read aloud and I listen, the word you read highlighted; after a silence I say the next word; r or Escape stops. Your voice is never recorded or kept"
+            )
+        ),
         (N_("w or Control W"), N_("where am I: the story, page and sentence")),
         (N_("q or Escape"), N_("stop, keep your place, and go back")),
         (N_("Tab and Shift Tab"), N_("the reading screen's buttons; Enter presses the one focused")),

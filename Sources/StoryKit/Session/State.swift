@@ -105,6 +105,8 @@ public struct SessionOptions: Sendable, Hashable {
     /// The eSpeak NG voices installed (`en`, `en-us`, `es`, …): the profile form's Voice picker
     /// offers those of the child's languages. Empty: the few every eSpeak NG has.
     public var voices: [String] = []
+    /// The read-along coach's silence before it says the next word (`--coach-wait`; 3 s).
+    public var coachWaitMilliseconds = ReadingCoach.Settings.standard.waitMilliseconds
 
     public init(
         isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24,
@@ -121,7 +123,7 @@ public struct SessionOptions: Sendable, Hashable {
     public static let childCommands: Set<String> = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "sentence", "paragraph", "page", "beginning", "end", "step", "help", "learn", "wait", "jump",
-        "increase", "decrease", "actions", "action", "word", "explain",
+        "increase", "decrease", "actions", "action", "word", "explain", "coach",
     ]
 }
 
@@ -174,6 +176,10 @@ public struct State: Sendable, Hashable {
     /// Tonight's bedtime timer: this run's (`--bedtime`, the `bedtime` command), else the profile's
     /// default once reading starts; nil until either (`Session+Bedtime.swift`).
     public var bedtime: BedtimeTimer?
+    /// The child reading the story to the coach (`r`; nil: the coach is not listening).
+    public var coaching: CoachingState?
+    /// Listenings started in this run: each has its number, so news of an ended one is dropped.
+    public var coachListenings = 0
 
     /// The key of `heardSentences` for a story read by the profile in use.
     func heardKey(_ storyID: String) -> String { profile.name + "\n" + storyID }
