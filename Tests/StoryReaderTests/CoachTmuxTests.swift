@@ -28,7 +28,10 @@ struct CoachTmuxTests {
             let writer = self.writer
             let path = self.path
             // Opening a pipe to write waits until the program opens it to read: the microphone.
-            Thread.detachNewThread { writer.withLock { $0 = FileHandle(forWritingAtPath: path) } }
+            Thread.detachNewThread {
+                let handle = FileHandle(forWritingAtPath: path)
+                writer.withLock { $0 = handle }
+            }
         }
 
         var isOpen: Bool { writer.withLock { $0 != nil } }
@@ -109,16 +112,18 @@ struct CoachTmuxTests {
         let deadline = Date().addingTimeInterval(60)
         while !microphone.isOpen, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(microphone.isOpen, "r opens the microphone")
-        print(try tmux.screen())
+        try tmux.waitFor("[I read it myself: on, listening]", seconds: 10)
 
         // The child reads: the highlight follows to the last word read.
-        microphone.say(try Data(contentsOf: URL(fileURLWithPath: reading)))
+        // The reading and a second of silence (shorter than the wait): a word is heard once the
+        // decoder has heard it end.
+        microphone.say(try Data(contentsOf: URL(fileURLWithPath: reading)) + Data(count: ReadingCoach.sampleRate * 2))
         _ = try Self.waitForHighlight(tmux, on: "leisure")
         try tmux.send("w")
         fixture.waitForSpeechLog("where am I", seconds: 10) { $0.contains { $0.contains("your turn to read at ‘leisure’") } }
 
-        // Four seconds of silence: the next word is said for the child in the story's voice.
-        microphone.say(Data(count: ReadingCoach.sampleRate * 2 * 4))
+        // Three seconds more (four in all): the next word is said for the child in the story's voice.
+        microphone.say(Data(count: ReadingCoach.sampleRate * 2 * 3))
         fixture.waitForSpeechLog("the help word", seconds: 30) { $0.contains("start message: to") }
         _ = try Self.waitForHighlight(tmux, on: "to")
 
@@ -127,7 +132,7 @@ struct CoachTmuxTests {
         let tally = "You read 7 words by yourself, and I helped with 1."
         fixture.waitForSpeechLog("the tally", seconds: 10) { $0.contains { $0.hasSuffix(tally) } }
         microphone.close()
-        print(try tmux.screen())
+        try tmux.waitFor("[I read it myself: off]", seconds: 10)
         try tmux.send("q")
         try tmux.waitFor("DONE", seconds: 30)
         #expect(fixture.file("status").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
