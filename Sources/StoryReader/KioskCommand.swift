@@ -76,8 +76,9 @@ struct KioskCommand: ParsableCommand {
         } catch let error as StoreError {
             throw StoreCommandSupport.fail(error, messages)
         }
-        let library = global.loadLibrary()
         let runner = try SessionRunner(global: global, presentation: presentation, store: database)
+        // A kiosk always has a terminal: its library is read off the loop, the first screen drawn at once.
+        let library = runner.libraryBeforeTheLoop()
         if let profile, !runner.snapshot.profiles.contains(where: { $0.name.lowercased() == profile.lowercased() }) {
             let names = runner.snapshot.profiles.map(\.name)
             let values = ["name": Sanitizer.sanitizeLine(profile), "names": names.joined(separator: ", ")]
@@ -96,6 +97,7 @@ struct KioskCommand: ParsableCommand {
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: nil, kiosk: true, messages: session.state.messages)
         microphone.apply(to: shell)
         shell.kiosk = KioskHooks(clock: clock)
+        runner.readLibrary(into: shell)
 
         // The log for parents: a row now, completed at the end (a killed kiosk leaves it open).
         let logID = try? database.beginKioskSession(profile: session.state.profileName ?? ChildProfile.guest.name)

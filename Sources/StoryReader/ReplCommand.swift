@@ -56,10 +56,7 @@ struct ReplCommand: ParsableCommand {
         let backgroundSync = BackgroundSync.start(dataDirectory: global.dataDirectory(), store: store)
         defer { backgroundSync?.stop() }
         let runner = try SessionRunner(global: global, presentation: presentation, store: store)
-        // On a terminal the library is read off the loop: the first screen is drawn at once (a
-        // cold start on 10,000 stories takes seconds). A script reads it first: its transcript
-        // does not depend on when the library came.
-        let library = runner.interactive ? nil : global.loadLibrary()
+        let library = runner.libraryBeforeTheLoop()
         // The profile form's Voice picker offers the voices installed (of the child's languages).
         var session = runner.session(
             library: library, profile: profile,
@@ -67,11 +64,7 @@ struct ReplCommand: ParsableCommand {
         bedtime.apply(to: &session)
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: session.state.messages)
         microphone.apply(to: shell)
-        if library == nil {
-            let (folders, named) = global.storyFolderPaths()
-            let cache = global.storyCache()
-            shell.loadLibrary { StoryLibrary.load(folders: folders, cache: cache, missingFoldersAreProblems: named) }
-        }
+        runner.readLibrary(into: shell)
         let status = try shell.run { session in
             var effects = session.start()
             if let notice = store.readOnlyNotice(session.state.messages, keepingReads: true) {

@@ -73,8 +73,7 @@ struct BrailleBenchmark: ParsableCommand {
         var stories = catalog.entries.map(\.id).makeIterator()
         while samples.count < words, let id = stories.next() {
             for effect in session.handle(.command(.read(id))) {
-                guard case .narrate(_, let fromWord, let settings, let stepMode) = effect, let story = session.state.reader?.story else { continue }
-                _ = speech.narrate(story, fromWord: fromWord, settings: settings, recordingTempo: 1, stepMode: stepMode, input: 1)
+                _ = speech.perform(narration: effect, of: session, input: 1)
             }
             var reading = true
             while reading, samples.count < words {

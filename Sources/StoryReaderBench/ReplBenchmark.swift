@@ -124,10 +124,10 @@ struct ReplBenchmark: ParsableCommand {
         var input = 0
         func perform(_ effects: [Effect]) {
             for effect in effects {
-                guard case .narrate(_, let fromWord, let settings, let stepMode) = effect, let story = session.state.reader?.story else { continue }
+                guard case .narrate = effect else { continue }
                 // From the cut on, samples are the new sentence's.
                 sink.arm()
-                _ = speech.narrate(story, fromWord: fromWord, settings: settings, recordingTempo: 1, stepMode: stepMode, input: input)
+                _ = speech.perform(narration: effect, of: session, input: input)
             }
         }
         perform(session.handle(.command(.read(entry.id))))

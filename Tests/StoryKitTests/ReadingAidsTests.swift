@@ -160,8 +160,9 @@ import Testing
         #expect(spoken[0].1.voice == "en", "in the story's voice")
         #expect(spoken[1].0.spelling == "lighthouse")
         #expect(spoken[1].0.text == "l, i, g, h, t, h, o, u, s, e.")
-        // Then the story goes on from that word.
-        #expect(effects.contains { if case .narrate(_, let word, _, _) = $0 { word == index } else { false } })
+        // Then the story goes on from that word, held in the speech service while it was explained.
+        #expect(effects.last { if case .resumeNarration = $0 { true } else { false } } != nil)
+        #expect(session.state.reader?.wordIndex == index)
         #expect(session.state.reader?.status == .playing)
         // Shown big with its syllables until the reading moves past it.
         let screen = session.screen

@@ -94,8 +94,9 @@ import Testing
         #expect(session.state.reading("pip-and-the-puddle").sentenceIndex == 1)
         #expect(spoken(pause) == ["Paused at ‘\(story.words[word].text)’, page 1 of 6."])
         let resume = session.handle(.command(.resume))
-        // Goes on at the word that was being heard, saying nothing first.
-        #expect(resume.contains(.narrate(storyID: "pip-and-the-puddle", fromWord: word, settings: .storyDefaults, stepMode: false)))
+        // Goes on at the word that was being heard (held in the speech service), saying nothing first.
+        #expect(resume.contains(.resumeNarration(settings: .storyDefaults, stepMode: false)))
+        #expect(session.state.reader?.wordIndex == word)
         #expect(spoken(resume).isEmpty)
         // The story is heard to its end (a read counts only then: FindingTests).
         for index in StoryMap(story: story).spokenSentences where index >= 1 {

@@ -45,23 +45,9 @@ struct ReplRecordingTests {
             _ = session.start()
         }
 
-        /// What `ReplShell.perform` does with the story's effects.
+        /// The Session's effects on the story carried out as the shell does.
         mutating func handle(_ input: Input) {
-            for effect in session.handle(input) {
-                switch effect {
-                case .narrate(_, let fromWord, let settings, let stepMode):
-                    guard let story = session.state.reader?.story else { continue }
-                    let reading = session.state.profile.settings
-                    _ = speech.narrate(
-                        story, fromWord: fromWord, settings: settings,
-                        recordingTempo: reading.narration == .recording ? reading.recordingTempo : nil, stepMode: stepMode, input: 1)
-                case .pauseNarration: speech.pauseStory(atWord: session.state.reader?.wordIndex)
-                case .stopNarration: speech.stopStory()
-                case .changeTempo(let tempo): speech.change(tempo: tempo)
-                case .holdNarration(let sentence): speech.hold(afterSentence: sentence)
-                default: break
-                }
-            }
+            for effect in session.handle(input) { _ = speech.perform(narration: effect, of: session, input: 1) }
         }
 
         /// The clock moves on by `milliseconds`, the Session told what was heard.

@@ -14,12 +14,18 @@ public enum Effect: Sendable, Hashable {
     case echo(Utterance)
     /// Read `story` aloud from word index `fromWord` with `settings`; in step mode, one sentence.
     case narrate(storyID: String, fromWord: Int, settings: SpeechSettings, stepMode: Bool)
-    /// Pause the narration where it is (the shell keeps no position: the session does).
+    /// Go on with the narration paused in the speech service, where it was heard (the session
+    /// chose this over `narrate` because nothing moved since the pause: `ReaderState.held`), with
+    /// what changed while it was paused.
+    case resumeNarration(settings: SpeechSettings, stepMode: Bool)
+    /// Pause the narration where it is: the speech service keeps it, to resume at the sound heard.
     case pauseNarration
+    /// Stop the narration: the speech service forgets it.
     case stopNarration
     /// The narration waits after this sentence (an index into `Story.sentences`; nil: none)
     /// instead of beginning the next (the bedtime timer's last: not a syllable of the next chapter
-    /// is heard). The shell also asks `Session.bedtimeLastSentence` before each `narrate`.
+    /// is heard). The shell also asks `Session.bedtimeLastSentence` before each `narrate` and
+    /// `resumeNarration`.
     case holdNarration(afterSentence: Int?)
     /// The reading speed changed while reading.
     case changeSpeech(SpeechSettings)

@@ -26,6 +26,8 @@ extension Session {
         reader.wordIndex = map.firstWord(ofSentence: first)
         reader.status = .paused
         reader.explained = nil
+        // The child reads from the sentence's start: the speech service's paused place is not it.
+        reader.held = nil
         state.reader = reader
         state.coachListenings += 1
         state.coaching = CoachingState(listening: state.coachListenings, wasPlaying: wasPlaying)
@@ -66,6 +68,7 @@ extension Session {
         guard var reader = state.reader, state.coaching != nil else { return [] }
         reader.wordIndex = word
         reader.explained = nil
+        reader.held = nil
         state.reader = reader
         state.coachListenings += 1
         state.coaching?.listening = state.coachListenings

@@ -195,7 +195,7 @@ extension Session {
             reader.status = .paused
             reader.pausedForParent = true
             state.reader = reader
-            effects += [.pauseNarration] + savePosition()
+            effects += [pauseNarration()] + savePosition()
         }
         state.pinEntry = ""
         state.warning = lockWarning()

@@ -92,9 +92,36 @@ extension Session {
         return startReading(storyID, fromWord: word, loaded: story)
     }
 
-    func narrate() -> Effect {
+    /// Reads on from the reader's word: the narration held in the speech service goes on where it
+    /// was, if nothing moved since the pause (not its word, voice or source); else it is told anew.
+    mutating func narrate() -> Effect {
         let reader = state.reader!
-        return .narrate(storyID: reader.story.id, fromWord: reader.wordIndex, settings: state.profile.speech, stepMode: reader.stopsAfterSentence)
+        let settings = state.profile.speech
+        state.reader?.held = nil
+        if let held = reader.held, held == heldNarration(reader) {
+            return .resumeNarration(settings: settings, stepMode: reader.stopsAfterSentence)
+        }
+        return .narrate(storyID: reader.story.id, fromWord: reader.wordIndex, settings: settings, stepMode: reader.stopsAfterSentence)
+    }
+
+    /// Where `reader`'s narration would be held if paused now.
+    func heldNarration(_ reader: ReaderState) -> HeldNarration {
+        HeldNarration(word: reader.wordIndex, voice: state.profile.speech.voice, recording: state.profile.settings.narration == .recording)
+    }
+
+    /// Pauses the narration in the speech service, which keeps it (`ReaderState.held`).
+    mutating func pauseNarration() -> Effect {
+        if let reader = state.reader {
+            let held = heldNarration(reader)
+            state.reader?.held = held
+        }
+        return .pauseNarration
+    }
+
+    /// Stops the narration: the speech service forgets it, so nothing is held any more.
+    mutating func stopNarration() -> Effect {
+        state.reader?.held = nil
+        return .stopNarration
     }
 
     // MARK: - Pause, resume, stop
@@ -108,7 +135,7 @@ extension Session {
         guard reader.status == .playing else { return [speak(tr("Already paused. Press Space to go on."))] }
         reader.status = .paused
         state.reader = reader
-        return [.pauseNarration] + savePosition() + [speak(tr("Paused at {place}.", ["place": placeText(reader, naming: true)]), .message)]
+        return [pauseNarration()] + savePosition() + [speak(tr("Paused at {place}.", ["place": placeText(reader, naming: true)]), .message)]
     }
 
     /// Goes on from the word where reading paused, saying nothing first: the story itself is the answer.
@@ -149,7 +176,10 @@ extension Session {
         guard var reader = state.reader else { return [] }
         // The microphone is closed before the reader is left, and the child hears their tally.
         var effects = stopCoaching()
-        if reader.status == .playing { effects.append(.stopNarration) }
+        if reader.status == .playing {
+            effects.append(.stopNarration)
+            reader.held = nil
+        }
         if reader.status == .playing || reader.status == .paused {
             effects += savePosition()
             reader.status = .stopped
@@ -249,7 +279,7 @@ extension Session {
         reader.status = .playing
         reader.stopsAfterSentence = wasPlaying ? reader.stepMode : true
         state.reader = reader
-        return [.stopNarration, narrate()]
+        return [stopNarration(), narrate()]
     }
 
     mutating func toggleStepMode() -> [Effect] {
@@ -422,7 +452,7 @@ extension Session {
             }
             reader.status = .paused
             state.reader = reader
-            return [.pauseNarration] + savePosition()
+            return [pauseNarration()] + savePosition()
         case .finished:
             reader.status = .finished
             state.reader = reader

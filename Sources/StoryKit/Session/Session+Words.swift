@@ -54,6 +54,8 @@ extension Session {
         var slow = voice
         slow.rate = max(SpeechSettings.rateRange.lowerBound, voice.rate * 6 / 10)
         let letters = word.map { String($0) }.joined(separator: ", ")
+        // Paused in the speech service, to go on at the very sound where it stopped.
+        if wasPlaying { reader.held = heldNarration(reader) }
         var effects: [Effect] = wasPlaying ? [.pauseNarration] : []
         effects.append(.speakWith(Utterance(word, priority: .message), slow))
         effects.append(.speakWith(Utterance(letters + ".", priority: .message, spelling: word), voice))

@@ -214,7 +214,7 @@ public struct Session: Sendable {
         guard var reader = state.reader, reader.status == .playing, state.stack.contains(.reader) else { return [] }
         reader.status = .paused
         state.reader = reader
-        return [.pauseNarration] + savePosition()
+        return [pauseNarration()] + savePosition()
     }
 
     mutating func goBack() -> [Effect] {

@@ -35,6 +35,14 @@ public enum Route: Sendable, Hashable {
     }
 }
 
+/// A narration paused in the speech service: the word the session paused at, the voice chosen and
+/// whether the book's recording was played.
+public struct HeldNarration: Sendable, Hashable {
+    public var word: Int
+    public var voice: String?
+    public var recording: Bool
+}
+
 /// The story being read and where the narration is.
 public struct ReaderState: Sendable, Hashable {
     public enum Status: Sendable, Hashable { case playing, paused, stopped, finished }
@@ -49,6 +57,10 @@ public struct ReaderState: Sendable, Hashable {
     public var stopsAfterSentence: Bool = false
     /// Reading was paused for a grown-up (the kiosk's PIN prompt): it goes on when the child is back.
     public var pausedForParent = false
+    /// Where the speech service holds the paused narration: reading on from that same place, in
+    /// the same voice and from the same source, resumes it there (a recording at the sample where
+    /// it stopped) instead of narrating anew. Nil once the narration is stopped or told anew.
+    public var held: HeldNarration?
     /// The word explained (the `e` key), shown big with its syllables until reading moves past it.
     public var explained: (word: Int, shown: String)? {
         get { explainedWord.map { ($0, explainedText) } }

@@ -527,31 +527,14 @@ final class ReplShell {
                 caption(utterance.text)
                 speak(utterance)
                 echoCaptioned = interactive && !captions.isEmpty
-            case .narrate(let storyID, let fromWord, let settings, let stepMode):
-                guard let story = session.state.reader?.story, story.id == storyID else { break }
-                speech.messages = session.state.messages
-                // The child's choice: the book's recording at their tempo, or always the synthetic voice.
-                let reading = session.state.profile.settings
-                let tempo = reading.narration == .recording ? reading.recordingTempo : nil
-                // The bedtime timer's last sentence: the narration waits after it.
-                speech.hold(afterSentence: session.bedtimeLastSentence)
-                if let notice = speech.narrate(story, fromWord: fromWord, settings: settings, recordingTempo: tempo, stepMode: stepMode, input: inputCount) {
+            case .narrate, .resumeNarration, .changeSpeech, .changeTempo, .holdNarration:
+                if let notice = speech.perform(narration: effect, of: session, input: inputCount) {
                     // A language without a voice (once per language), or nothing to say.
                     update(.shell(.notice(notice)))
                 }
-            case .pauseNarration:
-                speech.pauseStory(atWord: session.state.reader?.wordIndex)
+            case .pauseNarration, .stopNarration:
+                _ = speech.perform(narration: effect, of: session, input: inputCount)
                 if waiting.active { waiting = (false, nil) }
-            case .stopNarration:
-                speech.stopStory()
-                if waiting.active { waiting = (false, nil) }
-            case .changeSpeech(let settings):
-                // Rate, pitch and volume change from the next sentence; the voice stays.
-                speech.change(settings: settings)
-            case .changeTempo(let tempo):
-                speech.change(tempo: tempo)
-            case .holdNarration(let sentence):
-                speech.hold(afterSentence: sentence)
             case .preview(let settings, let text):
                 caption(session.state.tr("Preview: {text}", ["text": text]))
                 speak(interfaceUtterance(text, priority: .text), settings: settings)

@@ -34,12 +34,20 @@ protocol ReplSpeech: AnyObject {
     /// Says an interface utterance (`settings`: the preview's own; nil: the interface's).
     func say(_ utterance: Utterance, settings: SpeechSettings?)
     /// Reads `story` from word `fromWord`, its recording (if it has one) at `recordingTempo`
-    /// (nil: always the synthetic voice); returns a notice to show and say (a voice fallback).
-    func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, input: Int) -> String?
+    /// (nil: always the synthetic voice), waiting after story sentence `holdAfter` (nil: none);
+    /// returns a notice to show and say (a voice fallback).
+    func narrate(
+        _ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, holdAfter: Int?, input: Int
+    ) -> String?
+    /// Goes on with the story paused in the speech service, where it was heard, with what changed
+    /// while it was paused; false when none is held (the caller narrates anew).
+    func resumeStory(settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, holdAfter: Int?, input: Int) -> Bool
     /// The person stopped: the story leaves (the Session narrates again to go on).
     func stopStory()
-    /// The person paused at word `word` (the Session narrates again from it to go on).
-    func pauseStory(atWord word: Int?)
+    /// The person paused: the speech service keeps the story where it was heard.
+    func pauseStory()
+    /// Carries out an effect of the Session's on the story's narration (see `ServiceSpeech`).
+    func perform(narration effect: Effect, of session: Session, input: Int) -> String?
     /// Rate, pitch and volume change from the next sentence; the voice stays.
     func change(settings: SpeechSettings)
     /// The recording's tempo changes from the next sentence.
@@ -69,14 +77,14 @@ extension ReplSpeech {
     func settle() {}
     func takeNotices() -> [String] { [] }
     func receive(_ events: [SpeechService.Event]) -> [NarrationEvent] { [] }
-    func pauseStory(atWord word: Int?) { stopStory() }
     func change(tempo: Double) {}
     func hold(afterSentence sentence: Int?) {}
 
     /// The book's recording at its own pace, where the story has one.
     func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, stepMode: Bool, input: Int) -> String? {
-        narrate(story, fromWord: fromWord, settings: settings, recordingTempo: 1, stepMode: stepMode, input: input)
+        narrate(story, fromWord: fromWord, settings: settings, recordingTempo: 1, stepMode: stepMode, holdAfter: nil, input: input)
     }
+
 }
 
 /// Speech through the one `SpeechService`: its events go where `post` sends them (the loop's inbox,
@@ -103,10 +111,13 @@ package final class ServiceSpeech: ReplSpeech {
     /// Voices already resolved (with their notice, said once per language).
     private var voices: [String: VoiceCatalog.Resolution] = [:]
     private var noticed: Set<String> = []
-    /// The story being read: narration sentence → story sentence, and the first word of each.
+    // What follows is no reading state (the Session keeps it: where reading is, paused or not,
+    // what is held in the service) but the loop's view of what the service reported: which story
+    // its events are of, in the story's terms, and whether it is still to be heard.
+
+    /// The story told last: narration sentence → story sentence, and the first word of each.
     private var story: (items: [Narration.Item], firstWord: [Int])?
-    /// The story sentence the narration waits after (the bedtime timer's last), nil: none.
-    private var holdAfter: Int?
+    /// The story sentence last reported started (the service reports it again after a hold).
     private var currentSentence: Int?
     private var storyLoaded = false
     /// The story is being read or waits to go on; on a virtual clock, also while events the
@@ -116,17 +127,9 @@ package final class ServiceSpeech: ReplSpeech {
     /// The story is being heard now; on a virtual clock, whenever it would go on as time passes
     /// (an answer said in between holds it only for that answer).
     var isStoryRunning: Bool { virtual == nil ? storyHeard : isStoryLoaded }
-    /// The recording of the story last read (its file, and the clip list resolved): a pause and
-    /// a move narrate again, and the clip list is read once.
+    /// The recording of the story last read (its file, and the clip list resolved): a move
+    /// narrates again, and the clip list is read once.
     private var recording: (path: String, recording: NarrationRecording?)?
-    /// The tempo of the recording being played; nil while the synthetic voice reads it all.
-    private var tempo: Double?
-    /// A recorded story paused inside the service (its file, the word the Session paused at, the
-    /// voice): narrated again from that word it resumes at the sample where it stopped, not at
-    /// the start of its sentence or word.
-    private var paused: (path: String, word: Int, voice: String?)?
-    /// The voice the story being read was resolved to.
-    private var resolvedStoryVoice: String?
     private var notices: [String] = []
     /// The `.narrate` requests sent to the service: the story its events must be of (older ones,
     /// still in the loop's inbox as a move replaced the story, are not this story's).
@@ -190,27 +193,47 @@ package final class ServiceSpeech: ReplSpeech {
         service.send(.say(utterance, settings: spoken))
     }
 
-    package func narrate(_ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, input: Int) -> String? {
-        backlog.removeAll()
-        let wasPaused = paused
-        paused = nil
-        if let wasPaused, wasPaused.path == story.path, wasPaused.word == fromWord, let recordingTempo, self.story != nil,
-            recording?.path == story.path, recording?.recording != nil, resolveVoice(settings.voice ?? story.language).voice == wasPaused.voice
-        {
-            // The paused story goes on where it was heard, with what changed while it was paused.
-            var resolved = settings.clamped().settings
-            resolved.voice = wasPaused.voice
-            tempo = recordingTempo
-            storyLoaded = true
-            storyHeard = false
-            currentSentence = nil
-            service.send(.settings(resolved))
-            service.send(.tempo(recordingTempo))
-            service.send(.stepMode(stepMode ? .sentence : .off))
-            hold(afterSentence: holdAfter)
-            service.send(.resume, input: input)
-            return nil
+    /// Carries out what the Session asked of the story's narration (`narrate`, `resumeNarration`,
+    /// `pauseNarration`, `stopNarration`, `changeSpeech`, `changeTempo`, `holdNarration`), with
+    /// the child's choices the Session holds (the recording or the synthetic voice, its tempo, the
+    /// bedtime timer's last sentence): the one place this is done, for the shell, the benchmarks
+    /// and the tests. Other effects are left alone. Returns a notice to show and say.
+    package func perform(narration effect: Effect, of session: Session, input: Int) -> String? {
+        let reading = session.state.profile.settings
+        // The child's choice: the book's recording at their tempo, or always the synthetic voice.
+        let tempo = reading.narration == .recording ? reading.recordingTempo : nil
+        switch effect {
+        case .narrate(let storyID, let fromWord, let settings, let stepMode):
+            guard let story = session.state.reader?.story, story.id == storyID else { return nil }
+            messages = session.state.messages
+            return narrate(
+                story, fromWord: fromWord, settings: settings, recordingTempo: tempo, stepMode: stepMode,
+                holdAfter: session.bedtimeLastSentence, input: input)
+        case .resumeNarration(let settings, let stepMode):
+            messages = session.state.messages
+            if resumeStory(settings: settings, recordingTempo: tempo, stepMode: stepMode, holdAfter: session.bedtimeLastSentence, input: input) {
+                return nil
+            }
+            // Nothing held any more (the service forgot it): read on from the Session's word.
+            guard let reader = session.state.reader else { return nil }
+            return narrate(
+                reader.story, fromWord: reader.wordIndex, settings: settings, recordingTempo: tempo, stepMode: stepMode,
+                holdAfter: session.bedtimeLastSentence, input: input)
+        case .pauseNarration: pauseStory()
+        case .stopNarration: stopStory()
+        // Rate, pitch and volume change from the next sentence; the voice stays.
+        case .changeSpeech(let settings): change(settings: settings)
+        case .changeTempo(let tempo): change(tempo: tempo)
+        case .holdNarration(let sentence): hold(afterSentence: sentence)
+        default: break
         }
+        return nil
+    }
+
+    package func narrate(
+        _ story: Story, fromWord: Int, settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, holdAfter: Int?, input: Int
+    ) -> String? {
+        backlog.removeAll()
         let narration: Narration
         do {
             narration = try Narration(story: story, announcingPages: true)
@@ -225,7 +248,6 @@ package final class ServiceSpeech: ReplSpeech {
         let (voice, notice) = resolveVoice(settings.voice ?? story.language)
         var resolved = settings.clamped().settings
         resolved.voice = voice
-        resolvedStoryVoice = voice
         var firstWord: [Int] = []
         var count = 0
         for sentence in story.sentences {
@@ -252,7 +274,6 @@ package final class ServiceSpeech: ReplSpeech {
         }
         // The child's setting "always the synthetic voice": the recording is not even read.
         let played = recordingTempo == nil ? nil : recording?.recording
-        tempo = played == nil ? nil : recordingTempo
         narrations += 1
         service.send(
             .narrate(
@@ -269,22 +290,35 @@ package final class ServiceSpeech: ReplSpeech {
         return notices
     }
 
+    func resumeStory(settings: SpeechSettings, recordingTempo: Double?, stepMode: Bool, holdAfter: Int?, input: Int) -> Bool {
+        // The service may have ended the story before it heard the pause (its end was still on its
+        // way to the Session): then there is nothing to resume.
+        guard story != nil, service.storyPosition != nil else { return false }
+        backlog.removeAll()
+        storyLoaded = true
+        storyHeard = false
+        currentSentence = nil
+        service.send(.settings(settings.clamped().settings))
+        if let recordingTempo { service.send(.tempo(recordingTempo)) }
+        service.send(.stepMode(stepMode ? .sentence : .off))
+        hold(afterSentence: holdAfter)
+        service.send(.resume, input: input)
+        return true
+    }
+
     package func stopStory() {
         backlog.removeAll()
-        guard storyLoaded || paused != nil else { return }
-        paused = nil
+        guard story != nil else { return }
         storyLoaded = false
         storyHeard = false
         story = nil
         service.send(.stop)
     }
 
-    /// A story read from its recording is paused in the service, which keeps the sample heard
-    /// (synthesis goes on from the word either way, so it simply stops).
-    func pauseStory(atWord word: Int?) {
+    /// The service keeps the story where it was heard: a recording at the sample, synthesis at the word.
+    func pauseStory() {
         backlog.removeAll()
-        guard storyLoaded, tempo != nil, let word, let path = recording?.path else { return stopStory() }
-        paused = (path, word, resolvedStoryVoice)
+        guard storyLoaded else { return }
         storyLoaded = false
         storyHeard = false
         service.send(.pause)
@@ -295,21 +329,18 @@ package final class ServiceSpeech: ReplSpeech {
     }
 
     func hold(afterSentence sentence: Int?) {
-        holdAfter = sentence
         guard let story else { return }
         service.send(.holdAfter(sentence.flatMap { wanted in story.items.lastIndex { $0.storySentenceIndex == wanted } }))
     }
 
+    /// Heard only while the book's recording plays (the service keeps it for the story).
     func change(tempo: Double) {
-        guard self.tempo != nil else { return }
-        self.tempo = tempo
         service.send(.tempo(tempo))
     }
 
     package func silence() {
         backlog.removeAll()
         storyLoaded = false
-        paused = nil
         story = nil
         service.send(.silence)
     }

@@ -44,6 +44,21 @@ struct SessionRunner {
         return session
     }
 
+    /// The library read before the loop: by a script (its transcript does not depend on when the
+    /// library came). On a terminal nil: `readLibrary(into:)` reads it off the loop, the first
+    /// screen drawn at once (a cold start on 10,000 stories takes seconds).
+    func libraryBeforeTheLoop() -> StoryLibrary? {
+        interactive ? nil : global.loadLibrary()
+    }
+
+    /// Reads the library off the loop for `shell`, unless it was read before the loop.
+    func readLibrary(into shell: ReplShell) {
+        guard shell.library == nil else { return }
+        let (folders, named) = global.storyFolderPaths()
+        let cache = global.storyCache()
+        shell.loadLibrary { StoryLibrary.load(folders: folders, cache: cache, missingFoldersAreProblems: named) }
+    }
+
     /// The shell that runs `session`. Speech through eSpeak NG onto the audio device (or paced
     /// silence); --no-audio on a terminal: paced silence; --no-audio without a terminal: virtual
     /// time (scripts, transcripts). `warn`: where the audio's notice goes besides the session.
