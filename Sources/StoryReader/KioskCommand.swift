@@ -18,6 +18,8 @@ struct KioskCommand: ParsableCommand {
 
     @OptionGroup var bedtime: BedtimeOption
 
+    @OptionGroup var microphone: MicrophoneOptions
+
     @Flag(
         name: [.customLong("no-audio"), .customLong("no-speech")],
         help: ArgumentHelp(
@@ -93,6 +95,7 @@ struct KioskCommand: ParsableCommand {
             now: clock.now())
         // Spoken like the REPL: the audio device ($STORYREADER_AUDIO_DEVICE, else 'default'), paced silence with one notice.
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: nil, kiosk: true, messages: session.state.messages)
+        microphone.apply(to: shell)
         shell.kiosk = KioskHooks(clock: clock)
         runner.readLibrary(into: shell)
 

@@ -17,33 +17,50 @@ struct CoachOptions: ParsableArguments {
             helpMessages.tr("With --coach: take this WAV file (16 kHz mono 16-bit) as the microphone; time does not wait."), valueName: "file"))
     var listen: String?
 
+    @OptionGroup var microphone: MicrophoneOptions
+
+    func validate() throws {
+        if !coach, listen != nil {
+            throw ValidationError(helpMessages.tr("--listen goes with --coach"))
+        }
+    }
+}
+
+/// The read-along coach's microphone and patience, for `read --coach` and for the `r` key in the
+/// reader of the REPL, the kiosk and `read`.
+struct MicrophoneOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             helpMessages.tr(
-                "With --coach: the ALSA capture device to listen on (default: $STORYREADER_MIC_DEVICE, else 'default'), opened only while coaching. Without one the story is read as without --coach."
+                "The ALSA capture device the read-along coach listens on (default: $STORYREADER_MIC_DEVICE, else 'default'), opened only while the child reads to it (the r key while reading, or read --coach) and closed when they stop. Nothing it hears is written anywhere. Without one, reading goes on as before."
             ), valueName: "name"))
     var mic: String?
 
     @Option(
         help: ArgumentHelp(
-            helpMessages.tr("With --coach: seconds of silence before the next word is said for the child, 2–8 (default: the profile's Coach waits, else 3)."),
+            helpMessages.tr("Seconds of silence before the read-along coach says the next word for the child, 2–8 (default: the child's Coach waits, else 3)."),
             valueName: "seconds"))
     var coachWait: Double?
 
     func validate() throws {
-        if !coach, listen != nil || coachWait != nil || mic != nil {
-            throw ValidationError(helpMessages.tr("--listen, --mic and --coach-wait go with --coach"))
-        }
         if let coachWait, !(2...8).contains(coachWait) {
             throw ValidationError(helpMessages.tr("--coach-wait {value}: use a number of seconds from 2 to 8", ["value": String(coachWait)]))
         }
+    }
+
+    var waitMilliseconds: Int? { coachWait.map { Int(($0 * 1000).rounded()) } }
+
+    /// The session's silence before help, and the shell's microphone.
+    func apply(to shell: ReplShell) {
+        shell.microphoneDevice = mic
+        if let waitMilliseconds { shell.session.setCoachWait(milliseconds: waitMilliseconds) }
     }
 }
 
 extension ReadCommand {
     /// Said when --coach is asked for a story the coach cannot follow (it is then read as without).
     static func englishOnly(_ story: Story, _ messages: MessageCatalog) -> String {
-        messages.tr("Coaching is English-only for now: '{title}' is not in English", ["title": story.title])
+        ListeningModel.englishOnly(title: story.title, messages)
     }
 
     /// Follows the child reading: the WAV file given with --listen (fed as fast as it decodes),
@@ -79,7 +96,7 @@ extension ReadCommand {
                 }
             } else {
                 do {
-                    let opened = try Microphone(device: Microphone.deviceName(option: coachOptions.mic))
+                    let opened = try Microphone(device: Microphone.deviceName(option: coachOptions.microphone.mic))
                     microphone = opened
                     next = { opened.read(chunk) }
                 } catch {
@@ -87,8 +104,7 @@ extension ReadCommand {
                 }
             }
             // --coach-wait, else the child's own (the profile form's "Coach waits"), else 3 s.
-            let seconds = coachOptions.coachWait ?? Double(child?.profile.settings.coachWaitSeconds ?? CoachWait.standard)
-            let wait = Int((seconds * 1000).rounded())
+            let wait = coachOptions.microphone.waitMilliseconds ?? (child?.profile.settings.coachWaitSeconds ?? CoachWait.standard) * 1000
             coach = try ReadingCoach(sentences: sentences, model: model, settings: .init(waitMilliseconds: wait)) { event in
                 printer?.print(event)
                 if case .help(let word, _) = event { helpWords.withLock { $0.append(word.text) } }
@@ -132,9 +148,7 @@ extension ReadCommand {
 
     /// "You read 42 words by yourself, and I helped with 3."
     static func coachedSentence(_ tally: CoachTally, _ messages: MessageCatalog) -> String {
-        messages.trn(
-            "You read {count} word by yourself, and I helped with {helped}.", "You read {count} words by yourself, and I helped with {helped}.",
-            tally.read, ["helped": String(tally.helped)])
+        tally.spoken(messages)
     }
 }
 

@@ -188,11 +188,12 @@ struct ReadCommand: ParsableCommand {
         session.overrideSpeech(rate: rate, pitch: pitch, volume: volume, voice: voiceChoice)
         bedtime.apply(to: &session)
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: global.messages, warn: warn)
+        coachOptions.microphone.apply(to: shell)
         let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
-        let status = try shell.run { session in
-            let said = notice.map { session.handle(.shell(.notice($0(session.state.messages)))) } ?? []
-            return said + session.startReadingAlone(story.id, fromSentence: sentence)
-        }
+        // Why --coach is not coaching: an input like any other, through the loop's one inbox (said
+        // before the story begins).
+        if let notice { shell.inbox.send(.input(.shell(.notice(notice(shell.session.state.messages))))) }
+        let status = try shell.run { session in session.startReadingAlone(story.id, fromSentence: sentence) }
         if let child, shell.session.state.reader?.status == .finished {
             // Said on standard error too, for scripts that read the captions from standard output.
             let count = shell.session.state.reading(story.id).readCount

@@ -28,6 +28,8 @@ struct ReplCommand: ParsableCommand {
 
     @OptionGroup var bedtime: BedtimeOption
 
+    @OptionGroup var microphone: MicrophoneOptions
+
     @Flag(
         name: [.customLong("no-audio"), .customLong("no-speech")],
         help: ArgumentHelp(
@@ -64,6 +66,7 @@ struct ReplCommand: ParsableCommand {
             voices: ((try? EspeakEngine.shared.voices())?.languages ?? []).map(\.selector))
         bedtime.apply(to: &session)
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: session.state.messages)
+        microphone.apply(to: shell)
         runner.readLibrary(into: shell)
         let status = try shell.run { session in
             var effects = session.start()

@@ -27,6 +27,12 @@ import Testing
         effects.lazy.compactMap { if case .narrate(_, let word, _, _) = $0 { word } else { nil } }.first
     }
 
+    /// The word reading goes on from: told anew from it, or resumed where the speech service holds
+    /// the paused story (the reader's word).
+    func goesOn(_ effects: [Effect], _ session: Session) -> Int? {
+        narrated(effects) ?? (effects.contains { if case .resumeNarration = $0 { true } else { false } } ? session.state.reader?.wordIndex : nil)
+    }
+
     /// Maya, reading Pip and the Puddle (6 pages), with the first sentence heard.
     func reading() -> (Session, Story) {
         var session = Session(catalog: SessionFixtures.catalog, snapshot: maya(), profile: "Maya")
@@ -112,7 +118,7 @@ import Testing
         #expect(spoken(pause) == ["Paused at ‘\(story.words[word].text)’, page 1 of 6."])
         #expect(pause.first == .pauseNarration)
         let resume = session.handle(.key(.space))
-        #expect(narrated(resume) == word)
+        #expect(goesOn(resume, session) == word)
         #expect(spoken(resume).isEmpty, "nothing is said before the story goes on")
         // The resumed caption starts at the paused word.
         let caption = captions(session.handle(.narration(.sentenceStarted(2))))
@@ -224,7 +230,7 @@ import Testing
         session.state.focusedID = "resume"
         let back = session.handle(.key(.enter))
         #expect(session.state.route == .reader)
-        #expect(narrated(back) == 2)
+        #expect(goesOn(back, session) == 2)
     }
 
     @Test func inTheKioskSpaceAndArrowsAreReadingKeys() {

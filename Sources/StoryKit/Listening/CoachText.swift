@@ -78,3 +78,12 @@ enum CoachVocabulary {
         return "#JSGF V1.0;\ngrammar coach;\npublic <reading> = ( \(unique.joined(separator: " | ")) )+ ;\n"
     }
 }
+
+extension CoachTally {
+    /// "You read 42 words by yourself, and I helped with 3." in `messages`' language.
+    public func spoken(_ messages: MessageCatalog) -> String {
+        messages.trn(
+            "You read {count} word by yourself, and I helped with {helped}.", "You read {count} words by yourself, and I helped with {helped}.",
+            read, ["helped": String(helped)])
+    }
+}

@@ -23,6 +23,11 @@ public struct ListeningModel: Sendable, Hashable {
     public static func forLanguage(_ language: String) -> ListeningModel? {
         language.lowercased().hasPrefix("en") ? .englishUS : nil
     }
+
+    /// Why a story is not coached: said in the child's interface language (`messages`).
+    public static func englishOnly(title: String, _ messages: MessageCatalog) -> String {
+        messages.tr("Coaching is English-only for now: '{title}' is not in English", ["title": title])
+    }
 }
 
 /// One PocketSphinx decoder. Not thread-safe: `ReadingCoach` owns it on its listening thread.

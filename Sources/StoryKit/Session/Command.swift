@@ -47,13 +47,15 @@ public enum Command: Sendable, Hashable {
     case bookmarkNote(String)
     /// The bookmarks screen: of the story being read or shown (`B`), or of every story (`bookmarks all`).
     case bookmarks(all: Bool)
+    /// The `r` key while reading: the child reads the story to the coach, or stops.
+    case coach
 
     /// Every command word, for help, completion and suggestions.
     public static let names: [String] = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "set", "profile", "help", "quit", "settings", "learn", "wait", "type",
         "increase", "decrease", "sentence", "paragraph", "page", "beginning", "end", "step", "jump",
-        "actions", "action", "word", "explain", "save", "bedtime", "bookmark", "bookmarks",
+        "actions", "action", "word", "explain", "save", "bedtime", "bookmark", "bookmarks", "coach",
     ]
 
     /// What each command does, for help and learn mode (marked for the catalogs, translated where said).
@@ -83,6 +85,7 @@ public enum Command: Sendable, Hashable {
         "save": N_("saves the profile form, from any field (Control S)"),
         "bookmark": N_("saves a bookmark at the word being read; bookmark note and a text adds a note to it (the b key, then n)"),
         "bookmarks": N_("lists your bookmarks of this story, or bookmarks all for every story (the B key while reading)"),
+        "coach": N_("I read it myself: you read the story aloud, I listen and help with a word after a silence; coach again stops (the r key)"),
         "bedtime": N_("sets tonight's bedtime timer: bedtime story, bedtime chapter, bedtime 20 (minutes, then the end of the sentence) or bedtime off"),
     ]
 
@@ -127,6 +130,7 @@ public enum Command: Sendable, Hashable {
         case .bedtime: "bedtime"
         case .bookmark, .bookmarkNote: "bookmark"
         case .bookmarks: "bookmarks"
+        case .coach: "coach"
         }
     }
 }
@@ -227,6 +231,7 @@ public enum CommandParser {
             guard rest.isEmpty else { throw CommandError(N_("bookmark takes nothing, or note and a text: for example, bookmark note the fox is funny")) }
             return .bookmark
         case "bookmarks": return .bookmarks(all: rest.lowercased() == "all")
+        case "coach": return .coach
         case "action": return .action(try needs(N_("action needs an action's name: for example, {example}")))
         case "jump":
             guard let letter = rest.first else { throw CommandError(N_("jump needs a letter: for example, jump L")) }

@@ -50,6 +50,11 @@ public enum Effect: Sendable, Hashable {
     /// it, Escape closes it (`ShellNews.commandLineCancelled`). Without a terminal: nothing (a
     /// script types the whole line).
     case openCommandLine(String)
+    /// Open the microphone and follow the child reading (the `r` key): nothing listens before
+    /// this. The coach's news comes back as `Input.coach`; nothing of the voice is kept.
+    case listen(CoachListening)
+    /// Close the microphone: coaching ended.
+    case stopListening
     case exit
 }
 
@@ -90,4 +95,6 @@ public enum Input: Sendable, Hashable {
     /// The library read off the loop (a catalog that `isLoading`), and how many story files in it
     /// could not be read.
     case libraryLoaded([StoryEntry], unreadable: Int)
+    /// The read-along coach's news (a word heard, help due, no microphone), from its thread.
+    case coach(CoachNews)
 }

@@ -51,6 +51,7 @@ public enum KeyHelp {
         case .character("b"): return .bookmark
         case .character("n"): return .bookmarkNote("")
         case .character("B"): return .bookmarks(all: false)
+        case .character("r"), .character("R"): return .coach
         case .down, .character("}"): return .nextParagraph
         case .up, .character("{"): return .previousParagraph
         case .pageDown: return .nextPage
@@ -112,6 +113,8 @@ public enum KeyHelp {
         case .bookmark: return N_("saves a bookmark at the word being read; reading goes on")
         case .bookmarkNote: return N_("types a note for the bookmark just made; Escape keeps it without a note")
         case .bookmarks: return N_("opens your bookmarks of this story; Enter reads from one, Delete removes it")
+        case .coach:
+            return N_("I read it myself: you read aloud, I listen, and after a silence I say the next word; press r again to stop")
         default: return nil
         }
     }
@@ -150,6 +153,12 @@ public enum KeyHelp {
         (N_("s"), N_("step mode: each sentence waits for Space")),
         (N_("b"), N_("bookmark the word being read (a soft tone plays when reading passes it); then n types a note")),
         (N_("Shift B"), N_("your bookmarks of this story: Enter reads from one, Delete removes it")),
+        (
+            N_("r"),
+            N_(
+                "I read it myself: you read aloud and I listen, the word you read highlighted; after a silence I say the next word; r or Escape stops. Your voice is never recorded or kept"
+            )
+        ),
         (N_("w or Control W"), N_("where am I: the story, page and sentence")),
         (N_("q or Escape"), N_("stop, keep your place, and go back")),
         (N_("Tab and Shift Tab"), N_("the reading screen's buttons; Enter presses the one focused")),

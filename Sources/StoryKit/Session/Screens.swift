@@ -273,6 +273,7 @@ public enum Screens {
         let playing = reader.status == .playing
         let status: String =
             switch reader.status {
+            case _ where state.coaching != nil: state.tr("your turn to read")
             case .playing: state.tr("reading")
             case .paused: state.tr("paused")
             case .stopped: state.tr("stopped")
@@ -356,6 +357,10 @@ public enum Screens {
                 id: "step", label: state.tr("Step mode"), value: reader.stepMode ? state.tr("on") : state.tr("off"),
                 hint: state.tr("In step mode each sentence waits for Enter."), traits: reader.stepMode ? [.button, .selected] : .button, sortPriority: 1),
             bookmarksButton(state, story: story.id),
+            AccessibilityElement(
+                id: "coach", label: state.tr("I read it myself"), value: state.coaching != nil ? state.tr("on, listening") : state.tr("off"),
+                hint: state.tr("Press r to read aloud yourself: I listen and help after a silence. Your voice is never kept."),
+                traits: state.coaching != nil ? [.button, .selected] : .button, sortPriority: 1),
         ]
         elements.append(contentsOf: controls)
         return Screen(kind: .reader, title: state.tr("Reading {title}", ["title": story.title]), elements: elements)

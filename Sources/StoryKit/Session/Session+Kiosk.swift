@@ -97,6 +97,10 @@ extension Session {
             effects = handleDirect(input)
         case .resize, .shell:
             effects = handleDirect(input)
+        case .coach:
+            // A child reading aloud to the coach is not idle.
+            state.kiosk?.lastActivity = kiosk.now
+            effects = handleDirect(input)
         case .activity:
             state.kiosk?.lastActivity = kiosk.now
             return []

@@ -58,7 +58,7 @@ extension Input {
     /// The rest (time, the terminal's size, the shell's news, the end) is handled at once.
     var waitsForLibrary: Bool {
         switch self {
-        case .key, .command, .invalid, .activity, .pinChecked, .pinLocked, .stored, .narration: true
+        case .key, .command, .invalid, .activity, .pinChecked, .pinLocked, .stored, .narration, .coach: true
         case .resize, .tick, .shutdown, .shell, .storyLoaded, .libraryLoaded: false
         }
     }

@@ -142,6 +142,8 @@ extension Session {
     mutating func resume() -> [Effect] {
         guard var reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read. Choose a story first."))] }
         guard reader.status != .playing else { return [speak(tr("Already reading."))] }
+        // The child was reading to the coach: the story's voice takes over from the word they reached.
+        if state.coaching != nil { return stopCoaching() + resume() }
         if reader.status == .finished { reader.wordIndex = 0 }
         reader.status = .playing
         reader.stopsAfterSentence = reader.stepMode
@@ -172,7 +174,8 @@ extension Session {
     /// Stops the narration and keeps the place (when reading did not finish).
     mutating func leaveReader(stopping: Bool) -> [Effect] {
         guard var reader = state.reader else { return [] }
-        var effects: [Effect] = []
+        // The microphone is closed before the reader is left, and the child hears their tally.
+        var effects = stopCoaching()
         if reader.status == .playing {
             effects.append(.stopNarration)
             reader.held = nil
@@ -268,6 +271,8 @@ extension Session {
     /// Either way the narration is stopped first: paused, the speech keeps where a recording's clip
     /// was cut (to resume at the sample), and a move is a new place even onto the same word.
     mutating func jumpReading(to word: Int) -> [Effect] {
+        // The child reading to the coach: the coach follows from there (`Session+Coach.swift`).
+        if state.coaching != nil { return coachJump(to: word) }
         guard var reader = state.reader else { return [] }
         let wasPlaying = reader.status == .playing
         reader.wordIndex = word
@@ -383,7 +388,7 @@ extension Session {
             case .stopped: tr("stopped")
             case .finished: tr("finished")
             }
-        var text = "\(reader.story.title), \(doing)"
+        var text = "\(reader.story.title), \(state.coaching == nil ? doing : tr("your turn to read"))"
         if reader.status != .finished, let word = reader.word { text += " " + tr("at ‘{word}’", ["word": word]) }
         text +=
             ". "

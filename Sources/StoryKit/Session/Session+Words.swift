@@ -39,8 +39,9 @@ extension Session {
     }
 
     /// `e`: the word being read, said slowly, then spelled letter by letter, shown big with its
-    /// syllables; then the story goes on from that word (the announcements are said first).
-    mutating func explainWord() -> [Effect] {
+    /// syllables; then the story goes on from that word (the announcements are said first), unless
+    /// the child is reading it to the coach (`thenReads` false): then the child goes on.
+    mutating func explainWord(thenReads: Bool = true) -> [Effect] {
         guard var reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
         guard reader.status == .playing || reader.status == .paused, let written = reader.word else {
             return [speak(tr("There is no word to explain here."))]
@@ -58,6 +59,10 @@ extension Session {
         var effects: [Effect] = wasPlaying ? [.pauseNarration] : []
         effects.append(.speakWith(Utterance(word, priority: .message), slow))
         effects.append(.speakWith(Utterance(letters + ".", priority: .message, spelling: word), voice))
+        guard thenReads else {
+            state.reader = reader
+            return effects + [.render]
+        }
         reader.status = .playing
         reader.stopsAfterSentence = reader.stepMode
         state.reader = reader
@@ -73,7 +78,8 @@ extension Session {
         guard reader.story.words.indices.contains(index) else {
             return [speak(trn("This story has {count} word.", "This story has {count} words.", reader.story.words.count))]
         }
-        guard reader.status == .paused else { return jumpReading(to: index) }
+        // Playing, or reading to the coach (which then follows from there): no word said first.
+        guard reader.status == .paused, state.coaching == nil else { return jumpReading(to: index) }
         reader.wordIndex = index
         reader.explained = nil
         state.reader = reader

@@ -148,6 +148,7 @@ public struct Session: Sendable {
             return bedtimeTick(now)
         case .shutdown: effects = shutdown()
         case .shell(let news): effects = tell(news)
+        case .coach(let news): effects = coachNews(news)
         case .activity, .storyLoaded, .libraryLoaded: return []
         }
         effects = endIfFormLeft(effects)
@@ -365,6 +366,8 @@ public struct Session: Sendable {
             default: break
             }
         }
+        // Escape hands the story back from the child (the coach stops); q still leaves the reader.
+        if key == .escape, state.coaching != nil, state.route == .reader { return stopCoaching() }
         let bound = KeyHelp.command(for: key, focused: focusedElement, route: state.route, paused: state.reader?.status == .paused)
         if typesAhead(key, bound: bound != nil), case .character(let letter) = key { return typeAhead(letter) }
         if key == .escape, state.route != .reader, let cleared = clearTypeAhead() { return cleared }
@@ -395,6 +398,7 @@ public struct Session: Sendable {
             let does = Command.summaries[command.name].map { tr($0) } ?? tr("a command")
             return [speak(tr("{command}: {does}.", ["command": command.name, "does": does]))]
         }
+        if let coached = coachIntercepts(command) { return coached }
         let engine = FocusEngine(screen: screen)
         switch command {
         case .next: return checkLeavingField() + moveFocus(engine.next(after: state.focusedID))
@@ -493,6 +497,7 @@ public struct Session: Sendable {
             return effects + [speak(tr("Goodbye."), .message), .exit]
         case .wait: return []
         case .bedtime(let text): return setBedtime(text)
+        case .coach: return toggleCoaching()
         case .save:
             guard state.route == .profileForm else { return [speak(tr("Control S saves the profile form; there is nothing to save here."))] }
             return saveForm()
@@ -646,6 +651,7 @@ public struct Session: Sendable {
             case "faster": return changeRate(faster: true)
             case "step": return toggleStepMode()
             case "bookmarks": return openBookmarks(story: state.reader?.story.id)
+            case "coach": return toggleCoaching()
             default: break
             }
         case .profileForm:

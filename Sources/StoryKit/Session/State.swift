@@ -122,6 +122,9 @@ public struct SessionOptions: Sendable, Hashable {
     /// The eSpeak NG voices installed (`en`, `en-us`, `es`, …): the profile form's Voice picker
     /// offers those of the child's languages. Empty: the few every eSpeak NG has.
     public var voices: [String] = []
+    /// The read-along coach's silence before it says the next word (`--coach-wait`); nil: the
+    /// child's own (the profile form's "Coach waits", 3 s unless a parent set it).
+    public var coachWaitMilliseconds: Int?
 
     public init(
         isLocked: Bool = false, allowedCommands: Set<String> = SessionOptions.childCommands, columns: Int = 80, rows: Int = 24,
@@ -138,7 +141,7 @@ public struct SessionOptions: Sendable, Hashable {
     public static let childCommands: Set<String> = [
         "next", "prev", "activate", "back", "home", "heading", "where", "read", "pause", "resume", "stop",
         "faster", "slower", "sentence", "paragraph", "page", "beginning", "end", "step", "help", "learn", "wait", "jump",
-        "increase", "decrease", "actions", "action", "word", "explain", "bookmark", "bookmarks",
+        "increase", "decrease", "actions", "action", "word", "explain", "bookmark", "bookmarks", "coach",
     ]
 }
 
@@ -197,6 +200,10 @@ public struct State: Sendable, Hashable {
     public var noteLineOpen = false
     /// The story was paused for the note's line: it goes on once the note is saved or not.
     public var pausedForNote = false
+    /// The child reading the story to the coach (`r`; nil: the coach is not listening).
+    public var coaching: CoachingState?
+    /// Listenings started in this run: each has its number, so news of an ended one is dropped.
+    public var coachListenings = 0
 
     /// The key of `heardSentences` for a story read by the profile in use.
     func heardKey(_ storyID: String) -> String { profile.name + "\n" + storyID }

@@ -43,7 +43,7 @@ enum ManualPage {
         page.definition("STORYREADER_AUDIO_DEVICE", "The ALSA device to play on, instead of 'default'.")
         page.definition(
             "STORYREADER_MIC_DEVICE",
-            "The ALSA capture device the read-along coach (read --coach) listens on, instead of 'default'; opened only while coaching, and nothing it hears is written anywhere."
+            "The ALSA capture device the read-along coach (the r key while reading, or read --coach) listens on, instead of 'default'; opened only while coaching, and nothing it hears is written anywhere."
         )
         page.definition("NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR", "Colour, unless --color is given.")
         page.section("EXIT STATUS")

@@ -72,6 +72,10 @@ final class ReplShell {
     var kiosk: KioskHooks?
     /// The braille display (`--braille`; nil: off). See `ReplShell+Braille.swift`.
     var braille: ReplBraille?
+    /// The read-along coach's microphone (`--mic`, else `$STORYREADER_MIC_DEVICE`, else `default`),
+    /// opened only while the child reads to the coach, and the listening then (`Effect.listen`).
+    var microphoneDevice: String?
+    private var listening: ReplListening?
 
     /// - Parameter audio: where speech goes (nil: no sound at all, a script's virtual time).
     init(
@@ -120,6 +124,9 @@ final class ReplShell {
             // No audio device: said (silently paced) and shown once.
             update(.shell(.noSoundDevice(reason: notice)))
         }
+        // What was sent before the loop began (`read`'s notice that --coach cannot coach) comes
+        // first, through the one door like every input.
+        deliverInbox()
         perform(opening(&session))
         render()
         followBraille()
@@ -136,6 +143,7 @@ final class ReplShell {
             advanceAnimation(now: monotonicNanoseconds())
         }
         finishWork()
+        listening?.stop()
         speech.stopStory()
         if !endedBySignal { finishSpeaking() }
         speech.silence()
@@ -574,6 +582,13 @@ final class ReplShell {
                 lineEditor.stories = []
                 lineEditor.messages = session.state.messages
                 needsRender = true
+            case .listen(let request):
+                listening?.stop()
+                let inbox = self.inbox
+                listening = ReplListening(request, device: Microphone.deviceName(option: microphoneDevice)) { inbox.send(.input(.coach($0))) }
+            case .stopListening:
+                listening?.stop()
+                listening = nil
             case .exit:
                 exitRequested = true
             }
