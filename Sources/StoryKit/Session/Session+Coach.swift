@@ -51,8 +51,9 @@ extension Session {
         let sentences = map.spokenSentences.filter { $0 >= sentence && onPage($0) }.map { index in
             CoachSentence(id: index, words: words[map.sentenceFirstWord[index]..<map.sentenceFirstWord[index + 1]].map(\.text))
         }
-        return .listen(
-            CoachListening(listening: state.coaching?.listening ?? 0, sentences: sentences, waitMilliseconds: state.options.coachWaitMilliseconds ?? state.profile.settings.coachWaitSeconds * 1000))
+        // `--coach-wait` for every child of this run, else the child's own Coach waits.
+        let wait = state.options.coachWaitMilliseconds ?? state.profile.settings.coachWaitSeconds * 1000
+        return .listen(CoachListening(listening: state.coaching?.listening ?? 0, sentences: sentences, waitMilliseconds: wait))
     }
 
     /// `r` again, Escape, or leaving the reader: the microphone is closed and the tally said.
