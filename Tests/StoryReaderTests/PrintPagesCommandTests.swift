@@ -45,7 +45,9 @@ struct PrintPagesCommandTests {
     @Test func gThreeEnterGoesThereUnderTmux() throws {
         guard TmuxSession.isInstalled(for: "the print page prompt's tmux test") else { return }
         let fixture = try ReplFixture(withProfiles: true)
-        let tmux = TmuxSession()
+        // Tall enough for the story, the reading screen's buttons and its progress line at once.
+        var tmux = TmuxSession()
+        tmux.rows = 32
         defer {
             tmux.kill()
             fixture.remove()
