@@ -3,6 +3,8 @@
 #include <pocketsphinx.h>
 #include <sphinxbase/err.h>
 #include <sphinxbase/cmd_ln.h>
+#include <sphinxbase/fsg_model.h>
+#include <sphinxbase/logmath.h>
 
 /* cmd_ln_init is variadic (Swift cannot call it): the decoder's configuration is made here.
    Logging goes nowhere (err_set_logfp(NULL), -logfn /dev/null) and no -rawlogdir is given, so

@@ -38,7 +38,8 @@ public struct CoachTally: Sendable, Hashable {
 /// heard words to the text, the skipped words and the help after a silence (tested on its own).
 ///
 /// The decoder's grammar loops over the words of the current sentence and the next (any word,
-/// any order), so repetitions, restarts and self-corrections are simply heard again; each
+/// any order, the next in reading order the likely one: `CoachGrammar`), so repetitions,
+/// restarts and self-corrections are simply heard again; each
 /// hypothesis is then aligned to the text from the sentence's start (`alignment`), where a
 /// repeated word costs one insertion and moves nothing. A word once heard stays heard; words are
 /// noted as skipped only when the child has moved into the next sentence (or the audio ends),

@@ -68,15 +68,6 @@ enum CoachVocabulary {
             }
         }
     }
-
-    /// A JSGF grammar that loops over `words` (any of them, any number of times, in any order):
-    /// a reader who repeats, restarts or corrects themself still fits it; the order is found
-    /// afterwards, by aligning what was heard to the text (`CoachFollower`).
-    static func grammar(_ words: some Sequence<String>) -> String {
-        var seen = Set<String>()
-        let unique = words.filter { seen.insert($0).inserted }
-        return "#JSGF V1.0;\ngrammar coach;\npublic <reading> = ( \(unique.joined(separator: " | ")) )+ ;\n"
-    }
 }
 
 extension CoachTally {

@@ -123,7 +123,7 @@ private final class ListeningState: @unchecked Sendable {
     /// Starts an utterance with the grammar of the follower's window.
     private func listen() throws(ListeningProblem) {
         let window = follower.window
-        try decoder.useGrammar(CoachVocabulary.grammar(follower.words[window].compactMap(\.spoken)))
+        try decoder.useGrammar(CoachGrammar(follower.words[window].compactMap(\.spoken)))
         try decoder.startUtterance()
     }
 

@@ -70,12 +70,33 @@ final class SphinxDecoder {
         ps_add_word(decoder, word, phones, 1) >= 0
     }
 
-    /// Makes `jsgf` the grammar followed from the next utterance on. Two search names take turns,
+    /// Makes `grammar` the one followed from the next utterance on. Two search names take turns,
     /// so the search being replaced is never the one in use.
-    func useGrammar(_ jsgf: String) throws(ListeningProblem) {
+    ///
+    /// Its probabilities are scaled by the language weight (`-lw`), as PocketSphinx's own reader
+    /// of grammar files does (`fsg_model_read`); a JSGF grammar's weights are not, so with them
+    /// the reading order had almost no say against the sounds.
+    func useGrammar(_ grammar: CoachGrammar) throws(ListeningProblem) {
         searchFlip.toggle()
         let name = searchFlip ? "coach-a" : "coach-b"
-        guard ps_set_jsgf_string(decoder, name, jsgf) >= 0, ps_set_search(decoder, name) >= 0 else {
+        let logMath = ps_get_logmath(decoder)
+        let weight = Float(cmd_ln_float_r(ps_get_config(decoder), "-lw"))
+        guard let fsg = fsg_model_init(name, logMath, weight, Int32(grammar.stateCount)) else {
+            throw ListeningProblem(N_("PocketSphinx refused the sentence's grammar"))
+        }
+        defer { fsg_model_free(fsg) }
+        fsg.pointee.start_state = Int32(grammar.startState)
+        fsg.pointee.final_state = Int32(grammar.finalState)
+        let ids = grammar.words.map { fsg_model_word_add(fsg, $0) }
+        for transition in grammar.transitions {
+            let logProbability = Int32(Float(logmath_log(logMath, transition.probability)) * weight)
+            fsg_model_trans_add(fsg, Int32(transition.from), Int32(transition.to), logProbability, ids[transition.word])
+        }
+        for state in 0..<grammar.finalState {
+            fsg_model_null_trans_add(fsg, Int32(state), Int32(grammar.finalState), 0)
+        }
+        // ps_set_fsg keeps its own reference to the grammar (ours is freed above).
+        guard ps_set_fsg(decoder, name, fsg) >= 0, ps_set_search(decoder, name) >= 0 else {
             throw ListeningProblem(N_("PocketSphinx refused the sentence's grammar"))
         }
     }
