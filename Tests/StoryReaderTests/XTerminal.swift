@@ -47,7 +47,15 @@ final class XServer {
             guard (try? process.run()) != nil else { return nil }
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline, process.isRunning, !FileManager.default.fileExists(atPath: socket) { Thread.sleep(forTimeInterval: 0.05) }
-            if FileManager.default.fileExists(atPath: socket), process.isRunning { return XServer(display: ":\(number)", process: process) }
+            if FileManager.default.fileExists(atPath: socket), process.isRunning {
+                // The socket comes before the server takes clients: wait until one is answered
+                // (a terminal started at once exited, unable to open the display).
+                let server = XServer(display: ":\(number)", process: process)
+                while Date() < deadline, process.isRunning, server.run("/usr/bin/xdotool", ["getdisplaygeometry"]).isEmpty {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                if process.isRunning { return server }
+            }
             if process.isRunning { end(process) }
         }
         return nil
