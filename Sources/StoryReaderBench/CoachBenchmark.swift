@@ -8,7 +8,9 @@ import Synchronization
 /// reading (Tests/Fixtures/coach), fed in 0.1 s chunks as a microphone gives them. Prints the
 /// real-time factor (decoding time over audio time) and the latency from a word's end to its
 /// highlight: the audio still to come when the word was heard (the chunk's end minus the word's
-/// end by the final hypothesis) plus the time the chunk took to decode.
+/// end by the final hypothesis) plus the time the chunk took to decode. A word can be highlighted
+/// before that end (a partial hypothesis ended it a little earlier than the final one does): its
+/// latency is then negative and counted as it is, so the p50 can be below zero.
 struct CoachBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coach",
