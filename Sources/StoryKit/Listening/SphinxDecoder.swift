@@ -90,11 +90,15 @@ final class SphinxDecoder {
         let ids = grammar.words.map { fsg_model_word_add(fsg, $0) }
         for transition in grammar.transitions {
             let logProbability = Int32(Float(logmath_log(logMath, transition.probability)) * weight)
-            fsg_model_trans_add(fsg, Int32(transition.from), Int32(transition.to), logProbability, ids[transition.word])
+            if let word = transition.word {
+                fsg_model_trans_add(fsg, Int32(transition.from), Int32(transition.to), logProbability, ids[word])
+            } else {
+                _ = fsg_model_null_trans_add(fsg, Int32(transition.from), Int32(transition.to), logProbability)
+            }
         }
-        for state in 0..<grammar.finalState {
-            fsg_model_null_trans_add(fsg, Int32(state), Int32(grammar.finalState), 0)
-        }
+        // The search follows one move without a word at a time: their closure is added, as
+        // PocketSphinx does for a JSGF grammar.
+        glist_free(fsg_model_null_trans_closure(fsg, nil))
         // ps_set_fsg keeps its own reference to the grammar (ours is freed above).
         guard ps_set_fsg(decoder, name, fsg) >= 0, ps_set_search(decoder, name) >= 0 else {
             throw ListeningProblem(N_("PocketSphinx refused the sentence's grammar"))
