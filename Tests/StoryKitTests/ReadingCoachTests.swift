@@ -119,11 +119,15 @@ extension ReadingCoachTests {
         #expect(!Self.heard(events).map(\.text).contains("quite"))
     }
 
-    @Test func fourSecondsOfSilenceBringHelpForTheNextWord() throws {
+    /// `noise`: the silence's loudest sample. 0 is digital silence; 600 (white noise about 40 dB
+    /// under full scale, 15 dB under the reading) is a quiet room, where the grammar's likely next
+    /// word must not be heard in the noise.
+    @Test(arguments: [0, 600]) func fourSecondsOfSilenceBringHelpForTheNextWord(noise: Int) throws {
         // The reader stops after "young man" (the second clip) for 4 s, then reads on.
+        var generator = SeededGenerator(seed: 45)
+        let pause = (0..<4 * ReadingCoach.sampleRate).map { _ in Int16(Int.random(in: -noise...noise, using: &generator)) }
         let samples = try Self.clips.enumerated().flatMap { index, clip in
-            try ListeningAudio.samples(wavFile: Self.folder.appendingPathComponent(clip).path)
-                + (index == 1 ? Array(repeating: Int16(0), count: 4 * ReadingCoach.sampleRate) : [])
+            try ListeningAudio.samples(wavFile: Self.folder.appendingPathComponent(clip).path) + (index == 1 ? pause : [])
         }
         let events = try Self.follow(try Self.sentences(Self.passage()), samples)
         let helps = Self.helps(events)
