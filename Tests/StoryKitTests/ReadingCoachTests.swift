@@ -212,6 +212,29 @@ extension ReadingCoachTests {
         }
     }
 
+    @Test func sentencesWithNothingToJudgeArePassedOver() {
+        // "Zzzz. Brrring! The cat sat. Zzzz. It ran." (the sound words are not in the dictionary).
+        let text = [["Zzzz"], ["Brrring"], ["The", "cat", "sat"], ["Zzzz"], ["It", "ran"]]
+        let words = text.enumerated().flatMap { sentence, words in
+            words.enumerated().map {
+                CoachWord(sentence: sentence, index: $0, text: $1, spoken: $1.hasPrefix("Z") || $1.hasPrefix("B") ? nil : $1.lowercased())
+            }
+        }
+        var follower = CoachFollower(words: words, waitMilliseconds: 3000)
+        let spoken = { (follower: CoachFollower) in follower.words[follower.window].compactMap(\.spoken) }
+        #expect(spoken(follower) == ["the", "cat", "sat"])
+        let heard = follower.align(
+            [
+                .init(word: "the", startFrame: 10, endFrame: 30), .init(word: "cat", startFrame: 31, endFrame: 60),
+                .init(word: "sat", startFrame: 61, endFrame: 90),
+            ], offset: 0)
+        #expect(heard.events.count == 3 && heard.nextSentenceFrame == 10)
+        #expect(follower.advance(now: 1000).isEmpty)
+        #expect(follower.sentence == 2)
+        // From "The cat sat." the window reaches past "Zzzz." to "It ran.".
+        #expect(spoken(follower) == ["the", "cat", "sat", "it", "ran"])
+    }
+
     @Test func alignmentTakesRepetitionsAndMisheardShortWords() {
         let text = ["he", "was", "not", "an", "ill-disposed", "young", "man"]
         // A restart ("he was not an, he was not an …") and "an" heard as "and".

@@ -77,7 +77,15 @@ struct CoachFollower {
     /// The words the decoder listens for now: the current sentence's and the next one's.
     var window: Range<Int> {
         guard !sentences.isEmpty else { return 0..<0 }
-        return sentences[sentence].lowerBound..<sentences[min(sentence + 1, sentences.count - 1)].upperBound
+        return sentences[sentence].lowerBound..<sentences[nextSentence].upperBound
+    }
+
+    /// The next sentence with a word to judge (or the last): one with none ("Zzzz.", a name
+    /// alone) is read past, and a window that ended on it would never hear the child move on.
+    private var nextSentence: Int {
+        var next = min(sentence + 1, sentences.count - 1)
+        while next < sentences.count - 1, !sentences[next].contains(where: { words[$0].spoken != nil }) { next += 1 }
+        return next
     }
 
     /// True once no judged word is left after the last one heard or helped.
@@ -181,10 +189,11 @@ struct CoachFollower {
         return .help(words[index], ms: now)
     }
 
-    /// Moves to the next sentence: the current one's words not heard or helped are skipped.
+    /// Moves to the next sentence (with a word to judge): the current one's words not heard or
+    /// helped are skipped.
     mutating func advance(now: Int) -> [CoachEvent] {
         let skipped = skip(sentences[sentence], now: now)
-        sentence = min(sentence + 1, sentences.count - 1)
+        sentence = nextSentence
         frontier = max(frontier, sentences[sentence].lowerBound)
         return skipped
     }
