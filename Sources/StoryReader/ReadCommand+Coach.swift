@@ -63,14 +63,13 @@ extension ReadCommand {
         ListeningModel.englishOnly(title: story.title, messages)
     }
 
-    /// Follows the child reading: the WAV file given with --listen (fed as fast as it decodes),
-    /// else the microphone (--mic, `$STORYREADER_MIC_DEVICE`, `default`) in real time until the
-    /// last word or Ctrl-C. The coach's events are printed as JSON lines with --events json; the
-    /// help word is said in the story's voice as it is given, and the tally at the end in the
-    /// interface's, through the speech service (and printed on standard error: standard output
-    /// holds the events). Returns why when there is no microphone (nil: coached): the story is
-    /// then read as without --coach.
-    func runCoach(_ story: Story, narration: Narration, model: ListeningModel) throws -> ListeningProblem? {
+    /// Follows the child reading in the WAV file given with --listen (`path`), fed as fast as it
+    /// decodes (time does not wait), until the last word or Ctrl-C. The coach's events are printed
+    /// as JSON lines with --events json; the help word is said in the story's voice as it is given,
+    /// and the tally at the end in the interface's, through the speech service (and printed on
+    /// standard error: standard output holds the events). The microphone is not this: `read
+    /// --coach` without --listen is the reader with `r` pressed (`ReplListening`).
+    func runCoach(_ story: Story, narration: Narration, model: ListeningModel, listening path: String) throws {
         let messages = global.messages
         let child = try childReading()
         var storySettings = settings(over: child?.profile.settings.speech ?? .storyDefaults)
@@ -84,24 +83,13 @@ extension ReadCommand {
         // A tenth of a second at a time, as a microphone gives it.
         let chunk = ReadingCoach.sampleRate / 10
         let next: () -> [Int16]
-        var microphone: Microphone?
         let coach: ReadingCoach
         do {
-            if let path = coachOptions.listen {
-                let samples = try ListeningAudio.samples(wavFile: path)
-                var start = 0
-                next = {
-                    defer { start += chunk }
-                    return start < samples.count ? Array(samples[start..<min(samples.count, start + chunk)]) : []
-                }
-            } else {
-                do {
-                    let opened = try Microphone(device: Microphone.deviceName(option: coachOptions.microphone.mic))
-                    microphone = opened
-                    next = { opened.read(chunk) }
-                } catch {
-                    return error
-                }
+            let samples = try ListeningAudio.samples(wavFile: path)
+            var start = 0
+            next = {
+                defer { start += chunk }
+                return start < samples.count ? Array(samples[start..<min(samples.count, start + chunk)]) : []
             }
             // --coach-wait, else the child's own (the profile form's "Coach waits"), else 3 s.
             let wait = coachOptions.microphone.waitMilliseconds ?? (child?.profile.settings.coachWaitSeconds ?? CoachWait.standard) * 1000
@@ -126,8 +114,6 @@ extension ReadCommand {
                 voice.help(word, language: story.language)
             }
         }
-        // The microphone is off before anything more is said.
-        microphone?.close()
         let tally = coach.finish()
         // Kept for the child named by --profile (history, the site), unless nothing was read or said.
         if let child, tally.read + tally.helped > 0 {
@@ -143,7 +129,6 @@ extension ReadCommand {
         voice.say(sentence)
         voice.finish()
         if stopped.withLock({ $0 }) { throw ExitCode(130) }
-        return nil
     }
 
     /// "You read 42 words by yourself, and I helped with 3."

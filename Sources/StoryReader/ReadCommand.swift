@@ -155,16 +155,16 @@ struct ReadCommand: ParsableCommand {
                     "--from {value}: '{title}' has {count} sentence", "--from {value}: '{title}' has {count} sentences",
                     narration.items.count, ["value": String(from), "title": story.title]))
         }
-        // A story the coach cannot follow, or no microphone: said once (in the interface's
-        // language), and the story is read as without --coach.
+        // A story the coach cannot follow: said once (in the interface's language), and the story
+        // is read as without --coach. With the microphone it is the reader with `r` pressed (one
+        // listening loop: the Session's coach, `ReplListening`); a missing microphone is said there.
         var notice: ((MessageCatalog) -> String)?
         if coachOptions.coach {
             if let model = ListeningModel.forLanguage(story.language) {
-                guard let problem = try runCoach(story, narration: narration, model: model) else { return }
-                notice = problem.localized
-            } else {
-                notice = { Self.englishOnly(story, $0) }
+                if let path = coachOptions.listen { return try runCoach(story, narration: narration, model: model, listening: path) }
+                return try listen(story, narration: narration, library: library, coached: true)
             }
+            notice = { Self.englishOnly(story, $0) }
         }
         if wav != nil || events != nil {
             if let notice { warn(notice(global.messages)) }
@@ -178,10 +178,15 @@ struct ReadCommand: ParsableCommand {
     /// announcements, the place kept, the read counted), opened on this story; leaving it ends
     /// the program. Without a terminal it takes the REPL's commands, one a line.
     /// `notice`: why --coach is not coaching, said first in the child's interface language.
+    /// `coached`: the child reads to the coach from the start (`r` pressed); with --events json the
+    /// coach's events are printed on standard output, one JSON line each, and the captions go to
+    /// standard error (the lines are for scripts: no screen is drawn).
     private func listen(
-        _ story: Story, narration: Narration, library: StoryLibrary, notice: ((MessageCatalog) -> String)? = nil
+        _ story: Story, narration: Narration, library: StoryLibrary, notice: ((MessageCatalog) -> String)? = nil, coached: Bool = false
     ) throws {
-        let runner = try SessionRunner(global: global, presentation: presentation, store: try StoreCommandSupport.openStore(global))
+        let printer = coached && events == .json ? CoachEventPrinter(narration: narration) : nil
+        let runner = try SessionRunner(
+            global: global, presentation: presentation, store: try StoreCommandSupport.openStore(global), script: printer != nil)
         let child = try childProfile(in: runner.snapshot)
         var session = runner.session(library: library, profile: child?.name, stories: [story])
         let voiceChoice = try resolvedVoice(story, over: child?.settings.speech)
@@ -189,11 +194,17 @@ struct ReadCommand: ParsableCommand {
         bedtime.apply(to: &session)
         let shell = try runner.shell(session, library: library, noAudio: noAudio, device: device, messages: global.messages, warn: warn)
         coachOptions.microphone.apply(to: shell)
+        if let printer {
+            shell.coachEvents = printer.print
+            shell.printCaption = { line in TerminalIO.writeAll(line + "\n", to: STDERR_FILENO) }
+        }
         let sentence = from.map { narration.items[$0 - 1].storySentenceIndex } ?? (fromStart ? 0 : nil)
         // Why --coach is not coaching: an input like any other, through the loop's one inbox (said
         // before the story begins).
         if let notice { shell.inbox.send(.input(.shell(.notice(notice(shell.session.state.messages))))) }
-        let status = try shell.run { session in session.startReadingAlone(story.id, fromSentence: sentence) }
+        let status = try shell.run { session in
+            coached ? session.startCoachingAlone(story.id, fromSentence: sentence) : session.startReadingAlone(story.id, fromSentence: sentence)
+        }
         if let child, shell.session.state.reader?.status == .finished {
             // Said on standard error too, for scripts that read the captions from standard output.
             let count = shell.session.state.reading(story.id).readCount

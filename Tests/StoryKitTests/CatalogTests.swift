@@ -88,6 +88,22 @@ import Testing
         #expect(!result.standardError.contains("fuzzy") && !result.standardError.contains("untranslated"), "\(result.standardError)")
     }
 
+    /// `po/storyreader.pot`, the template a translator starts a new language from, holds every
+    /// message the code says and no other, plurals as plurals, nothing translated
+    /// (`scripts/pot.py` brings it up to date).
+    @Test func theTemplateHoldsEveryMessage() throws {
+        let template = try POFile(
+            parsing: String(contentsOf: LanguageFixtures.folder.appendingPathComponent("storyreader.pot"), encoding: .utf8))
+        let ids = Set(template.entries.map(\.id))
+        let said = Set(Self.messages.map(\.id))
+        #expect(said.subtracting(ids).isEmpty, "scripts/pot.py adds: \(said.subtracting(ids).sorted())")
+        #expect(ids.subtracting(said).isEmpty, "scripts/pot.py drops: \(ids.subtracting(said).sorted())")
+        for message in Self.messages where message.plural != nil {
+            #expect(template.entry(message.id)?.pluralID == message.plural, "storyreader.pot: \(message.id)")
+        }
+        #expect(template.entries.allSatisfy { $0.translations.allSatisfy(\.isEmpty) })
+    }
+
     @Test func theProgramLoadsEveryShippedCatalog() {
         let (languages, problems) = InterfaceLanguages.load(folder: LanguageFixtures.folder.path)
         #expect(problems.isEmpty, "\(problems)")

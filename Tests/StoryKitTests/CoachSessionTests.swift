@@ -196,6 +196,91 @@ import Testing
         #expect(said.first?.contains("your turn to read at") == true, "\(said)")
     }
 
+    /// `read --coach`: the reader opens on the story with `r` pressed. The title is said, then the
+    /// child's turn; the story's voice never starts, and the microphone is asked for at once.
+    @Test func readCoachIsTheReaderWithRPressed() throws {
+        var session = Session(
+            catalog: SessionFixtures.catalog,
+            snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5)], readings: [:], inProgress: [:]), profile: "Maya")
+        let effects = session.startCoachingAlone("pip-and-the-puddle")
+        let title = try #require(session.state.reader?.story.title)
+        #expect(spoken(effects) == ["Reading \(title).", "Your turn: read it to me."])
+        #expect(!narrates(effects) && !effects.contains(.pauseNarration))
+        let request = try #require(listenings(effects).first)
+        #expect(request.sentences.first?.id == session.state.reader?.map.spokenSentences.first)
+        #expect(session.state.route == .reader && session.state.reader?.status == .paused)
+        // The coach's end (the last word, or the microphone's) is the end of `read`, after the tally.
+        let coaching = try #require(session.state.coaching)
+        let end = session.handle(.coach(.event(.finished(CoachTally(read: 0, helped: 0, skipped: 0)), listening: coaching.listening)))
+        #expect(spoken(end) == ["You read 0 words by yourself, and I helped with 0."])
+        #expect(end.contains(.stopListening) && end.last == .exit)
+    }
+
+    /// A microphone that cannot be opened in `read --coach`: said once, and the story's voice reads.
+    @Test func readCoachWithoutAMicrophoneReadsTheStory() throws {
+        var session = Session(
+            catalog: SessionFixtures.catalog,
+            snapshot: SessionSnapshot(profiles: [ChildProfile(id: 1, name: "Maya", age: 5)], readings: [:], inProgress: [:]), profile: "Maya")
+        _ = session.startCoachingAlone("pip-and-the-puddle")
+        let problem = ListeningProblem("No microphone")
+        let effects = session.handle(.coach(.failed(problem, listening: session.state.coaching!.listening)))
+        #expect(spoken(effects) == ["No microphone"])
+        #expect(narrates(effects))
+    }
+
+    /// A read with the coach is kept for the child (the store's `coachedRead`) and counted on the
+    /// library's card and the story's page apart from the finished reads, in the child's language,
+    /// from the Session's own state (no database read while drawing).
+    @Test(arguments: [
+        ("en", "read 2 times, read aloud with the coach once"), ("es", "leída 2 veces, leída una vez en voz alta con el acompañamiento"),
+    ])
+    func aCoachedReadIsKeptAndCountedApart(language: String, expected: String) throws {
+        var options = SessionOptions()
+        options.interfaceLanguage = language
+        var session = Session(
+            catalog: SessionFixtures.catalog,
+            snapshot: SessionSnapshot(
+                profiles: [ChildProfile(id: 1, name: "Maya", age: 5)], readings: ["Maya": ["pip-and-the-puddle": ReadingRecord(readCount: 2)]], inProgress: [:]),
+            options: options, profile: "Maya", languages: LanguageFixtures.languages)
+        _ = session.start()
+        _ = session.handle(.command(.read("pip")))
+        _ = session.handle(.key(.character("r")))
+        let reader = try #require(session.state.reader)
+        let first = reader.map.spokenSentences[0]
+        let text = reader.story.words[reader.map.firstWord(ofSentence: first)].text
+        _ = session.handle(news(session, .heard(CoachWord(sentence: first, index: 0, text: text, spoken: text.lowercased()), ms: 0, endMs: 300)))
+        let effects = session.handle(.key(.character("r")))
+        #expect(effects.contains(.save(.recordCoachedRead(profileID: 1, story: "pip-and-the-puddle", CoachTally(read: 1, helped: 0, skipped: 0)))))
+        #expect(session.state.reading("pip-and-the-puddle").coachedCount == 1)
+        #expect(session.state.reading("pip-and-the-puddle").readCount == 2, "not a finished read")
+        _ = session.handle(.key(.escape))
+        _ = session.handle(.key(.escape))
+        #expect(session.state.route == .library)
+        let card = try #require(FocusEngine(screen: session.screen).order.first { $0.id.hasSuffix("/pip-and-the-puddle") })
+        #expect(card.value?.hasPrefix(expected) == true, "\(card.value ?? "")")
+        // Nothing read or said: nothing kept.
+        _ = session.handle(.command(.read("pip")))
+        _ = session.handle(.key(.character("r")))
+        #expect(!session.handle(.key(.character("r"))).contains { if case .save = $0 { true } else { false } })
+    }
+
+    /// What the store keeps comes back in the snapshot a session starts from, and what is kept for
+    /// later (a full disk) counts at once.
+    @Test func theSnapshotCountsCoachedReads() throws {
+        let database = try TemporaryDatabase("coached-counts")
+        defer { database.remove() }
+        let store = try database.open()
+        let mia = try store.addProfile(ChildProfile(name: "Mia", age: 7), authorization: try store.authorize(pin: nil))
+        let id = try #require(mia.id)
+        try store.recordCoachedRead(profileID: id, storyID: "pip", tally: CoachTally(read: 4, helped: 1, skipped: 0))
+        try store.recordCoachedRead(profileID: id, storyID: "pip", tally: CoachTally(read: 2, helped: 0, skipped: 0))
+        var snapshot = try store.sessionSnapshot()
+        #expect(snapshot.readings["Mia"]?["pip"]?.coachedCount == 2)
+        #expect(snapshot.readings["Mia"]?["pip"]?.readCount == 0)
+        snapshot.apply(.recordCoachedRead(profileID: id, story: "pip", CoachTally(read: 1, helped: 0, skipped: 0)))
+        #expect(snapshot.readings["Mia"]?["pip"]?.coachedCount == 3)
+    }
+
     @Test func theKeyIsInHelpAndLearnMode() {
         #expect(KeyHelp.command(for: .character("r"), focused: nil, route: .reader) == .coach)
         #expect(KeyHelp.readingKeys.contains { $0.keys == "r" && $0.does.contains("never recorded") })

@@ -38,6 +38,15 @@ struct CoachTmuxTests {
 
         func say(_ samples: Data) { writer.withLock { $0 }?.write(samples) }
 
+        /// Bytes said and not yet taken by the microphone (`FIONREAD` on the pipe).
+        var unread: Int {
+            writer.withLock { handle in
+                var count: Int32 = 0
+                guard let handle, ioctl(handle.fileDescriptor, UInt(FIONREAD), &count) == 0 else { return 0 }
+                return Int(count)
+            }
+        }
+
         /// Silence: the pipe ends, and the `file` plugin gives its slave's silence from then on.
         func close() {
             writer.withLock { handle in
@@ -114,9 +123,15 @@ struct CoachTmuxTests {
         #expect(microphone.isOpen, "r opens the microphone")
         try tmux.waitFor("[I read it myself: on, listening]", seconds: 10)
 
-        // The child reads: the highlight follows to the last word read.
+        // What the microphone hears while the program speaks is not the child's: the child reads
+        // once "Your turn" is heard out (the speech log tells when the microphone hears them again).
+        fixture.waitForSpeechLog("the microphone hears the child", seconds: 30) {
+            guard let turn = $0.firstIndex(of: "start message: Your turn: read it to me.") else { return false }
+            return $0[turn...].contains("microphone hears the child")
+        }
         // The reading and a second of silence (shorter than the wait): a word is heard once the
-        // decoder has heard it end.
+        // decoder has heard it end. The highlight follows to the last word read. (The pipe gave
+        // nothing while the program spoke: no chunk of its speech is read, so none is muted after it.)
         microphone.say(try Data(contentsOf: URL(fileURLWithPath: reading)) + Data(count: ReadingCoach.sampleRate * 2))
         _ = try Self.waitForHighlight(tmux, on: "leisure")
         try tmux.send("w")
@@ -125,6 +140,13 @@ struct CoachTmuxTests {
         // Three seconds more (four in all): the next word is said for the child in the story's voice.
         microphone.say(Data(count: ReadingCoach.sampleRate * 2 * 3))
         fixture.waitForSpeechLog("the help word", seconds: 30) { $0.contains("start message: to") }
+        // The microphone hears the help word through the speaker: it is fed as silence, not read.
+        fixture.waitForSpeechLog("the help word is not the child's", seconds: 10) { log in
+            guard let help = log.firstIndex(of: "start message: to") else { return false }
+            let program = "microphone hears the program: fed as silence"
+            // Said while the microphone was told the program speaks (already, or as it began).
+            return log[..<help].last { $0.hasPrefix("microphone hears") } == program || log[help...].first { $0.hasPrefix("microphone hears") } == program
+        }
         _ = try Self.waitForHighlight(tmux, on: "to")
 
         // r again: the microphone is let go of, and the tally said.

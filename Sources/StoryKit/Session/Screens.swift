@@ -118,8 +118,17 @@ public enum Screens {
         return sections
     }
 
-    public static func readCountText(_ count: Int, messages: MessageCatalog = .english) -> String {
-        count == 0 ? messages.tr("not read yet") : messages.trn("read once", "read {count} times", count)
+    /// "read 3 times, read aloud with the coach once": the finished reads, and the reads aloud with the
+    /// coach apart (a coached read is the child's own, not the story heard to its end).
+    public static func readCountText(_ count: Int, coached: Int = 0, messages: MessageCatalog = .english) -> String {
+        let read = count == 0 ? messages.tr("not read yet") : messages.trn("read once", "read {count} times", count)
+        guard coached > 0 else { return read }
+        let toTheCoach = messages.trn("read aloud with the coach once", "read aloud with the coach {count} times", coached)
+        return count == 0 ? toTheCoach : read + ", " + toTheCoach
+    }
+
+    static func readCountText(_ reading: ReadingRecord, messages: MessageCatalog) -> String {
+        readCountText(reading.readCount, coached: reading.coachedCount, messages: messages)
     }
 
     static func library(_ state: State, catalog: StoryCatalog) -> Screen {
@@ -145,7 +154,9 @@ public enum Screens {
             let cards = section.entries.map { entry -> AccessibilityElement in
                 let reading = state.reading(entry.id)
                 // A story begun and never finished is "started", not also "not read yet".
-                var parts = reading.readCount == 0 && reading.sentenceIndex != nil ? [] : [readCountText(reading.readCount, messages: state.messages)]
+                var parts =
+                    reading.readCount == 0 && reading.coachedCount == 0 && reading.sentenceIndex != nil
+                    ? [] : [readCountText(reading, messages: state.messages)]
                 if reading.isFavourite { parts.append(state.tr("favourite")) }
                 if let sentence = reading.sentenceIndex {
                     parts.append(state.tr("started, {place}", ["place": placeText(entry: entry, sentence: sentence, messages: state.messages)]))
@@ -221,7 +232,7 @@ public enum Screens {
         }
         let reading = state.reading(entry.id)
         var elements: [AccessibilityElement] = [
-            AccessibilityElement(id: "title", label: entry.title, value: readCountText(reading.readCount, messages: state.messages), traits: .header)
+            AccessibilityElement(id: "title", label: entry.title, value: readCountText(reading, messages: state.messages), traits: .header)
         ]
         if let author = entry.author { elements.append(AccessibilityElement(id: "author", label: state.tr("by {author}", ["author": author]))) }
         let pages = state.trn("{count} page", "{count} pages", entry.pages)

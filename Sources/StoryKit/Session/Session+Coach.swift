@@ -11,6 +11,19 @@ extension Session {
         state.options.coachWaitMilliseconds = ReadingCoach.Settings(waitMilliseconds: milliseconds).waitMilliseconds
     }
 
+    /// `read --coach` on a terminal (and, with a microphone, without one): the reader opened on the
+    /// story as `read` opens it, with `r` pressed before the story's voice says a word. The coach
+    /// cannot follow this story's language: the notice, and the story read as without `--coach`.
+    public mutating func startCoachingAlone(_ storyID: String, fromSentence sentence: Int? = nil) -> [Effect] {
+        var opening = startReadingAlone(storyID, fromSentence: sentence)
+        guard let reader = state.reader, reader.story.id == storyID, state.route == .reader,
+            ListeningModel.forLanguage(reader.story.language) != nil
+        else { return opening + toggleCoaching() }
+        // The story's voice was asked for but has not started: nothing to pause, and it stays quiet.
+        opening.removeAll { if case .narrate = $0 { true } else { false } }
+        return opening + toggleCoaching().filter { $0 != .pauseNarration }
+    }
+
     /// `r`: starts coaching from the sentence being read, or stops it.
     mutating func toggleCoaching() -> [Effect] {
         guard var reader = state.reader, state.stack.contains(.reader) else { return [speak(tr("Nothing is being read."))] }
@@ -56,12 +69,19 @@ extension Session {
         return .listen(CoachListening(listening: state.coaching?.listening ?? 0, sentences: sentences, waitMilliseconds: wait))
     }
 
-    /// `r` again, Escape, or leaving the reader: the microphone is closed and the tally said.
+    /// `r` again, Escape, or leaving the reader: the microphone is closed and the tally said. A
+    /// child's read with the coach is kept for them (unless nothing was read or said), apart from
+    /// the finished reads, and counted on the library's card at once.
     mutating func stopCoaching() -> [Effect] {
         guard let coaching = state.coaching else { return [] }
         state.coaching = nil
         let tally = CoachTally(read: coaching.read, helped: coaching.helped, skipped: coaching.skipped)
-        return [.stopListening, speak(tally.spoken(state.messages), .message), .render]
+        var effects: [Effect] = [.stopListening]
+        if state.profileName != nil, let id = state.profile.id, let story = state.reader?.story.id, tally.read + tally.helped > 0 {
+            updateReading(story) { $0.coachedCount += 1 }
+            effects.append(.save(.recordCoachedRead(profileID: id, story: story, tally)))
+        }
+        return effects + [speak(tally.spoken(state.messages), .message), .render]
     }
 
     /// A move while coaching (a sentence, paragraph or page; Home, End): the coach listens from
@@ -109,8 +129,11 @@ extension Session {
                 state.coaching?.skipped += 1
                 return []
             case .finished:
-                // The last word was read (or the microphone ended): the tally, and the reader waits.
-                return stopCoaching()
+                // The last word was read (or the microphone ended): the tally, and the reader
+                // waits; `read` ends there, as at the story's end.
+                guard state.options.endsWithReading else { return stopCoaching() }
+                state.hasQuit = true
+                return stopCoaching() + [.exit]
             }
         }
     }
@@ -149,7 +172,8 @@ public enum CoachNews: Sendable, Hashable {
     /// No microphone, or the speech model cannot be loaded: the coach does not listen.
     case failed(ListeningProblem, listening: Int)
 
-    var listening: Int {
+    /// The listening the news is of.
+    public var listening: Int {
         switch self {
         case .event(_, let listening), .failed(_, let listening): listening
         }

@@ -599,6 +599,10 @@ public struct Session: Sendable {
                 return [speak(text, .important)]
             case .recordFinished(_, let storyID):
                 return [speak(text, .important)] + announceEnd(storyID)
+            case .recordCoachedRead(_, let storyID, _):
+                // Counted when the coaching ended; the store did not keep it.
+                updateReading(storyID) { $0.coachedCount = max(0, $0.coachedCount - 1) }
+                return [speak(text, .important)]
             default:
                 return [speak(text + " " + tr("Your change is kept until you leave."), .important)]
             }

@@ -15,11 +15,14 @@ public struct StoryProgress: Sendable, Hashable, Codable {
     public var isFavourite: Bool
     /// The sentence to resume from, if the story was left unfinished.
     public var sentenceIndex: Int?
+    /// Reads aloud with the coach (kept apart from the finished reads, `coachedRead`).
+    public var coachedCount: Int
 
-    public init(readCount: Int = 0, isFavourite: Bool = false, sentenceIndex: Int? = nil) {
+    public init(readCount: Int = 0, isFavourite: Bool = false, sentenceIndex: Int? = nil, coachedCount: Int = 0) {
         self.readCount = readCount
         self.isFavourite = isFavourite
         self.sentenceIndex = sentenceIndex
+        self.coachedCount = coachedCount
     }
 }
 
@@ -79,6 +82,9 @@ extension StoryStore {
             let positions = try GRDB.Row.fetchCursor(
                 db, sql: "SELECT storyId, sentenceIndex FROM readingPosition WHERE profileId = ?", arguments: [profileID])
             while let row = try positions.next() { result[row[0], default: StoryProgress()].sentenceIndex = row[1] }
+            let coached = try GRDB.Row.fetchCursor(
+                db, sql: "SELECT storyId, COUNT(*) FROM coachedRead WHERE profileId = ? GROUP BY storyId", arguments: [profileID])
+            while let row = try coached.next() { result[row[0], default: StoryProgress()].coachedCount = row[1] }
             return result
         }
     }

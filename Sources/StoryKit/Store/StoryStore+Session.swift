@@ -10,10 +10,13 @@ public struct ReadingRecord: Sendable, Hashable, Codable {
     /// The word (an index into `Story.words`) where reading stopped in this run: going on starts
     /// there, not at the sentence's start. Kept in memory only; the store keeps the sentence.
     public var wordIndex: Int?
-    public init(readCount: Int = 0, isFavourite: Bool = false, sentenceIndex: Int? = nil) {
+    /// Reads aloud with the coach, counted apart from the finished reads (`readCount`).
+    public var coachedCount: Int = 0
+    public init(readCount: Int = 0, isFavourite: Bool = false, sentenceIndex: Int? = nil, coachedCount: Int = 0) {
         self.readCount = readCount
         self.isFavourite = isFavourite
         self.sentenceIndex = sentenceIndex
+        self.coachedCount = coachedCount
     }
 }
 
@@ -81,9 +84,10 @@ extension SessionSnapshot {
         case .removeBookmark(let id, let bookmark):
             guard let name = name(ofProfile: id) else { return }
             bookmarks[name]?.removeAll { $0.id == bookmark }
-        case .recordCoachedRead:
-            // Kept apart from the read counts the snapshot holds: `storyreader history` shows it.
-            return
+        case .recordCoachedRead(let id, let story, _):
+            // Counted apart from the finished reads (the library's card shows both).
+            guard let name = name(ofProfile: id) else { return }
+            readings[name, default: [:]][story, default: ReadingRecord()].coachedCount += 1
         }
     }
 
@@ -126,7 +130,7 @@ extension StoryStore {
             let progress = try progress(profileID: id)
             if progress.isEmpty { continue }
             readings[profile.name] = progress.mapValues {
-                ReadingRecord(readCount: $0.readCount, isFavourite: $0.isFavourite, sentenceIndex: $0.sentenceIndex)
+                ReadingRecord(readCount: $0.readCount, isFavourite: $0.isFavourite, sentenceIndex: $0.sentenceIndex, coachedCount: $0.coachedCount)
             }
         }
         var snapshot = SessionSnapshot(

@@ -76,6 +76,11 @@ final class ReplShell {
     /// opened only while the child reads to the coach, and the listening then (`Effect.listen`).
     var microphoneDevice: String?
     private var listening: ReplListening?
+    /// What the listening was told last: the program is speaking.
+    private var microphoneHearsProgram = false
+    /// `read --coach --events json`: each word the coach heard, helped with or saw passed over, as
+    /// the Session takes it (news of an ended listening is not printed).
+    var coachEvents: ((CoachEvent) -> Void)?
 
     /// - Parameter audio: where speech goes (nil: no sound at all, a script's virtual time).
     init(
@@ -134,6 +139,7 @@ final class ReplShell {
             step()
             render()
             followBraille()
+            tellListeningOfSpeech()
         }
         render()
         // A celebration as `read` ends is seen to its last frame (about 400 ms at most).
@@ -159,7 +165,9 @@ final class ReplShell {
     /// and only with a voice (captions were printed already). A signal ends at once (a systemd
     /// stop or a shutdown does not wait for a goodbye); so does another signal while waiting.
     private func finishSpeaking() {
-        guard speech.isAudible else { return }
+        // A script without sound hears them out at once: the speech log ends with them too ("The
+        // end.", the coach's tally), as it does after every other line.
+        guard speech.isAudible else { return speech.settle() }
         let deadline = monotonicNanoseconds() + 3_000_000_000
         while speech.isBusy, monotonicNanoseconds() < deadline {
             var descriptors = [
@@ -187,7 +195,10 @@ final class ReplShell {
         tickBedtime()
         for event in speech.tick(now: now) { deliver(event) }
         deliverInbox()
-        // The display shows what was heard before the loop waits again (as the screen does after).
+        // What came through the inbox is drawn, and the display shows what was heard, before the
+        // loop waits again: news that no speech follows (the coach's word heard while the program
+        // is silent) would otherwise wait for the next key or deadline to be seen.
+        render()
         followBraille()
         if exitRequested { return }
         // Without sound, what the interface says is heard before the script goes on (no story
@@ -204,7 +215,9 @@ final class ReplShell {
             render()
             return
         }
-        if !interactive, inputClosed, pendingLines.isEmpty, !waiting.active {
+        // While the child reads to the coach, the end of a script waits for the coach's end (the
+        // last word, or the microphone's), as it waits for a story being read.
+        if !interactive, inputClosed, pendingLines.isEmpty, !waiting.active, session.state.coaching == nil {
             // End of the script: let a story being read finish, then leave.
             if session.state.reader?.status == .playing, speech.isStoryLoaded {
                 waiting = (true, nil)
@@ -488,6 +501,9 @@ final class ReplShell {
         case .signal(let signal):
             handle(signal: signal)
         case .input(let input):
+            if case .coach(let news) = input, case .event(let event, _) = news, news.listening == session.state.coaching?.listening {
+                coachEvents?(event)
+            }
             update(input)
         }
     }
@@ -586,6 +602,7 @@ final class ReplShell {
                 listening?.stop()
                 let inbox = self.inbox
                 listening = ReplListening(request, device: Microphone.deviceName(option: microphoneDevice)) { inbox.send(.input(.coach($0))) }
+                microphoneHearsProgram = false
             case .stopListening:
                 listening?.stop()
                 listening = nil
@@ -595,6 +612,19 @@ final class ReplShell {
         }
         // The authorization serves the saves of one parent's visit only.
         if !session.state.settingsUnlocked { authorization = nil }
+        tellListeningOfSpeech()
+    }
+
+    /// The microphone is told when the program speaks (and stops): what it hears then is the
+    /// speaker, not the child (`ReplListening.programSpeaks`). The speech log says each change
+    /// while the coach listens.
+    private func tellListeningOfSpeech() {
+        guard let listening else { return }
+        let speaks = speech.isBusy
+        listening.programSpeaks(speaks)
+        guard speaks != microphoneHearsProgram else { return }
+        microphoneHearsProgram = speaks
+        speech.trace?(speaks ? "microphone hears the program: fed as silence" : "microphone hears the child")
     }
 
     /// Reads the library off the loop (an interactive start): the first screen is drawn meanwhile,

@@ -16,7 +16,8 @@ struct SessionRunner {
 
     /// Reads `store`'s snapshot (a failure is the user's error, in the run's language) and, on a
     /// terminal, asks it once, before raw mode, what it can draw large (never under tmux/screen).
-    init(global: GlobalOptions, presentation: PresentationOptions, store: StoryStore) throws {
+    /// `script`: lines and captions even on a terminal (standard output holds a script's events).
+    init(global: GlobalOptions, presentation: PresentationOptions, store: StoryStore, script: Bool = false) throws {
         self.global = global
         self.presentation = presentation
         self.store = store
@@ -25,7 +26,7 @@ struct SessionRunner {
         } catch {
             throw StoreCommandSupport.fail(error, global.messages)
         }
-        interactive = TerminalMode.isInteractive()
+        interactive = !script && TerminalMode.isInteractive()
         capabilities = interactive ? TerminalCapabilities.detect() : .none
     }
 
