@@ -7,6 +7,9 @@ import Testing
 final class XServer {
     let display: String
     private let process: Process
+    /// Why the last `open` gave no window (the terminal's exit, or how long it was waited for, and
+    /// whether Xvfb still runs): a failure message names it.
+    private(set) var lastOpenFailure = ""
 
     /// The programs every X test drives, with their Debian packages.
     static let tools = [("Xvfb", "xvfb"), ("xdotool", "xdotool"), ("import", "imagemagick"), ("convert", "imagemagick")]
@@ -44,7 +47,15 @@ final class XServer {
             guard (try? process.run()) != nil else { return nil }
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline, process.isRunning, !FileManager.default.fileExists(atPath: socket) { Thread.sleep(forTimeInterval: 0.05) }
-            if FileManager.default.fileExists(atPath: socket), process.isRunning { return XServer(display: ":\(number)", process: process) }
+            if FileManager.default.fileExists(atPath: socket), process.isRunning {
+                // The socket comes before the server takes clients: wait until one is answered
+                // (a terminal started at once exited, unable to open the display).
+                let server = XServer(display: ":\(number)", process: process)
+                while Date() < deadline, process.isRunning, server.run("/usr/bin/xdotool", ["getdisplaygeometry"]).isEmpty {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                if process.isRunning { return server }
+            }
             if process.isRunning { end(process) }
         }
         return nil
@@ -132,16 +143,47 @@ final class XServer {
         process.arguments = Array(terminal.dropFirst())
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        // What the terminal says when it gives up is kept for the failure message.
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("terminal-\(UUID().uuidString.prefix(8)).err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errors) }
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         // Generous: with the whole suite running on two cores, xterm once took over 15 s to map.
-        let deadline = Date().addingTimeInterval(40)
+        let started = Date()
+        let deadline = started.addingTimeInterval(40)
         while Date() < deadline, process.isRunning {
             let found = run("/usr/bin/xdotool", ["search", "--name", "^\(title)$"]).split(separator: "\n").first
             if let found { return TerminalWindow(x: self, process: process, window: String(found)) }
             Thread.sleep(forTimeInterval: 0.1)
         }
+        let waited = String(format: "%.1f s", Date().timeIntervalSince(started))
+        lastOpenFailure =
+            process.isRunning
+            ? "\(terminal[0]) still running but no window titled \(title) after \(waited)"
+            : "\(terminal[0]) exited (status \(process.terminationStatus)) after \(waited) without a window"
+        let said = (try? String(contentsOf: errors, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if !said.isEmpty { lastOpenFailure += ", saying: \(said.prefix(400))" }
+        lastOpenFailure += self.process.isRunning ? "; Xvfb \(display) running" : "; Xvfb \(display) has exited"
         Self.end(process)
+        return nil
+    }
+
+    /// `open` tried up to `tries` times, waiting longer after each failure: the window, or nil
+    /// with every try's failure in `lastOpenFailure`. xterm sometimes exits at once with status 1
+    /// and an Xt error it will not print to root ("cannot be safely formatted"); in CI it did so
+    /// twice running, 0.1 s each, so the tries are spread over several seconds.
+    func opening(tries: Int = 4, _ open: () throws -> TerminalWindow?) rethrows -> TerminalWindow? {
+        var failures: [String] = []
+        for attempt in 0..<tries {
+            if attempt > 0 { Thread.sleep(forTimeInterval: Double(2 * attempt - 1)) }
+            if let window = try open() {
+                if !failures.isEmpty { print("a terminal window appeared after \(failures.count) failed tries: \(failures.joined(separator: " | "))") }
+                return window
+            }
+            failures.append(lastOpenFailure)
+        }
+        lastOpenFailure = failures.joined(separator: " | ")
         return nil
     }
 

@@ -30,10 +30,10 @@ import Testing
                 TestPaths.binary.path, "--no-audio", "--stories", TestPaths.stories.path, "--data-dir", fixture.data,
                 "--text-size", size.rawValue, "--theme", ThemeName.allCases[0].rawValue,
             ]
-            // One more try if the window does not map (a loaded machine), before calling it a failure.
+            // More tries if the window does not map (a loaded machine), before calling it a failure.
             let open = { try x.xterm(title: title, background: Self.terminalBackground, command: command, environment: x.terminalEnvironment()) }
-            guard let window = try open() ?? open() else {
-                failures.append("\(size.rawValue): the xterm window did not appear")
+            guard let window = try x.opening(open) else {
+                failures.append("\(size.rawValue): the xterm window did not appear: \(x.lastOpenFailure)")
                 continue
             }
             defer { window.close() }
@@ -210,7 +210,7 @@ import Testing
         let title = "storyreader-last-column-\(getpid())"
         let command = [TestPaths.binary.path, "--no-audio", "--stories", TestPaths.stories.path, "--data-dir", fixture.data]
         let open = { try x.xterm(title: title, background: Self.terminalBackground, command: command, environment: x.terminalEnvironment()) }
-        let window = try #require(try open() ?? open(), "the xterm window did not appear")
+        let window = try #require(try x.opening(open), "the xterm window did not appear: \(x.lastOpenFailure)")
         defer { window.close() }
         Thread.sleep(forTimeInterval: 2.0)
         let path = fixture.folder.url.appendingPathComponent("last-column.png").path
