@@ -113,6 +113,8 @@
             ],
             // Staff accounts and web sessions (Web/StaffAccounts.swift).
             webMigration,
+            // Changes of kinds the server does not know (SyncServer+UnknownKinds.swift).
+            setAsideMigration,
         ]
 
         /// Creates or updates the schema (in one transaction, under an advisory lock).

@@ -186,15 +186,19 @@
                 await guarded {
                     let site = try await authorize(request, context: context, database: database)
                     let buffer = Data(buffer: try await request.body.collect(upTo: 16 * 1024 * 1024))
-                    var upload = try SyncPageReader.uploadRequest(buffer) ?? JSONDecoder.sync.decode(UploadRequest.self, from: buffer)
+                    let read = try readUpload(buffer)
+                    var upload = read.upload
+                    let unknown = read.unknown
                     let now = HybridLogicalClock.millis(clock.now())
                     // Dates from a clock far ahead are told in the server's time before they are checked.
                     upload.changes = ClockSkew.datesCorrected(upload.changes, kioskMillis: upload.kioskMillis, serverMillis: now)
                     try validate(upload, now: now)
                     // A clock far ahead is not trusted: the server's time replaces it (in the kiosk's order).
                     let stored = try await database.upload(site: site, changes: restamp.restamped(upload.changes, serverMillis: now))
+                    try await database.setAside(site: site, changes: unknown)
                     let answer = UploadResponse(
-                        stored: stored, serverMillis: now, clockWarning: ClockSkew.warning(kioskMillis: upload.kioskMillis, serverMillis: now))
+                        stored: stored, serverMillis: now, clockWarning: ClockSkew.warning(kioskMillis: upload.kioskMillis, serverMillis: now),
+                        unknownKinds: unknown.isEmpty ? nil : unknown.map { RefusedChange(id: $0.id, reason: $0.reason) })
                     // A kiosk that names its cursor gets its first pull in the same answer (one
                     // exchange a round instead of two).
                     guard let after = request.uri.queryParameters.get("after", as: Int64.self) else { return try json(answer) }

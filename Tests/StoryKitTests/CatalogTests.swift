@@ -130,4 +130,31 @@ import Testing
             [0, 1, 2, 5, 21].map { french.trn("read once", "read {count} times", $0) }
                 == ["lue une fois", "lue une fois", "lue 2 fois", "lue 5 fois", "lue 21 fois"])
     }
+
+    /// A key's abbreviated cap ("Suppr", "Maj") is read badly by eSpeak NG and screen readers
+    /// ("süpr"): a translation spells the key out unless the English itself abbreviates it there
+    /// (the compact hint bar's "Esc" and "PgUp", the universal "Ctrl-Alt-Del").
+    @Test func keyNamesAreSpelledOutWhereTheEnglishIs() throws {
+        // Each abbreviation, with the English abbreviation that allows it (nil: never).
+        let abbreviations: [String: [String: String?]] = [
+            "fr": ["Suppr": "Del", "Échap": "Esc", "Maj": nil, "PgPréc": "PgUp", "PgSuiv": "PgDn", "Ctrl": "Ctrl"],
+            "es": ["Supr": "Del", "Esc": "Esc", "Mayús": nil, "RePág": "PgUp", "AvPág": "PgDn", "Ctrl": "Ctrl"],
+            "de": ["Entf": "Del", "Esc": "Esc", "Einfg": nil, "Strg": "Ctrl", "Umsch": nil],
+        ]
+        func hasWord(_ word: String, _ text: String) -> Bool {
+            text.range(of: "(?<![\\p{L}\\p{N}])" + NSRegularExpression.escapedPattern(for: word) + "(?![\\p{L}\\p{N}])", options: .regularExpression) != nil
+        }
+        #expect(hasWord("Suppr", "Ctrl-Alt-Suppr") && !hasWord("Suppr", "Supprimer"), "the word match must be real")
+        var abbreviated: [String] = []
+        for (language, table) in abbreviations {
+            for entry in try Self.file(language).entries {
+                for form in entry.translations {
+                    for (short, english) in table where hasWord(short, form) && !(english.map { hasWord($0, entry.id) } ?? false) {
+                        abbreviated.append("\(language): \(short) in \(form)")
+                    }
+                }
+            }
+        }
+        #expect(abbreviated.isEmpty, "\(abbreviated.sorted())")
+    }
 }

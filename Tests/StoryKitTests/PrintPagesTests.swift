@@ -24,6 +24,27 @@ import Testing
         return starts
     }
 
+    /// A copy of `book` in `folder` with its file `name` changed by `edit` (which must change it).
+    static func edited(_ book: URL, in folder: TemporaryFolder, _ name: String, _ edit: (String) throws -> String) throws -> URL {
+        let copy = try DAISYBookTests.copy(book, into: folder)
+        let file = copy.appendingPathComponent(name)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let changed = try edit(text)
+        #expect(changed != text, "\(name) unchanged")
+        try changed.write(to: file, atomically: true, encoding: .utf8)
+        return copy
+    }
+
+    /// The DAISY 3 test book with pages "i" (at its title) and "2", read and parsed back.
+    static func happyPages(_ book: URL) throws -> (DAISYBook, ParsedStory) {
+        let read = try DAISYBook(url: book)
+        #expect(read.printPages.map(\.label) == ["i", "2"])
+        let parsed = try Self.parsed(try #require(read.stories(bookID: "happy").first))
+        #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
+        #expect(Self.starts(parsed.story)["i"] == "Don't Worry, Be Happy")
+        return (read, parsed)
+    }
+
     /// The fixture DAISY 2.02 book's three pages: before the first heading, between two
     /// paragraphs, after the second heading; the numbers are nowhere in the text.
     @Test func aDAISY202BookKeepsItsThreePages() throws {
@@ -42,24 +63,73 @@ import Testing
         #expect(!parsed.story.words.contains { ["1", "2", "3"].contains($0.text) }, "never read aloud")
     }
 
+    /// A DAISY 2.02 book whose text marks no pages takes them from its NCC's page spans, each
+    /// where the SMIL `par` it links to starts; `page N` and where-am-I then work as with marks.
+    @Test func aDAISY202BookWithoutPageMarksTakesItsNCCsPages() throws {
+        let folder = try TemporaryFolder("daisy-ncc-pages")
+        defer { folder.remove() }
+        let book = try Self.edited(DAISYBookTests.pip, in: folder, "content.html") { html in
+            html.replacing(try Regex(#"<span class="page-normal" id="page\d">\d</span>\n"#), with: "")
+        }
+        let read = try DAISYBook(url: book)
+        #expect(read.problems.isEmpty && !read.audioOnly)
+        #expect(
+            read.printPages == [
+                BookPage(label: "1", block: 1, offset: 0), BookPage(label: "2", block: 2, offset: 0), BookPage(label: "3", block: 4, offset: 0),
+            ])
+        let parsed = try Self.parsed(try #require(read.stories(bookID: "pip").first))
+        #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
+        #expect(Self.starts(parsed.story) == ["1": "Pip the snail woke up early.", "2": "She sniffed a buttercup.", "3": "The sun came out."])
+    }
+
+    /// An audio-only DAISY 2.02 book (its content document gone): each NCC page is at the heading
+    /// whose section holds its `par`.
+    @Test func anAudioOnlyDAISY202BookTakesItsNCCsPagesAtTheirHeadings() throws {
+        let folder = try TemporaryFolder("daisy-audio-pages")
+        defer { folder.remove() }
+        let book = try DAISYBookTests.copy(DAISYBookTests.pip, into: folder)
+        try FileManager.default.removeItem(at: book.appendingPathComponent("content.html"))
+        let read = try DAISYBook(url: book)
+        #expect(read.audioOnly)
+        #expect(read.blocks == [.heading("Pip goes out"), .page, .heading("Pip goes home")])
+        #expect(
+            read.printPages == [
+                BookPage(label: "1", block: 0, offset: 0), BookPage(label: "2", block: 0, offset: 0), BookPage(label: "3", block: 2, offset: 0),
+            ])
+        let parsed = try Self.parsed(try #require(read.stories(bookID: "pip").first))
+        #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
+        #expect(parsed.story.printPages.map(\.label) == ["1", "2", "3"])
+        #expect(Self.starts(parsed.story)["3"] == "Pip goes home")
+    }
+
+    /// DAISY 3: a text without `pagenum`s takes the NCX's `pageList` (its labels as written).
+    @Test func aDAISY3BookWithoutPagenumsTakesItsNCXsPageList() throws {
+        let folder = try TemporaryFolder("daisy3-pagelist")
+        defer { folder.remove() }
+        let list = """
+            </navMap>
+            <pageList><navLabel><text>Pages</text></navLabel>
+            <pageTarget id="pt1" type="front" value="1" playOrder="1"><navLabel><text>i</text></navLabel><content src="speechgen0001.smil#doctitle"/></pageTarget>
+            <pageTarget id="pt2" type="normal" value="2" playOrder="4"><navLabel><text>2</text></navLabel><content src="speechgen0003.smil#tcp16"/></pageTarget>
+            </pageList>
+            """
+        let book = try Self.edited(DAISYBookTests.happy3, in: folder, "navigation.ncx") { $0.replacingOccurrences(of: "</navMap>", with: list) }
+        let (read, parsed) = try Self.happyPages(book)
+        #expect(Self.starts(parsed.story)["2"] == "Versa media, pre peripetum")
+        #expect(!read.blocks.contains(.heading("Pages")) && !read.blocks.contains(.heading("i")), "the page list is no heading")
+    }
+
     /// DAISY 3's `pagenum`: one before a heading, one in the middle of a paragraph (its page
     /// starts at the next sentence), labels as printed ("i").
     @Test func aDAISY3BookKeepsItsPagenums() throws {
         let folder = try TemporaryFolder("daisy3-pages")
         defer { folder.remove() }
-        let book = try DAISYBookTests.copy(DAISYBookTests.happy3, into: folder)
-        let content = book.appendingPathComponent("content.xml")
-        var xml = try String(contentsOf: content, encoding: .utf8)
-        xml = xml.replacingOccurrences(of: #"<h1 id="h1classtitle""#, with: #"<pagenum id="p1" page="front">i</pagenum><h1 id="h1classtitle""#)
-        xml = xml.replacingOccurrences(of: #"<sent id="dtb4""#, with: #"<pagenum id="p2" page="normal">2</pagenum> <sent id="dtb4""#)
-        try xml.write(to: content, atomically: true, encoding: .utf8)
-        let read = try DAISYBook(url: book)
-        #expect(read.printPages.map(\.label) == ["i", "2"])
-        let parsed = try Self.parsed(try #require(read.stories(bookID: "happy").first))
-        #expect(parsed.warnings.isEmpty, "\(parsed.warnings)")
-        let starts = Self.starts(parsed.story)
-        #expect(starts["i"] == "Don't Worry, Be Happy")
-        #expect(starts["2"] == "originally Performed by Bobby McFerrin.")
+        let book = try Self.edited(DAISYBookTests.happy3, in: folder, "content.xml") { xml in
+            xml.replacingOccurrences(of: #"<h1 id="h1classtitle""#, with: #"<pagenum id="p1" page="front">i</pagenum><h1 id="h1classtitle""#)
+                .replacingOccurrences(of: #"<sent id="dtb4""#, with: #"<pagenum id="p2" page="normal">2</pagenum> <sent id="dtb4""#)
+        }
+        let (_, parsed) = try Self.happyPages(book)
+        #expect(Self.starts(parsed.story)["2"] == "originally Performed by Bobby McFerrin.")
         #expect(!parsed.story.text.contains("From the Movie \"Cocktails\". 2"), "the number is not text")
     }
 

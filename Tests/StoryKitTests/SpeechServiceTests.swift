@@ -224,6 +224,28 @@ import Testing
         #expect(!rig.service.isBusy)
     }
 
+    /// A bookmark's tone is heard right before its word, inside the sentence (not before the
+    /// sentence), and the words after it are heard that much later.
+    @Test func aBookmarksToneIsHeardAtItsWord() throws {
+        let rig = Rig()
+        var request = try story(text)
+        request.tones = [SpeechService.Tone(item: 0, word: 6, label: "bookmark 1 at word 7")]
+        rig.service.send(.narrate(request))
+        #expect(rig.play(until: { $0.storyKinds.contains(.end) }))
+        let events = rig.recorder.all.compactMap { event -> SpeechService.StoryEvent? in if case .story(let heard) = event { heard } else { nil } }
+        let tone = try #require(events.first { $0.kind == .tone("bookmark 1 at word 7") })
+        let word = try #require(events.first { $0.kind == .word(sentence: 0, word: 6) })
+        let before = try #require(events.first { $0.kind == .word(sentence: 0, word: 5) })
+        #expect(before.frame < tone.frame)
+        #expect(word.frame == tone.frame + BookmarkTone.samples.count)
+        // What is written there is the tone itself, once.
+        #expect(Array(rig.sink.samples(from: tone.frame).prefix(BookmarkTone.samples.count)) == BookmarkTone.samples)
+        #expect(rig.recorder.storyKinds.filter { if case .tone = $0 { true } else { false } }.count == 1)
+        #expect(rig.recorder.words.count == 12 + 11 + 13)
+        // The events come in the order they are heard.
+        #expect(events.map(\.frame) == events.map(\.frame).sorted())
+    }
+
     @Test func aFailingSinkEndsTheStoryWithItsReasonInsteadOfLooping() throws {
         let rig = Rig()
         rig.sink.failWrites(with: AudioError.fileFailed(path: "/full/pip.wav", reason: "No space left on device"))

@@ -310,4 +310,29 @@ import Testing
         #expect(try a.profile(named: "Mia")?.age == 9)
         #expect(try a.syncSnapshot() == b.syncSnapshot())
     }
+
+    /// A change's kind is its body's one key in JSON, and every kind is known: the server sets
+    /// aside only kinds that are really not this version's (`SyncChange.knownKinds`).
+    @Test func eachKindIsItsBodysKeyInJSONAndKnown() throws {
+        let child = UUID()
+        let bodies: [SyncChange.Body] = [
+            .read(profile: child, story: "fox", finishedAt: Date()),
+            .coachedRead(profile: child, story: "fox", finishedAt: Date(), read: 3, helped: 1, skipped: 0),
+            .readRemoved(profile: child, read: UUID()), .position(profile: child, story: "fox", sentence: 2),
+            .favourite(profile: child, story: "fox", isFavourite: true),
+            .bookmark(profile: child, bookmark: Bookmark(story: "fox", word: 1, sentence: 0, text: "fox", createdAt: Date()), removed: false),
+            .profileField(profile: child, field: "name", value: "Mia"), .profileRemoved(profile: child),
+            .kioskSession(session: UUID(), kiosk: "k", record: "{}"), .failedPIN(kiosk: "k", at: Date()), .pinHash(record: nil),
+        ]
+        var kinds = Set<String>()
+        for body in bodies {
+            let change = SyncChange(hlc: HLCTimestamp(millis: 1_700_000_000_000, node: "k"), body: body)
+            let json = try JSONSerialization.jsonObject(with: JSONEncoder.sync.encode(change)) as? [String: Any]
+            let keys = (json?["body"] as? [String: Any]).map { Array($0.keys) }
+            #expect(keys == [change.kind])
+            kinds.insert(change.kind)
+        }
+        #expect(kinds == SyncChange.knownKinds)
+        #expect(SyncChange.laterKinds.isSubset(of: SyncChange.knownKinds))
+    }
 }

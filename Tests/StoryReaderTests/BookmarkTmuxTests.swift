@@ -5,7 +5,7 @@ import Testing
 
 /// Bookmarks in the real program under tmux (issue 46), judged by its speech log and its screen:
 /// `b` saves one while reading, it survives a restart, the list shows it, and reading past it
-/// plays its tone (the log names it, right before the sentence holding it).
+/// plays its tone (the log names it, inside the sentence holding it: at the bookmarked word).
 @Suite(.serialized)
 struct BookmarkTmuxTests {
     func start(_ tmux: TmuxSession, _ fixture: ReplFixture) throws {
@@ -56,8 +56,8 @@ struct BookmarkTmuxTests {
         try second.send("Escape")
         let before = fixture.speechLog().count
         try second.command("read long walk from start")
-        // The tone, and the sentence heard after it.
-        fixture.waitForSpeechLog("the tone and its sentence", seconds: 40) { lines in
+        // The tone, heard inside its sentence (at the bookmarked word), and the sentence after it.
+        fixture.waitForSpeechLog("the tone and the next sentence", seconds: 40) { lines in
             let heard = lines.dropFirst(before)
             guard let tone = heard.firstIndex(where: { $0.hasPrefix("tone bookmark 1 at word ") }) else { return false }
             return heard[(tone + 1)...].contains { $0.hasPrefix("story sentence ") }
@@ -65,7 +65,8 @@ struct BookmarkTmuxTests {
         let heard = Array(fixture.speechLog().dropFirst(before))
         let tone = try #require(heard.firstIndex { $0.hasPrefix("tone bookmark 1 at word ") })
         let number = try #require(said.split(separator: " ").last.flatMap { Int($0) })
-        #expect(heard[(tone + 1)...].first { $0.hasPrefix("story sentence ") } == "story sentence \(number): synthesis", "\(heard)")
+        #expect(heard[..<tone].last { $0.hasPrefix("story sentence ") } == "story sentence \(number): synthesis", "\(heard)")
+        #expect(heard[(tone + 1)...].first { $0.hasPrefix("story sentence ") } == "story sentence \(number + 1): synthesis", "\(heard)")
         #expect(heard.filter { $0.hasPrefix("tone ") }.count == 1, "one tone, once: \(heard)")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Bookmarks and notes (issue 46): `b` marks the word being heard and reading goes on; `n` (or
-/// `bookmark note TEXT`) gives the last one a note; a soft tone is heard when reading passes one
+/// `bookmark note TEXT`) gives the last one a note; a soft tone is heard at the bookmarked word when reading passes it
 /// (the narration is told `bookmarkTones` each time it is told the story, and the caption "Bookmark." shows it);
 /// the bookmarks screen lists them, Enter reads from one, Delete removes it.
 extension Route {
@@ -109,8 +109,9 @@ extension Session {
         }
     }
 
-    /// The caption of the tone heard before sentence `sentence` read from word `fromWord` (the
-    /// speech service plays it there: a deaf child sees it too).
+    /// The caption of the tone heard in sentence `sentence` read from word `fromWord` (the speech
+    /// service plays it at the bookmarked word; it is shown with the sentence's caption: a deaf
+    /// child sees it too).
     func bookmarkCaption(sentence: Int, fromWord: Int, map: StoryMap, story: String) -> [Effect] {
         let first = map.firstWord(ofSentence: sentence)
         let passes = myBookmarks.contains { $0.story == story && $0.word >= fromWord && $0.word >= first && map.sentence(containingWord: $0.word) == sentence }

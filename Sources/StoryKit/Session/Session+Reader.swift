@@ -429,7 +429,7 @@ extension Session {
                             page: map.page(ofSentence: index), of: map.pageCount,
                             language: reader.story.language)))
             }
-            // A bookmark's tone, heard before the sentence (`Session+Bookmarks.swift`), shown too.
+            // A bookmark's tone, heard at its word in the sentence (`Session+Bookmarks.swift`), shown too.
             effects += bookmarkCaption(sentence: index, fromWord: reader.wordIndex, map: map, story: reader.story.id)
             effects.append(.caption(captionText(reader, sentence: index, fromWord: resumed ? reader.wordIndex : nil)))
             return effects

@@ -20,3 +20,25 @@ public enum BookmarkTone {
         }
     }
 }
+
+extension BookmarkTone {
+    /// `sound` with the tone put in before each of `places` (sample offsets in it; one tone for
+    /// offsets that are the same), so that it is heard at a bookmarked word, not before its sentence.
+    public static func placed(in sound: [Int16], before places: [Int]) -> [Int16] {
+        var out: [Int16] = []
+        out.reserveCapacity(sound.count + places.count * samples.count)
+        var from = 0
+        for place in Set(places.map { min(max(0, $0), sound.count) }).sorted() {
+            out += sound[from..<place]
+            out += samples
+            from = place
+        }
+        return out + sound[from...]
+    }
+
+    /// Where sample `offset` of a sound is once tones are put in before `places` (`placed`): a
+    /// word at a place is heard after its tone.
+    public static func moved(_ offset: Int, places: [Int]) -> Int {
+        offset + samples.count * Set(places).filter { $0 <= offset }.count
+    }
+}

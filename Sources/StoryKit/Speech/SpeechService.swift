@@ -36,8 +36,9 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// The narration item after which the story waits, as in step mode, whatever the step mode
         /// (the bedtime timer's last sentence: the next is not begun); nil: none.
         public var holdAfter: Int?
-        /// Where a bookmark's tone is heard: before narration item `item` when it is read from
-        /// a word at or before `word` (an index in the item), named by `label` in the events.
+        /// Where a bookmark's tone is heard: before word `word` (an index in the item) of
+        /// narration item `item` when the item is read from that word or one before it, named by
+        /// `label` in the events.
         public var tones: [Tone] = []
 
         public init(
@@ -96,7 +97,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         public enum Kind: Sendable, Hashable {
             /// Sentence `sentence` of the narration starts.
             case sentence(Int)
-            /// A bookmark's tone (`BookmarkTone`) is heard, before the sentence holding it.
+            /// A bookmark's tone (`BookmarkTone`) is heard, right before its word.
             case tone(String)
             /// Word `word` of sentence `sentence` starts.
             case word(sentence: Int, word: Int)
@@ -597,9 +598,9 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             return false
         }
         let sentence = story.next.sentence
-        if playTone(before: sentence, &story, &core) { return true }
+        let tones = dueTones(in: sentence, story)
         if let recorded = story.request.recording?.sentences[safe: sentence] ?? nil {
-            switch playRecorded(recorded, &story, &core) {
+            switch playRecorded(recorded, tones: tones, &story, &core) {
             case .played:
                 core.story = story
                 return true
@@ -624,6 +625,8 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         let aligner = LockedValue(AlignerState(aligner: NarrationAligner(utterance: prepared)))
         let timings = LockedValue<[NarrationAligner.Timing]>([])
         let stream = StreamingWrite(sink: sink)
+        // A sentence holding a bookmark is kept whole, so that its tone goes in at the word.
+        let held = tones.isEmpty ? nil : LockedValue<[Int16]>([])
         let stop = synthesisStop.withLock { $0 }
         synthesising.withLock { $0 = Synthesising(queue: core.queue, story: story) }
         defer { synthesising.withLock { $0 = nil } }
@@ -632,7 +635,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             result = try engine.synthesize(prepared.utterance, stop: stop) { chunk in
                 let final = aligner.withLock { $0.consume(chunk.events) }
                 timings.withLock { $0.append(contentsOf: final) }
-                stream.take(chunk.samples)
+                if let held { held.withLock { $0.append(contentsOf: chunk.samples) } } else { stream.take(chunk.samples) }
                 return .proceed
             }
         } catch {
@@ -651,9 +654,20 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             core.scheduled.removeAll { $0.frame >= base && $0.generation == generation }
             return false
         }
-        for timing in final {
-            core.scheduled.append((base + timing.sample, .story(.word(sentence: sentence, word: timing.word)), generation))
+        var places: [Int] = []
+        var heard: [(frame: Int, what: Scheduled)] = []
+        if let held {
+            // Each tone at its word's first sample (a word eSpeak NG gave no time is not toned).
+            let toned = tones.compactMap { tone in final.first { $0.word == tone.word }.map { (label: tone.label, place: $0.sample) } }
+            places = toned.map(\.place)
+            heard = Self.toneEvents(toned, base: base)
+            story.toned.formUnion(tones.map(\.label))
+            BookmarkTone.placed(in: held.withLock { $0 }, before: places).withUnsafeBufferPointer { stream.take($0) }
         }
+        for timing in final {
+            heard.append((base + BookmarkTone.moved(timing.sample, places: places), .story(.word(sentence: sentence, word: timing.word))))
+        }
+        core.scheduled += heard.sorted { $0.frame < $1.frame }.map { ($0.frame, $0.what, generation) }
         core.pending.append(contentsOf: stream.rest)
         story.next = (sentence + 1, 0)
         if shouldWaitForStep(after: sentence, story.request) {
@@ -664,19 +678,21 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         return true
     }
 
-    /// Plays a bookmark's tone before `sentence` when one is due (once a story request); true
-    /// when it did: the sentence is made at the next round, after what the sink had no room for.
-    private func playTone(before sentence: Int, _ story: inout Story, _ core: inout Core) -> Bool {
+    /// The events of tones put in a sentence's sound at `places` (`BookmarkTone.placed`), the
+    /// sentence starting at frame `base`: one a place, named by its first bookmark.
+    private static func toneEvents(_ toned: [(label: String, place: Int)], base: Int) -> [(frame: Int, what: Scheduled)] {
+        let places = toned.map(\.place)
+        return toned.enumerated().compactMap { index, tone in
+            guard !toned[..<index].contains(where: { $0.place == tone.place }) else { return nil }
+            return (base + BookmarkTone.moved(tone.place, places: places) - BookmarkTone.samples.count, .story(.tone(tone.label)))
+        }
+    }
+
+    /// The bookmarks' tones of `sentence` not yet heard, read from the word it starts at (several
+    /// bookmarks of one word make one tone, named by the first).
+    private func dueTones(in sentence: Int, _ story: Story) -> [Tone] {
         let start = story.next.word
-        let due = story.request.tones.filter { $0.item == sentence && $0.word >= start && !story.toned.contains($0.label) }
-        guard let first = due.first else { return false }
-        story.toned.formUnion(due.map(\.label))
-        core.scheduled.append((nextFrame(core), .story(.tone(first.label)), story.generation))
-        let stream = StreamingWrite(sink: sink)
-        BookmarkTone.samples.withUnsafeBufferPointer { stream.take($0) }
-        core.pending.append(contentsOf: stream.rest)
-        core.story = story
-        return true
+        return story.request.tones.filter { $0.item == sentence && $0.word >= start && !story.toned.contains($0.label) }
     }
 
     private enum Played {
@@ -742,7 +758,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
     /// first call starts it, and the call after the decoder wakes the thread plays it): from where
     /// it was cut, else from the word asked for, else from its start; its sentence and word events
     /// at the clip's own times.
-    private func playRecorded(_ recorded: NarrationRecording.Sentence, _ story: inout Story, _ core: inout Core) -> Played {
+    private func playRecorded(_ recorded: NarrationRecording.Sentence, tones: [Tone], _ story: inout Story, _ core: inout Core) -> Played {
         let sentence = story.next.sentence
         let tempo = min(max(story.request.tempo, AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
         let wordStart = story.next.word > 0 ? recorded.words.last { $0.word <= story.next.word }?.begin : nil
@@ -755,10 +771,10 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             core.decoding = ClipDecoding(key) { [weak self] in if let self { self.thread.wake(self) } }
             return .decoding
         }
-        let samples: [Int16]
+        let decodedSamples: [Int16]
         switch decoding.result {
         case nil: return .decoding
-        case .success(let decoded): samples = decoded
+        case .success(let decoded): decodedSamples = decoded
         case .failure(let problem):
             core.decoding = nil
             return .failed(problem)
@@ -767,7 +783,16 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         let generation = story.generation
         let base = nextFrame(core)
         let rate = Double(SpeechAudioFormat.sampleRate)
-        let end = recorded.end ?? start + Int((Double(samples.count) / rate * 1000 * tempo).rounded())
+        let end = recorded.end ?? start + Int((Double(decodedSamples.count) / rate * 1000 * tempo).rounded())
+        func offset(_ ms: Int) -> Int { max(0, Int((Double(ms - start) / 1000 * rate / tempo).rounded())) }
+        // Each bookmark's tone at its word's time in the clip (a clip without word times: at its start).
+        let toned = tones.map { tone in
+            (label: tone.label, place: recorded.words.first { $0.word == tone.word && $0.begin >= start }.map { offset($0.begin) } ?? 0)
+        }
+        let places = toned.map(\.place)
+        let samples = BookmarkTone.placed(in: decodedSamples, before: places)
+        var heard = Self.toneEvents(toned, base: base)
+        story.toned.formUnion(tones.map(\.label))
         // The clip as heard: a clip to its file's end has its end filled in from what was decoded.
         var clip = recorded
         clip.end = end
@@ -776,11 +801,12 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         let current = recorded.words.last { $0.begin <= start }
         let heardWords = recorded.words.filter { $0.begin > start || $0 == current }
         for word in heardWords {
-            let frame = base + max(0, Int((Double(word.begin - start) / 1000 * rate / tempo).rounded()))
+            let frame = base + BookmarkTone.moved(offset(word.begin), places: places)
             let wordClip = NarrationRecording.Sentence(
                 audio: recorded.audio, begin: word.begin, end: recorded.words.first { $0.begin > word.begin }?.begin ?? end)
-            core.scheduled.append((frame, .story(.word(sentence: sentence, word: word.word), wordClip), generation))
+            heard.append((frame, .story(.word(sentence: sentence, word: word.word), wordClip)))
         }
+        core.scheduled += heard.sorted { $0.frame < $1.frame }.map { ($0.frame, $0.what, generation) }
         let stream = StreamingWrite(sink: sink)
         samples.withUnsafeBufferPointer { buffer in
             // In eSpeak-sized pieces, so the first is heard at once and the rest waits its turn.
@@ -793,7 +819,12 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         }
         core.pending.append(contentsOf: stream.rest)
         story.recorded.append((sentence, base, start, tempo))
-        if story.recorded.count > 8 { story.recorded.removeFirst() }
+        // After each tone the clip goes on where it was (a cut there resumes at the right sample).
+        for place in Set(places).sorted() {
+            story.recorded.append(
+                (sentence, base + BookmarkTone.moved(place, places: places), start + Int((Double(place) / rate * 1000 * tempo).rounded()), tempo))
+        }
+        while story.recorded.count > 8 { story.recorded.removeFirst() }
         story.resumeAt = nil
         story.next = (sentence + 1, 0)
         if shouldWaitForStep(after: sentence, story.request) {

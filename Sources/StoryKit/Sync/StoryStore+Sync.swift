@@ -100,20 +100,27 @@ extension StoryStore {
     }
 
     /// The oldest changes waiting for the server, with their outbox sequence numbers.
-    public func pendingChanges(limit: Int = 500) throws(StoreError) -> [(seq: Int64, change: SyncChange)] {
+    /// `excluding`: entries a round keeps for later (of a kind the server does not know yet).
+    public func pendingChanges(limit: Int = 500, after: Int64 = 0, excluding: Set<Int64> = []) throws(StoreError) -> [(seq: Int64, change: SyncChange)] {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
         return try read { db in
-            try GRDB.Row.fetchAll(db, sql: "SELECT seq, change FROM syncOutbox ORDER BY seq LIMIT ?", arguments: [limit]).map { row in
+            let rows = try GRDB.Row.fetchAll(
+                db, sql: "SELECT seq, change FROM syncOutbox WHERE seq > ? ORDER BY seq LIMIT ?", arguments: [after, limit + excluding.count])
+            return try rows.filter { !excluding.contains($0["seq"]) }.prefix(limit).map { row in
                 let text: String = row["change"]
                 return (row["seq"], try SyncPageReader.change(text) ?? decoder.decode(SyncChange.self, from: Data(text.utf8)))
             }
         }
     }
 
-    /// Forgets outbox entries up to `seq`, once the server confirmed it stored them.
-    public func confirmUploaded(through seq: Int64) throws(StoreError) {
-        try write { db in try db.execute(sql: "DELETE FROM syncOutbox WHERE seq <= ?", arguments: [seq]) }
+    /// Forgets outbox entries up to `seq`, once the server confirmed it stored them, but those of
+    /// `keeping` (kept apart by the server as of a kind it does not know: sent again later).
+    public func confirmUploaded(through seq: Int64, keeping: Set<Int64> = []) throws(StoreError) {
+        // Numbers, written into the statement as numbers (a few a round).
+        let kept = keeping.filter { $0 <= seq }.sorted().map(String.init).joined(separator: ",")
+        let spared = kept.isEmpty ? "" : " AND seq NOT IN (\(kept))"
+        try write { db in try db.execute(sql: "DELETE FROM syncOutbox WHERE seq <= ?" + spared, arguments: [seq]) }
     }
 
     // MARK: - Joining and status

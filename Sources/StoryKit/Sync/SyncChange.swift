@@ -28,8 +28,8 @@ public struct SyncChange: Sendable, Hashable, Codable {
         /// A read aloud with the coach (issue 45): the words the child read by themselves, those the
         /// coach said for them, and those passed over. An event with its own id, like a finished
         /// read, and kept apart from the finished reads (it is not one more read of the story).
-        /// Servers and kiosks from before it refuse or set it aside as a change they cannot read,
-        /// and go on with the rest.
+        /// Kiosks from before it set it aside as a change they cannot read, and go on with the
+        /// rest; with a server from before it, it waits in the kiosk's outbox (``laterKinds``).
         case coachedRead(profile: UUID, story: String, finishedAt: Date, read: Int, helped: Int, skipped: Int)
         /// A finished read made by mistake, deleted (by a grown-up on the site's web page): the read
         /// whose change id is `read` is gone for good, on every machine (a removed set of ids).
@@ -40,7 +40,8 @@ public struct SyncChange: Sendable, Hashable, Codable {
         case favourite(profile: UUID, story: String, isFavourite: Bool)
         /// A bookmark as it is now (made, its note typed) or deleted (`removed`). Last writer wins
         /// per bookmark id. Kiosks that predate it set the change aside (their decoder does not
-        /// know it) and go on; a site's server must be updated before its kiosks send it.
+        /// know it) and go on; with a server that predates it, it waits in the kiosk's outbox
+        /// until the server is updated (``laterKinds``, `UploadResponse.unknownKinds`).
         case bookmark(profile: UUID, bookmark: Bookmark, removed: Bool)
         /// One profile field's new value, as the text SQLite stores (nil for NULL). Last writer wins per field.
         case profileField(profile: UUID, field: String, value: String?)
@@ -52,6 +53,36 @@ public struct SyncChange: Sendable, Hashable, Codable {
         case failedPIN(kiosk: String, at: Date)
         /// The site's parental PIN hash (set only online; nil: no PIN).
         case pinHash(record: String?)
+    }
+
+    /// The kinds of change this version knows: each is the one key of a body's JSON (`{"read": {…}}`).
+    /// A change of another kind comes from a newer kiosk: the server keeps it apart instead of
+    /// refusing its batch (`UploadResponse.unknownKinds`).
+    public static let knownKinds: Set<String> = [
+        "read", "coachedRead", "readRemoved", "position", "favourite", "bookmark", "profileField", "profileRemoved", "kioskSession",
+        "failedPIN", "pinHash",
+    ]
+
+    /// The kinds added after the first sync protocol: a site's server that predates them refuses a
+    /// batch holding one as not a batch at all (400, naming no change), so the kiosk sends the rest
+    /// without them and keeps them for a later round.
+    public static let laterKinds: Set<String> = ["coachedRead", "bookmark"]
+
+    /// The kind of the change (its body's key in JSON, one of ``knownKinds``).
+    public var kind: String {
+        switch body {
+        case .read: "read"
+        case .coachedRead: "coachedRead"
+        case .readRemoved: "readRemoved"
+        case .position: "position"
+        case .favourite: "favourite"
+        case .bookmark: "bookmark"
+        case .profileField: "profileField"
+        case .profileRemoved: "profileRemoved"
+        case .kioskSession: "kioskSession"
+        case .failedPIN: "failedPIN"
+        case .pinHash: "pinHash"
+        }
     }
 
     /// The register a last-writer-wins change writes, or nil for append-only changes.

@@ -167,8 +167,12 @@ public struct SyncClient: Sendable {
         var batch = batchSize
         // The first page of the pull when the last upload brought it, and the cursor it follows.
         var uploadedPage: (page: PullResponse, after: Int64)?
+        // Outbox entries of kinds the server does not know yet: they stay in the outbox for a later
+        // round (an updated server stores them), and this round goes on past them.
+        var held = Set<Int64>()
+        var sentThrough: Int64 = 0
         while true {
-            let pending = try store.pendingChanges(limit: batch)
+            let pending = try store.pendingChanges(limit: batch, after: sentThrough, excluding: held)
             guard let last = pending.last else { break }
             // The store's clock is this kiosk's clock (what its changes were stamped with).
             let request = UploadRequest(changes: pending.map(\.change), kioskMillis: HybridLogicalClock.millis(store.now))
@@ -185,6 +189,13 @@ public struct SyncClient: Sendable {
                 try store.setAsideRefused(bad)
                 round.setAside += bad.count
                 continue
+            } catch SyncFailure.refused(let status, let message) where status == 400 && message.contains("not a valid batch") {
+                // A server that predates a kind refuses the batch as no batch at all, naming no
+                // change: the kinds newer than it wait for a later round, the rest goes again.
+                let later = pending.filter { SyncChange.laterKinds.contains($0.change.kind) }
+                guard !later.isEmpty else { throw SyncFailure.refused(status: status, message: message) }
+                held.formUnion(later.map(\.seq))
+                continue
             } catch SyncFailure.refused(let status, let message) where status == 413 {
                 // Too large for the server: smaller batches, and a change too large alone is set aside.
                 if pending.count > 1 {
@@ -195,9 +206,14 @@ public struct SyncClient: Sendable {
                 round.setAside += 1
                 continue
             }
-            try store.confirmUploaded(through: last.seq)
+            // What the server kept apart as of a kind it does not know stays in the outbox.
+            let unknown = Set((response.unknownKinds ?? []).map(\.id))
+            let kept = pending.filter { unknown.contains($0.change.id) }.map(\.seq)
+            held.formUnion(kept)
+            try store.confirmUploaded(through: last.seq, keeping: held)
+            sentThrough = last.seq
             if let after, let page = response.page { uploadedPage = (page, after) }
-            round.uploaded += pending.count
+            round.uploaded += pending.count - kept.count
             round.storedNew += response.stored
             if Self.plausibleServerMillis.contains(response.serverMillis) {
                 round.clockWarning = response.clockWarning

@@ -91,6 +91,8 @@ public enum SyncPageReader {
                 // A page that does not read is left out by the decoder (the kiosk pulls it again):
                 // that, and anything else about it, is the decoder's to say.
                 case "page": try Self.once(&page, reader.take("null") ? nil : try reader.page(depth: 1))
+                // Changes the server kept apart (rare): the decoder reads the answer.
+                case "unknownKinds": throw Unsure()
                 default: try reader.skipValue(depth: 1)
                 }
             }

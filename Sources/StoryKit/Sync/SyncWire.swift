@@ -33,20 +33,27 @@ public struct UploadResponse: Sendable, Codable {
     /// a round's upload and its first pull in one exchange. A server that predates it leaves it out,
     /// and the kiosk pulls as before.
     public var page: PullResponse?
+    /// Changes of a kind this server does not know (sent by a kiosk newer than it): kept apart by
+    /// the server, not stored in the site's log, each with why. The kiosk keeps them in its outbox
+    /// and sends them again in later rounds (an updated server stores them); the rest of the batch
+    /// was stored. Left out when there are none (and by servers that predate it).
+    public var unknownKinds: [RefusedChange]?
 
-    public init(stored: Int, serverMillis: Int64, clockWarning: String?) {
+    public init(stored: Int, serverMillis: Int64, clockWarning: String?, unknownKinds: [RefusedChange]? = nil) {
         self.stored = stored
         self.serverMillis = serverMillis
         self.clockWarning = clockWarning
+        self.unknownKinds = unknownKinds
     }
 
-    enum CodingKeys: String, CodingKey { case stored, serverMillis, clockWarning, page }
+    enum CodingKeys: String, CodingKey { case stored, serverMillis, clockWarning, page, unknownKinds }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         stored = try container.decode(Int.self, forKey: .stored)
         serverMillis = try container.decode(Int64.self, forKey: .serverMillis)
         clockWarning = try container.decodeIfPresent(String.self, forKey: .clockWarning)
+        unknownKinds = try container.decodeIfPresent([RefusedChange].self, forKey: .unknownKinds)
         // The upload was stored whatever the page holds: a page that does not read is left out,
         // and the kiosk asks for it again on its own.
         page = try? container.decodeIfPresent(PullResponse.self, forKey: .page)

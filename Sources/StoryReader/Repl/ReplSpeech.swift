@@ -283,8 +283,7 @@ package final class ServiceSpeech: ReplSpeech {
             stepMode: stepMode ? .sentence : .off, title: story.title, recording: played,
             tempo: recordingTempo ?? 1, holdAfter: holdAfter.flatMap { wanted in narration.items.lastIndex { $0.storySentenceIndex == wanted } })
         request.tones = bookmarks.compactMap { mark in
-            // The first narration item of the sentence holding the word (a long sentence split in
-            // items hears its tone before the first).
+            // The narration item of the sentence holding the word, which plays the tone at the word.
             guard let sentence = firstWord.lastIndex(where: { $0 <= mark.word }),
                 let item = narration.items.firstIndex(where: { $0.storySentenceIndex == sentence })
             else { return nil }

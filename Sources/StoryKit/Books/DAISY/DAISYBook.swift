@@ -15,7 +15,11 @@ public struct DAISYBook {
     public var blocks: [BookBlock]
     /// The recording, clip by clip in reading order, placed in `blocks`.
     public var clips: [BookClip]
-    /// The print page numbers the content documents mark (`page-normal`, `pagenum`), in order.
+    /// The print page numbers the content documents mark (`page-normal`, `pagenum`), in order;
+    /// where they mark none (and in an audio-only book), the book's own page list: the NCC's
+    /// `page-normal`, `page-front` and `page-special` spans (DAISY 2.02), the NCX's `pageList`
+    /// (DAISY 3), each placed where the SMIL `par` it links to is (an audio-only book: at the
+    /// heading whose section holds it).
     public var printPages: [BookPage] = []
     /// "DAISY 2.02" or "DAISY 3".
     public var kind: String
@@ -49,6 +53,8 @@ public struct DAISYBook {
             throw BookProblem(N_("{book}: {path} is not well-formed XML"), ["book": name, "path": files.package])
         }
         let headings: [Heading]
+        /// The page list of the NCC or the NCX.
+        let pageLinks: [Heading]
         /// The SMIL files in reading order.
         let timeline: [String]
         let metadata = Metadata(package)
@@ -59,10 +65,12 @@ public struct DAISYBook {
             let tree = XMLTree(try files.data(ncx), elementLimit: limits.documentElements)
             guard tree.parsed, !tree.tooManyElements else { throw BookProblem(N_("{book}: {path} is not well-formed XML"), ["book": name, "path": ncx]) }
             headings = try Self.navPoints(tree, book: name, path: ncx, base: (ncx as NSString).deletingLastPathComponent)
+            pageLinks = try Self.navPoints(tree, book: name, path: ncx, base: (ncx as NSString).deletingLastPathComponent, target: "pageTarget")
             timeline = opf.spine
         } else {
             kind = "DAISY 2.02"
             headings = try Self.headings(package, book: name, base: base)
+            pageLinks = try Self.nccPages(package, book: name, base: base)
             var seen = Set<String>()
             timeline = headings.map(\.smil).filter { seen.insert($0).inserted }
         }
@@ -84,7 +92,7 @@ public struct DAISYBook {
             documents.append(par.document)
         }
         var problems: [BookProblem] = []
-        var text: (blocks: [BookBlock], clips: [BookClip], pages: [BookPage], language: String?)?
+        var text: (blocks: [BookBlock], clips: [BookClip], pages: [BookPage], places: [String: (block: Int, offset: Int)], language: String?)?
         do throws(BookProblem) {
             if !documents.isEmpty { text = try Self.fullText(documents, pars: pars.map(\.par), files: files) }
         } catch {
@@ -96,11 +104,17 @@ public struct DAISYBook {
             blocks = text.blocks
             clips = text.clips
             printPages = text.pages
+            if printPages.isEmpty {
+                printPages = Self.placed(pageLinks, pars: pars) { par in text.places[par.document + "#" + par.fragment] }
+            }
             audioOnly = false
             language = text.language ?? metadata.language ?? "en"
         } else {
             guard !headings.isEmpty else { throw BookProblem(N_("{book}: {path} has no heading to read"), ["book": name, "path": files.package]) }
-            (blocks, clips) = Self.headingsOnly(headings, pars: pars)
+            let blockOfPar: [Int]
+            (blocks, clips, blockOfPar) = Self.headingsOnly(headings, pars: pars)
+            let parIndex = Dictionary(pars.enumerated().map { ($0.element.par, $0.offset) }, uniquingKeysWith: { first, _ in first })
+            printPages = Self.placed(pageLinks, pars: pars) { par in parIndex[par].map { (blockOfPar[$0], 0) } }
             audioOnly = true
             language = metadata.language ?? "en"
         }
@@ -142,8 +156,9 @@ public struct DAISYBook {
     }
 
     /// A DAISY 3 NCX's navigation points (its `navMap`'s headings), in order, each with the SMIL
-    /// place it links to; its lists of notes and pages are not headings.
-    static func navPoints(_ ncx: XMLTree, book: String, path: String, base: String) throws(BookProblem) -> [Heading] {
+    /// place it links to; its lists of notes and pages are not headings. `target` "pageTarget":
+    /// its `pageList`'s pages instead.
+    static func navPoints(_ ncx: XMLTree, book: String, path: String, base: String, target: String = "navPoint") throws(BookProblem) -> [Heading] {
         var headings: [Heading] = []
         var open: (text: String, src: String?)?
         func close() {
@@ -155,10 +170,10 @@ public struct DAISYBook {
         }
         for element in ncx.elements {
             switch element.name {
-            case "navPoint":
+            case target:
                 close()
                 open = ("", nil)
-            case "navTarget", "pageTarget", "navList", "pageList", "navInfo", "docTitle", "docAuthor":
+            case "navPoint", "navTarget", "pageTarget", "navList", "pageList", "navInfo", "docTitle", "docAuthor":
                 close()
             case "text" where open?.text.isEmpty == true:
                 open?.text = element.text
@@ -178,6 +193,20 @@ public struct DAISYBook {
 
     /// The NCC's headings (h1–h6), in order, each with the SMIL place it links to.
     static func headings(_ ncc: XMLTree, book: String, base: String) throws(BookProblem) -> [Heading] {
+        try links(ncc, book: book, base: base) { name, _ in ["h1", "h2", "h3", "h4", "h5", "h6"].contains(name.lowercased()) }
+    }
+
+    /// The NCC's print page numbers (`span` of class `page-normal`, `page-front` or `page-special`),
+    /// in order, each with the SMIL place it links to.
+    static func nccPages(_ ncc: XMLTree, book: String, base: String) throws(BookProblem) -> [Heading] {
+        try links(ncc, book: book, base: base) { name, attributes in
+            name.lowercased() == "span" && (attributes["class"] ?? "").split(separator: " ").contains { pageClasses.contains($0.lowercased()) }
+        }
+    }
+
+    /// The NCC's elements that `opens` picks, in order, each with its text and the SMIL place its
+    /// link goes to.
+    static func links(_ ncc: XMLTree, book: String, base: String, opens: (String, [String: String]) -> Bool) throws(BookProblem) -> [Heading] {
         var headings: [Heading] = []
         var open: (depth: Int, text: String, href: String?)?
         func close() {
@@ -197,7 +226,7 @@ public struct DAISYBook {
                     }
                     open?.href = href
                 }
-            } else if ["h1", "h2", "h3", "h4", "h5", "h6"].contains(element.name.lowercased()) {
+            } else if opens(element.name, element.attributes) {
                 open = (element.depth, element.text, element.attributes["href"])
             }
         }
@@ -206,11 +235,13 @@ public struct DAISYBook {
     }
 
     /// The content documents' text, each on its own pages, and each par's clip placed in it.
+    /// `places`: where each par's text starts, by "document#fragment".
     static func fullText(_ documents: [String], pars: [MediaOverlay.Par], files: DAISYFiles) throws(BookProblem) -> (
-        blocks: [BookBlock], clips: [BookClip], pages: [BookPage], language: String?
+        blocks: [BookBlock], clips: [BookClip], pages: [BookPage], places: [String: (block: Int, offset: Int)], language: String?
     ) {
         var blocks: [BookBlock] = []
         var clips: [BookClip] = []
+        var places: [String: (block: Int, offset: Int)] = [:]
         var pages: [BookPage] = []
         var languages: [String] = []
         var textBytes = 0
@@ -231,17 +262,21 @@ public struct DAISYBook {
             for par in own {
                 guard let anchor = document.anchors[par.fragment] else { continue }
                 clips.append(BookClip(block: blocks.count + anchor.block, text: anchor.range, audio: par.audio, begin: par.begin, end: par.end))
+                places[path + "#" + par.fragment] = (blocks.count + anchor.block, anchor.range.lowerBound)
             }
             pages += document.pageMarks.map { BookPage(label: $0.label, block: blocks.count + $0.block, offset: $0.offset) }
             blocks += document.blocks
             if let language = document.language { languages.append(language) }
         }
-        return (blocks, clips, pages, EPUBBook.mostCommon(languages))
+        return (blocks, clips, pages, places, EPUBBook.mostCommon(languages))
     }
 
     /// The headings as the text, each on its own page, each playing the pars from the one it links
     /// to up to the next heading's (the clips of one file in a row made one).
-    static func headingsOnly(_ headings: [Heading], pars: [(smil: String, par: MediaOverlay.Par)]) -> (blocks: [BookBlock], clips: [BookClip]) {
+    /// `blockOfPar`: the heading block each par plays under.
+    static func headingsOnly(_ headings: [Heading], pars: [(smil: String, par: MediaOverlay.Par)]) -> (
+        blocks: [BookBlock], clips: [BookClip], blockOfPar: [Int]
+    ) {
         var blocks: [BookBlock] = []
         var blockOf: [Int] = []
         for heading in headings {
@@ -250,9 +285,11 @@ public struct DAISYBook {
             blocks.append(.heading(heading.text))
         }
         var clips: [BookClip] = []
+        var blockOfPar: [Int] = []
         var current = 0
         for (smil, par) in pars {
             if let index = headings.firstIndex(where: { $0.smil == smil && par.ids.contains($0.fragment) }) { current = index }
+            blockOfPar.append(blockOf[current])
             let length = headings[current].text.unicodeScalars.count
             if let last = clips.last, last.block == blockOf[current], last.audio == par.audio, let end = last.end, par.begin >= end {
                 clips[clips.count - 1].end = par.end
@@ -260,7 +297,20 @@ public struct DAISYBook {
                 clips.append(BookClip(block: blockOf[current], text: 0..<length, audio: par.audio, begin: par.begin, end: par.end))
             }
         }
-        return (blocks, clips)
+        return (blocks, clips, blockOfPar)
+    }
+
+    /// The page list's pages placed where the `par` each links to is (`place`; a page whose par
+    /// or place is not found is left out).
+    static func placed(
+        _ links: [Heading], pars: [(smil: String, par: MediaOverlay.Par)], place: (MediaOverlay.Par) -> (block: Int, offset: Int)?
+    ) -> [BookPage] {
+        links.compactMap { link in
+            guard let par = pars.first(where: { $0.smil == link.smil && $0.par.ids.contains(link.fragment) })?.par, let at = place(par) else {
+                return nil
+            }
+            return BookPage(label: String(link.text.prefix(40)), block: at.block, offset: at.offset)
+        }
     }
 
     /// The book as one story of ours, with its recording.
