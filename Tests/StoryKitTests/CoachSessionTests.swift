@@ -168,7 +168,7 @@ import Testing
         _ = session.handle(news(session, .heard(word(session, sentence: second, index: 1), ms: 0, endMs: 300)))
         let effects = session.handle(.key(.space))
         #expect(effects.contains(.stopListening))
-        #expect(spoken(effects) == ["You read 1 word by yourself, and I helped with 0."])
+        #expect(spoken(effects) == ["You read 1 word all by yourself."])
         let from = effects.lazy.compactMap { if case .narrate(_, let word, _, _) = $0 { word } else { nil } }.first
         #expect(from == session.state.reader!.map.firstWord(ofSentence: second) + 1)
     }
@@ -212,7 +212,7 @@ import Testing
         // The coach's end (the last word, or the microphone's) is the end of `read`, after the tally.
         let coaching = try #require(session.state.coaching)
         let end = session.handle(.coach(.event(.finished(CoachTally(read: 0, helped: 0, skipped: 0)), listening: coaching.listening)))
-        #expect(spoken(end) == ["You read 0 words by yourself, and I helped with 0."])
+        #expect(spoken(end) == ["I did not hear any words this time."])
         #expect(end.contains(.stopListening) && end.last == .exit)
     }
 

@@ -51,7 +51,7 @@ import Testing
         let coached = try #require(lines.last)
         #expect(coached["type"] as? String == "coached")
         #expect(coached["read"] as? Int == heard.count)
-        let tally = "You read \(heard.count) words by yourself, and I helped with 0."
+        let tally = "You read \(heard.count) words all by yourself."
         #expect(result.standardError.contains(tally), "\(result.standardError)")
         // Printed and spoken: the tally is all the speech says (no word needed help).
         #expect(try String(contentsOfFile: speechLog, encoding: .utf8) == "start message: \(tally)\n")

@@ -71,9 +71,13 @@ enum CoachVocabulary {
 }
 
 extension CoachTally {
-    /// "You read 42 words by yourself, and I helped with 3." in `messages`' language.
+    /// "You read 42 words by yourself, and I helped with 3." in `messages`' language; without help,
+    /// "all by yourself" (a child should not hear "I helped with 0"); nothing heard or helped: said
+    /// plainly, without a count of nothing.
     public func spoken(_ messages: MessageCatalog) -> String {
-        messages.trn(
+        if read == 0, helped == 0 { return messages.tr("I did not hear any words this time.") }
+        if helped == 0 { return messages.trn("You read {count} word all by yourself.", "You read {count} words all by yourself.", read) }
+        return messages.trn(
             "You read {count} word by yourself, and I helped with {helped}.", "You read {count} words by yourself, and I helped with {helped}.",
             read, ["helped": String(helped)])
     }
