@@ -259,6 +259,59 @@ import Testing
         #expect(recorder.storyKinds.contains(.paused(sentence: index, word: 0)))
     }
 
+    /// A sentence recorded word by word over two files (its first five words in one, the rest in
+    /// another): read from its start, every word's event comes in order, each with its own file,
+    /// the sixth as the second file starts; read from its eighth word, the second file is heard
+    /// from that word's time.
+    @Test func wordsFollowASentenceIntoItsSecondFile() throws {
+        let folder = try TemporaryFolder("two-files-words")
+        defer { folder.remove() }
+        let first = try Chirp.write(folder.path + "/first.wav", seconds: 1)
+        let second = try Chirp.write(folder.path + "/second.wav", seconds: 2)
+        let story = try parsedStory("Pip woke up early and went out into the wet garden.")
+        let block = try #require(story.blocks.firstIndex { $0.text.hasPrefix("Pip") })
+        let words = [0..<3, 4..<8, 9..<11, 12..<17, 18..<21, 22..<26, 27..<30, 31..<35, 36..<39, 40..<43, 44..<50]
+        // first.wav: a word each 200 ms; second.wav: a word each 300 ms.
+        let clips = words.enumerated().map { index, range in
+            index < 5
+                ? StoryRecording.Clip(block: block, text: range, audio: "first.wav", begin: index * 200, end: index * 200 + 200)
+                : StoryRecording.Clip(block: block, text: range, audio: "second.wav", begin: (index - 5) * 300, end: (index - 5) * 300 + 300)
+        }
+        let narration = try Narration(story: story)
+        let recording = NarrationRecording(
+            story: story, narration: narration, recording: StoryRecording(clips: clips),
+            audioPaths: ["first.wav": folder.path + "/first.wav", "second.wav": folder.path + "/second.wav"], folder: folder.path)
+        let sentence = try #require(recording.sentences[0])
+        #expect(sentence.parts.map(\.words.count) == [5, 6] && sentence.parts.map(\.end) == [1000, 1800])
+
+        func read(fromWord word: Int, milliseconds: Int) -> (sink: ManualClockSink, words: [(word: Int, audio: String?, frame: Int)]) {
+            let sink = ManualClockSink()
+            let recorder = SpeechEventRecorder()
+            let service = SpeechService(sink: sink) { recorder.record($0) }
+            service.send(.narrate(SpeechService.StoryRequest(narration: narration, word: word, settings: SpeechSettings(voice: "en"), recording: recording)))
+            for _ in 0..<(milliseconds / 20) {
+                sink.advance(milliseconds: 20)
+                service.flush()
+            }
+            let heard = recorder.all.compactMap { event -> (word: Int, audio: String?, frame: Int)? in
+                guard case .story(let heard) = event, case .word(0, let word) = heard.kind else { return nil }
+                return (word, heard.clip.map { ($0.audio as NSString).lastPathComponent }, heard.frame)
+            }
+            return (sink, heard)
+        }
+        let whole = read(fromWord: 0, milliseconds: 3000)
+        #expect(whole.words.map(\.word) == Array(0..<11))
+        #expect(whole.words.map(\.audio) == Array(repeating: "first.wav", count: 5) + Array(repeating: "second.wav", count: 6))
+        #expect(whole.words[5].frame == first.count, "the sixth word as the second file starts")
+        #expect(zip(whole.words, whole.words.dropFirst()).allSatisfy { $0.frame < $1.frame })
+
+        let moved = read(fromWord: 7, milliseconds: 200)
+        #expect(moved.words.first?.word == 7 && moved.words.first?.audio == "second.wav")
+        let place = Chirp.place(of: moved.sink.samples(from: 0).prefix(2048), in: second)
+        let at = try #require(place, "the second file is heard first")
+        #expect(abs(at * 1000 / Self.rate - 600) <= 20, "from the eighth word's time, \(at * 1000 / Self.rate) ms")
+    }
+
     /// A clip is decoded off the speech thread (issue 43: a hostile book's audio held it, and the
     /// REPL's stop, help and quit with it): while the decoder is held, the service still says an
     /// answer and stops the story; once released, the stale clip is never played.
