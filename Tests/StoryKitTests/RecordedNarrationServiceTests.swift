@@ -312,6 +312,30 @@ import Testing
         #expect(abs(at * 1000 / Self.rate - 600) <= 20, "from the eighth word's time, \(at * 1000 / Self.rate) ms")
     }
 
+    /// A paragraph's clip over two sentences whose audio goes on in a second file (two clips for
+    /// the same text): the audio of both, end to end, is shared by length, so the second sentence
+    /// runs from inside the first file to the second file's end and the first file is not lost.
+    @Test func aSharedClipGoesOnIntoItsSecondFile() throws {
+        let story = try parsedStory("Hi. Pip went out into the wet garden today.")
+        let block = try #require(story.blocks.firstIndex { $0.text.hasPrefix("Hi") })
+        let narration = try Narration(story: story)
+        let items = try #require(narration.items.firstIndex { $0.text.hasPrefix("Hi") })
+        let clips = [
+            StoryRecording.Clip(block: block, text: nil, audio: "a.wav", begin: 0, end: 1000),
+            StoryRecording.Clip(block: block, text: nil, audio: "b.wav", begin: 500, end: 1500),
+        ]
+        let recording = NarrationRecording(
+            story: story, narration: narration, recording: StoryRecording(clips: clips), audioPaths: ["a.wav": "/a.wav", "b.wav": "/b.wav"],
+            folder: "/")
+        let hi = try #require(recording.sentences[items]).parts
+        let pip = try #require(recording.sentences[items + 1]).parts
+        #expect(hi.map(\.audio) == ["/a.wav"] && hi[0].begin == 0)
+        #expect(pip.map(\.audio) == ["/a.wav", "/b.wav"])
+        #expect(pip[0].begin == hi[0].end && pip[0].end == 1000 && pip[1].begin == 500 && pip[1].end == 1500)
+        // "Hi. " is 4 of the paragraph's 43 letters: about an eleventh of the two seconds.
+        #expect(abs((hi[0].end ?? 0) - 2000 * 4 / 43) <= 1)
+    }
+
     /// A clip is decoded off the speech thread (issue 43: a hostile book's audio held it, and the
     /// REPL's stop, help and quit with it): while the decoder is held, the service still says an
     /// answer and stops the story; once released, the stale clip is never played.

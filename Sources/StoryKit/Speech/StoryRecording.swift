@@ -282,17 +282,29 @@ public struct NarrationRecording: Sendable, Hashable {
 
     /// Pairs every clip with the narration's sentences: a clip within a sentence (a word or the
     /// sentence) belongs to it; a clip over several sentences (a paragraph a family recorded) is
-    /// shared among them by their length in letters.
+    /// shared among them by their length in letters, together with the clips right after it that
+    /// say the same text (its audio going on in other files).
     init(story: Story, narration: Narration, recording: StoryRecording, audioPaths: [String: String], folder: String) {
         self.folder = folder
         let blocks = story.blocks
         var sentences = [Sentence?](repeating: nil, count: narration.items.count)
         var fileLengths: [String: Int?] = [:]
+        /// A file's length, read once (each reading may take up to its deadline).
+        func fileLength(_ audio: String) -> Int? {
+            if let known = fileLengths[audio] { return known }
+            let length = AudioClipDecoder.durationMilliseconds(path: audio, folder: folder)
+            fileLengths[audio] = .some(length)
+            return length
+        }
         // Items in text order (as a narration makes them) are searched, not filtered.
         let ordered = zip(narration.items, narration.items.dropFirst()).allSatisfy {
             $0.range.start <= $1.range.start && $0.range.end <= $1.range.end
         }
-        for clip in recording.clips {
+        let clips = recording.clips
+        var next = 0
+        while next < clips.count {
+            let clip = clips[next]
+            next += 1
             guard clip.block < blocks.count, let audio = audioPaths[clip.audio] else { continue }
             let block = blocks[clip.block]
             let start = block.range.start + (clip.text?.lowerBound ?? 0)
@@ -315,28 +327,41 @@ public struct NarrationRecording: Sendable, Hashable {
                 } else {
                     sentences[index] = Sentence(audio: audio, begin: clip.begin, end: clip.end, words: word.map { [Word(word: $0, begin: clip.begin)] } ?? [])
                 }
-            } else {
-                // Shared by length: each sentence's part of the clip, the last to the clip's end.
-                // A file's length is read once (each reading may take up to its deadline).
-                let fileLength =
-                    clip.end == nil
-                    ? fileLengths[audio]
-                        ?? {
-                            let length = AudioClipDecoder.durationMilliseconds(path: audio, folder: folder)
-                            fileLengths[audio] = .some(length)
-                            return length
-                        }() : nil
-                let duration = clip.end.map { $0 - clip.begin } ?? fileLength.map { $0 - clip.begin }
-                guard let duration, duration > 0 else { continue }
-                // Each sentence runs to the next one's start (the space between goes with it).
-                let length = Double(end - start)
-                let begins = covered.map { index in
-                    clip.begin + Int(Double(max(narration.items[index].range.start, start) - start) / length * Double(duration))
+                continue
+            }
+            // The clip's audio, and that of the clips after it for the same text, end to end.
+            var stretches: [(audio: String, begin: Int, duration: Int)] = []
+            var piece: (audio: String, clip: StoryRecording.Clip)? = (audio, clip)
+            while let (audio, clip) = piece {
+                if let end = clip.end ?? fileLength(audio), end > clip.begin { stretches.append((audio, clip.begin, end - clip.begin)) }
+                piece = nil
+                if next < clips.count, clips[next].block == clip.block, clips[next].text == clip.text, let audio = audioPaths[clips[next].audio] {
+                    piece = (audio, clips[next])
+                    next += 1
                 }
-                for (position, index) in covered.enumerated() {
-                    let next = position + 1 < begins.count ? begins[position + 1] : clip.begin + duration
-                    sentences[index] = Sentence(audio: audio, begin: begins[position], end: next, words: [])
+            }
+            // Shared by length: each sentence runs to the next one's start (the space between goes
+            // with it), the last to the audio's end, over as many files as it takes.
+            let total = stretches.reduce(0) { $0 + $1.duration }
+            guard total > 0 else { continue }
+            let length = Double(end - start)
+            let begins = covered.map { index in Int(Double(max(narration.items[index].range.start, start) - start) / length * Double(total)) }
+            for (position, index) in covered.enumerated() {
+                let from = begins[position]
+                let to = position + 1 < begins.count ? begins[position + 1] : total
+                var parts: [Sentence] = []
+                var offset = 0
+                for stretch in stretches {
+                    let low = max(from, offset)
+                    let high = min(to, offset + stretch.duration)
+                    if high > low {
+                        parts.append(Sentence(audio: stretch.audio, begin: stretch.begin + low - offset, end: stretch.begin + high - offset))
+                    }
+                    offset += stretch.duration
                 }
+                guard var first = parts.first else { continue }
+                first.more = Array(parts.dropFirst())
+                sentences[index] = first
             }
         }
         self.sentences = sentences
