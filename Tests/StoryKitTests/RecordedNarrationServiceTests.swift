@@ -229,6 +229,7 @@ import Testing
         #expect(clips.map { ($0.audio as NSString).lastPathComponent.hasSuffix("first.wav") } == [true, false])
         #expect(clips.map { ($0.audio as NSString).lastPathComponent.hasSuffix("second.wav") } == [false, true])
         #expect(clips.map(\.begin) == [0, 0] && clips.map(\.end) == [1000, 2000])
+        #expect(recording.durationMilliseconds == 3997 + 1000 + 2000 + 4161, "both files counted in the recording's length")
 
         let sink = ManualClockSink()
         let recorder = SpeechEventRecorder()
