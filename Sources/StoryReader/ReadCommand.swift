@@ -391,14 +391,22 @@ final class EventPrinter: Sendable {
         }
     }
 
-    /// `clip`: the recording's clip heard (`"source":"recording"` and its times in its file),
-    /// or nil for synthetic speech (`"source":"synthesis"`).
+    /// `clip`: the recording's clip heard (`"source":"recording"` and its times in its file, and
+    /// `"more"`: the sentence's later clips, where it goes on in other files), or nil for
+    /// synthetic speech (`"source":"synthesis"`).
     static func object(type: String, text: String, range: TextRange, ms: Int, clip: NarrationRecording.Sentence? = nil) -> String {
         var source = ",\"source\":\"synthesis\""
         if let clip {
-            // The service fills in the end of a clip that runs to its file's end.
+            // The service fills in the end of a clip that runs to its file's end (a later clip's
+            // is not known before it is decoded: null).
             source =
                 ",\"source\":\"recording\",\"audio\":\(jsonString((clip.audio as NSString).lastPathComponent)),\"clipBegin\":\(clip.begin),\"clipEnd\":\(clip.end ?? clip.begin)"
+            if !clip.more.isEmpty {
+                let later = clip.more.map {
+                    "{\"audio\":\(jsonString(($0.audio as NSString).lastPathComponent)),\"clipBegin\":\($0.begin),\"clipEnd\":\($0.end.map(String.init) ?? "null")}"
+                }
+                source += ",\"more\":[\(later.joined(separator: ","))]"
+            }
         }
         return "{\"type\":\"\(type)\",\"text\":\(jsonString(text)),\"start\":\(range.start),\"end\":\(range.end),\"ms\":\(ms)\(source)}"
     }

@@ -149,17 +149,10 @@ import Testing
         return (tone, narration, NarrationRecording(sentences: [NarrationRecording.Sentence(audio: tone.path, begin: 0, end: 3000)]))
     }
 
-    /// Paused inside a clip and resumed: what is heard next is the recording from where it
-    /// stopped (found by its samples), within 50 ms; the events say the recording's clip.
-    @Test func pauseAndResumeInsideAClipGoOnAtTheSample() throws {
-        let folder = try TemporaryFolder("pause")
-        defer { folder.remove() }
-        let (tone, narration, recording) = try Self.recordedSentence(folder)
-        let sink = ManualClockSink()
-        let recorder = SpeechEventRecorder()
-        let service = SpeechService(sink: sink) { recorder.record($0) }
-        service.send(.narrate(SpeechService.StoryRequest(narration: narration, settings: SpeechSettings(voice: "en"), recording: recording)))
-        for _ in 0..<35 {
+    /// Plays `milliseconds` of the story on the test's clock, pauses and resumes it: where it was
+    /// paused (frames heard) and the first 2,048 samples written after the resume.
+    static func pauseAndResume(_ service: SpeechService, _ sink: ManualClockSink, after milliseconds: Int) -> (pausedAt: Int, resumed: ArraySlice<Int16>) {
+        for _ in 0..<(milliseconds / 20) {
             sink.advance(milliseconds: 20)
             service.flush()
         }
@@ -171,6 +164,20 @@ import Testing
         service.flush()
         let resumed = sink.samples(from: before).prefix(2048)
         #expect(resumed.count == 2048)
+        return (pausedAt, resumed)
+    }
+
+    /// Paused inside a clip and resumed: what is heard next is the recording from where it
+    /// stopped (found by its samples), within 50 ms; the events say the recording's clip.
+    @Test func pauseAndResumeInsideAClipGoOnAtTheSample() throws {
+        let folder = try TemporaryFolder("pause")
+        defer { folder.remove() }
+        let (tone, narration, recording) = try Self.recordedSentence(folder)
+        let sink = ManualClockSink()
+        let recorder = SpeechEventRecorder()
+        let service = SpeechService(sink: sink) { recorder.record($0) }
+        service.send(.narrate(SpeechService.StoryRequest(narration: narration, settings: SpeechSettings(voice: "en"), recording: recording)))
+        let (pausedAt, resumed) = Self.pauseAndResume(service, sink, after: 700)
         // The tone never repeats: the resumed samples stand at one place in it.
         let at = try #require(Chirp.place(of: resumed, in: tone.samples))
         let gap = abs(at - pausedAt) * 1000 / Self.rate
@@ -182,6 +189,152 @@ import Testing
         }.first
         #expect(sentence?.clip == NarrationRecording.Sentence(audio: tone.path, begin: 0, end: 3000))
         #expect(recorder.storyKinds.contains(.paused(sentence: 0, word: 0)))
+    }
+
+    /// A DAISY section whose sentence goes on in a second audio file (issue 46): the audio-only
+    /// fixture book with "Chapter 2"'s two clips made two tones in two WAV files. Imported, its
+    /// sentence has both clips; played, the first file is heard to its end and then the second,
+    /// under one sentence event; paused in the second file, it resumes there, at the sample.
+    @Test func aSentenceRecordedInTwoFilesPlaysBothAndResumesInTheSecond() throws {
+        let folder = try TemporaryFolder("two-files")
+        defer { folder.remove() }
+        let book = folder.url.appendingPathComponent("songs")
+        try FileManager.default.copyItem(at: TestPaths.fixtures.appendingPathComponent("daisy/songs-audio-202"), to: book)
+        // Two tones of different lengths rise at different speeds: no stretch of one is in the other.
+        let first = try Chirp.write(book.path + "/first.wav", seconds: 1)
+        let second = try Chirp.write(book.path + "/second.wav", seconds: 2)
+        let smil = book.appendingPathComponent("section2.smil")
+        let original = try String(contentsOf: smil, encoding: .utf8)
+        let split =
+            original
+            .replacingOccurrences(
+                of: #"src="section2.mp3" clip-begin="npt=0.000s" clip-end="npt=1.643s""#, with: #"src="first.wav" clip-begin="npt=0s" clip-end="npt=1s""#
+            )
+            .replacingOccurrences(
+                of: #"src="section2.mp3" clip-begin="npt=1.643s" clip-end="npt=4.384s""#, with: #"src="second.wav" clip-begin="npt=0s" clip-end="npt=2s""#)
+        #expect(split.contains("first.wav") && split.contains("second.wav") && !split.contains("section2.mp3"))
+        try Data(split.utf8).write(to: smil)
+
+        let stories = folder.url.appendingPathComponent("stories")
+        var importer = StoryImporter(destination: stories, existing: StoryLibrary.load(folders: []), replace: false, dryRun: false, split: nil)
+        importer.reportsProblems = false
+        try importer.importFile(book.path)
+        #expect(importer.results.map(\.status) == [.imported], "\(importer.results.map(\.message))")
+        let storyFile = stories.appendingPathComponent("three-little-songs.md")
+        let story = try StoryParser.parse(contentsOf: storyFile, path: storyFile.path).story
+        let narration = try Narration(story: story)
+        let recording = try #require(try StoryRecording.load(for: story, narration: narration))
+        let index = try #require(narration.items.firstIndex { $0.text == "Chapter 2" })
+        let clips = try #require(recording.sentences[index]).parts
+        #expect(clips.map { ($0.audio as NSString).lastPathComponent.hasSuffix("first.wav") } == [true, false])
+        #expect(clips.map { ($0.audio as NSString).lastPathComponent.hasSuffix("second.wav") } == [false, true])
+        #expect(clips.map(\.begin) == [0, 0] && clips.map(\.end) == [1000, 2000])
+        #expect(recording.durationMilliseconds == 3997 + 1000 + 2000 + 4161, "both files counted in the recording's length")
+
+        let sink = ManualClockSink()
+        let recorder = SpeechEventRecorder()
+        let service = SpeechService(sink: sink) { recorder.record($0) }
+        service.send(.narrate(SpeechService.StoryRequest(narration: narration, sentence: index, settings: SpeechSettings(voice: "en"), recording: recording)))
+        // About 1.5 s: the first file heard, and some of the second (the test's clock stops
+        // where nothing more was written yet: it waits for the second file's decoding).
+        let (pausedAt, resumed) = Self.pauseAndResume(service, sink, after: 1500)
+        #expect(pausedAt > first.count + Self.rate / 4, "paused in the second file")
+        let heard = sink.samples(from: 0)
+        #expect(heard.count >= first.count + 2048)
+        #expect(heard.prefix(first.count).elementsEqual(first), "the first file, whole")
+        let secondStart = Chirp.place(of: heard.dropFirst(first.count).prefix(2048), in: second)
+        #expect(secondStart == 0, "then the second, from its start")
+        let place = Chirp.place(of: resumed, in: second)
+        let at = try #require(place, "resumed in the second file")
+        let gap = abs(at - (pausedAt - first.count)) * 1000 / Self.rate
+        print("paused at \((pausedAt - first.count) * 1000 / Self.rate) ms of the second file, resumed at \(at * 1000 / Self.rate) ms: \(gap) ms apart")
+        #expect(gap <= 50)
+        let sentences = recorder.all.compactMap { event -> SpeechService.StoryEvent? in
+            guard case .story(let heard) = event, case .sentence(index) = heard.kind else { return nil }
+            return heard
+        }
+        // One sentence event as it began (its clip and the one after it), one as it resumed (the second file's clip).
+        #expect(sentences.count == 2)
+        #expect(sentences.first?.clip?.more.map(\.audio) == [clips[1].audio])
+        #expect(sentences.last?.clip?.audio == clips[1].audio)
+        #expect(recorder.storyKinds.contains(.paused(sentence: index, word: 0)))
+    }
+
+    /// A sentence recorded word by word over two files (its first five words in one, the rest in
+    /// another): read from its start, every word's event comes in order, each with its own file,
+    /// the sixth as the second file starts; read from its eighth word, the second file is heard
+    /// from that word's time.
+    @Test func wordsFollowASentenceIntoItsSecondFile() throws {
+        let folder = try TemporaryFolder("two-files-words")
+        defer { folder.remove() }
+        let first = try Chirp.write(folder.path + "/first.wav", seconds: 1)
+        let second = try Chirp.write(folder.path + "/second.wav", seconds: 2)
+        let story = try parsedStory("Pip woke up early and went out into the wet garden.")
+        let block = try #require(story.blocks.firstIndex { $0.text.hasPrefix("Pip") })
+        let words = [0..<3, 4..<8, 9..<11, 12..<17, 18..<21, 22..<26, 27..<30, 31..<35, 36..<39, 40..<43, 44..<50]
+        // first.wav: a word each 200 ms; second.wav: a word each 300 ms.
+        let clips = words.enumerated().map { index, range in
+            index < 5
+                ? StoryRecording.Clip(block: block, text: range, audio: "first.wav", begin: index * 200, end: index * 200 + 200)
+                : StoryRecording.Clip(block: block, text: range, audio: "second.wav", begin: (index - 5) * 300, end: (index - 5) * 300 + 300)
+        }
+        let narration = try Narration(story: story)
+        let recording = NarrationRecording(
+            story: story, narration: narration, recording: StoryRecording(clips: clips),
+            audioPaths: ["first.wav": folder.path + "/first.wav", "second.wav": folder.path + "/second.wav"], folder: folder.path)
+        let sentence = try #require(recording.sentences[0])
+        #expect(sentence.parts.map(\.words.count) == [5, 6] && sentence.parts.map(\.end) == [1000, 1800])
+
+        func read(fromWord word: Int, milliseconds: Int) -> (sink: ManualClockSink, words: [(word: Int, audio: String?, frame: Int)]) {
+            let sink = ManualClockSink()
+            let recorder = SpeechEventRecorder()
+            let service = SpeechService(sink: sink) { recorder.record($0) }
+            service.send(.narrate(SpeechService.StoryRequest(narration: narration, word: word, settings: SpeechSettings(voice: "en"), recording: recording)))
+            for _ in 0..<(milliseconds / 20) {
+                sink.advance(milliseconds: 20)
+                service.flush()
+            }
+            let heard = recorder.all.compactMap { event -> (word: Int, audio: String?, frame: Int)? in
+                guard case .story(let heard) = event, case .word(0, let word) = heard.kind else { return nil }
+                return (word, heard.clip.map { ($0.audio as NSString).lastPathComponent }, heard.frame)
+            }
+            return (sink, heard)
+        }
+        let whole = read(fromWord: 0, milliseconds: 3000)
+        #expect(whole.words.map(\.word) == Array(0..<11))
+        #expect(whole.words.map(\.audio) == Array(repeating: "first.wav", count: 5) + Array(repeating: "second.wav", count: 6))
+        #expect(whole.words[5].frame == first.count, "the sixth word as the second file starts")
+        #expect(zip(whole.words, whole.words.dropFirst()).allSatisfy { $0.frame < $1.frame })
+
+        let moved = read(fromWord: 7, milliseconds: 200)
+        #expect(moved.words.first?.word == 7 && moved.words.first?.audio == "second.wav")
+        let place = Chirp.place(of: moved.sink.samples(from: 0).prefix(2048), in: second)
+        let at = try #require(place, "the second file is heard first")
+        #expect(abs(at * 1000 / Self.rate - 600) <= 20, "from the eighth word's time, \(at * 1000 / Self.rate) ms")
+    }
+
+    /// A paragraph's clip over two sentences whose audio goes on in a second file (two clips for
+    /// the same text): the audio of both, end to end, is shared by length, so the second sentence
+    /// runs from inside the first file to the second file's end and the first file is not lost.
+    @Test func aSharedClipGoesOnIntoItsSecondFile() throws {
+        let story = try parsedStory("Hi. Pip went out into the wet garden today.")
+        let block = try #require(story.blocks.firstIndex { $0.text.hasPrefix("Hi") })
+        let narration = try Narration(story: story)
+        let items = try #require(narration.items.firstIndex { $0.text.hasPrefix("Hi") })
+        let clips = [
+            StoryRecording.Clip(block: block, text: nil, audio: "a.wav", begin: 0, end: 1000),
+            StoryRecording.Clip(block: block, text: nil, audio: "b.wav", begin: 500, end: 1500),
+        ]
+        let recording = NarrationRecording(
+            story: story, narration: narration, recording: StoryRecording(clips: clips), audioPaths: ["a.wav": "/a.wav", "b.wav": "/b.wav"],
+            folder: "/")
+        let hi = try #require(recording.sentences[items]).parts
+        let pip = try #require(recording.sentences[items + 1]).parts
+        #expect(hi.map(\.audio) == ["/a.wav"] && hi[0].begin == 0)
+        #expect(pip.map(\.audio) == ["/a.wav", "/b.wav"])
+        #expect(pip[0].begin == hi[0].end && pip[0].end == 1000 && pip[1].begin == 500 && pip[1].end == 1500)
+        // "Hi. " is 4 of the paragraph's 43 letters: about an eleventh of the two seconds.
+        #expect(abs((hi[0].end ?? 0) - 2000 * 4 / 43) <= 1)
     }
 
     /// A clip is decoded off the speech thread (issue 43: a hostile book's audio held it, and the

@@ -170,6 +170,7 @@ public struct BookStory: Sendable, Hashable {
         // Each block's scalars once (a paragraph of 32,000 word clips made them 32,000 times:
         // import was quadratic in the clips of one paragraph).
         var scalars: [Int: [Unicode.Scalar]] = [:]
+        var previous: BookClip?
         for clip in clips(placedIn: placed) {
             guard let target = clip.target, let audio = audioNames[clip.source.audio] else {
                 dropped += 1
@@ -179,7 +180,10 @@ public struct BookStory: Sendable, Hashable {
             let have = scalars[target] ?? Array(parsed[target].text.unicodeScalars)
             scalars[target] = have
             var range = clip.source.text
-            if range.upperBound > have.count || !have[range].elementsEqual(wanted) {
+            if let last = kept.last, let previous, previous.block == clip.source.block, previous.text == clip.source.text {
+                // The same text's audio going on in another file: placed where its first clip was.
+                range = last.text ?? range
+            } else if range.upperBound > have.count || !have[range].elementsEqual(wanted) {
                 let from = searchFrom.block == target ? searchFrom.offset : 0
                 let last = max(from, have.count - wanted.count + 1)
                 let start = (from..<last).first { (at: Int) -> Bool in have[at..<(at + wanted.count)].elementsEqual(wanted) }
@@ -190,6 +194,7 @@ public struct BookStory: Sendable, Hashable {
                 range = start..<(start + wanted.count)
             }
             searchFrom = (target, range.upperBound)
+            previous = clip.source
             kept.append(StoryRecording.Clip(block: target, text: range, audio: audio, begin: clip.source.begin, end: clip.source.end))
         }
         return (StoryRecording(clips: kept), dropped)

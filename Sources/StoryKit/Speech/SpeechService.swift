@@ -280,9 +280,16 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         /// Where in the next sentence's clip to go on (milliseconds in its file): a pause or an
         /// answer inside a recorded sentence resumes at the sample, not at the sentence's start.
         var resumeAt: Int?
+        /// The clip of the next sentence's recording to play (`NarrationRecording.Sentence.parts`):
+        /// where `resumeAt` is, or, without it, the one after the clip just played (the sentence
+        /// goes on in another file: no new sentence, no news between).
+        var nextPart = 0
         /// Recorded sentences written to the sink: where each starts on the sink's clock, the
-        /// millisecond of its file there, and the tempo (to find the place heard when cut).
-        var recorded: [(sentence: Int, frame: Int, clipMs: Int, tempo: Double)] = []
+        /// clip and millisecond of its file there, and the tempo (to find the place heard when cut).
+        var recorded: [(sentence: Int, part: Int, frame: Int, clipMs: Int, tempo: Double)] = []
+
+        /// The sentence's recording goes on with its next clip (not a resume).
+        var isContinuing: Bool { nextPart > 0 && resumeAt == nil }
         /// A clip failed and the listener was told (once a story).
         var toldUnavailable = false
         /// The tones already played (a sentence held for an answer and read again plays none twice).
@@ -521,6 +528,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         if unheard || !story.stoppedAtBoundary {
             story.next = (story.heard.sentence, story.heard.word ?? 0)
             story.resumeAt = inClip.map { $0.clipMs + Int(Double(played - $0.frame) * 1000 / Double(SpeechAudioFormat.sampleRate) * $0.tempo) }
+            story.nextPart = inClip?.part ?? 0
         }
         story.recorded.removeAll()
         story.stoppedAtBoundary = false
@@ -589,7 +597,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             return false
         }
         // News (a message) waits for the end of a sentence: the story stops here and goes on after it.
-        if story.next.word == 0, story.next.sentence > story.heard.sentence || story.heard.word != nil,
+        if story.next.word == 0, !story.isContinuing, story.next.sentence > story.heard.sentence || story.heard.word != nil,
             core.queue.pending.contains(where: { $0.kind == .interface && $0.priority <= .message })
         {
             story.stoppedAtBoundary = true
@@ -611,6 +619,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             case .failed(let error):
                 // Never silence: eSpeak NG reads this sentence, and the listener is told once.
                 story.resumeAt = nil
+                story.nextPart = 0
                 if !story.toldUnavailable {
                     story.toldUnavailable = true
                     out.append(.story(StoryEvent(kind: .recordingUnavailable(sentence: sentence, error), frame: sink.framesPlayed, story: story.generation)))
@@ -619,6 +628,7 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             }
         }
         story.resumeAt = nil
+        story.nextPart = 0
         let prepared = story.request.narration.utterance(sentence: sentence, fromWord: story.next.word, settings: story.request.settings)
         let base = nextFrame(core)
         core.scheduled.append((base, .story(.sentence(sentence)), generation))
@@ -754,15 +764,26 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         core.decoding = nil
     }
 
-    /// Plays the next sentence from its clip of the recording (decoded off the speech thread: the
-    /// first call starts it, and the call after the decoder wakes the thread plays it): from where
-    /// it was cut, else from the word asked for, else from its start; its sentence and word events
-    /// at the clip's own times.
-    private func playRecorded(_ recorded: NarrationRecording.Sentence, tones: [Tone], _ story: inout Story, _ core: inout Core) -> Played {
+    /// Plays the next sentence from its clips of the recording, one clip a call (each decoded off
+    /// the speech thread: the first call starts it, and the call after the decoder wakes the
+    /// thread plays it): from where it was cut, else from the word asked for (in the clip that
+    /// has it), else from its start; its sentence and word events at the clips' own times.
+    private func playRecorded(_ sentenceClips: NarrationRecording.Sentence, tones allTones: [Tone], _ story: inout Story, _ core: inout Core) -> Played {
         let sentence = story.next.sentence
         let tempo = min(max(story.request.tempo, AudioClipDecoder.tempoRange.lowerBound), AudioClipDecoder.tempoRange.upperBound)
-        let wordStart = story.next.word > 0 ? recorded.words.last { $0.word <= story.next.word }?.begin : nil
+        let parts = sentenceClips.parts
+        var part = min(story.nextPart, parts.count - 1)
+        var wordStart: Int?
+        if story.nextPart == 0, story.resumeAt == nil, story.next.word > 0,
+            let found = parts.indices.last(where: { parts[$0].words.contains { $0.word <= story.next.word } })
+        {
+            part = found
+            wordStart = parts[found].words.last { $0.word <= story.next.word }?.begin
+        }
+        let recorded = parts[part]
         let start = max(recorded.begin, story.resumeAt ?? wordStart ?? recorded.begin)
+        // A tone whose word a later clip says waits for that clip.
+        let tones = allTones.filter { tone in !parts[(part + 1)...].contains { $0.words.contains { $0.word == tone.word } } }
         let key = ClipDecoding.Key(
             audio: recorded.audio, folder: story.request.recording?.folder, begin: start, end: recorded.end, tempo: tempo,
             generation: story.generation)
@@ -793,10 +814,12 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
         let samples = BookmarkTone.placed(in: decodedSamples, before: places)
         var heard = Self.toneEvents(toned, base: base)
         story.toned.formUnion(tones.map(\.label))
-        // The clip as heard: a clip to its file's end has its end filled in from what was decoded.
+        // The clip as heard: a clip to its file's end has its end filled in from what was decoded;
+        // the sentence's later clips, heard after it, as the recording has them.
         var clip = recorded
         clip.end = end
-        core.scheduled.append((base, .story(.sentence(sentence), clip), generation))
+        clip.more = Array(parts[(part + 1)...])
+        if !story.isContinuing { core.scheduled.append((base, .story(.sentence(sentence), clip), generation)) }
         // The word being heard where the clip starts, and those after it.
         let current = recorded.words.last { $0.begin <= start }
         let heardWords = recorded.words.filter { $0.begin > start || $0 == current }
@@ -818,14 +841,21 @@ public final class SpeechService: SpeechThread.Worker, Sendable {
             }
         }
         core.pending.append(contentsOf: stream.rest)
-        story.recorded.append((sentence, base, start, tempo))
+        story.recorded.append((sentence, part, base, start, tempo))
         // After each tone the clip goes on where it was (a cut there resumes at the right sample).
         for place in Set(places).sorted() {
             story.recorded.append(
-                (sentence, base + BookmarkTone.moved(place, places: places), start + Int((Double(place) / rate * 1000 * tempo).rounded()), tempo))
+                (sentence, part, base + BookmarkTone.moved(place, places: places), start + Int((Double(place) / rate * 1000 * tempo).rounded()), tempo))
         }
         while story.recorded.count > 8 { story.recorded.removeFirst() }
         story.resumeAt = nil
+        if part + 1 < parts.count {
+            // The sentence goes on in its next clip, played by the next call.
+            story.nextPart = part + 1
+            story.next = (sentence, 0)
+            return .played
+        }
+        story.nextPart = 0
         story.next = (sentence + 1, 0)
         if shouldWaitForStep(after: sentence, story.request) {
             story.stoppedAtBoundary = true

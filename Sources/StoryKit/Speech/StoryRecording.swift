@@ -166,12 +166,13 @@ public struct StoryRecording: Sendable, Hashable {
     }
 }
 
-/// A recording resolved against a narration: for each sentence, the clip that says it (and the
+/// A recording resolved against a narration: for each sentence, the clips that say it (and the
 /// clip of each word, when the recording is by words).
 public struct NarrationRecording: Sendable, Hashable {
-    /// A sentence's clip: its file, its times in it and where its words start. The speech
-    /// service's events carry the same type for the clip heard (a word's has no words), with
-    /// `end` filled in where a clip runs to its file's end.
+    /// A sentence's clip: its file, its times in it, where its words start, and its further
+    /// clips. The speech service's events carry the same type for the clip heard (a word's has no
+    /// words nor `more`; a sentence's `more` is its clips heard after it), with `end` filled in
+    /// where a clip runs to its file's end.
     public struct Sentence: Sendable, Hashable {
         /// The audio file's absolute path.
         public var audio: String
@@ -180,12 +181,41 @@ public struct NarrationRecording: Sendable, Hashable {
         /// Where each word starts (word index in the sentence, milliseconds in the file), when the
         /// recording is by words.
         public var words: [Word]
+        /// The sentence's further clips, heard after this one in order, each with its own words
+        /// (and no `more`): its recording goes on in another file (a DAISY section over several
+        /// files) or earlier in this one.
+        public var more: [Sentence]
 
-        public init(audio: String, begin: Int, end: Int?, words: [Word] = []) {
+        public init(audio: String, begin: Int, end: Int?, words: [Word] = [], more: [Sentence] = []) {
             self.audio = audio
             self.begin = begin
             self.end = end
             self.words = words
+            self.more = more
+        }
+
+        /// Its clips in the order heard: this one (without `more`), then each of `more`.
+        public var parts: [Sentence] {
+            var first = self
+            first.more = []
+            return [first] + more
+        }
+
+        /// A further clip of the sentence (a word, or its next stretch): the last clip runs on to
+        /// it where it goes on in the same file, else it is heard after it.
+        mutating func append(audio: String, begin: Int, end: Int?, word: Int?) {
+            let words = word.map { [Word(word: $0, begin: begin)] } ?? []
+            let last = more.last ?? self
+            guard last.audio == audio, begin >= last.begin else {
+                return more.append(Sentence(audio: audio, begin: begin, end: end, words: words))
+            }
+            if more.isEmpty {
+                self.end = end
+                self.words += words
+            } else {
+                more[more.count - 1].end = end
+                more[more.count - 1].words += words
+            }
         }
     }
 
@@ -213,12 +243,11 @@ public struct NarrationRecording: Sendable, Hashable {
     /// How many sentences have a clip.
     public var recordedCount: Int { sentences.lazy.compactMap { $0 }.count }
 
-    /// How long the recording plays at its own pace, in milliseconds: every sentence's clip (one
+    /// How long the recording plays at its own pace, in milliseconds: every sentence's clips (one
     /// that runs to its file's end measured from the file; one whose file cannot be read counts 0).
     public var durationMilliseconds: Int {
         var fileLengths: [String: Int] = [:]
-        return sentences.reduce(0) { total, sentence in
-            guard let sentence else { return total }
+        return sentences.lazy.compactMap { $0 }.flatMap(\.parts).reduce(0) { total, sentence in
             let end =
                 sentence.end
                 ?? {
@@ -253,17 +282,29 @@ public struct NarrationRecording: Sendable, Hashable {
 
     /// Pairs every clip with the narration's sentences: a clip within a sentence (a word or the
     /// sentence) belongs to it; a clip over several sentences (a paragraph a family recorded) is
-    /// shared among them by their length in letters.
+    /// shared among them by their length in letters, together with the clips right after it that
+    /// say the same text (its audio going on in other files).
     init(story: Story, narration: Narration, recording: StoryRecording, audioPaths: [String: String], folder: String) {
         self.folder = folder
         let blocks = story.blocks
         var sentences = [Sentence?](repeating: nil, count: narration.items.count)
         var fileLengths: [String: Int?] = [:]
+        /// A file's length, read once (each reading may take up to its deadline).
+        func fileLength(_ audio: String) -> Int? {
+            if let known = fileLengths[audio] { return known }
+            let length = AudioClipDecoder.durationMilliseconds(path: audio, folder: folder)
+            fileLengths[audio] = .some(length)
+            return length
+        }
         // Items in text order (as a narration makes them) are searched, not filtered.
         let ordered = zip(narration.items, narration.items.dropFirst()).allSatisfy {
             $0.range.start <= $1.range.start && $0.range.end <= $1.range.end
         }
-        for clip in recording.clips {
+        let clips = recording.clips
+        var next = 0
+        while next < clips.count {
+            let clip = clips[next]
+            next += 1
             guard clip.block < blocks.count, let audio = audioPaths[clip.audio] else { continue }
             let block = blocks[clip.block]
             let start = block.range.start + (clip.text?.lowerBound ?? 0)
@@ -278,39 +319,49 @@ public struct NarrationRecording: Sendable, Hashable {
                 let index = covered[0]
                 let item = narration.items[index]
                 let isWord = start > item.range.start || end < item.range.end
+                let word = isWord ? item.words.firstIndex(where: { $0.range.end > start }) : nil
                 if var sentence = sentences[index] {
-                    // A further word of the sentence: the sentence's clip runs on to it.
-                    guard sentence.audio == audio, clip.begin >= sentence.begin else { continue }
-                    sentence.end = clip.end
-                    if isWord, let word = item.words.firstIndex(where: { $0.range.end > start }) { sentence.words.append(Word(word: word, begin: clip.begin)) }
+                    // A further word or stretch of the sentence, perhaps in another file.
+                    sentence.append(audio: audio, begin: clip.begin, end: clip.end, word: word)
                     sentences[index] = sentence
                 } else {
-                    var words: [Word] = []
-                    if isWord, let word = item.words.firstIndex(where: { $0.range.end > start }) { words.append(Word(word: word, begin: clip.begin)) }
-                    sentences[index] = Sentence(audio: audio, begin: clip.begin, end: clip.end, words: words)
+                    sentences[index] = Sentence(audio: audio, begin: clip.begin, end: clip.end, words: word.map { [Word(word: $0, begin: clip.begin)] } ?? [])
                 }
-            } else {
-                // Shared by length: each sentence's part of the clip, the last to the clip's end.
-                // A file's length is read once (each reading may take up to its deadline).
-                let fileLength =
-                    clip.end == nil
-                    ? fileLengths[audio]
-                        ?? {
-                            let length = AudioClipDecoder.durationMilliseconds(path: audio, folder: folder)
-                            fileLengths[audio] = .some(length)
-                            return length
-                        }() : nil
-                let duration = clip.end.map { $0 - clip.begin } ?? fileLength.map { $0 - clip.begin }
-                guard let duration, duration > 0 else { continue }
-                // Each sentence runs to the next one's start (the space between goes with it).
-                let length = Double(end - start)
-                let begins = covered.map { index in
-                    clip.begin + Int(Double(max(narration.items[index].range.start, start) - start) / length * Double(duration))
+                continue
+            }
+            // The clip's audio, and that of the clips after it for the same text, end to end.
+            var stretches: [(audio: String, begin: Int, duration: Int)] = []
+            var piece: (audio: String, clip: StoryRecording.Clip)? = (audio, clip)
+            while let (audio, clip) = piece {
+                if let end = clip.end ?? fileLength(audio), end > clip.begin { stretches.append((audio, clip.begin, end - clip.begin)) }
+                piece = nil
+                if next < clips.count, clips[next].block == clip.block, clips[next].text == clip.text, let audio = audioPaths[clips[next].audio] {
+                    piece = (audio, clips[next])
+                    next += 1
                 }
-                for (position, index) in covered.enumerated() {
-                    let next = position + 1 < begins.count ? begins[position + 1] : clip.begin + duration
-                    sentences[index] = Sentence(audio: audio, begin: begins[position], end: next, words: [])
+            }
+            // Shared by length: each sentence runs to the next one's start (the space between goes
+            // with it), the last to the audio's end, over as many files as it takes.
+            let total = stretches.reduce(0) { $0 + $1.duration }
+            guard total > 0 else { continue }
+            let length = Double(end - start)
+            let begins = covered.map { index in Int(Double(max(narration.items[index].range.start, start) - start) / length * Double(total)) }
+            for (position, index) in covered.enumerated() {
+                let from = begins[position]
+                let to = position + 1 < begins.count ? begins[position + 1] : total
+                var parts: [Sentence] = []
+                var offset = 0
+                for stretch in stretches {
+                    let low = max(from, offset)
+                    let high = min(to, offset + stretch.duration)
+                    if high > low {
+                        parts.append(Sentence(audio: stretch.audio, begin: stretch.begin + low - offset, end: stretch.begin + high - offset))
+                    }
+                    offset += stretch.duration
                 }
+                guard var first = parts.first else { continue }
+                first.more = Array(parts.dropFirst())
+                sentences[index] = first
             }
         }
         self.sentences = sentences

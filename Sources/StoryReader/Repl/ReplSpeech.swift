@@ -470,11 +470,16 @@ package final class ServiceSpeech: ReplSpeech {
     }
 
     /// The speech log's line for a sentence heard: "story sentence 3: recording book.mp3
-    /// 0:00:01.200-0:00:03.450" (its file and clip), or "story sentence 3: synthesis".
+    /// 0:00:01.200-0:00:03.450" (its file and clip, then each later clip of it: ", then
+    /// book2.mp3 0:00:00.000-end" where it runs to its file's end), or "story sentence 3: synthesis".
     static func sourceLine(sentence: Int, _ clip: NarrationRecording.Sentence?) -> String {
         guard let clip else { return "story sentence \(sentence + 1): synthesis" }
-        let file = Sanitizer.sanitizeLine((clip.audio as NSString).lastPathComponent)
-        return "story sentence \(sentence + 1): recording \(file) \(StoryRecording.clock(clip.begin))-\(StoryRecording.clock(clip.end ?? clip.begin))"
+        func named(_ clip: NarrationRecording.Sentence, end: String) -> String {
+            let file = Sanitizer.sanitizeLine((clip.audio as NSString).lastPathComponent)
+            return "\(file) \(StoryRecording.clock(clip.begin))-\(clip.end.map(StoryRecording.clock) ?? end)"
+        }
+        let later = clip.more.map { ", then " + named($0, end: "end") }.joined()
+        return "story sentence \(sentence + 1): recording \(named(clip, end: StoryRecording.clock(clip.begin)))\(later)"
     }
 
     private func log(_ command: SpeechCommand) {

@@ -6,8 +6,9 @@ import Foundation
 /// `clip-begin="npt=1.2s"`), in reading order. Nested `seq`s (a table, a list) are read through:
 /// their `par`s keep document order. A `par` whose audio is several clips of one file in a row
 /// (DAISY's `<par><text/><seq><audio/><audio/></seq></par>`) is one clip from the first's begin to
-/// the last's end; a clip of another file in it is left out (counted). Several documents may
-/// share one audio file.
+/// the last's end; where its audio goes on in another file (a DAISY section recorded over several
+/// files), each file's stretch is a `Par` of the same text, in order. Several documents may share
+/// one audio file.
 struct MediaOverlay {
     struct Par: Hashable {
         /// The content document's path in the book, and the fragment id in it.
@@ -23,7 +24,7 @@ struct MediaOverlay {
 
     var pars: [Par] = []
     /// How many pars (or clips of a par) were left out (a clock that is not one, a `par` without
-    /// text or audio, a clip of a second file).
+    /// text or audio, a clip of its file that goes back or overlaps the one before).
     var unreadable = 0
     /// The links that `resolve` found outside the book, as written.
     var outside: [String] = []
@@ -35,15 +36,21 @@ struct MediaOverlay {
         tree: XMLTree, base: String, resolve: (String, String) -> String? = { XHTMLDecoding.resolve($0, against: $1) }, textless: Bool = false
     ) {
         // XMLTree keeps elements in document order: a par's text and audio follow it, deeper.
-        var current: (depth: Int, text: String?, clip: (source: String, begin: Int, end: Int?)?, ids: [String])?
+        var current: (depth: Int, text: String?, clips: [(source: String, begin: Int, end: Int?)], ids: [String])?
         func close() {
             defer { current = nil }
             guard let par = current else { return }
-            if textless, par.text == nil, let clip = par.clip {
-                guard let audio = resolve(clip.source, base) else { return outside.append(clip.source) }
-                return pars.append(Par(document: "", fragment: "", audio: audio, begin: clip.begin, end: clip.end, ids: par.ids))
+            if textless, par.text == nil, !par.clips.isEmpty {
+                for clip in par.clips {
+                    guard let audio = resolve(clip.source, base) else {
+                        outside.append(clip.source)
+                        continue
+                    }
+                    pars.append(Par(document: "", fragment: "", audio: audio, begin: clip.begin, end: clip.end, ids: par.ids))
+                }
+                return
             }
-            guard let text = par.text, let hash = text.firstIndex(of: "#"), let clip = par.clip else {
+            guard let text = par.text, let hash = text.firstIndex(of: "#"), !par.clips.isEmpty else {
                 unreadable += 1
                 return
             }
@@ -52,11 +59,14 @@ struct MediaOverlay {
                 unreadable += 1
                 return
             }
-            guard let document = resolve(String(text[..<hash]), base), let audio = resolve(clip.source, base) else {
-                outside.append(resolve(String(text[..<hash]), base) == nil ? text : clip.source)
-                return
+            guard let document = resolve(String(text[..<hash]), base) else { return outside.append(text) }
+            for clip in par.clips {
+                guard let audio = resolve(clip.source, base) else {
+                    outside.append(clip.source)
+                    continue
+                }
+                pars.append(Par(document: document, fragment: fragment, audio: audio, begin: clip.begin, end: clip.end, ids: par.ids))
             }
-            pars.append(Par(document: document, fragment: fragment, audio: audio, begin: clip.begin, end: clip.end, ids: par.ids))
         }
         func clock(_ value: String?) -> Int?? {
             guard let value else { return .some(nil) }
@@ -70,30 +80,31 @@ struct MediaOverlay {
                 case .some(let end) = clock(attributes["clipEnd"] ?? attributes["clip-end"])
             else {
                 // A par left without a clip is counted when it closes.
-                if current?.clip != nil { unreadable += 1 }
+                if current?.clips.isEmpty == false { unreadable += 1 }
                 return
             }
             let start = begin ?? 0
             if let end, end <= start {
-                if current?.clip != nil { unreadable += 1 }
+                if current?.clips.isEmpty == false { unreadable += 1 }
                 return
             }
-            guard let clip = current?.clip else {
-                current?.clip = (source, start, end)
+            guard let clip = current?.clips.last, clip.source == source else {
+                // The par's first clip, or its audio going on in another file.
+                current?.clips.append((source, start, end))
                 return
             }
             // The next clip of the same file, from where the last ended or later, extends it.
-            guard clip.source == source, let last = clip.end, start >= last else {
+            guard let last = clip.end, start >= last, let count = current?.clips.count else {
                 unreadable += 1
                 return
             }
-            current?.clip?.end = end
+            current?.clips[count - 1].end = end
         }
         for element in tree.elements {
             if let par = current, element.depth <= par.depth { close() }
             switch element.name.split(separator: ":").last.map(String.init) ?? element.name {
             case "par":
-                current = (element.depth, nil, nil, element.attributes["id"].map { [$0] } ?? [])
+                current = (element.depth, nil, [], element.attributes["id"].map { [$0] } ?? [])
             case "text" where current != nil:
                 current?.text = element.attributes["src"]
                 if let id = element.attributes["id"] { current?.ids.append(id) }
